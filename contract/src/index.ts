@@ -1,0 +1,4 @@
+export * from './route';
+export * from './schemas/error';
+export * from './schemas/health';
+export * from './schemas/auth';

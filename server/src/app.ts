@@ -1,0 +1,61 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config';
+import type { AppContext } from './context';
+import { openDatabase, type Db } from './db/database';
+import { createDockerClient, type DockerClient } from './docker/client';
+import { EngineStatus } from './docker/engine-status';
+import { detectComposeCli, type ComposeCli } from './compose/cli';
+import { registerErrorHandler } from './plugins/error-handler';
+import { registerSecurityHeaders } from './plugins/security-headers';
+import { registerStaticWeb } from './plugins/static-web';
+import { healthRoutes } from './routes/health';
+import { BERTH_VERSION } from './version';
+
+export interface AppDeps {
+  db?: Db;
+  docker?: DockerClient;
+  /** Skip detection (tests that do not need compose). */
+  compose?: ComposeCli | null;
+}
+
+/** Builds the whole app; no I/O happens at import time. */
+export async function buildApp(config: Config, deps: AppDeps = {}): Promise<{ app: FastifyInstance; ctx: AppContext }> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]', 'res.headers["set-cookie"]'], remove: true },
+    },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const closers: (() => Promise<void> | void)[] = [];
+  const db = deps.db ?? openDatabase(config.dataDir);
+  const docker = deps.docker ?? createDockerClient(config.dockerHost);
+  const engine = new EngineStatus(docker, app.log);
+  const dockerEnv = { ...process.env, ...(config.dockerHost ? { DOCKER_HOST: config.dockerHost } : {}) };
+  const compose = deps.compose !== undefined ? deps.compose : await detectComposeCli(dockerEnv);
+  const ctx: AppContext = { config, db, docker, engine, compose, log: app.log, version: BERTH_VERSION, onClose: (fn) => closers.push(fn) };
+
+  app.addHook('onClose', async () => {
+    engine.stop();
+    for (const fn of closers.reverse()) await fn();
+    if (!deps.db) db.close();
+  });
+
+  await app.register(fastifyCookie);
+  registerErrorHandler(app);
+  registerSecurityHeaders(app);
+
+  healthRoutes(app, ctx);
+
+  await registerStaticWeb(app, config.webDist);
+  await engine.check();
+  engine.start();
+  return { app, ctx };
+}

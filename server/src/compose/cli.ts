@@ -1,0 +1,74 @@
+import { spawn } from 'node:child_process';
+
+export interface ComposeCli {
+  /** argv prefix, e.g. ['docker', 'compose'] or ['docker-compose'] */
+  argv: string[];
+  version: string;
+}
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+}
+
+/**
+ * Runs a command with an argv array (never a shell), stdin closed, in its own process
+ * group so a timeout kills the whole group.
+ */
+export function run(
+  argv: string[],
+  opts: { timeoutMs: number; env?: NodeJS.ProcessEnv; cwd?: string; onOutput?: (chunk: string) => void; maxOutput?: number },
+): Promise<RunResult> {
+  const [cmd, ...args] = argv;
+  if (!cmd) throw new Error('empty argv');
+  const max = opts.maxOutput ?? 1024 * 1024;
+  return new Promise((resolve) => {
+    let stdout = '';
+    let stderr = '';
+    let timedOut = false;
+    let child;
+    try {
+      child = spawn(cmd, args, { shell: false, stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: opts.env, cwd: opts.cwd });
+    } catch (err) {
+      resolve({ code: 127, stdout: '', stderr: String((err as Error).message), timedOut: false });
+      return;
+    }
+    const keep = (acc: string, s: string) => (acc.length + s.length > max ? (acc + s).slice(-max) : acc + s);
+    child.stdout.setEncoding('utf8').on('data', (s: string) => {
+      stdout = keep(stdout, s);
+      opts.onOutput?.(s);
+    });
+    child.stderr.setEncoding('utf8').on('data', (s: string) => {
+      stderr = keep(stderr, s);
+      opts.onOutput?.(s);
+    });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL'); // the group is already gone; make sure the leader is too
+      }
+    }, opts.timeoutMs);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      resolve({ code: 127, stdout, stderr: stderr + String(err.message), timedOut });
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, timedOut });
+    });
+  });
+}
+
+/** `docker compose` (v2) when present, else `docker-compose` (v1); null when neither answers. */
+export async function detectComposeCli(env: NodeJS.ProcessEnv): Promise<ComposeCli | null> {
+  for (const argv of [['docker', 'compose'], ['docker-compose']]) {
+    const r = await run([...argv, 'version', '--short'], { timeoutMs: 10_000, env });
+    const version = r.stdout.trim().split('\n')[0];
+    if (r.code === 0 && version) return { argv, version };
+  }
+  return null;
+}

@@ -1,0 +1,79 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', 'TRUE', 'FALSE', 'True', 'False'])
+  .transform((v) => ['true', '1', 'yes'].includes(v.toLowerCase()));
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  COMPOSE_DIR: z.string().min(1).optional(),
+  DOCKER_HOST: z.string().regex(/^(unix|tcp|http|https|npipe):\/\//, 'must look like unix:///path or tcp://host:port').optional(),
+  SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  ADMIN_EMAIL: z.email('must be an email address').default('admin@berth.local'),
+  ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  DISABLE_AUTH: bool.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ACCESS_TOKEN_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(15),
+  REFRESH_TOKEN_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  TRUST_PROXY: bool.default(false),
+  WEB_DIST: z.string().optional(),
+  COMPOSE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(600),
+  TEMPLATE_FETCH_ALLOW_LOOPBACK: bool.default(false),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  composeDir: string;
+  dockerHost: string | undefined;
+  secretKey: string | undefined;
+  adminEmail: string;
+  adminPassword: string | undefined;
+  disableAuth: boolean;
+  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  accessTokenSeconds: number;
+  refreshTokenSeconds: number;
+  trustProxy: boolean;
+  webDist: string;
+  composeTimeoutMs: number;
+  templateFetchAllowLoopback: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/** The only reader of process.env. Parses every variable once and lists every bad one. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = EnvSchema.safeParse(present);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    composeDir: path.resolve(e.COMPOSE_DIR ?? path.join(dataDir, 'compose')),
+    dockerHost: e.DOCKER_HOST,
+    secretKey: e.SECRET_KEY,
+    adminEmail: e.ADMIN_EMAIL.toLowerCase(),
+    adminPassword: e.ADMIN_PASSWORD,
+    disableAuth: e.DISABLE_AUTH,
+    logLevel: e.LOG_LEVEL,
+    accessTokenSeconds: e.ACCESS_TOKEN_MINUTES * 60,
+    refreshTokenSeconds: e.REFRESH_TOKEN_DAYS * 24 * 3600,
+    trustProxy: e.TRUST_PROXY,
+    webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
+    composeTimeoutMs: e.COMPOSE_TIMEOUT_SECONDS * 1000,
+    templateFetchAllowLoopback: e.TEMPLATE_FETCH_ALLOW_LOOPBACK,
+  };
+}

@@ -1,0 +1,19 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config';
+import type { Db } from './db/database';
+import type { DockerClient } from './docker/client';
+import type { EngineStatus } from './docker/engine-status';
+import type { ComposeCli } from './compose/cli';
+
+/** What buildApp constructs once and hands to every route module and service. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  docker: DockerClient;
+  engine: EngineStatus;
+  compose: ComposeCli | null;
+  log: FastifyBaseLogger;
+  version: string;
+  /** Cleanups run on close, last registered first. */
+  onClose: (fn: () => Promise<void> | void) => void;
+}

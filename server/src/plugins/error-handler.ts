@@ -1,0 +1,51 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ErrorCode, type ApiError } from '@berth/contract';
+import { AppError, TooManyRequestsError } from '../errors';
+
+function fieldName(instancePath: string, context: string): string {
+  const path = instancePath.replace(/^\//, '').replace(/\//g, '.');
+  return path || context;
+}
+
+/** Every error leaves as JSON `{detail, code}`; a 5xx never carries internal text. */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    if (err instanceof AppError) {
+      if (err instanceof TooManyRequestsError) reply.header('Retry-After', String(err.retryAfterSeconds));
+      if (err.statusCode >= 500) req.log.warn({ code: err.code, msg: err.message }, 'request failed');
+      const body: ApiError = { detail: err.message, code: err.code, ...(err.fields ? { fields: err.fields } : {}) };
+      return reply.code(err.statusCode).send(body);
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const fields = err.validation.map((v) => {
+        const params = v.params as { issue?: { code?: string; keys?: string[] } };
+        const keys = params.issue?.code === 'unrecognized_keys' ? params.issue.keys ?? [] : [];
+        const base = fieldName(v.instancePath, err.validationContext ?? 'body');
+        const field = keys.length ? keys.map((k) => (base === 'body' ? k : `${base}.${k}`)).join(', ') : base;
+        return { field, message: keys.length ? `Unknown field: ${keys.join(', ')}` : v.message ?? 'Invalid value' };
+      });
+      const detail = fields.map((f) => `${f.field}: ${f.message}`).join('; ');
+      return reply.code(400).send({ detail, code: ErrorCode.validation, fields } satisfies ApiError);
+    }
+    const status = err.statusCode ?? 500;
+    if (status < 500) {
+      const detail =
+        err.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+          ? 'The request body is too large.'
+          : err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+            ? 'Unsupported content type; send JSON.'
+            : err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+              ? 'The request body is empty; send a JSON object.'
+              : err.message || 'Bad request';
+      const code = status === 413 ? ErrorCode.payloadTooLarge : ErrorCode.validation;
+      return reply.code(status).send({ detail, code } satisfies ApiError);
+    }
+    req.log.error({ err }, 'unhandled error');
+    return reply.code(500).send({ detail: 'Internal server error. The server log has the details.', code: ErrorCode.internal } satisfies ApiError);
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    reply.code(404).send({ detail: `No route ${req.method} ${req.url.split('?')[0]}`, code: ErrorCode.notFound } satisfies ApiError);
+  });
+}

@@ -1,0 +1,102 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig } from '../../src/config';
+import { buildApp } from '../../src/app';
+import type { AppContext } from '../../src/context';
+
+export const TEST_ADMIN = { username: 'admin@berth.test', password: 'correct-horse-battery-staple' };
+
+export interface TestResponse<T = unknown> {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: T;
+  text: string;
+}
+
+/** A client that keeps cookies and sends the CSRF header on every call, like the web app. */
+export class TestClient {
+  cookies = new Map<string, string>();
+  bearer: string | null = null;
+
+  constructor(private readonly app: FastifyInstance) {}
+
+  async request<T = unknown>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<TestResponse<T>> {
+    const h: Record<string, string> = { ...headers };
+    if (this.cookies.size) h.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const csrf = url === '/api/auth/refresh' ? this.cookies.get('csrf_refresh_token') : this.cookies.get('csrf_access_token');
+    if (csrf && !('x-csrf-token' in h)) h['x-csrf-token'] = csrf;
+    if (this.bearer) h.authorization = `Bearer ${this.bearer}`;
+    const res = await this.app.inject({ method: method as 'GET', url, headers: h, ...(body !== undefined ? { payload: body as object } : {}) });
+    for (const c of res.cookies as { name: string; value: string; maxAge?: number; expires?: Date }[]) {
+      const expired = c.maxAge === 0 || (c.expires && c.expires.getTime() < Date.now()) || c.value === '';
+      if (expired) this.cookies.delete(c.name);
+      else this.cookies.set(c.name, c.value);
+    }
+    let parsed: unknown = res.body;
+    try {
+      parsed = JSON.parse(res.body);
+    } catch {
+      // not JSON (a download or a stream); callers read `text`
+    }
+    return { status: res.statusCode, headers: res.headers, body: parsed as T, text: res.body };
+  }
+
+  get<T = unknown>(url: string, headers?: Record<string, string>) {
+    return this.request<T>('GET', url, undefined, headers);
+  }
+  post<T = unknown>(url: string, body?: unknown, headers?: Record<string, string>) {
+    return this.request<T>('POST', url, body ?? {}, headers);
+  }
+  delete<T = unknown>(url: string, headers?: Record<string, string>) {
+    return this.request<T>('DELETE', url, undefined, headers);
+  }
+
+  async login(username = TEST_ADMIN.username, password = TEST_ADMIN.password): Promise<void> {
+    const res = await this.post('/api/auth/login', { username, password });
+    if (res.status !== 200) throw new Error(`login failed: ${res.status} ${res.text}`);
+  }
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  dataDir: string;
+  /** A client already signed in as the admin. */
+  client: TestClient;
+  /** A new client with no cookies. */
+  anon: () => TestClient;
+  close: () => Promise<void>;
+}
+
+/**
+ * Builds the real app on a fresh data dir, pointed at the harness engine (DOCKER_HOST from
+ * `npm test`), with a known admin password, and signs in.
+ */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-test-'));
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    ADMIN_EMAIL: TEST_ADMIN.username,
+    ADMIN_PASSWORD: TEST_ADMIN.password,
+    LOG_LEVEL: 'silent',
+    ...(process.env.DOCKER_HOST ? { DOCKER_HOST: process.env.DOCKER_HOST } : {}),
+    ...env,
+  });
+  const { app, ctx } = await buildApp(config);
+  await app.ready();
+  const client = new TestClient(app);
+  if (!config.disableAuth) await client.login();
+  return {
+    app,
+    ctx,
+    dataDir,
+    client,
+    anon: () => new TestClient(app),
+    close: async () => {
+      await app.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

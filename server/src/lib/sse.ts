@@ -1,0 +1,73 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+export interface SseStream {
+  /** Sends one event; returns false once the client has gone. Waits for drain on back-pressure. */
+  send: (data: unknown, event?: string) => Promise<boolean>;
+  /** A comment line (ignored by EventSource), e.g. to say why nothing arrives. */
+  comment: (text: string) => void;
+  readonly closed: boolean;
+  /** Aborted when the client goes: pass it to engine streams so they close too. */
+  signal: AbortSignal;
+  close: () => void;
+}
+
+/**
+ * Takes over the reply as a server-sent event stream: no-cache, no proxy buffering, a ping
+ * every 15 s, and back-pressure respected so a slow client cannot grow our memory.
+ */
+export function openSse(req: FastifyRequest, reply: FastifyReply, pingMs = 15_000): SseStream {
+  const res = reply.raw;
+  reply.hijack();
+  res.writeHead(200, {
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Cache-Control': 'no-cache, no-transform',
+    'X-Accel-Buffering': 'no',
+    Connection: 'keep-alive',
+    'X-Content-Type-Options': 'nosniff',
+  });
+  res.write(': connected\n\n');
+  const controller = new AbortController();
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    clearInterval(ping);
+    controller.abort();
+    if (!res.writableEnded) res.end();
+  };
+  const ping = setInterval(() => {
+    if (!closed) res.write(': ping\n\n');
+  }, pingMs);
+  ping.unref();
+  req.raw.on('close', close);
+  res.on('error', close);
+
+  return {
+    get closed() {
+      return closed;
+    },
+    signal: controller.signal,
+    close,
+    comment(text) {
+      if (!closed) res.write(`: ${text.replace(/\n/g, ' ')}\n\n`);
+    },
+    async send(data, event = 'update') {
+      if (closed) return false;
+      const payload = typeof data === 'string' ? data : JSON.stringify(data);
+      const lines = payload.split(/\r?\n/).map((l) => `data: ${l}`).join('\n');
+      const ok = res.write(`event: ${event}\n${lines}\n\n`);
+      if (!ok && !closed) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            res.off('drain', done);
+            req.raw.off('close', done);
+            resolve();
+          };
+          res.once('drain', done);
+          req.raw.once('close', done);
+        });
+      }
+      return !closed;
+    },
+  };
+}

@@ -10,7 +10,7 @@ export const TEST_ADMIN = { username: 'admin@berth.test', password: 'correct-hor
 
 export interface TestResponse<T = unknown> {
   status: number;
-  headers: Record<string, string | string[] | undefined>;
+  headers: Record<string, string | string[] | number | undefined>;
   body: T;
   text: string;
 }

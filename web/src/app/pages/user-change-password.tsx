@@ -1,0 +1,1 @@
+export { PendingPage as default } from '../../components/PendingPage';

@@ -1,0 +1,99 @@
+import { Navigate, Outlet, type RouteObject } from 'react-router-dom';
+import type { RouteHandle } from '../lib/route-name';
+import { AppShellLayout } from './shell/AppShellLayout';
+import { RouteError } from './shell/RouteError';
+
+/**
+ * Every route of the spec's route table. Each page is one file in ./pages exporting a default
+ * component, loaded lazily; a feature replaces its page file without touching this table.
+ */
+type PageModule = { default: React.ComponentType };
+const page = (load: () => Promise<PageModule>) => async () => ({ Component: (await load()).default });
+const named = (name: string): RouteHandle => ({ name });
+
+export const routes: RouteObject[] = [
+  {
+    path: '/',
+    element: <AppShellLayout />,
+    errorElement: <RouteError />,
+    children: [
+      { index: true, handle: named('Home'), lazy: page(() => import('./pages/home')) },
+      {
+        path: 'templates',
+        element: <Outlet />,
+        children: [
+          { index: true, handle: named('View Templates'), lazy: page(() => import('./pages/templates-list')) },
+          { path: 'new', handle: named('New Template'), lazy: page(() => import('./pages/template-new')) },
+          { path: ':templateId', handle: named('Template Details'), lazy: page(() => import('./pages/template-details')) },
+        ],
+      },
+      {
+        path: 'apps',
+        element: <Outlet />,
+        children: [
+          { index: true, handle: named('View Applications'), lazy: page(() => import('./pages/apps-list')) },
+          { path: 'deploy', handle: named('Add Application'), lazy: page(() => import('./pages/app-add')) },
+          { path: 'deploy/:appId', handle: named('Deploy'), lazy: page(() => import('./pages/app-deploy')) },
+          { path: 'edit/:appName', handle: named('Edit'), lazy: page(() => import('./pages/app-edit')) },
+          { path: 'templates', handle: named('Deploy from Template'), lazy: page(() => import('./pages/apps-from-template')) },
+          {
+            path: ':appName',
+            lazy: page(() => import('./pages/app-layout')),
+            children: [
+              { index: true, element: <Navigate to="info" replace /> },
+              { path: 'info', handle: named('Info'), lazy: page(() => import('./pages/app-info')) },
+              { path: 'top', handle: named('Processes'), lazy: page(() => import('./pages/app-processes')) },
+              { path: 'logs', handle: named('Logs'), lazy: page(() => import('./pages/app-logs')) },
+              { path: 'stats', handle: named('Stats'), lazy: page(() => import('./pages/app-stats')) },
+            ],
+          },
+        ],
+      },
+      {
+        path: 'projects',
+        element: <Outlet />,
+        children: [
+          { index: true, handle: named('View Projects'), lazy: page(() => import('./pages/projects-list')) },
+          { path: ':projectName/edit', handle: named('Edit Project'), lazy: page(() => import('./pages/project-edit')) },
+          { path: ':projectName', handle: named('Project Details'), lazy: page(() => import('./pages/project-details')) },
+        ],
+      },
+      {
+        path: 'user',
+        lazy: page(() => import('./pages/user-layout')),
+        children: [
+          { index: true, element: <Navigate to="info" replace /> },
+          { path: 'info', handle: named('User Info'), lazy: page(() => import('./pages/user-info')) },
+          { path: 'changePassword', handle: named('Change Password'), lazy: page(() => import('./pages/user-change-password')) },
+        ],
+      },
+      {
+        path: 'settings',
+        lazy: page(() => import('./pages/settings-layout')),
+        children: [
+          { index: true, element: <Navigate to="info" replace /> },
+          { path: 'info', handle: named('Server Info'), lazy: page(() => import('./pages/settings-info')) },
+          { path: 'theme', handle: named('Theme'), lazy: page(() => import('./pages/settings-theme')) },
+          { path: 'templateVariables', handle: named('Template Variables'), lazy: page(() => import('./pages/settings-template-variables')) },
+          { path: 'prune', handle: named('Prune'), lazy: page(() => import('./pages/settings-prune')) },
+          { path: 'update', handle: named('Update'), lazy: page(() => import('./pages/settings-update')) },
+        ],
+      },
+      {
+        path: 'resources',
+        element: <Outlet />,
+        children: [
+          { index: true, element: <Navigate to="images" replace /> },
+          { path: 'images', handle: named('Images'), lazy: page(() => import('./pages/images-list')) },
+          { path: 'images/:imageid', handle: named('Image Details'), lazy: page(() => import('./pages/image-details')) },
+          { path: 'volumes', handle: named('Volumes'), lazy: page(() => import('./pages/volumes-list')) },
+          { path: 'volumes/:volumeName', handle: named('Volume Details'), lazy: page(() => import('./pages/volume-details')) },
+          { path: 'networks', handle: named('Networks'), lazy: page(() => import('./pages/networks-list')) },
+          { path: 'networks/new', handle: named('New Network'), lazy: page(() => import('./pages/network-new')) },
+          { path: 'networks/:networkid', handle: named('Network Details'), lazy: page(() => import('./pages/network-details')) },
+        ],
+      },
+      { path: '*', handle: named('Not Found'), lazy: page(() => import('./pages/not-found')) },
+    ],
+  },
+];

@@ -1,0 +1,50 @@
+import { Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
+import { IconBox as IconContainers } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { Link, useLocation } from 'react-router-dom';
+import { isActive, MAIN_ITEMS, RESOURCE_ITEMS, ResourcesIcon, SETTINGS_ITEM, type NavItem } from './nav-items';
+
+const [dashboard, apps, templates, projects] = MAIN_ITEMS as [NavItem, NavItem, NavItem, NavItem];
+
+function BarButton({ icon, label, active, ...rest }: { icon: ReactNode; label: string; active: boolean } & Record<string, unknown>) {
+  return (
+    <UnstyledButton aria-label={label} c={active ? 'primary' : undefined} style={{ flex: 1 }} py={6} {...rest}>
+      <Stack gap={0} align="center">
+        {icon}
+        <Text size="xs">{label}</Text>
+      </Stack>
+    </UnstyledButton>
+  );
+}
+
+function GroupMenu({ label, icon, items, pathname }: { label: string; icon: ReactNode; items: NavItem[]; pathname: string }) {
+  return (
+    <Menu position="top" withArrow>
+      <Menu.Target>
+        <BarButton icon={icon} label={label} active={items.some((i) => isActive(pathname, i.to))} />
+      </Menu.Target>
+      <Menu.Dropdown>
+        {items.map(({ to, label: itemLabel, icon: Icon }) => (
+          <Menu.Item key={to} component={Link} to={to} leftSection={<Icon size={16} />}>
+            {itemLabel}
+          </Menu.Item>
+        ))}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+/** Narrow screens: Dashboard, Containers (Applications, Projects), Resources (Templates, Images, Volumes, Networks), Settings. */
+export function BottomBar() {
+  const { pathname } = useLocation();
+  const DashIcon = dashboard.icon;
+  const SetIcon = SETTINGS_ITEM.icon;
+  return (
+    <Group component="nav" aria-label="Bottom navigation" h="100%" gap={0} wrap="nowrap" justify="space-around">
+      <BarButton component={Link} to="/" icon={<DashIcon size={20} />} label={dashboard.label} active={isActive(pathname, '/')} />
+      <GroupMenu label="Containers" icon={<IconContainers size={20} />} items={[apps, projects]} pathname={pathname} />
+      <GroupMenu label="Resources" icon={<ResourcesIcon size={20} />} items={[templates, ...RESOURCE_ITEMS]} pathname={pathname} />
+      <BarButton component={Link} to={SETTINGS_ITEM.to} icon={<SetIcon size={20} />} label={SETTINGS_ITEM.label} active={isActive(pathname, '/settings')} />
+    </Group>
+  );
+}

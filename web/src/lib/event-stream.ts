@@ -1,0 +1,138 @@
+import { useEffect, useRef } from 'react';
+import { useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { refreshSession } from './api-client';
+
+export interface EventStreamOptions<T> {
+  /** SSE event name; Berth's streams use 'update'. */
+  event?: string;
+  /** Turns one message's data into an item; default JSON.parse, falling back to the raw text. */
+  parse?: (data: string) => T;
+  /** Receives the messages gathered since the last flush, in arrival order. */
+  onBatch: (items: T[]) => void;
+  /** Called when the stream is (re)opened, e.g. to reset state that a fresh stream replays. */
+  onOpen?: () => void;
+  /** Longest wait before a flush when no animation frame comes (background tabs). */
+  flushMs?: number;
+}
+
+const defaultParse = (data: string): unknown => {
+  try {
+    return JSON.parse(data);
+  } catch {
+    // Log streams send plain text lines; those are items as they are.
+    return data;
+  }
+};
+
+/**
+ * Opens an EventSource and hands its messages over in batches, at most once per animation
+ * frame or `flushMs`, so a noisy stream cannot re-render the page for every line.
+ * Reconnects with backoff; a stream closed by a 401 refreshes the session first.
+ * Returns a close function.
+ */
+export function openEventStream<T>(url: string, opts: EventStreamOptions<T>): () => void {
+  const event = opts.event ?? 'update';
+  const parse = opts.parse ?? (defaultParse as (data: string) => T);
+  const flushMs = opts.flushMs ?? 250;
+  let source: EventSource | null = null;
+  let buffer: T[] = [];
+  let frame = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  let attempts = 0;
+  let closed = false;
+
+  const flush = () => {
+    cancelAnimationFrame(frame);
+    clearTimeout(timer);
+    frame = 0;
+    timer = undefined;
+    if (buffer.length === 0 || closed) return;
+    const items = buffer;
+    buffer = [];
+    opts.onBatch(items);
+  };
+  const schedule = () => {
+    if (timer !== undefined) return;
+    frame = requestAnimationFrame(flush);
+    timer = setTimeout(flush, flushMs);
+  };
+  const onMessage = (e: MessageEvent<string>) => {
+    buffer.push(parse(e.data));
+    schedule();
+  };
+
+  const connect = () => {
+    if (closed) return;
+    source = new EventSource(url, { withCredentials: true });
+    source.addEventListener(event, onMessage as EventListener);
+    source.onopen = () => {
+      attempts = 0;
+      opts.onOpen?.();
+    };
+    source.onerror = () => {
+      // The browser retries by itself while CONNECTING; CLOSED means it gave up (HTTP error).
+      if (!source || source.readyState !== EventSource.CLOSED) return;
+      source.close();
+      attempts += 1;
+      const delay = Math.min(30_000, 1000 * 2 ** Math.min(attempts - 1, 5));
+      retry = setTimeout(() => {
+        void refreshSession().then((ok) => {
+          if (ok) connect();
+        });
+      }, delay);
+    };
+  };
+  connect();
+
+  return () => {
+    flush();
+    closed = true;
+    clearTimeout(retry);
+    source?.close();
+  };
+}
+
+/** React wrapper of openEventStream; `url` null keeps the stream closed. */
+export function useEventStream<T>(url: string | null, opts: EventStreamOptions<T>): void {
+  const latest = useRef(opts);
+  latest.current = opts;
+  useEffect(() => {
+    if (!url) return;
+    return openEventStream<T>(url, {
+      event: latest.current.event,
+      parse: latest.current.parse,
+      flushMs: latest.current.flushMs,
+      onBatch: (items) => latest.current.onBatch(items),
+      onOpen: () => latest.current.onOpen?.(),
+    });
+  }, [url]);
+}
+
+/**
+ * Streams into the TanStack Query cache (live data lives there, not in component state):
+ * each batch is folded into the entry at `queryKey` by `reduce`.
+ */
+export function useStreamIntoQuery<T, S>(
+  url: string | null,
+  queryKey: QueryKey,
+  reduce: (previous: S | undefined, batch: T[]) => S,
+  opts: { event?: string; parse?: (data: string) => T; resetOnOpen?: boolean } = {},
+): void {
+  const queryClient = useQueryClient();
+  const keyRef = useRef(queryKey);
+  keyRef.current = queryKey;
+  useEventStream<T>(url, {
+    ...opts,
+    onOpen: () => {
+      if (opts.resetOnOpen) queryClient.removeQueries({ queryKey: keyRef.current, exact: true });
+    },
+    onBatch: (batch) => queryClient.setQueryData<S>(keyRef.current, (prev) => reduce(prev, batch)),
+  });
+}
+
+/** Appends a batch to a list and keeps only the newest `max` entries (stats history: 300). */
+export function appendCapped<T>(previous: readonly T[] | undefined, batch: readonly T[], max: number): T[] {
+  const next = [...(previous ?? []), ...batch];
+  return next.length > max ? next.slice(next.length - max) : next;
+}

@@ -1,0 +1,173 @@
+import { useSyncExternalStore } from 'react';
+import { createTheme, type CSSVariablesResolver, type MantineColorsTuple, type MantineThemeOverride } from '@mantine/core';
+
+/**
+ * Colours the user can edit. `foreground` is the surface of cards, bars and menus (as in
+ * the original product, where cards used it), `tabs` the background of tab strips.
+ */
+export interface ThemeColors {
+  primary: string;
+  secondary: string;
+  background: string;
+  foreground: string;
+  tabs: string;
+}
+export type ColorName = keyof ThemeColors;
+export const COLOR_NAMES: ColorName[] = ['primary', 'secondary', 'background', 'foreground', 'tabs'];
+
+export interface ThemePreset {
+  dark: boolean;
+  light: ThemeColors;
+  darkColors: ThemeColors;
+}
+
+export const PRESETS: Record<'Default' | 'DigitalOcean' | 'OMV' | 'RED', ThemePreset> = {
+  Default: {
+    dark: true,
+    light: { primary: '#41b883', secondary: '#34495e', background: '#f5f7f8', foreground: '#ffffff', tabs: '#ffffff' },
+    darkColors: { primary: '#41b883', secondary: '#3d4c5b', background: '#1a1b1e', foreground: '#25262b', tabs: '#25262b' },
+  },
+  DigitalOcean: {
+    dark: false,
+    light: { primary: '#0069ff', secondary: '#031b4e', background: '#f3f5f9', foreground: '#ffffff', tabs: '#ffffff' },
+    darkColors: { primary: '#3d8bff', secondary: '#0b2a6f', background: '#031b4e', foreground: '#0a2660', tabs: '#0a2660' },
+  },
+  OMV: {
+    dark: false,
+    light: { primary: '#5dacdf', secondary: '#3a4d5c', background: '#eef1f4', foreground: '#ffffff', tabs: '#ffffff' },
+    darkColors: { primary: '#5dacdf', secondary: '#46606f', background: '#1e2225', foreground: '#2a3035', tabs: '#2a3035' },
+  },
+  RED: {
+    dark: true,
+    light: { primary: '#d32f2f', secondary: '#424242', background: '#f7f4f4', foreground: '#ffffff', tabs: '#ffffff' },
+    darkColors: { primary: '#e53935', secondary: '#4a2a2a', background: '#181414', foreground: '#241d1d', tabs: '#241d1d' },
+  },
+};
+export type PresetName = keyof typeof PRESETS;
+
+/** Spec: one preset is chosen by a build setting (VITE_THEME_PRESET). */
+export const BUILD_PRESET: PresetName = (() => {
+  const name = import.meta.env.VITE_THEME_PRESET as string | undefined;
+  return name && name in PRESETS ? (name as PresetName) : 'Default';
+})();
+
+export const DARK_KEY = 'dark_theme';
+export const THEME_KEY = 'theme';
+
+export interface ThemeState {
+  dark: boolean;
+  light: ThemeColors;
+  darkColors: ThemeColors;
+}
+
+const HEX = /^#[0-9a-f]{6}$/i;
+
+function mergeColors(base: ThemeColors, stored: unknown): ThemeColors {
+  const out = { ...base };
+  if (stored && typeof stored === 'object') {
+    for (const name of COLOR_NAMES) {
+      const v = (stored as Record<string, unknown>)[name];
+      if (typeof v === 'string' && HEX.test(v)) out[name] = v;
+    }
+  }
+  return out;
+}
+
+/** Reads `dark_theme` and `theme` from local storage; anything unreadable falls back to the preset. */
+export function loadTheme(preset: ThemePreset = PRESETS[BUILD_PRESET]): ThemeState {
+  let dark = preset.dark;
+  let stored: { light?: unknown; dark?: unknown } = {};
+  try {
+    const d = localStorage.getItem(DARK_KEY);
+    if (d === 'true' || d === 'false') dark = d === 'true';
+    const t = localStorage.getItem(THEME_KEY);
+    if (t) stored = JSON.parse(t) as typeof stored;
+  } catch {
+    // Blocked storage or a hand-edited value: the preset is a correct theme.
+    stored = {};
+  }
+  return { dark, light: mergeColors(preset.light, stored.light), darkColors: mergeColors(preset.darkColors, stored.dark) };
+}
+
+let state: ThemeState = loadTheme();
+const listeners = new Set<() => void>();
+const emit = () => listeners.forEach((l) => l());
+
+/** Theme state shared by the providers and the Theme settings page. */
+export const themeStore = {
+  get: (): ThemeState => state,
+  subscribe(l: () => void): () => void {
+    listeners.add(l);
+    return () => listeners.delete(l);
+  },
+  /** Live preview without saving. */
+  preview(next: ThemeState): void {
+    state = next;
+    emit();
+  },
+  /** Applies and persists (the Theme page's set button). */
+  save(next: ThemeState): void {
+    localStorage.setItem(DARK_KEY, String(next.dark));
+    localStorage.setItem(THEME_KEY, JSON.stringify({ light: next.light, dark: next.darkColors }));
+    themeStore.preview(next);
+  },
+  setDark(dark: boolean): void {
+    localStorage.setItem(DARK_KEY, String(dark));
+    themeStore.preview({ ...state, dark });
+  },
+  /** Forgets the custom colours (the Theme page's reset button). */
+  reset(): void {
+    localStorage.removeItem(DARK_KEY);
+    localStorage.removeItem(THEME_KEY);
+    themeStore.preview(loadTheme());
+  },
+};
+
+export function useThemeState(): ThemeState {
+  return useSyncExternalStore(themeStore.subscribe, themeStore.get, themeStore.get);
+}
+
+export function activeColors(s: ThemeState): ThemeColors {
+  return s.dark ? s.darkColors : s.light;
+}
+
+function mix(hex: string, target: number, amount: number): string {
+  const n = parseInt(hex.slice(1), 16);
+  const ch = [(n >> 16) & 255, (n >> 8) & 255, n & 255].map((c) => Math.round(c + (target - c) * amount));
+  return `#${ch.map((c) => c.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/** Ten Mantine shades around one colour; shade 6 is the colour itself. */
+export function shades(hex: string): MantineColorsTuple {
+  const lighter = [0.9, 0.78, 0.64, 0.5, 0.34, 0.17].map((a) => mix(hex, 255, a));
+  const darker = [0.12, 0.24, 0.36].map((a) => mix(hex, 0, a));
+  return [...lighter, hex, ...darker] as unknown as MantineColorsTuple;
+}
+
+export function buildMantineTheme(s: ThemeState): MantineThemeOverride {
+  const c = activeColors(s);
+  return createTheme({
+    primaryColor: 'primary',
+    primaryShade: 6,
+    colors: { primary: shades(c.primary), secondary: shades(c.secondary) },
+    defaultRadius: 'sm',
+    cursorType: 'pointer',
+  });
+}
+
+/** Background, surfaces and tab strips follow the chosen colours in both schemes. */
+export function themeCssResolver(s: ThemeState): CSSVariablesResolver {
+  return () => ({
+    variables: {},
+    light: {
+      '--mantine-color-body': s.light.background,
+      '--berth-surface': s.light.foreground,
+      '--berth-tabs': s.light.tabs,
+    },
+    dark: {
+      '--mantine-color-body': s.darkColors.background,
+      '--berth-surface': s.darkColors.foreground,
+      '--berth-tabs': s.darkColors.tabs,
+    },
+  });
+}

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# `npm test`: prepares the test engine (scripts/test-env.sh), builds the web app when there is one,
+# runs every vitest project, and closes with the line CI reads: "N passed, N failed[, N skipped]".
+# Extra arguments go to vitest (e.g. `npm test -- --project unit`, `npm test -- server/test/foo.test.ts`).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+# One stream, in order: the summary line stays the last line whoever reads stdout or both.
+exec 2>&1
+export PATH="$PATH:/usr/local/sbin:/usr/sbin:/sbin"
+
+if [[ ! -d node_modules ]]; then
+  echo "[test] node_modules missing: npm ci"
+  npm ci --no-audit --no-fund
+fi
+
+# Engine, registry, image; exports DOCKER_HOST, BERTH_TEST_DOCKER_HOST, BERTH_TEST_REGISTRY,
+# BERTH_TEST_IMAGE, BERTH_TEST_HARNESS_OWNED, BERTH_TEST_DOCKER_CLI.
+bash scripts/test-env.sh
+# shellcheck source=/dev/null
+source .test-env/env.sh
+
+export BERTH_CHROMIUM="${BERTH_CHROMIUM:-/usr/bin/chromium}"
+
+# e2e serves the built web app. A failed build fails the run, but the tests still run and report.
+summary_args=()
+if [[ "${BERTH_SKIP_WEB_BUILD:-0}" == 1 ]]; then
+  echo "[test] BERTH_SKIP_WEB_BUILD=1: skipping the web build"
+elif [[ -d web ]] && compgen -G 'web/vite.config.*' >/dev/null; then
+  echo "[test] building web (npm run build -w web)"
+  if ! npm run build -w web --silent; then
+    echo "[test] web build FAILED; running the tests anyway, the run fails"
+    summary_args+=("--extra-failure=the web build (npm run build -w web) failed")
+  fi
+else
+  echo "[test] no web/vite.config.*: skipping the web build"
+fi
+
+mkdir -p test-results
+rm -f test-results/vitest.json
+rc=0
+npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json "$@" || rc=$?
+
+summary_rc=0
+node scripts/test-summary.mjs test-results/vitest.json "--vitest-exit=$rc" ${summary_args[@]+"${summary_args[@]}"} || summary_rc=$?
+if ((rc != 0)); then exit "$rc"; fi
+exit "$summary_rc"

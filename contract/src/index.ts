@@ -2,3 +2,4 @@ export * from './route';
 export * from './schemas/error';
 export * from './schemas/health';
 export * from './schemas/auth';
+export * from './schemas/project';

@@ -10,6 +10,7 @@ import { detectComposeCli, type ComposeCli } from './compose/cli';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerStaticWeb } from './plugins/static-web';
+import { composeRoutes } from './routes/compose';
 import { healthRoutes } from './routes/health';
 import { BERTH_VERSION } from './version';
 
@@ -53,6 +54,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<{ ap
   registerSecurityHeaders(app);
 
   healthRoutes(app, ctx);
+  composeRoutes(app, ctx);
 
   await registerStaticWeb(app, config.webDist);
   await engine.check();

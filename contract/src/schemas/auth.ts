@@ -8,10 +8,17 @@ export const LoginBody = z.strictObject({
 export const Me = z.object({ username: z.string(), authDisabled: z.boolean() });
 export type Me = z.infer<typeof Me>;
 
+export const MIN_PASSWORD_LENGTH = 8;
+
 export const ChangeAccountBody = z.strictObject({
   username: z.email('Must be a valid email.').max(264),
   /** Empty or absent keeps the current password. */
-  password: z.string().max(1024).optional().default(''),
+  password: z
+    .string()
+    .max(1024, 'Password must be at most 1024 characters.')
+    .refine((p) => p === '' || [...p].length >= MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters.`)
+    .optional()
+    .default(''),
 });
 
 export const ApiKey = z.object({ id: z.number().int(), key_name: z.string(), created_at: z.string(), last_used_at: z.string().nullable() });

@@ -1,0 +1,21 @@
+import { ErrorCode } from '@berth/contract';
+import { AppError } from '../../errors';
+
+/** Who a request acts as. Every non-open /api request has one (see plugins/auth.ts). */
+export interface Principal {
+  userId: number;
+  /** The user's email (the spec calls it username). */
+  username: string;
+  via: 'session' | 'api_key' | 'disabled';
+  /** Set when via is 'session'. */
+  sessionId?: string;
+}
+
+/** The name shown for everyone while DISABLE_AUTH=true. */
+export const DISABLED_USERNAME = 'admin';
+
+export class AuthDisabledError extends AppError {
+  constructor(what: string) {
+    super(400, ErrorCode.authDisabled, `${what} is not available: authentication is turned off on this server (DISABLE_AUTH=true).`);
+  }
+}

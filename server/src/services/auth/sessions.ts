@@ -1,0 +1,87 @@
+import type { AppContext } from '../../context';
+import type { SessionsRepo } from '../../db/sessions-repo';
+import { UnauthorizedError } from '../../errors';
+import type { Principal } from './principal';
+import { assertCsrf, randomToken, type IssuedToken, type TokenSigner } from './tokens';
+
+export interface SessionTokens {
+  access: IssuedToken;
+  refresh: IssuedToken;
+}
+
+const ENDED = 'This session has ended. Sign in again.';
+
+/**
+ * Sign-in sessions. A session row is shared by its access and refresh tokens (claim `sid`), so
+ * revoking the row ends both at once. The refresh token is single-use: every refresh rotates it,
+ * and presenting an already-rotated one means it was copied, so the whole session is ended.
+ */
+export class SessionService {
+  constructor(
+    private readonly repo: SessionsRepo,
+    private readonly signer: TokenSigner,
+    private readonly log: AppContext['log'],
+  ) {}
+
+  async start(userId: number): Promise<SessionTokens> {
+    this.repo.pruneExpired();
+    const sid = randomToken(16);
+    const tokens = await this.issue(userId, sid);
+    this.repo.insert({ id: sid, userId, refreshJti: tokens.refresh.jti, expiresAt: tokens.refresh.expiresAt.toISOString() });
+    return tokens;
+  }
+
+  /** Checks an access token and its session; returns who it is and the csrf claim to compare. */
+  async authenticate(accessToken: string): Promise<{ principal: Principal; csrf: string }> {
+    const claims = await this.signer.verify(accessToken, 'access');
+    const session = this.liveSession(claims.sid, claims.userId);
+    return { principal: { userId: session.user_id, username: session.email, via: 'session', sessionId: session.id }, csrf: claims.csrf };
+  }
+
+  /** Trades a refresh token (plus its csrf claim in the header) for a new pair of tokens. */
+  async refresh(refreshToken: string, csrfHeader: string | string[] | undefined): Promise<SessionTokens> {
+    const claims = await this.signer.verify(refreshToken, 'refresh');
+    assertCsrf(csrfHeader, claims.csrf);
+    const session = this.liveSession(claims.sid, claims.userId);
+    const tokens = await this.issue(claims.userId, claims.sid);
+    if (session.refresh_jti !== claims.jti || !this.repo.rotate(session.id, claims.jti, tokens.refresh.jti, tokens.refresh.expiresAt.toISOString())) {
+      this.repo.revoke(session.id);
+      this.log.warn({ userId: claims.userId }, 'an already used refresh token was presented; the session was ended');
+      throw new UnauthorizedError('This refresh token was already used, so the session was ended for safety. Sign in again.');
+    }
+    return tokens;
+  }
+
+  end(sessionId: string): void {
+    this.repo.revoke(sessionId);
+  }
+
+  /** Ends the session a refresh token belongs to; false when the token is not one of ours. */
+  async endByRefreshToken(refreshToken: string): Promise<boolean> {
+    const claims = await this.signer.verify(refreshToken, 'refresh').catch((err: unknown) => {
+      if (err instanceof UnauthorizedError) return null;
+      throw err;
+    });
+    if (!claims) return false;
+    const session = this.repo.find(claims.sid);
+    if (session?.user_id !== claims.userId) return false;
+    this.repo.revoke(session.id);
+    return true;
+  }
+
+  endAllForUser(userId: number): number {
+    return this.repo.revokeAllForUser(userId);
+  }
+
+  private liveSession(sid: string, userId: number) {
+    const session = this.repo.find(sid);
+    if (!session || session.user_id !== userId || session.revoked_at !== null || session.expires_at <= new Date().toISOString()) {
+      throw new UnauthorizedError(ENDED);
+    }
+    return session;
+  }
+
+  private async issue(userId: number, sid: string): Promise<SessionTokens> {
+    return { access: await this.signer.issue('access', userId, sid), refresh: await this.signer.issue('refresh', userId, sid) };
+  }
+}

@@ -1,0 +1,116 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { SignJWT, errors, jwtVerify } from 'jose';
+import type { AppContext } from '../../context';
+import { ErrorCode } from '@berth/contract';
+import { UnauthorizedError } from '../../errors';
+import { writePrivateFile } from './private-file';
+
+export type TokenType = 'access' | 'refresh';
+
+export interface TokenClaims {
+  userId: number;
+  type: TokenType;
+  jti: string;
+  sid: string;
+  csrf: string;
+}
+
+export interface IssuedToken {
+  token: string;
+  /** The token's csrf claim; the page echoes it in X-CSRF-TOKEN. */
+  csrf: string;
+  jti: string;
+  expiresAt: Date;
+  maxAgeSeconds: number;
+}
+
+const ISSUER = 'berth';
+const KEY_FILE = 'secret.key';
+
+export const randomToken = (bytes: number) => crypto.randomBytes(bytes).toString('base64url');
+
+/**
+ * The HS256 signing key: SECRET_KEY when set, else 32 random bytes kept (hex) in
+ * DATA_DIR/secret.key with mode 0600, made on first start and read back on later starts so
+ * sessions survive a restart.
+ */
+export function loadSigningKey(dataDir: string, secretKey: string | undefined, log: AppContext['log']): Uint8Array {
+  if (secretKey) return new TextEncoder().encode(secretKey);
+  const file = path.join(dataDir, KEY_FILE);
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    const key = crypto.randomBytes(32);
+    writePrivateFile(file, `${key.toString('hex')}\n`);
+    log.info({ file }, 'made a new token signing key');
+    return key;
+  }
+  const text = fs.readFileSync(file, 'utf8').trim();
+  if (!/^([0-9a-f]{2}){32,}$/i.test(text)) {
+    throw new Error(`${file} is not a hex key of at least 32 bytes. Delete it and Berth makes a new one (everyone must sign in again).`);
+  }
+  if ((fs.statSync(file).mode & 0o077) !== 0) {
+    fs.chmodSync(file, 0o600);
+    log.warn({ file }, 'the signing key file was readable by others; its mode is now 0600');
+  }
+  return Buffer.from(text, 'hex');
+}
+
+/** Signs and checks Berth's JWTs. Only HS256 with our key, our issuer and the expected type pass. */
+export class TokenSigner {
+  constructor(
+    private readonly key: Uint8Array,
+    private readonly lifetimeSeconds: Record<TokenType, number>,
+  ) {}
+
+  async issue(type: TokenType, userId: number, sid: string): Promise<IssuedToken> {
+    const jti = randomToken(16);
+    const csrf = randomToken(16);
+    const lifetime = this.lifetimeSeconds[type];
+    const now = Math.floor(Date.now() / 1000);
+    const token = await new SignJWT({ type, sid, csrf })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuer(ISSUER)
+      .setSubject(String(userId))
+      .setJti(jti)
+      .setIssuedAt(now)
+      .setExpirationTime(now + lifetime)
+      .sign(this.key);
+    return { token, csrf, jti, expiresAt: new Date((now + lifetime) * 1000), maxAgeSeconds: lifetime };
+  }
+
+  /** Throws a 401 naming what is wrong; never echoes the token. */
+  async verify(token: string, type: TokenType): Promise<TokenClaims> {
+    let payload;
+    try {
+      // The algorithm allowlist is what refuses `alg: none` and any algorithm swap.
+      ({ payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], issuer: ISSUER, typ: 'JWT', requiredClaims: ['sub', 'jti', 'iat', 'exp'] }));
+    } catch (err) {
+      if (err instanceof errors.JWTExpired) throw new UnauthorizedError(`The ${type} token has expired.`);
+      if (err instanceof errors.JOSEError) throw new UnauthorizedError(`The ${type} token is invalid.`);
+      throw err;
+    }
+    if (payload.type !== type) {
+      const swapped = type === 'access' ? 'A refresh token was sent where an access token is needed.' : 'An access token was sent where a refresh token is needed.';
+      throw new UnauthorizedError(payload.type === 'access' || payload.type === 'refresh' ? swapped : `The ${type} token is invalid.`);
+    }
+    const userId = Number(payload.sub);
+    const { sid, csrf, jti } = payload;
+    if (!Number.isSafeInteger(userId) || typeof sid !== 'string' || typeof csrf !== 'string' || typeof jti !== 'string') {
+      throw new UnauthorizedError(`The ${type} token is invalid.`);
+    }
+    return { userId, type, jti, sid, csrf };
+  }
+}
+
+/** Compares the X-CSRF-TOKEN header with the token's csrf claim in constant time. */
+export function assertCsrf(header: string | string[] | undefined, expected: string): void {
+  if (header === undefined || header === '') {
+    throw new UnauthorizedError('Missing CSRF token: send the X-CSRF-TOKEN header with the value of the csrf cookie.', ErrorCode.csrf);
+  }
+  const digest = (v: string) => crypto.createHash('sha256').update(v).digest();
+  if (Array.isArray(header) || !crypto.timingSafeEqual(digest(header), digest(expected))) {
+    throw new UnauthorizedError('The CSRF token does not match this session. Reload the page and try again.', ErrorCode.csrf);
+  }
+}

@@ -7,11 +7,13 @@ import { openDatabase, type Db } from './db/database';
 import { createDockerClient, type DockerClient } from './docker/client';
 import { EngineStatus } from './docker/engine-status';
 import { detectComposeCli, type ComposeCli } from './compose/cli';
+import { registerAuth } from './plugins/auth';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerStaticWeb } from './plugins/static-web';
-import { composeRoutes } from './routes/compose';
+import { authRoutes } from './routes/auth';
 import { healthRoutes } from './routes/health';
+import { registerOpenApi } from './routes/openapi';
 import { BERTH_VERSION } from './version';
 
 export interface AppDeps {
@@ -52,9 +54,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<{ ap
   await app.register(fastifyCookie);
   registerErrorHandler(app);
   registerSecurityHeaders(app);
+  const auth = await registerAuth(app, ctx);
+  await registerOpenApi(app, ctx);
 
   healthRoutes(app, ctx);
-  composeRoutes(app, ctx);
+  authRoutes(app, ctx, auth);
 
   await registerStaticWeb(app, config.webDist);
   await engine.check();

@@ -1,0 +1,114 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context';
+import { UnauthorizedError } from '../errors';
+import { ApiKeyService } from '../services/auth/api-keys';
+import { createAuthService, type AuthService, type Principal, type SessionTokens } from '../services/auth';
+import { DISABLED_USERNAME } from '../services/auth/principal';
+import { assertCsrf } from '../services/auth/tokens';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who the request acts as; null only on open routes and outside /api. */
+    principal: Principal | null;
+  }
+  interface FastifyContextConfig {
+    /** Set for routes that change state, including GET aliases; cookie auth then needs the CSRF header. */
+    csrf?: boolean;
+  }
+}
+
+export const COOKIES = {
+  access: 'access_token_cookie',
+  csrfAccess: 'csrf_access_token',
+  refresh: 'refresh_token_cookie',
+  csrfRefresh: 'csrf_refresh_token',
+} as const;
+
+const READ_METHODS = new Set(['GET', 'HEAD']);
+const DISABLED_PRINCIPAL: Principal = { userId: 0, username: DISABLED_USERNAME, via: 'disabled' };
+
+/**
+ * Authentication for everything under /api: ONE global onRequest hook that denies by default.
+ * Only routes whose contract says `open: true` skip it; unknown /api paths are refused (401)
+ * before they can 404. Credentials come from `Authorization: Bearer` (an API key or an access
+ * JWT) or else the access cookie; never from the query string. Cookie-authenticated requests
+ * that can change state need X-CSRF-TOKEN equal to the token's csrf claim.
+ */
+export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promise<AuthService> {
+  const auth = await createAuthService(ctx);
+  if (ctx.config.disableAuth) {
+    ctx.log.warn('AUTHENTICATION IS DISABLED (DISABLE_AUTH=true): anyone who can reach this port controls the Docker host. Only use this behind a proxy that authenticates.');
+  }
+  app.decorateRequest('principal', null);
+  markStateChangingRoutes(app);
+  app.addHook('onRequest', async (req) => {
+    const routeUrl = req.routeOptions.url;
+    const apiRoute = routeUrl !== undefined && isApiPath(routeUrl);
+    if (!apiRoute && !isApiPath(req.url.split('?')[0] ?? '')) return;
+    // `open` counts only on real /api routes: the web app's catch-all is open but must not open /api.
+    if (apiRoute && req.routeOptions.config.open === true) return;
+    req.principal = ctx.config.disableAuth ? DISABLED_PRINCIPAL : await authenticate(req, auth);
+  });
+  return auth;
+}
+
+async function authenticate(req: FastifyRequest, auth: AuthService): Promise<Principal> {
+  const header = req.headers.authorization;
+  if (header !== undefined) {
+    const token = /^Bearer +(\S+)$/i.exec(header.trim())?.[1];
+    if (!token) throw new UnauthorizedError('Malformed Authorization header; expected "Bearer <token>".');
+    // A header credential cannot be sent by another site's page, so it needs no CSRF token.
+    return ApiKeyService.looksLikeKey(token) ? auth.apiKeys.authenticate(token) : (await auth.sessions.authenticate(token)).principal;
+  }
+  const cookie = req.cookies[COOKIES.access];
+  if (!cookie) throw new UnauthorizedError('Not signed in.');
+  const { principal, csrf } = await auth.sessions.authenticate(cookie);
+  if (req.routeOptions.config.csrf === true || !READ_METHODS.has(req.method)) assertCsrf(req.headers['x-csrf-token'], csrf);
+  return principal;
+}
+
+const isApiPath = (p: string) => p === '/api' || p.startsWith('/api/');
+
+/**
+ * Marks routes that change state: any method but GET/HEAD, or several methods (a GET alias of
+ * an action, which the spec documents as GET). Fastify adds a HEAD twin to every GET route and
+ * runs the GET handler for it, so the twin of a GET alias is marked too.
+ */
+function markStateChangingRoutes(app: FastifyInstance): void {
+  const aliasedGets = new Set<string>();
+  app.addHook('onRoute', (opts) => {
+    const methods = Array.isArray(opts.method) ? opts.method : [opts.method];
+    const changesState = methods.length > 1 || methods.some((m) => !READ_METHODS.has(m));
+    if (changesState && methods.includes('GET')) aliasedGets.add(opts.url);
+    if (changesState || (methods.length === 1 && methods[0] === 'HEAD' && aliasedGets.has(opts.url))) {
+      opts.config = { ...opts.config, csrf: true };
+    }
+  });
+}
+
+/** The signed-in principal; the hook guarantees one on every non-open /api route. */
+export function requirePrincipal(req: FastifyRequest): Principal {
+  if (!req.principal) throw new UnauthorizedError('Not signed in.');
+  return req.principal;
+}
+
+function cookieBase(req: FastifyRequest) {
+  return { path: '/', sameSite: 'strict', secure: req.protocol === 'https' } as const;
+}
+
+export function setSessionCookies(req: FastifyRequest, reply: FastifyReply, { access, refresh }: SessionTokens): void {
+  const base = cookieBase(req);
+  reply.setCookie(COOKIES.access, access.token, { ...base, httpOnly: true, maxAge: access.maxAgeSeconds });
+  reply.setCookie(COOKIES.csrfAccess, access.csrf, { ...base, httpOnly: false, maxAge: access.maxAgeSeconds });
+  reply.setCookie(COOKIES.refresh, refresh.token, { ...base, httpOnly: true, maxAge: refresh.maxAgeSeconds });
+  reply.setCookie(COOKIES.csrfRefresh, refresh.csrf, { ...base, httpOnly: false, maxAge: refresh.maxAgeSeconds });
+}
+
+export function clearSessionCookies(req: FastifyRequest, reply: FastifyReply, which: 'access' | 'all' = 'all'): void {
+  const base = cookieBase(req);
+  reply.clearCookie(COOKIES.access, { ...base, httpOnly: true });
+  reply.clearCookie(COOKIES.csrfAccess, base);
+  if (which === 'access') return;
+  reply.clearCookie(COOKIES.refresh, { ...base, httpOnly: true });
+  reply.clearCookie(COOKIES.csrfRefresh, base);
+}

@@ -1,0 +1,66 @@
+import type { FastifyInstance } from 'fastify';
+import { authApi } from '@berth/contract';
+import type { AppContext } from '../context';
+import { UnauthorizedError } from '../errors';
+import { route } from '../lib/route';
+import { COOKIES, clearSessionCookies, requirePrincipal, setSessionCookies } from '../plugins/auth';
+import type { AuthService } from '../services/auth';
+import { AuthDisabledError, DISABLED_USERNAME } from '../services/auth/principal';
+
+export function authRoutes(app: FastifyInstance, _ctx: AppContext, auth: AuthService): void {
+  route(app, authApi.login, async (req, reply) => {
+    const { username, tokens } = await auth.login(req.body.username, req.body.password, req.ip);
+    setSessionCookies(req, reply, tokens);
+    return { username, authDisabled: false };
+  });
+
+  route(app, authApi.refresh, async (req, reply) => {
+    if (auth.disabled) throw new AuthDisabledError('Refreshing a session');
+    const token = req.cookies[COOKIES.refresh];
+    if (!token) throw new UnauthorizedError('Not signed in: the refresh cookie is missing.');
+    setSessionCookies(req, reply, await auth.sessions.refresh(token, req.headers['x-csrf-token']));
+    return { msg: 'Session refreshed.' };
+  });
+
+  route(app, authApi.logout, async (req, reply) => {
+    const { sessionId } = requirePrincipal(req);
+    if (sessionId) auth.sessions.end(sessionId);
+    clearSessionCookies(req, reply, 'access');
+    return { msg: 'Signed out.' };
+  });
+
+  // Open, so it also works once the access token has expired: the refresh cookie says which session to end.
+  route(app, authApi.logoutRefresh, async (req, reply) => {
+    const token = req.cookies[COOKIES.refresh];
+    if (token) await auth.sessions.endByRefreshToken(token);
+    clearSessionCookies(req, reply);
+    return { msg: 'Signed out.' };
+  });
+
+  route(app, authApi.me, async (req) => {
+    const p = requirePrincipal(req);
+    return p.via === 'disabled' ? { username: DISABLED_USERNAME, authDisabled: true } : { username: p.username, authDisabled: false };
+  });
+
+  route(app, authApi.changeMe, async (req, reply) => {
+    const { username, tokens } = await auth.changeAccount(requirePrincipal(req), req.body.username, req.body.password);
+    if (tokens) setSessionCookies(req, reply, tokens);
+    return { username, authDisabled: false };
+  });
+
+  route(app, authApi.keys, async (req) => auth.apiKeys.list(accountOf(auth, req, 'Listing API keys')));
+
+  route(app, authApi.newKey, async (req) => auth.apiKeys.create(accountOf(auth, req, 'Generating an API key'), req.body.key_name));
+
+  route(app, authApi.revokeKey, async (req) => {
+    auth.apiKeys.revoke(accountOf(auth, req, 'Revoking an API key'), req.params.id);
+    return { msg: `API key ${req.params.id} revoked.` };
+  });
+}
+
+/** The signed-in user's id, for endpoints that need a real account (not DISABLE_AUTH). */
+function accountOf(auth: AuthService, req: Parameters<typeof requirePrincipal>[0], what: string): number {
+  const principal = requirePrincipal(req);
+  auth.assertAccount(principal, what);
+  return principal.userId;
+}

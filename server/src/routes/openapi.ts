@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import type { AppContext } from '../context';
+
+export const DOCS_PREFIX = '/api/docs';
+
+/**
+ * The OpenAPI document, generated from the contract's zod schemas, and its interactive
+ * reference at /api/docs (JSON at /api/docs/json). Both sit under /api and are not open, so the
+ * auth hook guards them. Register before the routes: swagger collects routes as they are added.
+ */
+export async function registerOpenApi(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Berth API',
+        version: ctx.version,
+        description:
+          'Sign in with POST /api/auth/login (cookies; send X-CSRF-TOKEN with the csrf_access_token cookie value on state-changing calls), or send an API key as `Authorization: Bearer <key>`.',
+      },
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'http', scheme: 'bearer', description: 'An API key from User > API Keys' },
+          cookie: { type: 'apiKey', in: 'cookie', name: 'access_token_cookie' },
+        },
+      },
+      security: [{ apiKey: [] }, { cookie: [] }],
+    },
+    transform: (input) => {
+      // The web app's own routes (static files, the SPA fallback) are not part of the API.
+      if (!input.url.startsWith('/api/')) return { schema: { ...input.schema, hide: true }, url: input.url };
+      const out = jsonSchemaTransform(input);
+      return input.route.config?.open ? { ...out, schema: { ...out.schema, security: [] } } : out;
+    },
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: DOCS_PREFIX, uiConfig: { validatorUrl: null } });
+}

@@ -19,16 +19,22 @@ export interface TestResponse<T = unknown> {
 export class TestClient {
   cookies = new Map<string, string>();
   bearer: string | null = null;
+  /** Send X-CSRF-TOKEN from the csrf cookie (set false to test the CSRF check). */
+  sendCsrf = true;
 
-  constructor(private readonly app: FastifyInstance) {}
+  /** `remoteAddress` is the client address the server sees (distinct clients for the login throttle). */
+  constructor(
+    private readonly app: FastifyInstance,
+    readonly remoteAddress = '127.0.0.1',
+  ) {}
 
   async request<T = unknown>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<TestResponse<T>> {
     const h: Record<string, string> = { ...headers };
     if (this.cookies.size) h.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     const csrf = url === '/api/auth/refresh' ? this.cookies.get('csrf_refresh_token') : this.cookies.get('csrf_access_token');
-    if (csrf && !('x-csrf-token' in h)) h['x-csrf-token'] = csrf;
+    if (csrf && this.sendCsrf && !('x-csrf-token' in h)) h['x-csrf-token'] = csrf;
     if (this.bearer) h.authorization = `Bearer ${this.bearer}`;
-    const res = await this.app.inject({ method: method as 'GET', url, headers: h, ...(body !== undefined ? { payload: body as object } : {}) });
+    const res = await this.app.inject({ method: method as 'GET', url, headers: h, remoteAddress: this.remoteAddress, ...(body !== undefined ? { payload: body as object } : {}) });
     for (const c of res.cookies as { name: string; value: string; maxAge?: number; expires?: Date }[]) {
       const expired = c.maxAge === 0 || (c.expires && c.expires.getTime() < Date.now()) || c.value === '';
       if (expired) this.cookies.delete(c.name);
@@ -65,17 +71,20 @@ export interface TestApp {
   dataDir: string;
   /** A client already signed in as the admin. */
   client: TestClient;
-  /** A new client with no cookies. */
-  anon: () => TestClient;
+  /** A new client with no cookies (optionally from another address). */
+  anon: (remoteAddress?: string) => TestClient;
   close: () => Promise<void>;
 }
 
 /**
  * Builds the real app on a fresh data dir, pointed at the harness engine (DOCKER_HOST from
- * `npm test`), with a known admin password, and signs in.
+ * `npm test`), with a known admin password, and signs in. Pass `DATA_DIR` to reuse a data dir
+ * across restarts (the caller then removes it), and `ADMIN_PASSWORD: ''` for a first start
+ * without a password (no sign-in then). `signIn: false` skips signing in.
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-test-'));
+export async function createTestApp(env: Record<string, string> = {}, { signIn = true } = {}): Promise<TestApp> {
+  const ownDir = env.DATA_DIR === undefined;
+  const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'berth-test-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
     ADMIN_EMAIL: TEST_ADMIN.username,
@@ -87,16 +96,16 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   const { app, ctx } = await buildApp(config);
   await app.ready();
   const client = new TestClient(app);
-  if (!config.disableAuth) await client.login();
+  if (signIn && !config.disableAuth && config.adminPassword) await client.login();
   return {
     app,
     ctx,
     dataDir,
     client,
-    anon: () => new TestClient(app),
+    anon: (remoteAddress?: string) => new TestClient(app, remoteAddress),
     close: async () => {
       await app.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (ownDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -19,7 +19,15 @@ export interface RunResult {
  */
 export function run(
   argv: string[],
-  opts: { timeoutMs: number; env?: NodeJS.ProcessEnv; cwd?: string; onOutput?: (chunk: string) => void; maxOutput?: number },
+  opts: {
+    timeoutMs: number;
+    env?: NodeJS.ProcessEnv;
+    cwd?: string;
+    onOutput?: (chunk: string) => void;
+    maxOutput?: number;
+    /** Aborting kills the whole process group, like the timeout (e.g. when the server closes). */
+    signal?: AbortSignal;
+  },
 ): Promise<RunResult> {
   const [cmd, ...args] = argv;
   if (!cmd) throw new Error('empty argv');
@@ -44,23 +52,40 @@ export function run(
       stderr = keep(stderr, s);
       opts.onOutput?.(s);
     });
-    const timer = setTimeout(() => {
-      timedOut = true;
+    const killGroup = () => {
       try {
         if (child.pid) process.kill(-child.pid, 'SIGKILL');
       } catch {
         child.kill('SIGKILL'); // the group is already gone; make sure the leader is too
       }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
     }, opts.timeoutMs);
-    child.on('error', (err) => {
+    if (opts.signal?.aborted) killGroup();
+    opts.signal?.addEventListener('abort', killGroup, { once: true });
+    const done = () => {
       clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', killGroup);
+    };
+    child.on('error', (err) => {
+      done();
       resolve({ code: 127, stdout, stderr: stderr + String(err.message), timedOut });
     });
     child.on('close', (code) => {
-      clearTimeout(timer);
+      done();
       resolve({ code, stdout, stderr, timedOut });
     });
   });
+}
+
+/**
+ * The environment a compose child gets: Berth's own (PATH to find the CLI and its plugins, HOME
+ * for registry credentials) plus DOCKER_HOST from config, so the CLI talks to the same engine.
+ */
+export function composeEnv(dockerHost: string | undefined, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return { ...base, ...(dockerHost ? { DOCKER_HOST: dockerHost } : {}) };
 }
 
 /** `docker compose` (v2) when present, else `docker-compose` (v1); null when neither answers. */

@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { defineRoute } from '../route';
+
+/** A project's name is its folder's name; the leading character keeps it from reading as a CLI option. */
+export const PROJECT_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+export const PROJECT_NAME_RULE =
+  'A project name is 1 to 63 characters: lowercase letters, digits, _ and -, starting with a letter or digit.';
+
+/** Whole-project actions, in the order the UI offers them (delete = down, then remove the folder). */
+export const PROJECT_ACTIONS = ['up', 'down', 'start', 'stop', 'restart', 'pull', 'create', 'kill', 'rm', 'delete'] as const;
+export const ProjectAction = z.enum(PROJECT_ACTIONS);
+export type ProjectAction = z.infer<typeof ProjectAction>;
+export const SERVICE_ACTIONS = ['up', 'start', 'stop', 'restart', 'pull', 'kill', 'rm'] as const;
+export const ServiceAction = z.enum(SERVICE_ACTIONS);
+export type ServiceAction = z.infer<typeof ServiceAction>;
+
+const Scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+/** `['K=V', ...]` or `{K: V}`, as written in the file. */
+const ListOrMap = z.union([z.array(z.string()), z.record(z.string(), Scalar)]);
+
+/**
+ * The fields of a service the UI shows, as written in the file. A field whose shape is not one
+ * of these is left out here (the file content still has it).
+ */
+export const ComposeService = z.object({
+  image: z.string().optional(),
+  container_name: z.string().optional(),
+  env_file: z.union([z.string(), z.array(z.union([z.string(), z.looseObject({ path: z.string() })]))]).optional(),
+  depends_on: z.union([z.array(z.string()), z.record(z.string(), z.looseObject({}).nullable())]).optional(),
+  restart: z.string().optional(),
+  read_only: z.boolean().optional(),
+  networks: z.union([z.array(z.string()), z.record(z.string(), z.looseObject({}).nullable())]).optional(),
+  ports: z.array(z.union([z.string(), z.number(), z.looseObject({})])).optional(),
+  volumes: z.array(z.union([z.string(), z.looseObject({})])).optional(),
+  environment: ListOrMap.optional(),
+  labels: ListOrMap.optional(),
+  command: z.union([z.string(), z.array(z.union([z.string(), z.number()]))]).optional(),
+});
+export type ComposeService = z.infer<typeof ComposeService>;
+export const COMPOSE_SERVICE_FIELDS = Object.keys(ComposeService.shape) as (keyof ComposeService)[];
+
+/** A container of a project, found by the compose labels. */
+export const ProjectContainer = z.object({
+  id: z.string(),
+  name: z.string(),
+  service: z.string(),
+  state: z.string(),
+  status: z.string(),
+  image: z.string(),
+});
+export type ProjectContainer = z.infer<typeof ProjectContainer>;
+
+export const Project = z.object({
+  name: z.string(),
+  /** Absolute path of the compose file (of the folder when the file is missing or unreadable). */
+  path: z.string(),
+  /** The file's `version` key; null when it has none (the compose specification dropped it). */
+  version: z.string().nullable(),
+  services: z.record(z.string(), ComposeService),
+  networks: z.array(z.string()),
+  volumes: z.array(z.string()),
+  /** Any container of the project exists (running or not). */
+  inUse: z.boolean(),
+  /** Why the project cannot be read (broken YAML, bad folder name...); the other fields are then empty. */
+  error: z.string().nullable(),
+});
+export type Project = z.infer<typeof Project>;
+
+export const ProjectDetail = Project.extend({
+  content: z.string(),
+  containers: z.array(ProjectContainer),
+});
+export type ProjectDetail = z.infer<typeof ProjectDetail>;
+
+/** Compose files are small; the server refuses more than this before parsing. */
+export const MAX_COMPOSE_BYTES = 512 * 1024;
+
+export const WriteProjectBody = z.strictObject({
+  name: z.string().max(200),
+  content: z.string(),
+});
+export type WriteProjectBody = z.infer<typeof WriteProjectBody>;
+export const WrittenProject = z.object({ name: z.string(), path: z.string(), content: z.string() });
+
+export const ActionResult = z.object({
+  name: z.string(),
+  action: z.string(),
+  service: z.string().nullable(),
+  /** What the compose CLI printed (stdout and stderr interleaved, capped). */
+  output: z.string(),
+  /** The project list after the action, as the original product returned it. */
+  projects: z.array(Project),
+});
+export type ActionResult = z.infer<typeof ActionResult>;
+
+/** Events of GET /api/compose/{name}/actions/stream. */
+export const ActionStreamEvent = {
+  /** data: {action, service, output} — sent on connect (replay) and when an action starts */
+  state: 'state',
+  /** data: a chunk of CLI output */
+  output: 'output',
+  /** data: {action, service, ok, detail} */
+  end: 'end',
+} as const;
+export const ActionState = z.object({
+  running: z.boolean(),
+  action: z.string().nullable(),
+  service: z.string().nullable(),
+  output: z.string(),
+});
+export type ActionState = z.infer<typeof ActionState>;
+export const ActionEnd = z.object({ action: z.string(), service: z.string().nullable(), ok: z.boolean(), detail: z.string().nullable() });
+export type ActionEnd = z.infer<typeof ActionEnd>;
+
+/** Names are checked by the server's one path resolver, so a bad one gets the rule in its 400. */
+const NameParams = z.object({ name: z.string() });
+const ActionParams = z.object({ name: z.string(), action: ProjectAction });
+const ServiceActionParams = z.object({ project: z.string(), action: ServiceAction, service: z.string() });
+
+export const projectApi = {
+  list: defineRoute({ method: 'GET', path: '/api/compose/', summary: 'Compose projects under COMPOSE_DIR', response: z.array(Project) }),
+  get: defineRoute({ method: 'GET', path: '/api/compose/{name}', summary: 'One project with its file content and containers', params: NameParams, response: ProjectDetail }),
+  create: defineRoute({ method: 'POST', path: '/api/compose/', summary: 'Create a project (validated, written atomically)', body: WriteProjectBody, response: WrittenProject }),
+  edit: defineRoute({ method: 'POST', path: '/api/compose/{name}/edit', summary: 'Create or replace a project file (validated, written atomically)', params: NameParams, body: WriteProjectBody, response: WrittenProject }),
+  stream: defineRoute({ method: 'GET', path: '/api/compose/{name}/actions/stream', summary: 'Live output of the running action (SSE: state, output, end)', params: NameParams, response: z.unknown() }),
+  action: defineRoute({ method: 'POST', path: '/api/compose/{name}/actions/{action}', summary: 'Run a compose action on the whole project', alsoMethods: ['GET'], params: ActionParams, response: ActionResult }),
+  serviceAction: defineRoute({ method: 'POST', path: '/api/compose/{project}/actions/{action}/{service}', summary: 'Run a compose action on one service', alsoMethods: ['GET'], params: ServiceActionParams, response: ActionResult }),
+  support: defineRoute({ method: 'GET', path: '/api/compose/{name}/support', summary: 'Zip of the compose file (environment values redacted) and each service log', params: NameParams, response: z.unknown() }),
+};

@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { ProjectAction, ServiceAction } from '@berth/contract';
+import { ComposeFailedError, ValidationError } from '../errors';
+import { run, type ComposeCli } from './cli';
+import { NEW_COMPOSE_FILE } from './paths';
+
+export interface ComposeRunner {
+  cli: ComposeCli;
+  env: NodeJS.ProcessEnv;
+  timeoutMs: number;
+  /** Aborted when the server closes, so no compose child outlives it. */
+  signal?: AbortSignal;
+}
+
+/** How much of the CLI's output an error detail quotes (the end says what went wrong). */
+const DETAIL_TAIL = 2000;
+/** `config -q` only reads files; a minute is plenty even on a slow disk. */
+const CHECK_TIMEOUT_MS = 60_000;
+
+/**
+ * The CLI arguments of an action (after the global options). `up` detaches, `rm` never asks
+ * (no terminal is attached) and stops first, `down` keeps volumes.
+ */
+export function actionArgs(action: Exclude<ProjectAction, 'delete'> | ServiceAction, service: string | null): string[] {
+  const svc = service ? [service] : [];
+  switch (action) {
+    case 'up':
+      return ['up', '-d', ...svc];
+    case 'create':
+      return ['up', '--no-start', ...svc];
+    case 'rm':
+      return ['rm', '-f', '-s', ...svc];
+    default:
+      return [action, ...svc];
+  }
+}
+
+/** The command as a person would type it, for messages. */
+export function commandLabel(cli: ComposeCli, args: string[]): string {
+  return [cli.argv.join(' '), ...args].join(' ');
+}
+
+function tail(text: string): string {
+  const t = text.trim();
+  return t.length > DETAIL_TAIL ? `…${t.slice(-DETAIL_TAIL)}` : t;
+}
+
+export interface ProjectFile {
+  name: string;
+  dir: string;
+  file: string;
+}
+
+/**
+ * Runs one compose command on a project with `-p` and `-f` explicit (so a `.env` naming another
+ * project or file has no effect), in the project folder, killed at the timeout. Returns the
+ * output; a non-zero exit or a timeout throws with the output's tail.
+ */
+export async function runCompose(r: ComposeRunner, p: ProjectFile, args: string[], onOutput: (chunk: string) => void): Promise<string> {
+  const argv = [...r.cli.argv, '--ansi', 'never', '-p', p.name, '-f', p.file, ...args];
+  const res = await run(argv, { timeoutMs: r.timeoutMs, env: r.env, cwd: p.dir, onOutput, signal: r.signal });
+  const output = res.stdout + res.stderr;
+  if (res.timedOut) {
+    throw new ComposeFailedError(`${commandLabel(r.cli, args)} did not finish within ${Math.round(r.timeoutMs / 1000)} s and was stopped. ${tail(output)}`.trim(), 504);
+  }
+  if (res.code !== 0) {
+    throw new ComposeFailedError(`${commandLabel(r.cli, args)} failed (exit ${res.code ?? 'by signal'}): ${tail(res.stderr || res.stdout) || 'no output'}`, 400);
+  }
+  return output;
+}
+
+/**
+ * The CLI's own check (`config -q`) of new content before it replaces anything: the content goes
+ * to a temp folder beside the project folders, and relative paths resolve against the project
+ * folder when it exists.
+ */
+export async function checkWithCli(
+  r: ComposeRunner,
+  root: string,
+  name: string,
+  projectDir: string | null,
+  content: string,
+  shownAs: string = NEW_COMPOSE_FILE,
+): Promise<void> {
+  const tmpDir = path.join(root, `.berth-check-${randomBytes(6).toString('hex')}`);
+  await fs.mkdir(tmpDir, { mode: 0o700 });
+  try {
+    const tmpFile = path.join(tmpDir, NEW_COMPOSE_FILE);
+    await fs.writeFile(tmpFile, content, { mode: 0o600 });
+    const argv = [...r.cli.argv, '--ansi', 'never', '-p', name, '-f', tmpFile, ...(projectDir ? ['--project-directory', projectDir] : []), 'config', '-q'];
+    const res = await run(argv, { timeoutMs: Math.min(r.timeoutMs, CHECK_TIMEOUT_MS), env: r.env, cwd: projectDir ?? root, signal: r.signal });
+    if (res.timedOut) throw new ComposeFailedError(`The compose CLI did not finish checking the file within ${Math.round(Math.min(r.timeoutMs, CHECK_TIMEOUT_MS) / 1000)} s.`, 504);
+    if (res.code !== 0) {
+      // Name the file as the user knows it, not our temp copy.
+      const text = tail(res.stderr || res.stdout).replace(new RegExp(`\\S*${path.basename(tmpDir)}/${NEW_COMPOSE_FILE.replace('.', '\\.')}`, 'g'), shownAs);
+      const detail = `The compose CLI refused the file: ${text || `exit ${res.code ?? 'by signal'}`}`;
+      throw new ValidationError(detail, [{ field: 'content', message: detail }]);
+    }
+  } finally {
+    await fs.rm(tmpDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,40 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ActionStreamEvent, projectApi } from '@berth/contract';
+import type { AppContext } from '../context';
+import type { ProjectActivity } from '../compose/activity';
+import { openSse } from '../lib/sse';
+import { route } from '../lib/route';
+import { ProjectsService } from '../services/projects';
+import { ProjectActionsService } from '../services/projects-actions';
+
+export function composeRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const projects = new ProjectsService(ctx);
+  const actions = new ProjectActionsService(ctx, projects);
+
+  route(app, projectApi.list, () => projects.list());
+  route(app, projectApi.get, (req) => projects.get(req.params.name));
+  route(app, projectApi.create, (req) => projects.write(req.body.name, req.body.content, 'create'));
+  route(app, projectApi.edit, (req) => projects.edit(req.params.name, req.body));
+  route(app, projectApi.stream, async (req, reply) => {
+    await projects.resolveExisting(req.params.name);
+    return streamActivity(req, reply, projects.activity, req.params.name);
+  });
+  route(app, projectApi.action, (req) => actions.run(req.params.name, req.params.action, null));
+  route(app, projectApi.serviceAction, (req) => actions.run(req.params.project, req.params.action, req.params.service));
+  route(app, projectApi.support, async (req, reply) => {
+    const { filename, zip } = await actions.support(req.params.name);
+    return reply.type('application/zip').header('Content-Disposition', `attachment; filename="${filename}"`).send(zip);
+  });
+}
+
+/** Replays the running (or last) action's output, then follows every action of the project until the client goes. */
+function streamActivity(req: FastifyRequest, reply: FastifyReply, activity: ProjectActivity, name: string): FastifyReply {
+  const sse = openSse(req, reply);
+  // One queue so events keep their order while send() waits for a slow client.
+  let queue = sse.send(activity.snapshot(name), ActionStreamEvent.state);
+  const unsubscribe = activity.subscribe(name, (event) => {
+    queue = queue.then(() => sse.send(event.data, event.type));
+  });
+  sse.signal.addEventListener('abort', unsubscribe, { once: true });
+  return reply;
+}

@@ -1,0 +1,156 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { MAX_COMPOSE_BYTES, PROJECT_NAME_PATTERN, PROJECT_NAME_RULE, type Project, type ProjectDetail } from '@berth/contract';
+import type { AppContext } from '../context';
+import { AppError, ComposeFailedError, ConflictError, DockerUnavailableError, NotFoundError, ValidationError } from '../errors';
+import { composeEnv } from '../compose/cli';
+import { ProjectActivity } from '../compose/activity';
+import { parseCompose, summarise, type ParsedCompose } from '../compose/document';
+import { composeRoot, findComposeFile, NEW_COMPOSE_FILE, resolveProject, checkProjectName, type ProjectPaths } from '../compose/paths';
+import { checkWithCli, type ComposeRunner } from '../compose/project-cli';
+import { listComposeContainers, type LabelledContainer } from '../docker/compose-containers';
+import { writeFileAtomic } from '../lib/atomic-write';
+
+export interface ExistingProject extends ProjectPaths {
+  file: string;
+}
+
+const EMPTY = { version: null, services: {}, networks: [], volumes: [] };
+
+function errorEntry(name: string, where: string, error: string): Project {
+  return { name, path: where, ...EMPTY, inUse: false, error };
+}
+
+/** Reads a compose file, refusing one too large to be a compose file before reading it all. */
+async function readComposeFile(file: string): Promise<string> {
+  const st = await fs.stat(file);
+  if (st.size > MAX_COMPOSE_BYTES) throw new ValidationError(`${path.basename(file)} is ${Math.ceil(st.size / 1024)} KiB; a compose file may be at most ${MAX_COMPOSE_BYTES / 1024} KiB.`);
+  return fs.readFile(file, 'utf8');
+}
+
+/** Compose projects on disk: discovery, reading, validated atomic saves. */
+export class ProjectsService {
+  private readonly closing = new AbortController();
+
+  constructor(
+    private readonly ctx: AppContext,
+    readonly activity = new ProjectActivity(),
+  ) {
+    ctx.onClose(() => this.closing.abort());
+  }
+
+  /** The compose CLI with our environment and timeout; 503 when none was found at start. */
+  runner(): ComposeRunner {
+    const cli = this.ctx.compose;
+    if (!cli) throw new ComposeFailedError('No compose CLI was found (neither `docker compose` nor `docker-compose`); install one and restart Berth.', 503);
+    return { cli, env: composeEnv(this.ctx.config.dockerHost), timeoutMs: this.ctx.config.composeTimeoutMs, signal: this.closing.signal };
+  }
+
+  /** A project that exists and has a compose file, or a 404. */
+  async resolveExisting(name: string): Promise<ExistingProject> {
+    const p = await resolveProject(this.ctx.config.composeDir, name);
+    if (!p.exists || !p.file) throw new NotFoundError('project', name);
+    return p as ExistingProject;
+  }
+
+  async parseExisting(p: ExistingProject): Promise<{ content: string; parsed: ParsedCompose }> {
+    const content = await readComposeFile(p.file);
+    return { content, parsed: parseCompose(content) };
+  }
+
+  /** Containers by project; an unreachable engine leaves every project "not in use" rather than failing the list. */
+  private async containers(project?: string): Promise<LabelledContainer[]> {
+    try {
+      return await listComposeContainers(this.ctx.docker, project);
+    } catch (err) {
+      if (!(err instanceof DockerUnavailableError)) throw err;
+      this.ctx.log.warn('engine unreachable: project containers unknown');
+      return [];
+    }
+  }
+
+  /** Every project folder under COMPOSE_DIR; a broken one carries its error and never breaks the list. */
+  async list(): Promise<Project[]> {
+    const root = await composeRoot(this.ctx.config.composeDir);
+    if (!root) return [];
+    const [entries, containers] = await Promise.all([fs.readdir(root, { withFileTypes: true }), this.containers()]);
+    const used = new Set(containers.map((c) => c.project));
+    const out: Project[] = [];
+    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      // Dot folders are ours (save checks) or hidden on purpose.
+      if (entry.name.startsWith('.')) continue;
+      const dir = path.join(root, entry.name);
+      if (entry.isSymbolicLink()) out.push(errorEntry(entry.name, dir, 'The folder is a symbolic link; Berth does not follow links out of COMPOSE_DIR.'));
+      else if (!entry.isDirectory()) continue;
+      else if (!PROJECT_NAME_PATTERN.test(entry.name)) out.push(errorEntry(entry.name, dir, `The folder name is not a valid project name. ${PROJECT_NAME_RULE}`));
+      else {
+        const project = await this.readForList(entry.name, dir, used.has(entry.name));
+        if (project) out.push(project);
+      }
+    }
+    return out;
+  }
+
+  private async readForList(name: string, dir: string, inUse: boolean): Promise<Project | null> {
+    let file: string | null = null;
+    try {
+      file = await findComposeFile(dir);
+      if (!file) return null;
+      const { data } = parseCompose(await readComposeFile(file));
+      return { name, path: file, ...summarise(data), inUse, error: null };
+    } catch (err) {
+      const error = err instanceof AppError ? err.message : `The compose file cannot be read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`;
+      return { ...errorEntry(name, file ?? dir, error), inUse };
+    }
+  }
+
+  /** One project with its content; a broken file still comes back (with its error) so it can be fixed. */
+  async get(name: string): Promise<ProjectDetail> {
+    const p = await this.resolveExisting(name);
+    const content = await readComposeFile(p.file);
+    const containers = (await this.containers(name)).map(({ project: _, ...c }) => c);
+    const inUse = containers.length > 0;
+    try {
+      const { data } = parseCompose(content);
+      return { name, path: p.file, ...summarise(data), inUse, error: null, content, containers };
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      return { name, path: p.file, ...EMPTY, inUse, error: err.message, content, containers };
+    }
+  }
+
+  /** POST /api/compose/{name}/edit: the body's name must be the path's (no renames); creates the project if missing. */
+  edit(pathName: string, body: { name: string; content: string }) {
+    checkProjectName(pathName);
+    checkProjectName(body.name);
+    if (body.name !== pathName) throw new ValidationError(`The body names project ${body.name} but the path names ${pathName}; renaming a project is not supported.`);
+    return this.write(body.name, body.content, 'edit');
+  }
+
+  /**
+   * Validates (YAML limits, then the CLI's `config -q`) and only then writes, atomically; a
+   * refused save leaves the old file byte-identical and a new project leaves no folder.
+   */
+  async write(name: string, content: string, mode: 'create' | 'edit'): Promise<{ name: string; path: string; content: string }> {
+    checkProjectName(name);
+    parseCompose(content);
+    const lock = this.activity.begin(name, 'save', null, { quiet: true });
+    try {
+      const p = await resolveProject(this.ctx.config.composeDir, name, { createRoot: true });
+      if (mode === 'create' && p.file) throw new ConflictError(`Project ${name} already exists; edit it instead.`);
+      const file = p.file ?? path.join(p.dir, NEW_COMPOSE_FILE);
+      if (this.ctx.compose) await checkWithCli(this.runner(), p.root, name, p.exists ? p.dir : null, content, path.basename(file));
+      else this.ctx.log.warn({ project: name }, 'no compose CLI: saved after the YAML check only');
+      if (!p.exists) await fs.mkdir(p.dir, { mode: 0o755 });
+      try {
+        await writeFileAtomic(file, content);
+      } catch (err) {
+        if (!p.exists) await fs.rm(p.dir, { recursive: true, force: true });
+        throw err;
+      }
+      return { name, path: file, content };
+    } finally {
+      lock.end(true, null);
+    }
+  }
+}

@@ -1,0 +1,228 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Project } from '@berth/contract';
+import { createTestApp, type TestApp } from './helpers/app';
+import { testEngine } from './helpers/engine';
+import { cleanupProject, projectName, twoServiceYaml } from './helpers/compose-projects';
+
+let t: TestApp;
+let composeDir: string;
+let port: number;
+
+/**
+ * A request over real HTTP with the path sent exactly as given: the in-process injector (like
+ * browsers) normalises `..` segments away, but a hostile client need not.
+ */
+function rawRequest(method: string, rawPath: string, body?: unknown): Promise<{ status: number; body: { detail: string; code: string } }> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  const headers: Record<string, string> = {
+    cookie: [...t.client.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+    'x-csrf-token': t.client.cookies.get('csrf_access_token') ?? '',
+    ...(payload ? { 'content-type': 'application/json' } : {}),
+  };
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path: rawPath, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (c: string) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as { detail: string; code: string } }));
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+/** Every file (with its size and mtime) under a folder, to prove nothing outside the projects changed. */
+function snapshot(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else {
+        const st = fs.lstatSync(p);
+        out.push(`${p}:${st.size}:${st.mtimeMs}`);
+      }
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
+
+beforeAll(async () => {
+  testEngine();
+  t = await createTestApp();
+  composeDir = t.ctx.config.composeDir;
+  fs.mkdirSync(composeDir, { recursive: true });
+  await t.app.listen({ host: '127.0.0.1', port: 0 });
+  port = (t.app.server.address() as AddressInfo).port;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('project names', () => {
+  const BAD_NAMES = ['..', '../x', '%2E%2E', '_', 'My.App', '-h', 'a;b', '.', '_x', 'x/../../etc', 'a b', '$(id)', 'a'.repeat(64)];
+
+  it('refuses bad names with 400 and the rule on every route, changing nothing outside COMPOSE_DIR', async () => {
+    const sentinel = path.join(t.dataDir, 'outside.txt');
+    fs.writeFileSync(sentinel, 'keep me');
+    const before = snapshot(t.dataDir);
+    const content = twoServiceYaml();
+    for (const name of BAD_NAMES) {
+      const seg = encodeURIComponent(name);
+      const calls: [string, string, unknown?][] = [
+        ['GET', `/api/compose/${seg}`],
+        ['POST', '/api/compose/', { name, content }],
+        ['POST', `/api/compose/${seg}/edit`, { name, content }],
+        ['POST', `/api/compose/ok-name/edit`, { name, content }],
+        ['GET', `/api/compose/${seg}/actions/up`],
+        ['POST', `/api/compose/${seg}/actions/down`],
+        ['POST', `/api/compose/${seg}/actions/delete`],
+        ['GET', `/api/compose/${seg}/actions/delete`],
+        ['POST', `/api/compose/${seg}/actions/restart/web`],
+        ['GET', `/api/compose/${seg}/support`],
+        ['GET', `/api/compose/${seg}/actions/stream`],
+      ];
+      for (const [method, url, body] of calls) {
+        const res = await rawRequest(method, url, body);
+        expect(res.status, `${method} ${url} ${JSON.stringify(name)}`).toBe(400);
+        expect(res.body.code).toBe('validation_error');
+        expect(res.body.detail, `${method} ${url}`).toMatch(/lowercase letters, digits, _ and -/);
+      }
+    }
+    expect(snapshot(t.dataDir)).toEqual(before);
+    expect(fs.readFileSync(sentinel, 'utf8')).toBe('keep me');
+  });
+
+  it('accepts a 63-character name end to end', async () => {
+    const name = `${projectName('long')}-`.padEnd(63, 'x');
+    try {
+      const res = await t.client.post<{ path: string }>('/api/compose/', { name, content: twoServiceYaml() });
+      expect(res.status, res.text).toBe(200);
+      expect((await t.client.get(`/api/compose/${name}`)).status).toBe(200);
+      expect((await t.client.post(`/api/compose/${name}/actions/delete`)).status).toBe(200);
+      expect(fs.existsSync(path.join(composeDir, name))).toBe(false);
+    } finally {
+      cleanupProject(name);
+    }
+  });
+});
+
+describe('linked folders', () => {
+  it('refuses a project folder that is a symbolic link on every route and leaves its target alone', async () => {
+    const target = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-t-linktarget-'));
+    fs.writeFileSync(path.join(target, 'compose.yaml'), twoServiceYaml());
+    const name = projectName('link');
+    fs.symlinkSync(target, path.join(composeDir, name));
+    try {
+      for (const [method, url] of [
+        ['GET', `/api/compose/${name}`],
+        ['POST', `/api/compose/${name}/actions/delete`],
+        ['POST', `/api/compose/${name}/actions/up`],
+        ['GET', `/api/compose/${name}/support`],
+      ] as const) {
+        const res = await t.client.request<{ detail: string }>(method, url);
+        expect(res.status, url).toBe(400);
+        expect(res.body.detail).toMatch(/symbolic link/);
+      }
+      const edit = await t.client.post(`/api/compose/${name}/edit`, { name, content: 'services: {}\n' });
+      expect(edit.status).toBe(400);
+      expect(fs.readFileSync(path.join(target, 'compose.yaml'), 'utf8')).toBe(twoServiceYaml());
+      const list = await t.client.get<Project[]>('/api/compose/');
+      expect(list.status).toBe(200);
+      expect(list.body.find((p) => p.name === name)?.error).toMatch(/symbolic link/);
+    } finally {
+      fs.unlinkSync(path.join(composeDir, name));
+      fs.rmSync(target, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a compose file that is a symbolic link', async () => {
+    const name = projectName('filelink');
+    fs.mkdirSync(path.join(composeDir, name));
+    fs.symlinkSync('/etc/hostname', path.join(composeDir, name, 'compose.yaml'));
+    try {
+      const res = await t.client.get<{ detail: string }>(`/api/compose/${name}`);
+      expect(res.status).toBe(400);
+      expect(res.text).not.toContain(fs.readFileSync('/etc/hostname', 'utf8').trim() || '\u0000');
+    } finally {
+      fs.rmSync(path.join(composeDir, name), { recursive: true, force: true });
+    }
+  });
+});
+
+describe('hostile compose content', () => {
+  const laughs = [
+    'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
+    ...'bcdefghi'.split('').map((c, i) => `${c}: &${c} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`),
+    'services: {}',
+  ].join('\n');
+
+  it('refuses a YAML alias bomb ("billion laughs") within a second without echoing the expansion', async () => {
+    const name = projectName('bomb');
+    const started = Date.now();
+    const res = await t.client.post<{ detail: string }>('/api/compose/', { name, content: laughs });
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toMatch(/alias/i);
+    expect(res.text.length).toBeLessThan(2000);
+    expect(fs.existsSync(path.join(composeDir, name))).toBe(false);
+  });
+
+  it('refuses a hand-placed alias bomb in the list as an error entry, quickly', async () => {
+    const name = projectName('bomblist');
+    fs.mkdirSync(path.join(composeDir, name));
+    fs.writeFileSync(path.join(composeDir, name, 'compose.yaml'), laughs);
+    try {
+      const started = Date.now();
+      const res = await t.client.get<Project[]>('/api/compose/');
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(res.body.find((p) => p.name === name)?.error).toMatch(/alias/i);
+    } finally {
+      fs.rmSync(path.join(composeDir, name), { recursive: true, force: true });
+    }
+  });
+
+  it('refuses 10,000-deep nesting with 400 and keeps serving', async () => {
+    const name = projectName('deep');
+    for (const content of ['x: ' + '['.repeat(10_000) + ']'.repeat(10_000), 'x: ' + '{a: '.repeat(10_000) + '1' + '}'.repeat(10_000), 'x:\n' + Array.from({ length: 60 }, (_, i) => `${'  '.repeat(i + 1)}k${i}:`).join('\n') + ' 1\n']) {
+      const res = await t.client.post<{ detail: string }>('/api/compose/', { name, content });
+      expect(res.status).toBe(400);
+      expect(res.body.detail).toMatch(/nested deeper/);
+    }
+    expect((await t.client.get('/api/compose/')).status).toBe(200);
+  });
+
+  it('refuses a 10 MiB body with 413 within a second', async () => {
+    const name = projectName('huge');
+    const content = `services: {}\n# ${'x'.repeat(10 * 1024 * 1024)}\n`;
+    const started = Date.now();
+    const res = await t.client.post<{ code: string }>('/api/compose/', { name, content });
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(res.status).toBe(413);
+    expect(res.body.code).toBe('payload_too_large');
+    expect(fs.existsSync(path.join(composeDir, name))).toBe(false);
+  });
+
+  it('refuses content over 512 KiB that fits in a request with 413 naming the limit, keeping the old file', async () => {
+    const name = projectName('big');
+    try {
+      expect((await t.client.post('/api/compose/', { name, content: twoServiceYaml() })).status).toBe(200);
+      const res = await t.client.post<{ detail: string }>(`/api/compose/${name}/edit`, { name, content: `services: {}\n# ${'x'.repeat(600 * 1024)}\n` });
+      expect(res.status).toBe(413);
+      expect(res.body.detail).toMatch(/512 KiB/);
+      expect(fs.readFileSync(path.join(composeDir, name, 'compose.yaml'), 'utf8')).toBe(twoServiceYaml());
+    } finally {
+      fs.rmSync(path.join(composeDir, name), { recursive: true, force: true });
+    }
+  });
+
+  it('refuses unknown body fields', async () => {
+    const res = await t.client.post('/api/compose/', { name: projectName('extra'), content: 'services: {}\n', path: '/etc' });
+    expect(res.status).toBe(400);
+  });
+});

@@ -1,0 +1,249 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ActionResult, Project, ProjectDetail } from '@berth/contract';
+import { createTestApp, type TestApp } from './helpers/app';
+import { testEngine, tryDockerCli } from './helpers/engine';
+import { projectContainers, trackedProjects, twoServiceYaml } from './helpers/compose-projects';
+
+let t: TestApp;
+let composeDir: string;
+const projects = trackedProjects();
+const newName = projects.name;
+
+beforeAll(async () => {
+  testEngine();
+  t = await createTestApp();
+  composeDir = t.ctx.config.composeDir;
+});
+afterEach(() => projects.cleanup());
+afterAll(async () => {
+  await t?.close();
+});
+
+/** Reads one entry of a zip with the system's unzip, independently of our zip writer. */
+function unzipEntry(zip: Buffer, entry: string): string {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'berth-t-zip-')), 'b.zip');
+  fs.writeFileSync(file, zip);
+  const res = spawnSync('unzip', ['-p', file, entry], { encoding: 'utf8' });
+  fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  if (res.status !== 0) throw new Error(`unzip ${entry}: ${res.stderr}`);
+  return res.stdout;
+}
+
+describe('compose project lifecycle', () => {
+  it('creates a two-service project, brings it up, stops and starts one service, brings it down and deletes it', async () => {
+    const name = newName('life');
+    const yaml = twoServiceYaml().replace('command: sleep 3600\n', 'command: sleep 3600\n    volumes:\n      - data:/data\n');
+
+    const created = await t.client.post<{ path: string }>('/api/compose/', { name, content: yaml });
+    expect(created.status, created.text).toBe(200);
+    expect(created.body.path).toBe(path.join(fs.realpathSync(composeDir), name, 'compose.yaml'));
+    expect(fs.readFileSync(created.body.path, 'utf8')).toBe(yaml);
+
+    const list = await t.client.get<Project[]>('/api/compose/');
+    const listed = list.body.find((p) => p.name === name);
+    expect(listed).toMatchObject({ inUse: false, error: null, version: null, volumes: ['data'] });
+    expect(Object.keys(listed!.services).sort()).toEqual(['web', 'worker']);
+    expect(listed!.services.web).toMatchObject({ image: testEngine().image, command: ['sleep', '3600'], environment: { SECRET_TOKEN: 'hunter2' } });
+    expect(listed!.services.worker!.command).toBe('sleep 3600');
+
+    const up = await t.client.post<ActionResult>(`/api/compose/${name}/actions/up`);
+    expect(up.status, up.text).toBe(200);
+    expect(up.body.output).toMatch(/Creating|Created|Started/);
+    expect(up.body.projects.find((p) => p.name === name)?.inUse).toBe(true);
+    expect(projectContainers(name).map((c) => `${c.service}:${c.state}`).sort()).toEqual(['web:running', 'worker:running']);
+
+    const detail = await t.client.get<ProjectDetail>(`/api/compose/${name}`);
+    expect(detail.status).toBe(200);
+    expect(detail.body.content).toBe(yaml);
+    expect(detail.body.containers.map((c) => `${c.service}:${c.state}`).sort()).toEqual(['web:running', 'worker:running']);
+
+    const stop = await t.client.post<ActionResult>(`/api/compose/${name}/actions/stop/web`);
+    expect(stop.status, stop.text).toBe(200);
+    expect(projectContainers(name).map((c) => `${c.service}:${c.state}`).sort()).toEqual(['web:exited', 'worker:running']);
+    // The spec documents actions as GET; they are accepted as GET too.
+    const start = await t.client.get<ActionResult>(`/api/compose/${name}/actions/start/web`);
+    expect(start.status, start.text).toBe(200);
+    expect(projectContainers(name).map((c) => `${c.service}:${c.state}`).sort()).toEqual(['web:running', 'worker:running']);
+
+    const down = await t.client.get<ActionResult>(`/api/compose/${name}/actions/down`);
+    expect(down.status, down.text).toBe(200);
+    expect(projectContainers(name)).toEqual([]);
+    expect(tryDockerCli(['volume', 'inspect', `${name}_data`]).status).toBe(0);
+
+    await t.client.post(`/api/compose/${name}/actions/up`);
+    expect(projectContainers(name)).toHaveLength(2);
+    const del = await t.client.post<ActionResult>(`/api/compose/${name}/actions/delete`);
+    expect(del.status, del.text).toBe(200);
+    expect(projectContainers(name)).toEqual([]);
+    expect(fs.existsSync(path.join(composeDir, name))).toBe(false);
+    expect(del.body.projects.map((p) => p.name)).not.toContain(name);
+    // delete brings the project down but keeps its volumes
+    expect(tryDockerCli(['volume', 'inspect', `${name}_data`]).status).toBe(0);
+    expect((await t.client.get(`/api/compose/${name}`)).status).toBe(404);
+  });
+
+  it('removes a service container with rm and recreates it with up, one service at a time', async () => {
+    const name = newName('svc');
+    expect((await t.client.post('/api/compose/', { name, content: twoServiceYaml() })).status).toBe(200);
+    expect((await t.client.post(`/api/compose/${name}/actions/up/worker`)).status).toBe(200);
+    expect(projectContainers(name).map((c) => c.service)).toEqual(['worker']);
+    const rm = await t.client.post<ActionResult>(`/api/compose/${name}/actions/rm/worker`);
+    expect(rm.status, rm.text).toBe(200);
+    expect(projectContainers(name)).toEqual([]);
+    const create = await t.client.post(`/api/compose/${name}/actions/create`);
+    expect(create.status, create.text).toBe(200);
+    expect(projectContainers(name).map((c) => `${c.service}:${c.state}`).sort()).toEqual(['web:created', 'worker:created']);
+    expect((await t.client.post(`/api/compose/${name}/actions/rm`)).status).toBe(200);
+    expect(projectContainers(name)).toEqual([]);
+  });
+
+  it('answers 404 for an unknown project or service and 400 for an unknown action', async () => {
+    const name = newName('nf');
+    expect((await t.client.get(`/api/compose/${name}`)).body).toMatchObject({ code: 'not_found', detail: expect.stringContaining(name) });
+    expect((await t.client.post(`/api/compose/${name}/actions/up`)).status).toBe(404);
+    expect((await t.client.post('/api/compose/', { name, content: twoServiceYaml() })).status).toBe(200);
+    const svc = await t.client.post(`/api/compose/${name}/actions/up/nosuch`);
+    expect(svc.status).toBe(404);
+    for (const action of ['run', 'exec', 'config', 'delete-all', 'UP']) {
+      const res = await t.client.post(`/api/compose/${name}/actions/${action}`);
+      expect(res.status, action).toBe(400);
+    }
+    // delete and down are project-wide only
+    expect((await t.client.post(`/api/compose/${name}/actions/delete/web`)).status).toBe(400);
+    expect((await t.client.post(`/api/compose/${name}/actions/up/-h`)).status).toBe(400);
+    expect(projectContainers(name)).toEqual([]);
+  });
+
+  it('refuses to create a project that exists (409) and edits it in place', async () => {
+    const name = newName('dup');
+    expect((await t.client.post('/api/compose/', { name, content: twoServiceYaml() })).status).toBe(200);
+    const again = await t.client.post('/api/compose/', { name, content: twoServiceYaml() });
+    expect(again.status).toBe(409);
+    const edited = twoServiceYaml().replace('# two services', '# edited');
+    const res = await t.client.post(`/api/compose/${name}/edit`, { name, content: edited });
+    expect(res.status, res.text).toBe(200);
+    expect(fs.readFileSync(path.join(composeDir, name, 'compose.yaml'), 'utf8')).toBe(edited);
+    const rename = await t.client.post(`/api/compose/${name}/edit`, { name: `${name}x`, content: edited });
+    expect(rename.status).toBe(400);
+    expect(fs.existsSync(path.join(composeDir, `${name}x`))).toBe(false);
+  });
+});
+
+describe('compose file validation', () => {
+  it('refuses invalid YAML with line and column and leaves the old file byte-identical', async () => {
+    const name = newName('yaml');
+    expect((await t.client.post('/api/compose/', { name, content: twoServiceYaml() })).status).toBe(200);
+    const file = path.join(composeDir, name, 'compose.yaml');
+    const before = fs.readFileSync(file);
+
+    const bad = 'services:\n  web:\n    image: x\n   broken: y\n';
+    const res = await t.client.post<{ detail: string; code: string }>(`/api/compose/${name}/edit`, { name, content: bad });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('validation_error');
+    expect(res.body.detail).toMatch(/line 4, column \d+/);
+
+    const tabs = await t.client.post<{ detail: string }>(`/api/compose/${name}/edit`, { name, content: 'services:\n\tweb: {}\n' });
+    expect(tabs.status).toBe(400);
+    expect(tabs.body.detail).toMatch(/line 2, column 1/);
+
+    const quote = await t.client.post<{ detail: string }>(`/api/compose/${name}/edit`, { name, content: 'services:\n  web:\n    image: "unterminated\n' });
+    expect(quote.status).toBe(400);
+    expect(quote.body.detail).toMatch(/line \d+, column \d+/);
+
+    expect(fs.readFileSync(file).equals(before)).toBe(true);
+    expect(fs.readdirSync(path.join(composeDir, name))).toEqual(['compose.yaml']);
+  });
+
+  it("refuses a file the compose CLI's own check rejects, naming the problem, and keeps the old file", async () => {
+    const name = newName('cli');
+    expect((await t.client.post('/api/compose/', { name, content: twoServiceYaml() })).status).toBe(200);
+    const file = path.join(composeDir, name, 'compose.yaml');
+    const before = fs.readFileSync(file);
+    const res = await t.client.post<{ detail: string }>(`/api/compose/${name}/edit`, {
+      name,
+      content: `services:\n  web:\n    image: ${testEngine().image}\n    frobnicate: 1\n`,
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toMatch(/frobnicate/);
+    expect(res.body.detail).not.toMatch(/berth-check/);
+    expect(fs.readFileSync(file).equals(before)).toBe(true);
+    // no temp folder is left beside the projects
+    expect(fs.readdirSync(composeDir).filter((f) => f.startsWith('.'))).toEqual([]);
+  });
+
+  it('leaves no folder behind when a new project is refused', async () => {
+    const name = newName('newbad');
+    for (const content of ['', 'just a string', '- a\n- list\n', 'services: [a, b]\n', 'services:\n  a:\n    image: x\n    ports: "abc"\n']) {
+      const res = await t.client.post('/api/compose/', { name, content });
+      expect(res.status, content).toBe(400);
+    }
+    expect(fs.existsSync(path.join(composeDir, name))).toBe(false);
+  });
+});
+
+describe('project discovery', () => {
+  it('discovers a project folder made by hand, using the first compose file name in order', async () => {
+    const name = newName('hand');
+    const dir = path.join(composeDir, name);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'docker-compose.yml'), `version: "3.8"\nservices:\n  app:\n    image: ${testEngine().image}\n`);
+    const res = await t.client.get<Project[]>('/api/compose/');
+    expect(res.body.find((p) => p.name === name)).toMatchObject({ path: path.join(fs.realpathSync(composeDir), name, 'docker-compose.yml'), version: '3.8', error: null });
+
+    fs.writeFileSync(path.join(dir, 'compose.yml'), `services:\n  other:\n    image: ${testEngine().image}\n`);
+    const second = await t.client.get<ProjectDetail>(`/api/compose/${name}`);
+    expect(second.body.path.endsWith('/compose.yml')).toBe(true);
+    expect(Object.keys(second.body.services)).toEqual(['other']);
+  });
+
+  it('lists a broken project with its error without breaking the list, and still serves its content for fixing', async () => {
+    const good = newName('good');
+    const broken = newName('broken');
+    expect((await t.client.post('/api/compose/', { name: good, content: twoServiceYaml() })).status).toBe(200);
+    fs.mkdirSync(path.join(composeDir, broken));
+    fs.writeFileSync(path.join(composeDir, broken, 'compose.yaml'), 'services:\n  a: [unclosed\n');
+    fs.mkdirSync(path.join(composeDir, 'Not.Valid'));
+    fs.writeFileSync(path.join(composeDir, 'Not.Valid', 'compose.yaml'), 'services: {}\n');
+    try {
+      const res = await t.client.get<Project[]>('/api/compose/');
+      expect(res.status).toBe(200);
+      expect(res.body.find((p) => p.name === good)?.error).toBeNull();
+      expect(res.body.find((p) => p.name === broken)?.error).toMatch(/line \d+, column \d+/);
+      expect(res.body.find((p) => p.name === 'Not.Valid')?.error).toMatch(/lowercase/);
+      const detail = await t.client.get<ProjectDetail>(`/api/compose/${broken}`);
+      expect(detail.status).toBe(200);
+      expect(detail.body.content).toBe('services:\n  a: [unclosed\n');
+      expect(detail.body.error).toMatch(/line/);
+      // a broken project with no containers can still be deleted
+      const del = await t.client.post(`/api/compose/${broken}/actions/delete`);
+      expect(del.status, del.text).toBe(200);
+      expect(fs.existsSync(path.join(composeDir, broken))).toBe(false);
+    } finally {
+      fs.rmSync(path.join(composeDir, 'Not.Valid'), { recursive: true, force: true });
+    }
+  });
+});
+
+describe('support bundle', () => {
+  it('zips the compose file with environment values redacted and each service log', async () => {
+    const name = newName('bundle');
+    const content = twoServiceYaml().replace('command: ["sleep", "3600"]', 'command: ["sh", "-c", "echo bundle-line; exec sleep 3600"]');
+    expect((await t.client.post('/api/compose/', { name, content })).status).toBe(200);
+    expect((await t.client.post(`/api/compose/${name}/actions/up/web`)).status).toBe(200);
+    const res = await t.app.inject({ method: 'GET', url: `/api/compose/${name}/support`, headers: { cookie: [...t.client.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toBe('application/zip');
+    expect(res.headers['content-disposition']).toBe(`attachment; filename="${name}_bundle.zip"`);
+    const zip = res.rawPayload;
+    const file = unzipEntry(zip, 'compose.yaml');
+    expect(file).toContain('# two services for a Berth test');
+    expect(file).toContain('SECRET_TOKEN: "***"');
+    expect(file).not.toContain('hunter2');
+    expect(unzipEntry(zip, 'web.log')).toMatch(/Z bundle-line\n$/);
+    expect(unzipEntry(zip, 'worker.log')).toMatch(/No container/);
+  });
+});

@@ -12,6 +12,7 @@ import { registerErrorHandler } from './plugins/error-handler';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerStaticWeb } from './plugins/static-web';
 import { authRoutes } from './routes/auth';
+import { composeRoutes } from './routes/compose';
 import { healthRoutes } from './routes/health';
 import { registerOpenApi } from './routes/openapi';
 import { BERTH_VERSION } from './version';
@@ -58,6 +59,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<{ ap
   await registerOpenApi(app, ctx);
 
   healthRoutes(app, ctx);
+  composeRoutes(app, ctx);
   authRoutes(app, ctx, auth);
 
   await registerStaticWeb(app, config.webDist);

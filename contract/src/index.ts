@@ -3,3 +3,8 @@ export * from './schemas/error';
 export * from './schemas/health';
 export * from './schemas/auth';
 export * from './schemas/project';
+export * from './schemas/image-reference';
+export * from './schemas/image';
+export * from './schemas/volume';
+export * from './schemas/network';
+export * from './schemas/prune';

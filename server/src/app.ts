@@ -14,6 +14,8 @@ import { registerStaticWeb } from './plugins/static-web';
 import { authRoutes } from './routes/auth';
 import { composeRoutes } from './routes/compose';
 import { healthRoutes } from './routes/health';
+import { pruneRoutes } from './routes/prune';
+import { resourceRoutes } from './routes/resources';
 import { registerOpenApi } from './routes/openapi';
 import { BERTH_VERSION } from './version';
 
@@ -59,6 +61,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<{ ap
   await registerOpenApi(app, ctx);
 
   healthRoutes(app, ctx);
+  resourceRoutes(app, ctx);
+  pruneRoutes(app, ctx);
   composeRoutes(app, ctx);
   authRoutes(app, ctx, auth);
 

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { defineRoute } from '../route';
+
+/** Docker's rule for volume names (and container names); also keeps path tricks out of engine URLs. */
+export const VOLUME_NAME_PATTERN = /^[a-zA-Z0-9][a-zA-Z0-9_.-]+$/;
+export const VolumeName = z
+  .string()
+  .trim()
+  .max(255, 'At most 255 characters.')
+  .regex(VOLUME_NAME_PATTERN, 'Use at least 2 characters: letters, digits, _ . - (starting with a letter or digit).');
+
+/** A volume; engine fields pass through. `Project` is its compose project label; `inUse` counts containers mounting it. */
+export const Volume = z.looseObject({
+  Name: z.string(),
+  Driver: z.string(),
+  Mountpoint: z.string(),
+  Scope: z.string(),
+  CreatedAt: z.string().nullable(),
+  Labels: z.record(z.string(), z.string()),
+  Options: z.record(z.string(), z.string()).nullable(),
+  Project: z.string().nullable(),
+  inUse: z.number().int(),
+});
+export type Volume = z.infer<typeof Volume>;
+
+export const CreateVolumeBody = z.strictObject({ name: VolumeName });
+export const VolumeNameParams = z.object({ name: VolumeName });
+
+export const volumeApi = {
+  list: defineRoute({ method: 'GET', path: '/api/resources/volumes/', summary: 'Volumes with their compose project and use count', response: z.array(Volume) }),
+  create: defineRoute({ method: 'POST', path: '/api/resources/volumes/', summary: 'Create a local volume; returns the volume list', body: CreateVolumeBody, response: z.array(Volume) }),
+  get: defineRoute({ method: 'GET', path: '/api/resources/volumes/{name}', summary: 'One volume, inspected', params: VolumeNameParams, response: Volume }),
+  remove: defineRoute({
+    method: 'DELETE',
+    path: '/api/resources/volumes/{name}',
+    summary: 'Remove a volume (409 with the engine reason when a container uses it); returns it as it was',
+    params: VolumeNameParams,
+    response: Volume,
+  }),
+};

@@ -1,0 +1,178 @@
+import type { ImageContainerConfig, ImageDetail, ImageReference, ImageSummary, PullProgress } from '@berth/contract';
+import type { DockerClient } from './client';
+import { engineCall, translateEngineError } from './client';
+import { EngineError } from '../errors';
+
+/** Omit that keeps the known keys of a passthrough (index-signature) object type. */
+export type Without<T, K extends PropertyKey> = { [P in keyof T as P extends K ? never : P]: T[P] };
+
+export type EngineImage = Without<ImageSummary, 'inUse'>;
+export type EngineImageDetail = Without<ImageDetail, 'inUse'>;
+
+/** Engines before API 1.42 list untagged images with these placeholders; they mean "none". */
+const placeholder = (s: string) => s === '<none>:<none>' || s === '<none>@<none>';
+const realNames = (list: string[] | null | undefined) => (list ?? []).filter((s) => !placeholder(s));
+
+type RunConfig = { Cmd?: unknown; Entrypoint?: unknown; ExposedPorts?: unknown; Labels?: unknown; Env?: unknown } | null | undefined;
+
+const stringList = (v: unknown): string[] | null => (Array.isArray(v) ? v.map(String) : typeof v === 'string' && v ? [v] : null);
+const record = <T>(v: unknown): Record<string, T> | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, T>) : null);
+
+function runConfig(config: RunConfig, legacy: RunConfig): ImageContainerConfig {
+  // Config is the image's real run configuration; ContainerConfig (gone in newer engines) described the
+  // build step that made the image, so it only fills gaps.
+  const pick = <K extends keyof NonNullable<RunConfig>>(key: K) => config?.[key] ?? legacy?.[key];
+  return {
+    Cmd: stringList(pick('Cmd')),
+    Entrypoint: stringList(pick('Entrypoint')),
+    ExposedPorts: record(pick('ExposedPorts')),
+    Labels: record<string>(pick('Labels')),
+    Env: stringList(pick('Env')),
+  };
+}
+
+export async function listImages(docker: DockerClient): Promise<EngineImage[]> {
+  const images = await engineCall(() => docker.listImages({ all: false }));
+  return images.map((i) => ({
+    ...i,
+    RepoTags: realNames(i.RepoTags),
+    RepoDigests: realNames(i.RepoDigests),
+    Created: new Date(i.Created * 1000).toISOString(),
+    Size: i.Size,
+    VirtualSize: i.VirtualSize ?? i.Size,
+    Labels: i.Labels ?? {},
+  }));
+}
+
+export async function inspectImage(docker: DockerClient, id: string): Promise<EngineImageDetail> {
+  const i = await engineCall(() => docker.getImage(id).inspect());
+  return {
+    ...i,
+    RepoTags: realNames(i.RepoTags),
+    RepoDigests: realNames(i.RepoDigests),
+    Created: i.Created,
+    Size: i.Size,
+    VirtualSize: i.VirtualSize ?? i.Size,
+    Labels: i.Config?.Labels ?? {},
+    Architecture: i.Architecture ?? '',
+    Os: i.Os ?? '',
+    ContainerConfig: runConfig(i.Config, i.ContainerConfig),
+  };
+}
+
+export interface RemovedImage {
+  Untagged?: string;
+  Deleted?: string;
+}
+
+/** Removes an image; `force` also drops every tag of a multi-tagged image (containers still block it). */
+export async function removeImage(docker: DockerClient, id: string, force: boolean): Promise<RemovedImage[]> {
+  return engineCall(() => docker.getImage(id).remove({ force }) as Promise<RemovedImage[]>);
+}
+
+interface EngineProgressLine {
+  id?: string;
+  status?: string;
+  progress?: string;
+  progressDetail?: { current?: number; total?: number };
+  error?: string;
+  errorDetail?: { message?: string };
+}
+
+function toProgress(line: EngineProgressLine): PullProgress {
+  const current = line.progressDetail?.current;
+  const total = line.progressDetail?.total;
+  return {
+    ...(line.id ? { id: line.id } : {}),
+    status: line.status ?? '',
+    ...(line.progress ? { progress: line.progress } : {}),
+    ...(typeof current === 'number' ? { current } : {}),
+    ...(typeof total === 'number' ? { total } : {}),
+  };
+}
+
+/**
+ * For streaming calls dockerode leaves `json` empty and puts the engine's reason only into its
+ * message, as `(HTTP code 404) unexpected - <reason> `; recover the reason from there.
+ */
+function streamRefusal(err: unknown): Error {
+  const e = err as { statusCode?: number; json?: unknown; message?: string };
+  const reason = typeof e?.message === 'string' ? e.message.match(/^\(HTTP code \d+\) [^-]*- ([\s\S]+)$/)?.[1]?.trim() : undefined;
+  if (typeof e?.statusCode === 'number' && !e.json && reason) return new EngineError(e.statusCode, reason);
+  return translateEngineError(err);
+}
+
+export interface RunningPull {
+  /** Reads the engine's progress to the end; rejects with the engine's reason when the pull fails. */
+  follow: (onProgress?: (p: PullProgress) => void) => Promise<void>;
+}
+
+export interface PullOptions {
+  /** Abort the pull (closing the engine request cancels it there too). */
+  signal?: AbortSignal;
+  /** Give up when the engine reports nothing for this long. */
+  idleMs?: number;
+}
+
+/**
+ * Starts a pull. Resolves once the engine has accepted it, so refusals that come before any
+ * progress (unknown repository, registry unreachable) arrive as a normal engine error.
+ */
+export async function startPull(docker: DockerClient, ref: ImageReference, opts: PullOptions = {}): Promise<RunningPull> {
+  // Without a tag the engine would pull every tag of the repository.
+  const tag = ref.digest ?? ref.tag ?? 'latest';
+  let stream: NodeJS.ReadableStream & AsyncIterable<Buffer> & { destroy?: (err?: Error) => void };
+  try {
+    stream = (await docker.createImage({ fromImage: ref.repository, tag, ...(opts.signal ? { abortSignal: opts.signal } : {}) })) as typeof stream;
+  } catch (err) {
+    throw streamRefusal(err);
+  }
+  const idleMs = opts.idleMs ?? 5 * 60_000;
+
+  return {
+    async follow(onProgress) {
+      let buffer = '';
+      let timer: NodeJS.Timeout | undefined;
+      let idle = false;
+      const arm = () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          idle = true;
+          stream.destroy?.();
+        }, idleMs);
+      };
+      const handle = (text: string) => {
+        if (!text.trim()) return;
+        let line: EngineProgressLine;
+        try {
+          line = JSON.parse(text) as EngineProgressLine;
+        } catch {
+          line = { status: text.trim() };
+        }
+        if (line.error || line.errorDetail?.message) throw new EngineError(502, (line.errorDetail?.message ?? line.error ?? 'The pull failed.').trim());
+        onProgress?.(toProgress(line));
+      };
+      arm();
+      try {
+        for await (const chunk of stream) {
+          arm();
+          buffer += chunk.toString();
+          let nl: number;
+          while ((nl = buffer.indexOf('\n')) !== -1) {
+            handle(buffer.slice(0, nl));
+            buffer = buffer.slice(nl + 1);
+          }
+        }
+        handle(buffer);
+      } catch (err) {
+        if (idle) throw new EngineError(504, `The pull made no progress for ${Math.round(idleMs / 1000)} s and was stopped.`);
+        if (opts.signal?.aborted) throw new EngineError(499, 'The pull was cancelled.');
+        throw translateEngineError(err);
+      } finally {
+        clearTimeout(timer);
+        stream.destroy?.();
+      }
+      if (idle) throw new EngineError(504, `The pull made no progress for ${Math.round(idleMs / 1000)} s and was stopped.`);
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ErrorCode, imageApi, networkApi, volumeApi, type ApiError } from '@berth/contract';
+import { route } from '../lib/route';
+import { openSse } from '../lib/sse';
+import type { AppContext } from '../context';
+import { AppError } from '../errors';
+import { ImagesService } from '../services/images';
+import { NetworksService } from '../services/networks';
+import { VolumesService } from '../services/volumes';
+
+const wantsEventStream = (req: FastifyRequest) => (req.headers.accept ?? '').includes('text/event-stream');
+
+/**
+ * A pull asked for as `text/event-stream`: progress events while the engine works, then `done`
+ * or `error`. The pull is started first so a refusal is still an ordinary JSON error reply.
+ */
+async function streamPull(req: FastifyRequest, reply: FastifyReply, images: ImagesService, reference: string): Promise<FastifyReply> {
+  const cancel = new AbortController();
+  reply.raw.on('close', () => cancel.abort());
+  const running = await images.startPull(reference, cancel.signal);
+  const sse = openSse(req, reply);
+  try {
+    await running.follow((p) => void sse.send(p, 'progress'));
+    await sse.send(await images.list(), 'done');
+  } catch (err) {
+    const body: ApiError =
+      err instanceof AppError ? { detail: err.message, code: err.code } : { detail: 'The pull failed; the server log has the details.', code: ErrorCode.internal };
+    if (!(err instanceof AppError)) req.log.error({ err }, 'image pull failed');
+    await sse.send(body, 'error');
+  } finally {
+    sse.close();
+  }
+  return reply;
+}
+
+export function resourceRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const images = new ImagesService(ctx.docker);
+  const volumes = new VolumesService(ctx.docker);
+  const networks = new NetworksService(ctx.docker);
+
+  route(app, imageApi.list, () => images.list());
+  route(app, imageApi.pull, (req, reply) => (wantsEventStream(req) ? streamPull(req, reply, images, req.body.image) : images.pull(req.body.image)));
+  route(app, imageApi.get, (req) => images.get(req.params.id));
+  route(app, imageApi.remove, (req) => images.remove(req.params.id));
+  route(app, imageApi.repull, (req) => images.repull(req.params.id));
+
+  route(app, volumeApi.list, () => volumes.list());
+  route(app, volumeApi.create, (req) => volumes.create(req.body.name));
+  route(app, volumeApi.get, (req) => volumes.get(req.params.name));
+  route(app, volumeApi.remove, (req) => volumes.remove(req.params.name));
+
+  route(app, networkApi.list, () => networks.list());
+  route(app, networkApi.create, (req) => networks.create(req.body));
+  route(app, networkApi.get, (req) => networks.get(req.params.id));
+  route(app, networkApi.remove, (req) => networks.remove(req.params.id));
+}

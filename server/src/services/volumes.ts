@@ -1,0 +1,49 @@
+import type { Volume } from '@berth/contract';
+import type { DockerClient } from '../docker/client';
+import { createVolume, inspectVolume, listVolumes, removeVolume, type EngineVolume } from '../docker/volumes';
+import { resourceUsage, type ResourceUsage } from '../docker/usage';
+import { ConflictError, EngineError, NotFoundError } from '../errors';
+
+const PROJECT_LABEL = 'com.docker.compose.project';
+
+function withUsage(v: EngineVolume, usage: ResourceUsage): Volume {
+  return { ...v, Project: v.Labels[PROJECT_LABEL] ?? null, inUse: usage.volumes.get(v.Name) ?? 0 };
+}
+
+export class VolumesService {
+  constructor(private readonly docker: DockerClient) {}
+
+  async list(): Promise<Volume[]> {
+    const [volumes, usage] = await Promise.all([listVolumes(this.docker), resourceUsage(this.docker)]);
+    return volumes.map((v) => withUsage(v, usage));
+  }
+
+  async get(name: string): Promise<Volume> {
+    const [volume, usage] = await Promise.all([inspectVolume(this.docker, name), resourceUsage(this.docker)]);
+    return withUsage(volume, usage);
+  }
+
+  /** Creates a local volume; an existing name is a conflict (the engine would silently hand back the old one). */
+  async create(name: string): Promise<Volume[]> {
+    if (await this.exists(name)) throw new ConflictError(`A volume named ${name} already exists.`);
+    await createVolume(this.docker, name);
+    return this.list();
+  }
+
+  async remove(name: string): Promise<Volume> {
+    const volume = await this.get(name);
+    await removeVolume(this.docker, name);
+    return volume;
+  }
+
+  private async exists(name: string): Promise<boolean> {
+    try {
+      await inspectVolume(this.docker, name);
+      return true;
+    } catch (err) {
+      if (err instanceof EngineError && err.statusCode === 404) return false;
+      if (err instanceof NotFoundError) return false;
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiError, ImageDetail, ImageSummary } from '@berth/contract';
+import { createTestApp, type TestApp } from './helpers/app';
+import { dockerCli, testEngine } from './helpers/engine';
+import { buildImage, cleanup, exists, parseSse, uniqueName } from './images-fixtures';
+
+const BASE = '/api/resources/images/';
+
+describe('images', () => {
+  let t: TestApp;
+  const tags: string[] = [];
+  const containers: string[] = [];
+
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    cleanup('container', ...containers);
+    cleanup('image', ...tags);
+    await t?.close();
+  });
+
+  it('lists images with how many containers use each', async () => {
+    const tag = `${uniqueName('images')}:v1`;
+    tags.push(tag);
+    const id = buildImage(tag);
+    const name = uniqueName('images-c');
+    containers.push(name);
+    dockerCli(['create', '--name', name, '--label', 'berth.test=1', tag]);
+
+    const res = await t.client.get<ImageSummary[]>(BASE);
+    expect(res.status).toBe(200);
+    const mine = res.body.find((i) => i.Id === id);
+    expect(mine).toMatchObject({ RepoTags: [tag], inUse: 1 });
+    expect(new Date(mine!.Created).getTime()).toBeGreaterThan(Date.now() - 10 * 60_000);
+    const unused = res.body.find((i) => i.RepoTags.includes(testEngine().image));
+    expect(unused?.inUse).toBeTypeOf('number');
+  });
+
+  it('shows one image with its run configuration and 404s an unknown one', async () => {
+    const tag = `${uniqueName('images')}:v1`;
+    tags.push(tag);
+    const id = buildImage(tag, { 'berth.purpose': 'detail' });
+    const res = await t.client.get<ImageDetail>(`${BASE}${encodeURIComponent(id)}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ Id: id, RepoTags: [tag], inUse: 0, Os: 'linux' });
+    expect(res.body.Architecture).toBeTruthy();
+    expect(res.body.ContainerConfig.Labels).toMatchObject({ 'berth.purpose': 'detail', 'berth.test': '1' });
+    expect(res.body.ContainerConfig.Cmd).toEqual(['sh']);
+
+    const byTag = await t.client.get<ImageDetail>(`${BASE}${encodeURIComponent(tag)}`);
+    expect(byTag.body.Id).toBe(id);
+
+    const missing = await t.client.get<ApiError>(`${BASE}sha256:${'0'.repeat(64)}`);
+    expect(missing.status).toBe(404);
+    expect(missing.body.detail).toMatch(/no such image/i);
+  });
+
+  it('refuses a malformed reference with 400 before asking the engine', async () => {
+    for (const image of ['nginx;id', '--help', 'UPPER/Case:tag', 'a@sha256:xyz', 'x'.repeat(300), '127.0.0.1:5000/Bad']) {
+      const res = await t.client.post<ApiError>(BASE, { image });
+      expect(res.status, image).toBe(400);
+      expect(res.body.code).toBe('validation_error');
+      expect(res.body.fields?.[0]?.field).toBe('image');
+    }
+    const extra = await t.client.post<ApiError>(BASE, { image: 'busybox', fromSrc: '-' });
+    expect(extra.status).toBe(400);
+    const traversal = await t.client.get<ApiError>(`${BASE}..%2F..%2Fcontainers%2Fjson`);
+    expect(traversal.status).toBe(400);
+  });
+
+  it('pulls from the local registry and streams progress when asked for events', async () => {
+    const { image } = testEngine();
+    const res = await t.client.post(BASE, { image }, { accept: 'text/event-stream' });
+    expect(res.status).toBe(200);
+    expect(String(res.headers['content-type'])).toMatch(/text\/event-stream/);
+    const events = parseSse(res.text);
+    const progress = events.filter((e) => e.event === 'progress');
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.map((e) => (e.data as { status: string }).status).join('\n')).toMatch(/Digest: sha256:|up to date|Downloaded/);
+    const done = events.at(-1);
+    expect(done?.event).toBe('done');
+    expect((done?.data as ImageSummary[]).some((i) => i.RepoTags.includes(image))).toBe(true);
+  });
+
+  it('pulls a registry reference with a port as plain JSON too', async () => {
+    const { image } = testEngine();
+    const res = await t.client.post<ImageSummary[]>(BASE, { image: image.replace(/:latest$/, '') });
+    expect(res.status).toBe(200);
+    expect(res.body.some((i) => i.RepoTags.includes(image))).toBe(true);
+  });
+
+  it('answers an unknown tag with the engine error as JSON, even when events were asked for', async () => {
+    const { registry } = testEngine();
+    const res = await t.client.post<ApiError>(BASE, { image: `${registry}/berth-test/busybox:${uniqueName('missing')}` }, { accept: 'text/event-stream' });
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('engine_error');
+    expect(res.body.detail).toMatch(/manifest|not found/i);
+  });
+
+  it('pulls an image again by its tag and answers with the image that tag names', async () => {
+    const { image } = testEngine();
+    const id = dockerCli(['image', 'inspect', '--format', '{{.Id}}', image]).trim();
+    const res = await t.client.post<ImageDetail>(`${BASE}${encodeURIComponent(id)}/pull`);
+    expect(res.status).toBe(200);
+    expect(res.body.RepoTags).toContain(image);
+
+    const viaGet = await t.client.get<ImageDetail>(`${BASE}${encodeURIComponent(id)}/pull`);
+    expect(viaGet.status).toBe(200);
+    const noCsrf = await t.client.get<ApiError>(`${BASE}${encodeURIComponent(id)}/pull`, { 'x-csrf-token': '' });
+    expect(noCsrf.status).toBe(401);
+    expect(noCsrf.body.code).toBe('csrf_failed');
+  });
+
+  it('refuses to pull an untagged image again with 409', async () => {
+    const tag = `${uniqueName('images')}:v1`;
+    const old = buildImage(tag);
+    buildImage(tag); // takes the tag over, leaving the first image untagged
+    tags.push(tag, old);
+    const res = await t.client.post<ApiError>(`${BASE}${encodeURIComponent(old)}/pull`);
+    expect(res.status).toBe(409);
+    expect(res.body.detail).toMatch(/no tag/);
+  });
+
+  it('deletes an unused image with all its tags and returns it as it was', async () => {
+    const tag = `${uniqueName('images')}:v1`;
+    const second = tag.replace(':v1', ':v2');
+    const id = buildImage(tag);
+    dockerCli(['tag', tag, second]);
+    tags.push(tag, second);
+    const res = await t.client.delete<ImageDetail>(`${BASE}${encodeURIComponent(id)}`);
+    expect(res.status).toBe(200);
+    expect(res.body.Id).toBe(id);
+    expect(res.body.RepoTags.sort()).toEqual([tag, second].sort());
+    expect(exists('image', id)).toBe(false);
+    expect(exists('image', testEngine().image)).toBe(true);
+  });
+
+  it('refuses to delete an image a stopped container uses, with the engine reason', async () => {
+    const tag = `${uniqueName('images')}:v1`;
+    tags.push(tag);
+    const id = buildImage(tag);
+    const name = uniqueName('images-c');
+    containers.push(name);
+    dockerCli(['create', '--name', name, '--label', 'berth.test=1', tag]);
+    const res = await t.client.delete<ApiError>(`${BASE}${encodeURIComponent(id)}`);
+    expect(res.status).toBe(409);
+    expect(res.body.detail).toMatch(/container/);
+    expect(exists('image', id)).toBe(true);
+    expect(dockerCli(['image', 'inspect', '--format', '{{json .RepoTags}}', id]).trim()).toBe(JSON.stringify([tag]));
+  });
+});

@@ -1,2 +1,11 @@
-// Filled by the feature that owns this screen; until then it shows the route name only.
-export { PendingPage as default } from '../../components/PendingPage';
+import { PageHeader } from '../../components/PageHeader';
+import { TemplateTabs } from '../../features/templates/components/TemplateTabs';
+
+export default function AppsFromTemplatePage() {
+  return (
+    <>
+      <PageHeader title="Deploy from Template" subtitle="Pick an app from a template; the deploy form opens pre-filled." />
+      <TemplateTabs />
+    </>
+  );
+}

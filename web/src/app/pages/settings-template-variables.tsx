@@ -1,2 +1,5 @@
-// Filled by the feature that owns this screen; until then it shows the route name only.
-export { PendingPage as default } from '../../components/PendingPage';
+import { TemplateVariablesForm } from '../../features/variables/components/TemplateVariablesForm';
+
+export default function SettingsTemplateVariablesPage() {
+  return <TemplateVariablesForm />;
+}

@@ -1,2 +1,11 @@
-// Filled by the feature that owns this screen; until then it shows the route name only.
-export { PendingPage as default } from '../../components/PendingPage';
+import { PageHeader } from '../../components/PageHeader';
+import { NewTemplateForm } from '../../features/templates/components/NewTemplateForm';
+
+export default function TemplateNewPage() {
+  return (
+    <>
+      <PageHeader title="New Template" />
+      <NewTemplateForm />
+    </>
+  );
+}

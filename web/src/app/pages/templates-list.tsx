@@ -1,2 +1,11 @@
-// Filled by the feature that owns this screen; until then it shows the route name only.
-export { PendingPage as default } from '../../components/PendingPage';
+import { PageHeader } from '../../components/PageHeader';
+import { TemplatesTable } from '../../features/templates/components/TemplatesTable';
+
+export default function TemplatesListPage() {
+  return (
+    <>
+      <PageHeader title="Templates" subtitle="Catalogues of deployable apps, fetched from a URL." />
+      <TemplatesTable />
+    </>
+  );
+}

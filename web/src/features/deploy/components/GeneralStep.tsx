@@ -1,0 +1,24 @@
+import { Select, Stack, TextInput } from '@mantine/core';
+import { RESTART_POLICIES } from '@berth/contract';
+import type { DeployForm } from '../use-deploy-form';
+
+/** Step 1: name, image and restart policy (all required). */
+export function GeneralStep({ form }: { form: DeployForm }) {
+  const restart = form.getInputProps('restart_policy');
+  return (
+    <Stack gap="sm" maw={640}>
+      <TextInput label="Name" withAsterisk placeholder="my-app" autoComplete="off" {...form.getInputProps('name')} />
+      <TextInput label="Image" withAsterisk placeholder="registry.example.com/owner/app:tag" autoComplete="off" {...form.getInputProps('image')} />
+      <Select
+        label="Restart Policy"
+        withAsterisk
+        clearable
+        data={[...RESTART_POLICIES]}
+        {...restart}
+        value={form.values.restart_policy || null}
+        onChange={(v) => form.setFieldValue('restart_policy', v ?? '')}
+        onBlur={restart.onBlur}
+      />
+    </Stack>
+  );
+}

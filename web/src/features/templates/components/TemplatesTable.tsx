@@ -1,0 +1,98 @@
+import { ActionIcon, Anchor, Menu, Stack, Text, Tooltip } from '@mantine/core';
+import { IconDots, IconEye, IconPlus, IconRefresh, IconTrash } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import type { Template } from '@berth/contract';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { DataTable, type Column } from '../../../components/DataTable';
+import { formatDate } from '../../../lib/format';
+import { notifyError, notifySuccess } from '../../../lib/notify';
+import { templatesQuery, useDeleteTemplate, useRefreshTemplate } from '../api';
+import { reportTemplateWrite } from './skipped-report';
+
+const columns: Column<Template>[] = [
+  { key: 'title', header: 'Title', sortable: true },
+  { key: 'created_at', header: 'Created At', sortable: true, render: (t) => formatDate(t.created_at) },
+  { key: 'updated_at', header: 'Updated At', sortable: true, render: (t) => formatDate(t.updated_at) },
+];
+
+function EmptyState() {
+  return (
+    <Stack gap={4} align="center">
+      <Text>No templates available</Text>
+      <Anchor component={Link} to="/templates/new" size="sm">
+        Add a template
+      </Anchor>
+    </Stack>
+  );
+}
+
+/** Template sources: search, paging, open, refresh from the source and delete. */
+export function TemplatesTable() {
+  const navigate = useNavigate();
+  const templates = useQuery(templatesQuery());
+  const refresh = useRefreshTemplate();
+  const remove = useDeleteTemplate();
+  const [deleting, setDeleting] = useState<Template | null>(null);
+
+  const update = (t: Template) =>
+    refresh.mutate(t.id, { onSuccess: (result) => reportTemplateWrite(result, 'updated'), onError: (err) => notifyError(err) });
+
+  const confirmDelete = () => {
+    if (!deleting) return;
+    remove.mutate(deleting.id, {
+      onSuccess: (t) => notifySuccess(`Template '${t.title}' deleted.`),
+      onError: (err) => notifyError(err),
+      onSettled: () => setDeleting(null),
+    });
+  };
+
+  const rowMenu = (t: Template) => (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <ActionIcon variant="subtle" aria-label={`Actions for ${t.title}`} loading={refresh.isPending && refresh.variables === t.id}>
+          <IconDots size={18} />
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Item leftSection={<IconEye size={16} />} onClick={() => navigate(`/templates/${t.id}`)}>
+          View
+        </Menu.Item>
+        <Menu.Item leftSection={<IconRefresh size={16} />} onClick={() => update(t)}>
+          Update
+        </Menu.Item>
+        <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => setDeleting(t)}>
+          Delete
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+
+  return (
+    <>
+      {templates.error && <Text c="red">{templates.error.message}</Text>}
+      <DataTable
+        label="Templates"
+        data={templates.data}
+        columns={columns}
+        rowKey={(t) => String(t.id)}
+        searchPlaceholder="Search templates"
+        loading={templates.isLoading || refresh.isPending}
+        onRowClick={(t) => navigate(`/templates/${t.id}`)}
+        rowMenu={rowMenu}
+        emptyText={<EmptyState />}
+        toolbar={
+          <Tooltip label="Add Template">
+            <ActionIcon component={Link} to="/templates/new" variant="filled" size="lg" aria-label="Add Template">
+              <IconPlus size={18} />
+            </ActionIcon>
+          </Tooltip>
+        }
+      />
+      <ConfirmDialog opened={deleting !== null} title="Delete the template?" loading={remove.isPending} onConfirm={confirmDelete} onCancel={() => setDeleting(null)}>
+        {`The template '${deleting?.title ?? ''}' and its items will be permanently deleted. This action cannot be revoked.`}
+      </ConfirmDialog>
+    </>
+  );
+}

@@ -68,7 +68,11 @@ let refreshing: Promise<boolean> | null = null;
  */
 export function refreshSession(): Promise<boolean> {
   refreshing ??= send(authApi.refresh, authApi.refresh.path, undefined)
-    .then((res) => res.ok)
+    .then(async (res) => {
+      // Read the answer to its end so the connection is released (unread bodies keep it busy).
+      await res.arrayBuffer();
+      return res.ok;
+    })
     .catch(() => false)
     .then((ok) => {
       if (!ok) {
@@ -113,7 +117,9 @@ export async function apiRaw<T extends RouteDef>(def: T, opts: CallOptions<T> = 
     throw new ApiError(0, 'Network Error', 'The server cannot be reached.', 'network_error');
   }
   if (res.status === 401 && !def.open) {
+    await res.body?.cancel();
     if (await refreshSession()) res = await send(def, url, opts.body, opts.signal);
+    else throw new ApiError(401, 'Unauthorized', 'Your session has ended; sign in again.', 'unauthorized');
   }
   if (!res.ok) throw await toApiError(res);
   return res;

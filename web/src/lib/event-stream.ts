@@ -3,10 +3,13 @@ import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { refreshSession } from './api-client';
 
 export interface EventStreamOptions<T> {
-  /** SSE event name; Berth's streams use 'update'. */
-  event?: string;
-  /** Turns one message's data into an item; default JSON.parse, falling back to the raw text. */
-  parse?: (data: string) => T;
+  /** SSE event name(s); Berth's streams use 'update' (and 'remove' / 'status', see StreamEvent). */
+  event?: string | readonly string[];
+  /**
+   * Turns one message's data into an item; default JSON.parse, falling back to the raw text.
+   * `event` says which event it came in, for streams that listen to several.
+   */
+  parse?: (data: string, event: string) => T;
   /** Receives the messages gathered since the last flush, in arrival order. */
   onBatch: (items: T[]) => void;
   /** Called when the stream is (re)opened, e.g. to reset state that a fresh stream replays. */
@@ -31,7 +34,7 @@ const defaultParse = (data: string): unknown => {
  * Returns a close function.
  */
 export function openEventStream<T>(url: string, opts: EventStreamOptions<T>): () => void {
-  const event = opts.event ?? 'update';
+  const events = typeof opts.event === 'string' ? [opts.event] : (opts.event ?? ['update']);
   const parse = opts.parse ?? (defaultParse as (data: string) => T);
   const flushMs = opts.flushMs ?? 250;
   let source: EventSource | null = null;
@@ -58,14 +61,14 @@ export function openEventStream<T>(url: string, opts: EventStreamOptions<T>): ()
     timer = setTimeout(flush, flushMs);
   };
   const onMessage = (e: MessageEvent<string>) => {
-    buffer.push(parse(e.data));
+    buffer.push(parse(e.data, e.type));
     schedule();
   };
 
   const connect = () => {
     if (closed) return;
     source = new EventSource(url, { withCredentials: true });
-    source.addEventListener(event, onMessage as EventListener);
+    for (const event of events) source.addEventListener(event, onMessage as EventListener);
     source.onopen = () => {
       attempts = 0;
       opts.onOpen?.();
@@ -117,7 +120,7 @@ export function useStreamIntoQuery<T, S>(
   url: string | null,
   queryKey: QueryKey,
   reduce: (previous: S | undefined, batch: T[]) => S,
-  opts: { event?: string; parse?: (data: string) => T; resetOnOpen?: boolean } = {},
+  opts: { event?: string | readonly string[]; parse?: (data: string, event: string) => T; resetOnOpen?: boolean } = {},
 ): void {
   const queryClient = useQueryClient();
   const keyRef = useRef(queryKey);

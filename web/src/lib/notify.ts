@@ -1,10 +1,14 @@
 import { notifications } from '@mantine/notifications';
 import { ApiError } from './api-client';
 
-/** Spec format for failures: '{statusText}: {detail}', in the error colour. */
+/** Spec format for failures: '{statusText}: {detail}'. */
+export function errorMessage(err: unknown): string {
+  return err instanceof ApiError ? `${err.statusText}: ${err.detail}` : err instanceof Error ? `Error: ${err.message}` : `Error: ${String(err)}`;
+}
+
+/** A failure as a notification in the error colour. */
 export function notifyError(err: unknown, opts: { autoClose?: number | false } = {}): void {
-  const message =
-    err instanceof ApiError ? `${err.statusText}: ${err.detail}` : err instanceof Error ? `Error: ${err.message}` : `Error: ${String(err)}`;
+  const message = errorMessage(err);
   notifications.show({ color: 'red', message, autoClose: opts.autoClose ?? 8000, withCloseButton: true });
 }
 

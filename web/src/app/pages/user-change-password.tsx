@@ -1,1 +1,5 @@
-export { PendingPage as default } from '../../components/PendingPage';
+import { ChangePasswordForm } from '../../features/account/components/ChangePasswordForm';
+
+export default function ChangePasswordPage() {
+  return <ChangePasswordForm />;
+}

@@ -1,1 +1,5 @@
-export { PendingPage as default } from '../../components/PendingPage';
+import { ApiKeysCard } from '../../features/account/components/ApiKeysCard';
+
+export default function UserInfoPage() {
+  return <ApiKeysCard />;
+}

@@ -1,1 +1,11 @@
-export { PendingPage as default } from '../../components/PendingPage';
+import { Outlet } from 'react-router-dom';
+import { UserAreaHeader } from '../../features/account/components/UserAreaHeader';
+
+export default function UserLayout() {
+  return (
+    <>
+      <UserAreaHeader />
+      <Outlet />
+    </>
+  );
+}

@@ -1,0 +1,107 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectRouteName, launchBrowser, newPage, signIn, signOut } from './helpers/browser';
+import { initialAdminPassword, startServer, type TestServer } from './helpers/server';
+
+const EMAIL = 'admin@berth.local';
+
+describe('account', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let password: string;
+
+  beforeAll(async () => {
+    server = await startServer();
+    password = initialAdminPassword(server);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const meWithKey = (token: string) => fetch(`${server.baseUrl}/api/auth/me`, { headers: { Authorization: `Bearer ${token}` } });
+
+  it('generates an API key shown once, which works until it is revoked in the UI', async () => {
+    const { context, page } = await newPage(browser, server.baseUrl, { clipboard: true });
+    await signIn(page, EMAIL, password);
+    await page.getByRole('button', { name: 'User menu' }).click();
+    await page.getByRole('menuitem', { name: 'User' }).click();
+    await expectRouteName(page, 'User Info');
+    await page.getByRole('heading', { name: EMAIL }).waitFor();
+
+    const keyName = `berth-t-account-${Math.random().toString(36).slice(2, 8)}`;
+    await page.getByRole('button', { name: 'Generate API Key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Generate API Key' });
+    const generate = dialog.getByRole('button', { name: 'Generate Key' });
+    expect(await generate.isDisabled()).toBe(true);
+    await dialog.getByLabel('Name').fill(keyName);
+    await generate.click();
+    const tokenBox = dialog.getByRole('textbox', { name: 'API Key' });
+    await tokenBox.waitFor();
+    expect(await tokenBox.getAttribute('readonly')).not.toBeNull();
+    await dialog.getByText('cannot be retrieved after this dialog is closed').waitFor();
+    const token = await tokenBox.inputValue();
+    expect(token.length).toBeGreaterThan(20);
+
+    await dialog.getByRole('button', { name: 'Copy API key' }).click();
+    await page.getByText('Copied to clipboard').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
+
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const table = page.getByRole('table', { name: 'API Keys' });
+    await table.getByRole('cell', { name: keyName, exact: true }).waitFor();
+    // The token is never shown again.
+    expect(await page.getByText(token).count()).toBe(0);
+
+    const ok = await meWithKey(token);
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as { username: string }).username).toBe(EMAIL);
+
+    await table.getByRole('button', { name: `Revoke ${keyName}` }).click();
+    await page.getByRole('dialog', { name: 'Revoke the API key?' }).getByRole('button', { name: 'Revoke' }).click();
+    await table.getByRole('cell', { name: keyName, exact: true }).waitFor({ state: 'detached' });
+    expect((await meWithKey(token)).status).toBe(401);
+    await context.close();
+  });
+
+  it('changes the password; the new one signs in and the old one is refused', async () => {
+    const { context, page } = await newPage(browser, server.baseUrl);
+    await signIn(page, EMAIL, password);
+    await page.goto('/#/user/changePassword');
+    await expectRouteName(page, 'Change Password');
+    const button = page.getByRole('button', { name: 'Change User Info' });
+    const email = page.getByLabel('Email');
+    expect(await email.inputValue()).toBe(EMAIL);
+
+    await email.fill('not-an-email');
+    expect(await button.isDisabled()).toBe(true);
+    await email.fill(EMAIL);
+    const newPassword = `berth-e2e-${Math.random().toString(36).slice(2, 10)}`;
+    await page.getByLabel('Password', { exact: true }).fill(newPassword);
+    await page.getByLabel('Confirm Password').fill(`${newPassword}x`);
+    expect(await button.isDisabled()).toBe(true);
+    await page.getByText('Passwords do not match.').waitFor();
+    await page.getByLabel('Confirm Password').fill(newPassword);
+    expect(await button.isDisabled()).toBe(false);
+    await page.getByLabel('Confirm Password').press('Enter');
+    await page.getByText(`Account ${EMAIL} updated.`, { exact: false }).waitFor();
+
+    // Other sessions end on a password change; this one may too, so sign out when still in.
+    if ((await page.getByRole('button', { name: 'User menu' }).count()) > 0) await signOut(page);
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Login' }).waitFor();
+
+    const oldLogin = await fetch(`${server.baseUrl}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: EMAIL, password }),
+    });
+    expect(oldLogin.status).toBe(401);
+    await signIn(page, EMAIL, newPassword);
+    await expectRouteName(page, 'Home');
+    password = newPassword;
+    await context.close();
+  });
+});

@@ -269,6 +269,12 @@ describe('deny by default', () => {
     const page = await c.get('/api/docs');
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toMatch(/text\/html/);
+    // Its scripts are plain reads (registered as GET + HEAD): a browser fetches them with cookies and no CSRF header.
+    c.sendCsrf = false;
+    const script = await c.get('/api/docs/static/swagger-ui-bundle.js');
+    expect(script.status).toBe(200);
+    expect(script.headers['content-type']).toMatch(/javascript/);
+    expect((await anon.get('/api/docs/static/swagger-ui-bundle.js')).status).toBe(401);
     const doc = await c.get<{ openapi: string; paths: Record<string, Record<string, { security?: unknown[] }>> }>('/api/docs/json');
     expect(doc.status).toBe(200);
     expect(doc.body.openapi).toMatch(/^3\./);

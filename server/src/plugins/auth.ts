@@ -70,15 +70,17 @@ async function authenticate(req: FastifyRequest, auth: AuthService): Promise<Pri
 const isApiPath = (p: string) => p === '/api' || p.startsWith('/api/');
 
 /**
- * Marks routes that change state: any method but GET/HEAD, or several methods (a GET alias of
- * an action, which the spec documents as GET). Fastify adds a HEAD twin to every GET route and
- * runs the GET handler for it, so the twin of a GET alias is marked too.
+ * Marks routes that change state: any route registered with a method other than GET/HEAD. A
+ * GET registered together with POST or DELETE is the alias of an action (the spec documents
+ * some actions as GET), so the whole route is marked. Fastify adds a HEAD twin to every GET
+ * route and runs the GET handler for it, so the twin of a GET alias is marked too.
  */
 function markStateChangingRoutes(app: FastifyInstance): void {
   const aliasedGets = new Set<string>();
   app.addHook('onRoute', (opts) => {
     const methods = Array.isArray(opts.method) ? opts.method : [opts.method];
-    const changesState = methods.length > 1 || methods.some((m) => !READ_METHODS.has(m));
+    // GET plus HEAD is still a read (static files register both).
+    const changesState = methods.some((m) => !READ_METHODS.has(m));
     if (changesState && methods.includes('GET')) aliasedGets.add(opts.url);
     if (changesState || (methods.length === 1 && methods[0] === 'HEAD' && aliasedGets.has(opts.url))) {
       opts.config = { ...opts.config, csrf: true };

@@ -8,3 +8,5 @@ export * from './schemas/image';
 export * from './schemas/volume';
 export * from './schemas/network';
 export * from './schemas/prune';
+export * from './schemas/stats';
+export * from './schemas/app';

@@ -14,6 +14,7 @@ import { registerStaticWeb } from './plugins/static-web';
 import { authRoutes } from './routes/auth';
 import { composeRoutes } from './routes/compose';
 import { healthRoutes } from './routes/health';
+import { appsRoutes } from './routes/apps';
 import { pruneRoutes } from './routes/prune';
 import { resourceRoutes } from './routes/resources';
 import { registerOpenApi } from './routes/openapi';
@@ -61,6 +62,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<{ ap
   await registerOpenApi(app, ctx);
 
   healthRoutes(app, ctx);
+  appsRoutes(app, ctx);
   resourceRoutes(app, ctx);
   pruneRoutes(app, ctx);
   composeRoutes(app, ctx);

@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import { defineRoute } from '../route';
+import { CONTAINER_NAME } from './deploy';
+
+/** What app actions accept; anything else is a 400 naming these. */
+export const APP_ACTIONS = ['start', 'stop', 'restart', 'kill', 'remove', 'pause', 'unpause'] as const;
+export type AppAction = (typeof APP_ACTIONS)[number];
+
+export const PortBinding = z.object({ HostIp: z.string(), HostPort: z.string() });
+/** `{"80/tcp": [{HostIp, HostPort}], "443/tcp": null}`: null = exposed but not published. */
+export const PortMap = z.record(z.string(), z.array(PortBinding).nullable());
+export type PortMap = z.infer<typeof PortMap>;
+
+const NetworkEndpoint = z.looseObject({
+  NetworkID: z.string().nullish(),
+  IPAddress: z.string().nullish(),
+  Gateway: z.string().nullish(),
+});
+const Mount = z.looseObject({ Type: z.string().nullish(), Name: z.string().nullish(), Source: z.string().nullish(), Destination: z.string() });
+
+/**
+ * A container as the API shows it: the engine's inspect shape (list entries carry the subset one
+ * list call gives) plus `name` (no leading slash), `short_id` (10 characters), `ports` and
+ * `isUpdatable` (from the last update check; false when never checked).
+ */
+export const App = z.looseObject({
+  Id: z.string(),
+  /** The engine's name, with its leading slash. */
+  Name: z.string(),
+  Created: z.string(),
+  /** The image ID the container runs. */
+  Image: z.string().nullish(),
+  State: z.looseObject({ Status: z.string(), Running: z.boolean().optional() }),
+  Config: z.looseObject({
+    /** The reference the container was created from, e.g. `nginx:latest`. */
+    Image: z.string(),
+    Labels: z.record(z.string(), z.string()),
+    /** NAME=value strings (detail only). */
+    Env: z.array(z.string()).nullish(),
+  }),
+  HostConfig: z.looseObject({}).optional(),
+  NetworkSettings: z.looseObject({ Networks: z.record(z.string(), NetworkEndpoint).nullish() }).optional(),
+  Mounts: z.array(Mount).nullish(),
+  Args: z.array(z.string()).nullish(),
+  name: z.string(),
+  short_id: z.string(),
+  ports: PortMap,
+  isUpdatable: z.boolean(),
+});
+export type App = z.infer<typeof App>;
+
+export const AppList = z.array(App);
+
+export const Processes = z.object({ Titles: z.array(z.string()), Processes: z.array(z.array(z.string())) });
+export type Processes = z.infer<typeof Processes>;
+
+/** Result of comparing the app's image with its registry (`isUpdatable` is always a boolean). */
+export const AppUpdateCheck = App.extend({
+  /** Why the registry could not be compared (built locally, unreachable…); null when it was. */
+  reason: z.string().nullable(),
+  update: z.object({
+    /** The reference that was checked (Config.Image). */
+    image: z.string(),
+    /** Digest the registry has for that reference now; null when it could not be asked. */
+    remoteDigest: z.string().nullable(),
+    /** Digests of the image the container runs. */
+    localDigests: z.array(z.string()),
+    checkedAt: z.string(),
+  }),
+});
+export type AppUpdateCheck = z.infer<typeof AppUpdateCheck>;
+
+const AppName = z
+  .string()
+  .regex(CONTAINER_NAME, 'An app name is letters, digits and _ . - (it starts with a letter or digit).')
+  .max(255, 'An app name is at most 255 characters.');
+export const AppNameParams = z.object({ name: AppName });
+export const AppActionParams = z.object({
+  name: AppName,
+  action: z.enum(APP_ACTIONS, { error: () => `Unknown action; use one of: ${APP_ACTIONS.join(', ')}.` }),
+});
+
+/** Server-sent events: see StreamEvent in ./stats for the event names and their data. */
+const EventStream = z.string().describe('text/event-stream');
+/** A zip file (application/zip). */
+const ZipFile = z.unknown().describe('application/zip');
+
+export const appsApi = {
+  list: defineRoute({ method: 'GET', path: '/api/apps/', summary: 'Every container, running or not (one engine call)', response: AppList }),
+  dashboardStats: defineRoute({
+    method: 'GET',
+    path: '/api/apps/stats',
+    summary: "SSE: 'update' = a StatsSample of each running app, 'remove' = {name} when one stops; follows apps starting and stopping",
+    response: EventStream,
+  }),
+  get: defineRoute({ method: 'GET', path: '/api/apps/{name}', summary: 'One container (inspect shape plus name, ports, short_id)', params: AppNameParams, response: App }),
+  processes: defineRoute({
+    method: 'GET',
+    path: '/api/apps/{name}/processes',
+    summary: 'Processes of a running app (409 when it is not running)',
+    params: AppNameParams,
+    response: Processes,
+  }),
+  action: defineRoute({
+    method: 'POST',
+    path: '/api/apps/actions/{name}/{action}',
+    alsoMethods: ['GET'],
+    summary: 'start, stop, restart, kill, remove (forced; volumes kept), pause or unpause; returns the app list',
+    params: AppActionParams,
+    response: AppList,
+  }),
+  support: defineRoute({
+    method: 'GET',
+    path: '/api/apps/{name}/support',
+    summary: 'Support bundle (zip): the log (last 10 MiB) and the configuration with environment values redacted',
+    params: AppNameParams,
+    response: ZipFile,
+  }),
+  checkUpdate: defineRoute({
+    method: 'GET',
+    path: '/api/apps/{name}/updates',
+    summary: "Compare the app's image with the registry's current digest",
+    params: AppNameParams,
+    response: AppUpdateCheck,
+  }),
+  update: defineRoute({
+    method: 'POST',
+    path: '/api/apps/{name}/update',
+    alsoMethods: ['GET'],
+    summary: 'Pull the image and recreate the app with the same configuration (rolled back on failure); returns the app list',
+    params: AppNameParams,
+    response: AppList,
+  }),
+  logs: defineRoute({
+    method: 'GET',
+    path: '/api/apps/{name}/logs',
+    summary: "SSE: 'update' = one log line (the last 500 first, then new ones); 'status' = StreamStatus",
+    params: AppNameParams,
+    response: EventStream,
+  }),
+  stats: defineRoute({
+    method: 'GET',
+    path: '/api/apps/{name}/stats',
+    summary: "SSE: 'update' = a StatsSample about once a second while running; 'status' = StreamStatus",
+    params: AppNameParams,
+    response: EventStream,
+  }),
+};

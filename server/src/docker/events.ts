@@ -1,0 +1,189 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { DockerClient } from './client';
+import { isUnreachable } from './client';
+import type { EngineStatus } from './engine-status';
+
+/** A container event from the engine (start, die, destroy, rename, create, pause…). */
+export interface ContainerEvent {
+  kind: 'container';
+  action: string;
+  id: string;
+  /** The container's name at the time of the event (after a rename: the new one). */
+  name: string;
+}
+
+/**
+ * Sent after the subscription was (re)established following a gap: events may have been
+ * missed, so listeners should re-read what they track.
+ */
+export interface ResyncEvent {
+  kind: 'resync';
+}
+
+export type EngineEvent = ContainerEvent | ResyncEvent;
+export type EngineEventListener = (e: EngineEvent) => void;
+
+interface RawEvent {
+  Type?: string;
+  Action?: string;
+  status?: string;
+  id?: string;
+  Actor?: { ID?: string; Attributes?: Record<string, string> };
+}
+
+const RETRY_MS = [500, 1000, 2000, 5000];
+
+/**
+ * One engine event subscription (container events) shared by every listener in the process.
+ * Opened on the first listener, closed after the last leaves; reconnects by itself when the
+ * engine goes away and comes back, then tells listeners to resync.
+ */
+export class EngineEvents {
+  private listeners = new Set<EngineEventListener>();
+  private abort: AbortController | null = null;
+  private connected = false;
+  private connectedWaiters: (() => void)[] = [];
+  private retry = 0;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private offEngine: (() => void) | null = null;
+  private hadGap = false;
+  private closed = false;
+
+  constructor(
+    private readonly docker: DockerClient,
+    private readonly engine: EngineStatus,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  get isConnected(): boolean {
+    return this.connected;
+  }
+
+  subscribe(fn: EngineEventListener): () => void {
+    this.listeners.add(fn);
+    if (this.listeners.size === 1) this.start();
+    return () => {
+      this.listeners.delete(fn);
+      if (this.listeners.size === 0) this.stop();
+    };
+  }
+
+  /** Resolves once the subscription is live (or after `timeoutMs`), so a caller can read state without missing a change. */
+  whenConnected(timeoutMs = 2000): Promise<void> {
+    if (this.connected || this.listeners.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, timeoutMs);
+      timer.unref();
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.connectedWaiters.push(done);
+    });
+  }
+
+  close(): void {
+    this.closed = true;
+    this.listeners.clear();
+    this.stop();
+  }
+
+  private start(): void {
+    if (this.closed) return;
+    this.offEngine ??= this.engine.onChange((s) => {
+      if (s.reachable && !this.connected && !this.abort) this.connect();
+    });
+    this.connect();
+  }
+
+  private stop(): void {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.offEngine?.();
+    this.offEngine = null;
+    this.abort?.abort();
+    this.abort = null;
+    this.connected = false;
+    this.hadGap = false;
+    for (const w of this.connectedWaiters.splice(0)) w();
+  }
+
+  private connect(): void {
+    if (this.closed || this.listeners.size === 0 || this.abort) return;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    const abort = new AbortController();
+    this.abort = abort;
+    this.docker.getEvents({ filters: { type: ['container'] }, abortSignal: abort.signal }).then(
+      (stream) => {
+        if (abort.signal.aborted) {
+          (stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+          return;
+        }
+        this.connected = true;
+        this.retry = 0;
+        for (const w of this.connectedWaiters.splice(0)) w();
+        if (this.hadGap) this.emit({ kind: 'resync' });
+        this.hadGap = false;
+        let buffer = '';
+        stream.on('data', (chunk: Buffer) => {
+          buffer += chunk.toString('utf8');
+          let nl: number;
+          while ((nl = buffer.indexOf('\n')) !== -1) {
+            this.handleLine(buffer.slice(0, nl));
+            buffer = buffer.slice(nl + 1);
+          }
+        });
+        const ended = (err?: Error) => this.lost(abort, err);
+        stream.on('end', () => ended());
+        stream.on('error', ended);
+        stream.on('close', () => ended());
+      },
+      (err: unknown) => this.lost(abort, err),
+    );
+  }
+
+  private handleLine(line: string): void {
+    if (!line.trim()) return;
+    let raw: RawEvent;
+    try {
+      raw = JSON.parse(line) as RawEvent;
+    } catch (err) {
+      this.log.debug({ err }, 'unparsable engine event skipped');
+      return;
+    }
+    const id = raw.Actor?.ID ?? raw.id;
+    const action = raw.Action ?? raw.status;
+    if ((raw.Type && raw.Type !== 'container') || !id || !action) return;
+    this.emit({ kind: 'container', action, id, name: raw.Actor?.Attributes?.name ?? '' });
+  }
+
+  private emit(e: EngineEvent): void {
+    for (const fn of [...this.listeners]) {
+      try {
+        fn(e);
+      } catch (err) {
+        this.log.error({ err }, 'engine event listener failed');
+      }
+    }
+  }
+
+  /** The stream ended or never opened: retry, faster while the engine answers, else when it returns. */
+  private lost(abort: AbortController, err?: unknown): void {
+    if (this.abort !== abort) return;
+    this.abort = null;
+    const wasConnected = this.connected;
+    this.connected = false;
+    if (abort.signal.aborted || this.closed || this.listeners.size === 0) return;
+    this.hadGap = true;
+    if (err && isUnreachable(err)) this.engine.markUnreachable();
+    if (wasConnected) this.log.info('engine event stream lost; reconnecting');
+    const delay = RETRY_MS[Math.min(this.retry++, RETRY_MS.length - 1)]!;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      // While the engine is away the status watcher calls connect() when it returns.
+      if (this.engine.current.reachable) this.connect();
+    }, delay);
+    this.retryTimer.unref();
+  }
+}

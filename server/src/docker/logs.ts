@@ -1,0 +1,208 @@
+import type { DockerClient } from './client';
+import { engineCall } from './client';
+
+/** Longest log line we pass on; the rest of a longer line is dropped (a noisy container cannot flood a page). */
+export const MAX_LINE_BYTES = 16 * 1024;
+const TRUNCATED = ' …[line truncated]';
+
+export interface LogLine {
+  text: string;
+  /** The engine's RFC 3339 timestamp (when asked for), e.g. 2024-05-01T12:00:00.123456789Z. */
+  ts: string | null;
+  /** The same in nanoseconds since the epoch, for exact resumption. */
+  nanos: bigint | null;
+}
+
+/**
+ * Splits the engine's multiplexed log stream (non-TTY containers): frames of an 8-byte header
+ * (stream type, 3 zero bytes, big-endian length) followed by the payload.
+ */
+export class FrameDemuxer {
+  private pending: Buffer = Buffer.alloc(0);
+
+  push(chunk: Buffer): { stream: number; payload: Buffer }[] {
+    const buf = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
+    const frames: { stream: number; payload: Buffer }[] = [];
+    let at = 0;
+    while (buf.length - at >= 8) {
+      const size = buf.readUInt32BE(at + 4);
+      if (buf.length - at - 8 < size) break;
+      frames.push({ stream: buf[at]!, payload: buf.subarray(at + 8, at + 8 + size) });
+      at += 8 + size;
+    }
+    this.pending = at < buf.length ? Buffer.from(buf.subarray(at)) : Buffer.alloc(0);
+    return frames;
+  }
+}
+
+/** Cuts bytes into lines (without the newline), capping each at `max` bytes. */
+export class LineSplitter {
+  private parts: Buffer[] = [];
+  private size = 0;
+  private skipping = false;
+
+  constructor(private readonly max = MAX_LINE_BYTES) {}
+
+  push(data: Buffer): string[] {
+    const lines: string[] = [];
+    let from = 0;
+    while (from <= data.length) {
+      const nl = data.indexOf(10, from);
+      const end = nl === -1 ? data.length : nl;
+      this.append(data.subarray(from, end), lines);
+      if (nl === -1) break;
+      if (!this.skipping) lines.push(this.take());
+      this.skipping = false;
+      this.parts = [];
+      this.size = 0;
+      from = nl + 1;
+    }
+    return lines;
+  }
+
+  /** What is left without a final newline. */
+  flush(): string[] {
+    const rest = this.size && !this.skipping ? [this.take()] : [];
+    this.parts = [];
+    this.size = 0;
+    this.skipping = false;
+    return rest;
+  }
+
+  private append(part: Buffer, lines: string[]): void {
+    if (this.skipping || part.length === 0) return;
+    this.parts.push(part);
+    this.size += part.length;
+    if (this.size > this.max) {
+      lines.push(Buffer.concat(this.parts).subarray(0, this.max).toString('utf8') + TRUNCATED);
+      this.parts = [];
+      this.size = 0;
+      this.skipping = true;
+    }
+  }
+
+  private take(): string {
+    const text = Buffer.concat(this.parts).toString('utf8');
+    return text.endsWith('\r') ? text.slice(0, -1) : text;
+  }
+}
+
+const TS = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:\d\d) /;
+
+/** Splits the engine's timestamp prefix off a line (present when asked with timestamps=true). */
+export function splitTimestamp(line: string): LogLine {
+  const m = TS.exec(line);
+  if (!m) return { text: line, ts: null, nanos: null };
+  const ms = Date.parse(`${m[1]}${m[3]}`);
+  if (Number.isNaN(ms)) return { text: line, ts: null, nanos: null };
+  const nanos = BigInt(ms) * 1_000_000n + BigInt((m[2] ?? '').padEnd(9, '0'));
+  return { text: line.slice(m[0].length), ts: m[0].trimEnd(), nanos };
+}
+
+/** The engine's `since` parameter ("seconds.nanoseconds") for a point in nanoseconds. */
+export function sinceParam(nanos: bigint): string {
+  const s = nanos / 1_000_000_000n;
+  const n = nanos % 1_000_000_000n;
+  return `${s}.${n.toString().padStart(9, '0')}`;
+}
+
+export interface LogStreamOptions {
+  follow: boolean;
+  /** Lines from the end to start with. */
+  tail?: number;
+  /** Only lines after this point (nanoseconds since the epoch, exclusive). */
+  afterNanos?: bigint;
+  timestamps: boolean;
+  signal?: AbortSignal;
+}
+
+type Readable = NodeJS.ReadableStream & AsyncIterable<Buffer> & { destroy?: () => void };
+
+/** Opens a container's log (stdout and stderr) as a byte stream, multiplexed unless `tty`. */
+export async function openLogStream(docker: DockerClient, id: string, opts: LogStreamOptions): Promise<Readable> {
+  const query: Record<string, string | number | boolean> = { stdout: true, stderr: true, follow: opts.follow, timestamps: opts.timestamps };
+  if (opts.tail !== undefined) query.tail = opts.tail;
+  // The engine's `since` is inclusive; one nanosecond later skips the line we already have.
+  if (opts.afterNanos !== undefined) query.since = sinceParam(opts.afterNanos + 1n);
+  const modem = docker.modem as { dial: (o: object, cb: (err: unknown, data: unknown) => void) => void };
+  return engineCall(
+    () =>
+      new Promise<Readable>((resolve, reject) => {
+        modem.dial(
+          {
+            path: `/containers/${encodeURIComponent(id)}/logs?`,
+            method: 'GET',
+            options: query,
+            abortSignal: opts.signal,
+            // Always a stream (dockerode buffers the whole log in memory when not following).
+            isStream: true,
+            statusCodes: { 200: true, 404: 'no such container', 500: 'server error' },
+          },
+          (err, data) => (err ? reject(err) : resolve(data as Readable)),
+        );
+      }),
+  );
+}
+
+/** Reads a log stream line by line; pauses the engine stream while the consumer is busy. */
+export async function* readLogLines(stream: Readable, tty: boolean, maxLine = MAX_LINE_BYTES): AsyncGenerator<LogLine> {
+  const demux = tty ? null : new FrameDemuxer();
+  const splitters = new Map<number, LineSplitter>();
+  const splitter = (n: number) => {
+    let s = splitters.get(n);
+    if (!s) splitters.set(n, (s = new LineSplitter(maxLine)));
+    return s;
+  };
+  try {
+    for await (const chunk of stream) {
+      const frames = demux ? demux.push(chunk) : [{ stream: 1, payload: chunk }];
+      for (const f of frames) for (const line of splitter(f.stream).push(f.payload)) yield splitTimestamp(line);
+    }
+    for (const s of splitters.values()) for (const line of s.flush()) yield splitTimestamp(line);
+  } finally {
+    stream.destroy?.();
+  }
+}
+
+/**
+ * The whole log as text (stdout and stderr interleaved), keeping the last `maxBytes`; gives up
+ * reading after `timeoutMs` and says so at the top.
+ */
+export async function readWholeLog(docker: DockerClient, id: string, tty: boolean, maxBytes: number, timeoutMs: number): Promise<string> {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), timeoutMs);
+  const stream = await openLogStream(docker, id, { follow: false, timestamps: true, signal: abort.signal });
+  const demux = tty ? null : new FrameDemuxer();
+  const kept: Buffer[] = [];
+  let size = 0;
+  let dropped = 0;
+  let timedOut = false;
+  try {
+    for await (const chunk of stream) {
+      for (const f of demux ? demux.push(chunk) : [{ payload: chunk }]) {
+        kept.push(f.payload);
+        size += f.payload.length;
+        while (size - kept[0]!.length >= maxBytes) {
+          size -= kept[0]!.length;
+          dropped += kept.shift()!.length;
+        }
+      }
+    }
+  } catch (err) {
+    if (!abort.signal.aborted) throw err;
+    timedOut = true;
+  } finally {
+    clearTimeout(timer);
+    stream.destroy?.();
+  }
+  let body = Buffer.concat(kept);
+  if (body.length > maxBytes) {
+    dropped += body.length - maxBytes;
+    body = body.subarray(body.length - maxBytes);
+  }
+  const notes = [
+    dropped ? `[Berth: the first ${dropped} bytes of this log are left out; the bundle keeps the last ${maxBytes} bytes]` : '',
+    timedOut ? `[Berth: reading the log took longer than ${Math.round(timeoutMs / 1000)} s; what was read so far follows]` : '',
+  ].filter(Boolean);
+  return (notes.length ? `${notes.join('\n')}\n` : '') + body.toString('utf8');
+}

@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import { appsApi } from '@berth/contract';
+import type { AppContext } from '../context';
+import { route } from '../lib/route';
+import { openSse } from '../lib/sse';
+import { AppsService } from '../services/apps';
+import { AppStreams } from '../services/apps-live';
+import { AppUpdateService } from '../services/apps-update';
+
+export function appsRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const apps = new AppsService(ctx);
+  const updates = new AppUpdateService(ctx, apps);
+  const live = new AppStreams(ctx);
+
+  route(app, appsApi.list, () => apps.list());
+  // A static path: it wins over /api/apps/{name}, so an app literally named "stats" is read by ID.
+  route(app, appsApi.dashboardStats, (req, reply) => {
+    live.dashboard(openSse(req, reply));
+    return reply;
+  });
+  route(app, appsApi.get, (req) => apps.get(req.params.name));
+  route(app, appsApi.processes, (req) => apps.processes(req.params.name));
+  route(app, appsApi.action, (req) => apps.action(req.params.name, req.params.action));
+  route(app, appsApi.support, async (req, reply) => {
+    const bundle = await apps.supportBundle(req.params.name);
+    return reply.type('application/zip').header('Content-Disposition', `attachment; filename="${bundle.filename}"`).send(bundle.zip);
+  });
+  route(app, appsApi.checkUpdate, (req) => updates.check(req.params.name));
+  route(app, appsApi.update, (req) => updates.update(req.params.name));
+  // Streams look the app up first, so an unknown app is a plain 404, not an empty stream.
+  route(app, appsApi.logs, async (req, reply) => {
+    const target = await apps.inspect(req.params.name);
+    live.logs(target, openSse(req, reply));
+    return reply;
+  });
+  route(app, appsApi.stats, async (req, reply) => {
+    const target = await apps.inspect(req.params.name);
+    live.stats(target, openSse(req, reply));
+    return reply;
+  });
+}

@@ -1,0 +1,72 @@
+import type { App, AppUpdateCheck } from '@berth/contract';
+import type { AppContext } from '../context';
+import { appFromInspect, recreateSpec, type ImageDefaults } from '../docker/containers';
+import { checkImageUpdate, pullImage } from '../docker/images-update';
+import { inspectImage } from '../docker/images';
+import { replaceContainer } from '../docker/replace';
+import { AppError, ConflictError, ValidationError } from '../errors';
+import { appsRuntime, type AppsRuntime } from './apps-runtime';
+import type { AppsService } from './apps';
+
+const IMAGE_ID = /^(sha256:)?[0-9a-f]{64}$/;
+/** A pull that reports nothing for this long is stopped. */
+const PULL_IDLE_MS = 5 * 60_000;
+
+/** Update check (registry digest vs. local) and one-click update (pull, then recreate in place). */
+export class AppUpdateService {
+  private readonly rt: AppsRuntime;
+  private readonly busy = new Set<string>();
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly apps: AppsService,
+  ) {
+    this.rt = appsRuntime(ctx);
+  }
+
+  async check(name: string): Promise<AppUpdateCheck> {
+    const info = await this.apps.inspect(name);
+    const res = await checkImageUpdate(this.ctx.docker, info.Config.Image, { imageId: info.Image });
+    this.rt.updatable.set(info.Id, res.isUpdatable);
+    const { image, remoteDigest, localDigests, checkedAt } = res;
+    return { ...appFromInspect(info, res.isUpdatable), reason: res.reason, update: { image, remoteDigest, localDigests, checkedAt } };
+  }
+
+  /**
+   * Pulls the app's image, then replaces the container with one made from it under the same name
+   * and configuration (created first, swapped in, the old one removed last; put back on failure).
+   */
+  async update(name: string): Promise<App[]> {
+    const old = await this.apps.inspect(name);
+    if (this.busy.has(old.Id)) throw new ConflictError(`${name} is already being updated.`);
+    const ref = old.Config.Image;
+    if (IMAGE_ID.test(ref)) throw new ValidationError(`${name} was created from an image ID, so there is no name to pull a newer image by.`);
+    this.busy.add(old.Id);
+    try {
+      await pullImage(this.ctx.docker, ref, { idleMs: PULL_IDLE_MS });
+      const spec = recreateSpec(old, await this.imageDefaults(old.Image), ref);
+      await replaceContainer(this.ctx.docker, old.Id, spec.create, { extraNetworks: spec.extraNetworks, log: this.ctx.log });
+      this.rt.updatable.delete(old.Id);
+    } catch (err) {
+      // replaceContainer leaves the old container as it was unless it says restore_failed.
+      if (err instanceof AppError && err.code !== 'restore_failed') {
+        throw new AppError(err.statusCode, err.code, `Updating ${old.Name.replace(/^\//, '')} failed: ${err.message} The app was left as it was.`);
+      }
+      throw err;
+    } finally {
+      this.busy.delete(old.Id);
+    }
+    return this.apps.list();
+  }
+
+  /** What the old image gave the container by default; null when that image is gone (then everything is copied). */
+  private async imageDefaults(imageId: string): Promise<ImageDefaults | null> {
+    try {
+      const image = await inspectImage(this.ctx.docker, imageId);
+      return (image as { Config?: ImageDefaults }).Config ?? null;
+    } catch (err) {
+      this.ctx.log.info({ err, image: imageId }, 'old image not readable; copying the whole container configuration');
+      return null;
+    }
+  }
+}

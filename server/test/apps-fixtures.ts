@@ -1,0 +1,120 @@
+import type { FastifyInstance } from 'fastify';
+import { dockerCli, testEngine } from './helpers/engine';
+import type { TestClient } from './helpers/app';
+
+/**
+ * Starts a labelled busybox container that prints "run <n> line <i>" five times a second; <n>
+ * counts its starts (kept in its filesystem), so lines of a restart differ from the first run's.
+ */
+export function runTicker(name: string, extra: string[] = [], image = testEngine().image): string {
+  const script = 'n=$(cat /tmp/runs 2>/dev/null || echo 0); n=$((n+1)); echo $n > /tmp/runs; i=0; while true; do i=$((i+1)); echo "run $n line $i"; sleep 0.2; done';
+  return dockerCli(['run', '-d', '--name', name, '--label', 'berth.test=1', '--stop-timeout', '1', ...extra, image, 'sh', '-c', script]).trim();
+}
+
+export function inspect<T = Record<string, unknown>>(name: string): T {
+  return (JSON.parse(dockerCli(['inspect', name])) as T[])[0]!;
+}
+
+export const cookieHeader = (client: TestClient) => [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+
+/** Listens on 127.0.0.1 and a free port; returns the base URL. */
+export async function listen(app: FastifyInstance): Promise<string> {
+  return app.listen({ host: '127.0.0.1', port: 0 });
+}
+
+export interface SseEvent {
+  event: string;
+  data: string;
+}
+
+/** Reads a real server-sent event stream over HTTP, as a browser's EventSource would. */
+export class SseReader {
+  readonly events: SseEvent[] = [];
+  readonly comments: string[] = [];
+  private readonly abort = new AbortController();
+  private notify: (() => void) | null = null;
+  private ended = false;
+
+  private constructor() {}
+
+  static async open(base: string, path: string, cookie: string): Promise<SseReader> {
+    const r = new SseReader();
+    const res = await fetch(base + path, { headers: { cookie, accept: 'text/event-stream' }, signal: r.abort.signal });
+    if (res.status !== 200 || !res.headers.get('content-type')?.startsWith('text/event-stream')) {
+      throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    }
+    void r.pump(res.body!);
+    return r;
+  }
+
+  updates(): string[] {
+    return this.events.filter((e) => e.event === 'update').map((e) => e.data);
+  }
+
+  of<T = unknown>(event: string): T[] {
+    return this.events.filter((e) => e.event === event).map((e) => JSON.parse(e.data) as T);
+  }
+
+  /** Waits until `check` holds for what arrived so far. */
+  async waitFor(check: (r: SseReader) => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!check(this)) {
+      if (this.ended) throw new Error(`stream ended while waiting for ${what}`);
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`timed out waiting for ${what}; got ${JSON.stringify(this.events.slice(-5))}`);
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, Math.min(left, 500));
+        this.notify = () => {
+          clearTimeout(t);
+          resolve();
+        };
+      });
+    }
+  }
+
+  get isEnded(): boolean {
+    return this.ended;
+  }
+
+  close(): void {
+    this.abort.abort();
+  }
+
+  private async pump(body: ReadableStream<Uint8Array>): Promise<void> {
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) !== -1) {
+          this.parse(buffer.slice(0, end));
+          buffer = buffer.slice(end + 2);
+        }
+        this.notify?.();
+      }
+    } catch (err) {
+      // Aborted by close(), or the server went away: waitFor() reports the end.
+      if (!this.abort.signal.aborted) this.comments.push(`reader error: ${String(err)}`);
+    } finally {
+      this.ended = true;
+      this.notify?.();
+    }
+  }
+
+  private parse(block: string): void {
+    const lines = block.split('\n');
+    const event = lines.find((l) => l.startsWith('event: '))?.slice(7);
+    const data = lines.filter((l) => l.startsWith('data: ')).map((l) => l.slice(6));
+    if (event) this.events.push({ event, data: data.join('\n') });
+    else for (const l of lines) if (l.startsWith(': ')) this.comments.push(l.slice(2));
+  }
+}
+
+export async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
@@ -15,6 +15,9 @@ import { authRoutes } from './routes/auth';
 import { composeRoutes } from './routes/compose';
 import { healthRoutes } from './routes/health';
 import { appsRoutes } from './routes/apps';
+import { templatesRoutes } from './routes/templates';
+import { deployRoutes } from './routes/deploy';
+import { variablesRoutes } from './routes/variables';
 import { pruneRoutes } from './routes/prune';
 import { resourceRoutes } from './routes/resources';
 import { registerOpenApi } from './routes/openapi';
@@ -36,7 +39,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<{ ap
     },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
-    disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+    logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -63,6 +66,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<{ ap
 
   healthRoutes(app, ctx);
   appsRoutes(app, ctx);
+  templatesRoutes(app, ctx);
+  deployRoutes(app, ctx);
+  variablesRoutes(app, ctx);
   resourceRoutes(app, ctx);
   pruneRoutes(app, ctx);
   composeRoutes(app, ctx);

@@ -19,11 +19,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const fields = err.validation.map((v) => {
-        const params = v.params as { issue?: { code?: string; keys?: string[] } };
-        const keys = params.issue?.code === 'unrecognized_keys' ? params.issue.keys ?? [] : [];
+        const keys = v.keyword === 'unrecognized_keys' ? ((v.params as { keys?: string[] }).keys ?? []) : [];
         const base = fieldName(v.instancePath, err.validationContext ?? 'body');
-        const field = keys.length ? keys.map((k) => (base === 'body' ? k : `${base}.${k}`)).join(', ') : base;
-        return { field, message: keys.length ? `Unknown field: ${keys.join(', ')}` : v.message ?? 'Invalid value' };
+        const field = keys.length ? keys.map((k) => (base === (err.validationContext ?? 'body') ? k : `${base}.${k}`)).join(', ') : base;
+        return { field, message: keys.length ? `Unknown field: ${keys.join(', ')}` : (v.message ?? 'Invalid value') };
       });
       const detail = fields.map((f) => `${f.field}: ${f.message}`).join('; ');
       return reply.code(400).send({ detail, code: ErrorCode.validation, fields } satisfies ApiError);

@@ -22,6 +22,7 @@ const EnvSchema = z.object({
   WEB_DIST: z.string().optional(),
   COMPOSE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(600),
   TEMPLATE_FETCH_ALLOW_LOOPBACK: bool.default(false),
+  TEMPLATE_FETCH_TIMEOUT_SECONDS: z.coerce.number().min(0.5).max(120).default(15),
 });
 
 export interface Config {
@@ -41,6 +42,7 @@ export interface Config {
   webDist: string;
   composeTimeoutMs: number;
   templateFetchAllowLoopback: boolean;
+  templateFetchTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -75,5 +77,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     composeTimeoutMs: e.COMPOSE_TIMEOUT_SECONDS * 1000,
     templateFetchAllowLoopback: e.TEMPLATE_FETCH_ALLOW_LOOPBACK,
+    templateFetchTimeoutMs: Math.round(e.TEMPLATE_FETCH_TIMEOUT_SECONDS * 1000),
   };
 }

@@ -106,7 +106,10 @@ describe('shell', () => {
     await page.waitForTimeout(1500);
     await page.screenshot({ path: path.join(shotDir, 'dashboard.png') });
     // The README's screenshot is refreshed on request only, so a test run leaves the tree clean.
-    if (process.env.BERTH_UPDATE_SCREENSHOT === '1') await page.screenshot({ path: path.join(REPO_ROOT, 'docs', 'screenshot.png') });
+    if (process.env.BERTH_UPDATE_SCREENSHOT === '1') {
+      fs.mkdirSync(path.join(REPO_ROOT, 'docs'), { recursive: true });
+      await page.screenshot({ path: path.join(REPO_ROOT, 'docs', 'screenshot.png') });
+    }
     await context.close();
   });
 

@@ -30,7 +30,7 @@ export async function newPage(browser: Browser, baseUrl: string, opts: PageOptio
 export const routeName = (page: Page) => page.getByTestId('route-name');
 
 export async function expectRouteName(page: Page, name: string): Promise<void> {
-  await routeName(page).filter({ hasText: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }).waitFor({ timeout: 10_000 });
+  await routeName(page).filter({ hasText: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }).waitFor({ timeout: 20_000 });
 }
 
 /** Fills the login form and submits with Enter; resolves once the shell is shown. */
@@ -47,5 +47,5 @@ export async function signIn(page: Page, email: string, password: string, opts: 
 export async function signOut(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'User menu' }).click();
   await page.getByRole('menuitem', { name: 'Logout' }).click();
-  await page.getByRole('button', { name: 'Login' }).waitFor({ timeout: 10_000 });
+  await page.getByRole('button', { name: 'Login' }).waitFor({ timeout: 20_000 });
 }

@@ -1,7 +1,7 @@
 import { Alert, Button, Center, Group, Image, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useLogin } from '../features/account/api';
-import { ApiError } from '../lib/api-client';
+import { errorMessage } from '../lib/notify';
 
 /** The only screen while signed out. */
 export function LoginScreen() {
@@ -16,8 +16,7 @@ export function LoginScreen() {
     login.mutate({ username: username.trim(), password });
   };
 
-  const err = login.error;
-  const message = err instanceof ApiError ? `${err.statusText}: ${err.detail}` : err ? String(err) : null;
+  const message = login.error ? errorMessage(login.error) : null;
   return (
     <Center mih="100vh" p="md">
       <Paper withBorder shadow="md" p="xl" radius="md" w="100%" maw={400} style={{ background: 'var(--berth-surface)' }}>

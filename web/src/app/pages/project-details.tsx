@@ -1,2 +1,49 @@
-// Filled by the feature that owns this screen; until then it shows the route name only.
-export { PendingPage as default } from '../../components/PendingPage';
+import { Accordion, Alert, Card, Loader, Text, Title } from '@mantine/core';
+import { useParams } from 'react-router-dom';
+import { useActionOutput } from '../../features/projects/api/live';
+import { useProject } from '../../features/projects/api/queries';
+import { ActionOutputCard } from '../../features/projects/components/ActionOutputCard';
+import { ProjectHeader } from '../../features/projects/components/ProjectHeader';
+import { ProjectInfoCard } from '../../features/projects/components/ProjectInfoCard';
+import { ServicePanel } from '../../features/projects/components/ServicePanel';
+import { serviceStatus } from '../../features/projects/model';
+import { errorMessage } from '../../lib/notify';
+
+/** /projects/{name}: header actions, details, one panel per service, the live action output. */
+export default function ProjectDetailsPage() {
+  const name = useParams().projectName ?? '';
+  const project = useProject(name);
+  const output = useActionOutput(name, project.data !== undefined);
+  const services = Object.entries(project.data?.services ?? {});
+  return (
+    <>
+      <ProjectHeader name={name} />
+      {project.error && !project.data && (
+        <Alert color="red" mb="sm" title="The project could not be read">
+          {errorMessage(project.error)}
+        </Alert>
+      )}
+      {project.isLoading && <Loader size="sm" />}
+      <ActionOutputCard output={output} />
+      {project.data && (
+        <>
+          <ProjectInfoCard project={project.data} />
+          <Card withBorder>
+            <Title order={3} size="h5" mb="sm">
+              Services
+            </Title>
+            {services.length === 0 ? (
+              <Text c="dimmed">No services.</Text>
+            ) : (
+              <Accordion multiple variant="separated">
+                {services.map(([svc, def]) => (
+                  <ServicePanel key={svc} project={name} name={svc} service={def} status={serviceStatus(project.data, svc)} />
+                ))}
+              </Accordion>
+            )}
+          </Card>
+        </>
+      )}
+    </>
+  );
+}

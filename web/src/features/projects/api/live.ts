@@ -1,0 +1,48 @@
+import { skipToken, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ActionStreamEvent, projectApi, type ActionEnd, type ActionState } from '@berth/contract';
+import { buildUrl } from '../../../lib/api-client';
+import { useEventStream } from '../../../lib/event-stream';
+import { projectKeys, projectLiveKeys } from './keys';
+
+/** The browser keeps this much of an action's output (the server keeps the tail too). */
+const MAX_OUTPUT_CHARS = 200_000;
+
+export interface ActionOutput extends ActionState {
+  /** How the last action ended, once it has. */
+  ended: ActionEnd | null;
+}
+
+type StreamItem = { kind: 'state'; state: ActionState } | { kind: 'output'; chunk: string } | { kind: 'end'; end: ActionEnd };
+
+function parse(data: string, event: string): StreamItem {
+  if (event === ActionStreamEvent.output) return { kind: 'output', chunk: data };
+  if (event === ActionStreamEvent.end) return { kind: 'end', end: JSON.parse(data) as ActionEnd };
+  return { kind: 'state', state: JSON.parse(data) as ActionState };
+}
+
+export function foldOutput(prev: ActionOutput | undefined, batch: StreamItem[]): ActionOutput {
+  let next: ActionOutput = prev ?? { running: false, action: null, service: null, output: '', ended: null };
+  for (const item of batch) {
+    if (item.kind === 'state') next = { ...item.state, ended: null };
+    else if (item.kind === 'output') next = { ...next, output: (next.output + item.chunk).slice(-MAX_OUTPUT_CHARS) };
+    else next = { ...next, running: false, ended: item.end };
+  }
+  return next;
+}
+
+/**
+ * The live output of the project's running compose action (replayed from its start when the
+ * page opens mid-action), kept in the query cache. An ended action re-reads the project.
+ */
+export function useActionOutput(name: string, enabled = true): ActionOutput | undefined {
+  const queryClient = useQueryClient();
+  useEventStream<StreamItem>(enabled ? buildUrl(projectApi.stream, { name }) : null, {
+    event: [ActionStreamEvent.state, ActionStreamEvent.output, ActionStreamEvent.end],
+    parse,
+    onBatch: (batch) => {
+      queryClient.setQueryData<ActionOutput>(projectLiveKeys.output(name), (prev) => foldOutput(prev, batch));
+      if (batch.some((i) => i.kind === 'end')) void queryClient.invalidateQueries({ queryKey: projectKeys.detail(name) });
+    },
+  });
+  return useQuery<ActionOutput>({ queryKey: projectLiveKeys.output(name), queryFn: skipToken, staleTime: Infinity }).data;
+}

@@ -1,0 +1,32 @@
+import { useMemo } from 'react';
+import { Box, useComputedColorScheme } from '@mantine/core';
+import { useViewportSize } from '@mantine/hooks';
+import { yaml } from '@codemirror/lang-yaml';
+import CodeMirror from '@uiw/react-codemirror';
+import { textmate, twilight } from './editor-themes';
+
+/** Spec: the editor is the window's height minus 205 and its width minus 80 (never wider than the page). */
+const HEIGHT_OFFSET = 205;
+const WIDTH_OFFSET = 80;
+
+/** The YAML code editor of a compose file, in the app's light or dark scheme. */
+export function ComposeEditor({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+  const scheme = useComputedColorScheme('light');
+  const { height, width } = useViewportSize();
+  const extensions = useMemo(() => [yaml()], []);
+  return (
+    <Box maw="100%" style={{ overflow: 'hidden', borderRadius: 4, border: '1px solid var(--mantine-color-default-border)' }} data-testid="compose-editor">
+      <CodeMirror
+        value={value}
+        onChange={onChange}
+        extensions={extensions}
+        theme={scheme === 'dark' ? twilight : textmate}
+        height={`${Math.max(240, height - HEIGHT_OFFSET)}px`}
+        width={`${Math.max(280, width - WIDTH_OFFSET)}px`}
+        maxWidth="100%"
+        basicSetup={{ tabSize: 2 }}
+        aria-label="Compose file"
+      />
+    </Box>
+  );
+}

@@ -1,0 +1,72 @@
+import { useState } from 'react';
+import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconDeviceFloppy } from '@tabler/icons-react';
+import { useNavigate } from 'react-router-dom';
+import { PROJECT_NAME_PATTERN, PROJECT_NAME_RULE } from '@berth/contract';
+import { PageHeader } from '../../../components/PageHeader';
+import { errorMessage } from '../../../lib/notify';
+import { useSaveProject } from '../api/mutations';
+import { yamlProblem } from '../yaml-check';
+import { ComposeEditor } from './ComposeEditor';
+
+/**
+ * New project (Template Name + file) or the file of an existing one. The YAML is checked as it
+ * is typed, so its line and column show before saving; the server checks again (and runs the
+ * compose CLI's own check) before it writes anything.
+ */
+export function ProjectEditForm({ name, isNew, initial }: { name: string; isNew: boolean; initial: string }) {
+  const navigate = useNavigate();
+  const save = useSaveProject();
+  const [projectName, setProjectName] = useState(isNew ? '' : name);
+  const [content, setContent] = useState(initial);
+  const [checked] = useDebouncedValue(content, 250);
+  const problem = checked.trim() ? yamlProblem(checked) : null;
+  const nameError = isNew && projectName !== '' && !PROJECT_NAME_PATTERN.test(projectName) ? PROJECT_NAME_RULE : null;
+  const canSave = projectName !== '' && !nameError && content.trim() !== '' && !yamlProblem(content);
+
+  const submit = () => {
+    if (!canSave) return;
+    save.mutate({ name: projectName, content, isNew }, { onSuccess: (res) => navigate(`/projects/${encodeURIComponent(res.name)}`) });
+  };
+
+  return (
+    <Stack gap="sm">
+      <PageHeader
+        title={isNew ? 'New Compose Template' : `Edit ${name} Project`}
+        actions={
+          <Button leftSection={<IconDeviceFloppy size={16} />} onClick={submit} disabled={!canSave} loading={save.isPending}>
+            Submit
+          </Button>
+        }
+      />
+      {isNew && (
+        <TextInput
+          label="Template Name"
+          placeholder="my-project"
+          required
+          value={projectName}
+          onChange={(e) => setProjectName(e.currentTarget.value)}
+          error={nameError}
+          maw={420}
+        />
+      )}
+      {problem && (
+        <Text c="red" size="sm" role="alert" data-testid="yaml-error">
+          YAML error: {problem}
+        </Text>
+      )}
+      {save.error && (
+        <Alert color="red" title="Not saved" withCloseButton onClose={() => save.reset()}>
+          {errorMessage(save.error)}
+        </Alert>
+      )}
+      <ComposeEditor value={content} onChange={setContent} />
+      <Group justify="flex-end">
+        <Text size="xs" c="dimmed">
+          Saved only when the compose CLI accepts the file; the previous file stays as it was otherwise.
+        </Text>
+      </Group>
+    </Stack>
+  );
+}

@@ -13,3 +13,4 @@ export * from './schemas/deploy';
 export * from './schemas/variables';
 export * from './schemas/stats';
 export * from './schemas/app';
+export * from './schemas/settings';

@@ -14,6 +14,7 @@ import { registerStaticWeb } from './plugins/static-web';
 import { authRoutes } from './routes/auth';
 import { composeRoutes } from './routes/compose';
 import { healthRoutes } from './routes/health';
+import { settingsRoutes } from './routes/settings';
 import { appsRoutes } from './routes/apps';
 import { templatesRoutes } from './routes/templates';
 import { deployRoutes } from './routes/deploy';
@@ -65,6 +66,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<{ ap
   await registerOpenApi(app, ctx);
 
   healthRoutes(app, ctx);
+  settingsRoutes(app, ctx);
   appsRoutes(app, ctx);
   templatesRoutes(app, ctx);
   deployRoutes(app, ctx);

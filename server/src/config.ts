@@ -23,6 +23,9 @@ const EnvSchema = z.object({
   COMPOSE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(600),
   TEMPLATE_FETCH_ALLOW_LOOPBACK: bool.default(false),
   TEMPLATE_FETCH_TIMEOUT_SECONDS: z.coerce.number().min(0.5).max(120).default(15),
+  /** Set by the container runtime; names Berth's own container when it runs in one. */
+  HOSTNAME: z.string().optional(),
+  BERTH_CONTAINER_NAME: z.string().regex(/^\/?[a-zA-Z0-9][a-zA-Z0-9_.-]*$/, 'must be a container name or ID').optional(),
 });
 
 export interface Config {
@@ -43,6 +46,9 @@ export interface Config {
   composeTimeoutMs: number;
   templateFetchAllowLoopback: boolean;
   templateFetchTimeoutMs: number;
+  /** Berth's own container (name or ID) for the self-update; else found by host name. */
+  containerName: string | undefined;
+  hostname: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -78,5 +84,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     composeTimeoutMs: e.COMPOSE_TIMEOUT_SECONDS * 1000,
     templateFetchAllowLoopback: e.TEMPLATE_FETCH_ALLOW_LOOPBACK,
     templateFetchTimeoutMs: Math.round(e.TEMPLATE_FETCH_TIMEOUT_SECONDS * 1000),
+    containerName: e.BERTH_CONTAINER_NAME?.replace(/^\//, ''),
+    hostname: e.HOSTNAME,
   };
 }

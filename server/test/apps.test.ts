@@ -40,6 +40,7 @@ describe('GET /api/apps/', () => {
 
     const res = await t.client.get<App[]>('/api/apps/');
     expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
     const names = res.body.map((a) => a.name);
     expect(names).toEqual([...names].sort());
     const app = res.body.find((a) => a.name === running)!;

@@ -1,0 +1,118 @@
+// Small helpers for the benchmark: the docker CLI (argv arrays), raw engine requests, SSE viewers.
+import { spawn } from 'node:child_process';
+import http from 'node:http';
+import { performance } from 'node:perf_hooks';
+
+const CLI = process.env.BERTH_TEST_DOCKER_CLI || 'docker';
+
+/** Runs the docker CLI against DOCKER_HOST; resolves with stdout, rejects with stderr on failure. */
+export function docker(args: string[], timeoutMs = 120_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(CLI, args, { shell: false, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DOCKER_CLI_HINTS: 'false' } });
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.stdout.setEncoding('utf8').on('data', (s: string) => (out += s));
+    child.stderr.setEncoding('utf8').on('data', (s: string) => (err += s));
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(out);
+      else reject(new Error(`docker ${args.slice(0, 3).join(' ')} exited ${code}: ${err.trim()}`));
+    });
+  });
+}
+
+/** Runs `fn` over `items`, `n` at a time. */
+export async function parallel<T>(items: T[], n: number, fn: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(n, items.length) }, worker));
+}
+
+type Target = { socketPath: string } | { host: string; port: number };
+
+/** One GET on a fresh connection, reading the whole body; resolves with the body. */
+function get(target: Target, path: string, headers: Record<string, string> = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ ...target, path, method: 'GET', headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks).toString('utf8')) : reject(new Error(`GET ${path}: ${res.statusCode}`))));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** GET on the engine API itself (the DOCKER_HOST socket). */
+export function engineGet(path: string): Promise<string> {
+  const url = new URL(process.env.DOCKER_HOST ?? 'unix:///var/run/docker.sock');
+  return get(url.protocol === 'unix:' ? { socketPath: url.pathname } : { host: url.hostname, port: Number(url.port || 2375) }, path);
+}
+
+/** GET on the Berth server, the same way (fresh connection, whole body). */
+export function serverGet(base: string, path: string, cookie: string): Promise<string> {
+  const url = new URL(base);
+  return get({ host: url.hostname, port: Number(url.port) }, path, { cookie });
+}
+
+export async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await fn();
+  return performance.now() - start;
+}
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+export const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+
+/** A dashboard viewer: reads the SSE stream and counts samples per app. */
+export class Viewer {
+  readonly seen = new Map<string, number>();
+  samples = 0;
+  private readonly abort = new AbortController();
+
+  static async open(url: string, cookie: string): Promise<Viewer> {
+    const v = new Viewer();
+    const res = await fetch(url, { headers: { cookie }, signal: v.abort.signal });
+    if (res.status !== 200) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+    void v.read(res.body!);
+    return v;
+  }
+
+  close(): void {
+    this.abort.abort();
+  }
+
+  private async read(body: ReadableStream<Uint8Array>): Promise<void> {
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) !== -1) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          if (!block.startsWith('event: update\n')) continue;
+          const data = JSON.parse(block.slice(block.indexOf('data: ') + 6)) as { name: string };
+          this.samples++;
+          this.seen.set(data.name, (this.seen.get(data.name) ?? 0) + 1);
+        }
+      }
+    } catch (err) {
+      if (!this.abort.signal.aborted) console.error('[bench] viewer stream failed:', err);
+    }
+  }
+}

@@ -1,0 +1,42 @@
+// The Berth server under measurement, in its own process so its memory is its own. The parent
+// (scripts/bench/apps.ts) talks to it over IPC: 'ready' with the URL, then probes on request.
+import { loadConfig } from '../../server/src/config';
+import { buildApp } from '../../server/src/app';
+import { appsRuntime } from '../../server/src/services/apps-runtime';
+
+export interface Probe {
+  type: 'probe';
+  rss: number;
+  heapUsed: number;
+  /** Engine stats streams open in the stats hub. */
+  openStreams: number;
+  /** CPU time used since the previous probe, in microseconds (user + system). */
+  cpuMicros: number;
+  at: number;
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig({ ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn' });
+  const { app, ctx } = await buildApp(config);
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  const hub = appsRuntime(ctx).hub;
+  let last = process.cpuUsage();
+  process.on('message', (msg: { type?: string }) => {
+    if (msg?.type === 'probe') {
+      const cpu = process.cpuUsage(last);
+      last = process.cpuUsage();
+      const m = process.memoryUsage();
+      const probe: Probe = { type: 'probe', rss: m.rss, heapUsed: m.heapUsed, openStreams: hub.openStreams, cpuMicros: cpu.user + cpu.system, at: Date.now() };
+      process.send?.(probe);
+    } else if (msg?.type === 'stop') {
+      void app.close().then(() => process.exit(0));
+    }
+  });
+  process.on('disconnect', () => void app.close().then(() => process.exit(0)));
+  process.send?.({ type: 'ready', url });
+}
+
+main().catch((err: unknown) => {
+  console.error('bench server failed:', err);
+  process.exit(1);
+});

@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { readSseBlocks } from '../../server/test/apps-fixtures';
 
 const CLI = process.env.BERTH_TEST_DOCKER_CLI || 'docker';
 
@@ -96,21 +97,13 @@ export class Viewer {
   }
 
   private async read(body: ReadableStream<Uint8Array>): Promise<void> {
-    const decoder = new TextDecoder();
-    let buffer = '';
     try {
-      for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) !== -1) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          if (!block.startsWith('event: update\n')) continue;
-          const data = JSON.parse(block.slice(block.indexOf('data: ') + 6)) as { name: string };
-          this.samples++;
-          this.seen.set(data.name, (this.seen.get(data.name) ?? 0) + 1);
-        }
-      }
+      await readSseBlocks(body, (b) => {
+        if (b.event !== 'update') return;
+        const { name } = JSON.parse(b.data) as { name: string };
+        this.samples++;
+        this.seen.set(name, (this.seen.get(name) ?? 0) + 1);
+      });
     } catch (err) {
       if (!this.abort.signal.aborted) console.error('[bench] viewer stream failed:', err);
     }

@@ -81,18 +81,12 @@ export class SseReader {
   }
 
   private async pump(body: ReadableStream<Uint8Array>): Promise<void> {
-    const decoder = new TextDecoder();
-    let buffer = '';
     try {
-      for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) !== -1) {
-          this.parse(buffer.slice(0, end));
-          buffer = buffer.slice(end + 2);
-        }
+      await readSseBlocks(body, (b) => {
+        if (b.event) this.events.push({ event: b.event, data: b.data });
+        this.comments.push(...b.comments);
         this.notify?.();
-      }
+      });
     } catch (err) {
       // Aborted by close(), or the server went away: waitFor() reports the end.
       if (!this.abort.signal.aborted) this.comments.push(`reader error: ${String(err)}`);
@@ -101,13 +95,33 @@ export class SseReader {
       this.notify?.();
     }
   }
+}
 
-  private parse(block: string): void {
-    const lines = block.split('\n');
-    const event = lines.find((l) => l.startsWith('event: '))?.slice(7);
-    const data = lines.filter((l) => l.startsWith('data: ')).map((l) => l.slice(6));
-    if (event) this.events.push({ event, data: data.join('\n') });
-    else for (const l of lines) if (l.startsWith(': ')) this.comments.push(l.slice(2));
+export interface SseBlock {
+  event?: string;
+  data: string;
+  comments: string[];
+}
+
+/** Reads a server-sent event body to its end, handing over each block (an event or comments) as it arrives. */
+export async function readSseBlocks(body: ReadableStream<Uint8Array>, onBlock: (b: SseBlock) => void): Promise<void> {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) !== -1) {
+      const lines = buffer.slice(0, end).split('\n');
+      buffer = buffer.slice(end + 2);
+      onBlock({
+        event: lines.find((l) => l.startsWith('event: '))?.slice(7),
+        data: lines
+          .filter((l) => l.startsWith('data: '))
+          .map((l) => l.slice(6))
+          .join('\n'),
+        comments: lines.filter((l) => l.startsWith(': ')).map((l) => l.slice(2)),
+      });
+    }
   }
 }
 

@@ -66,6 +66,37 @@ describe('account', () => {
     await context.close();
   });
 
+  it('refreshes an expired access token once and retries the call', async () => {
+    const { context, page } = await newPage(browser, server.baseUrl);
+    await signIn(page, EMAIL, password);
+    // As if the 15-minute access token had expired: only the refresh cookie is left.
+    const cookies = await context.cookies();
+    await context.clearCookies();
+    await context.addCookies(cookies.filter((c) => c.name.includes('refresh')));
+    const refreshed = page.waitForResponse((r) => r.url().endsWith('/api/auth/refresh') && r.status() === 200);
+    await page.goto('/#/user/info');
+    await refreshed;
+    await page.getByRole('table', { name: 'API Keys' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Login' }).count()).toBe(0);
+    expect((await context.cookies()).some((c) => c.name === 'access_token_cookie')).toBe(true);
+    await context.close();
+  });
+
+  it('signs out and shows the login form when the refresh fails too', async () => {
+    const { context, page } = await newPage(browser, server.baseUrl);
+    await signIn(page, EMAIL, password);
+    await page.goto('/#/user/info');
+    await page.getByRole('table', { name: 'API Keys' }).waitFor();
+    await context.clearCookies();
+    await page.getByRole('button', { name: 'Generate API Key' }).click();
+    await page.getByRole('dialog').getByLabel('Name').fill('berth-t-account-late');
+    await page.getByRole('button', { name: 'Generate Key' }).click();
+    await page.getByRole('button', { name: 'Login' }).waitFor({ timeout: 20_000 });
+    expect(new URL(page.url()).hash).toBe('#/');
+    expect(await page.evaluate(() => localStorage.getItem('username'))).toBeNull();
+    await context.close();
+  });
+
   it('changes the password; the new one signs in and the old one is refused', async () => {
     const { context, page } = await newPage(browser, server.baseUrl);
     await signIn(page, EMAIL, password);

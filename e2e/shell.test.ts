@@ -157,6 +157,23 @@ describe('shell', () => {
     await context.close();
   });
 
+  it('registers a service worker that never answers /api/ calls', async () => {
+    const { context, page } = await newPage(browser, server.baseUrl);
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Login' }).waitFor();
+    expect(await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.scriptURL)).toBe(`${server.baseUrl}/sw.js`);
+    await page.reload();
+    await page.getByRole('button', { name: 'Login' }).waitFor();
+    expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    const api = page.waitForResponse((r) => r.url().endsWith('/api/health'));
+    await page.evaluate(() => fetch('/api/health'));
+    expect((await api).fromServiceWorker()).toBe(false);
+    const shell = page.waitForResponse((r) => r.url() === `${server.baseUrl}/favicon.svg`);
+    await page.evaluate(() => fetch('/favicon.svg'));
+    expect((await shell).fromServiceWorker()).toBe(true);
+    await context.close();
+  });
+
   it('signs out from the user menu; a reload stays signed out', async () => {
     const { context, page } = await newPage(browser, server.baseUrl);
     await signIn(page, EMAIL, password);

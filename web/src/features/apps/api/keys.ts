@@ -1,0 +1,18 @@
+/**
+ * Query keys of the apps feature. Server reads live under `apps/…`; live streams (filled by
+ * server-sent events, never fetched) under `apps-live/…`, so invalidating server reads can never
+ * try to refetch a stream entry.
+ */
+export const appKeys = {
+  all: ['apps'] as const,
+  list: () => [...appKeys.all, 'list'] as const,
+  detail: (name: string) => [...appKeys.all, 'detail', name] as const,
+  processes: (name: string) => [...appKeys.all, 'processes', name] as const,
+};
+
+export const liveKeys = {
+  all: ['apps-live'] as const,
+  dashboard: () => [...liveKeys.all, 'dashboard'] as const,
+  logs: (name: string) => [...liveKeys.all, 'logs', name] as const,
+  stats: (name: string) => [...liveKeys.all, 'stats', name] as const,
+};

@@ -1,2 +1,28 @@
-// Filled by the feature that owns this screen; until then it shows the route name only.
-export { PendingPage as default } from '../../components/PendingPage';
+import { SimpleGrid, Stack } from '@mantine/core';
+import { useParams } from 'react-router-dom';
+import { useApp } from '../../features/apps/api/queries';
+import { AppAdvanced } from '../../features/apps/components/AppAdvanced';
+import { AppEnvironment, AppLabels } from '../../features/apps/components/AppConfigTables';
+import { AppNetworking } from '../../features/apps/components/AppNetworking';
+import { AppStorage } from '../../features/apps/components/AppStorage';
+import { AppSummary } from '../../features/apps/components/AppSummary';
+import { AppLoading } from '../../features/apps/components/RunningOnly';
+
+/** /apps/:appName/info */
+export default function AppInfoPage() {
+  const { appName = '' } = useParams();
+  const { data: app } = useApp(appName);
+  if (!app) return <AppLoading />;
+  return (
+    <Stack>
+      <AppSummary app={app} />
+      <SimpleGrid cols={{ base: 1, lg: 2 }}>
+        <AppNetworking app={app} />
+        <AppStorage app={app} />
+      </SimpleGrid>
+      <AppEnvironment app={app} />
+      <AppLabels app={app} />
+      <AppAdvanced app={app} />
+    </Stack>
+  );
+}

@@ -1,0 +1,81 @@
+import { useState } from 'react';
+import { Button, Group, Loader, Text } from '@mantine/core';
+import { IconEdit, IconHelp, IconRefresh, IconTrash } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate } from 'react-router-dom';
+import type { App } from '@berth/contract';
+import { PageHeader } from '../../../components/PageHeader';
+import { appKeys } from '../api/keys';
+import { useAppAction, useAppBusyTexts, useSupportBundle } from '../api/mutations';
+import { actionsFor } from './actions';
+import { AppStatusBadge } from './AppStatusBadge';
+import { RemoveAppDialog } from './RemoveAppDialog';
+
+/** The app page's header: name and status, Help (support bundle), Edit, Refresh and the actions. */
+export function AppHeader({ name, app }: { name: string; app: App | undefined }) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const action = useAppAction();
+  const support = useSupportBundle();
+  const busy = useAppBusyTexts(name);
+  const [confirming, setConfirming] = useState(false);
+  const status = app?.State.Status;
+
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: appKeys.detail(name), exact: true });
+    void queryClient.invalidateQueries({ queryKey: appKeys.processes(name), exact: true });
+  };
+  const remove = () =>
+    action.mutate(
+      { name, action: 'remove' },
+      {
+        onSuccess: () => navigate('/apps'),
+        onSettled: () => setConfirming(false),
+      },
+    );
+
+  return (
+    <>
+      <PageHeader
+        title={
+          <Group gap="sm">
+            <span>{name}</span>
+            {app && <AppStatusBadge status={app.State.Status} />}
+          </Group>
+        }
+        subtitle={
+          busy.length > 0 ? (
+            <Group gap={6} component="span">
+              <Loader size={12} />
+              <Text span size="sm" role="status">
+                {busy.join(' ')}
+              </Text>
+            </Group>
+          ) : undefined
+        }
+        actions={
+          <>
+            <Button variant="default" size="xs" leftSection={<IconHelp size={16} />} onClick={() => support.mutate(name)} loading={support.isPending} title="Download a support bundle">
+              Help
+            </Button>
+            <Button variant="default" size="xs" leftSection={<IconEdit size={16} />} component={Link} to={`/apps/edit/${encodeURIComponent(name)}`}>
+              Edit
+            </Button>
+            <Button variant="default" size="xs" leftSection={<IconRefresh size={16} />} onClick={refresh}>
+              Refresh
+            </Button>
+            {actionsFor(status).map(({ action: a, label, icon: Icon, color, applies }) => (
+              <Button key={a} variant="light" color={color} size="xs" leftSection={<Icon size={16} />} disabled={!status || !applies(status) || busy.length > 0} onClick={() => action.mutate({ name, action: a })}>
+                {label}
+              </Button>
+            ))}
+            <Button variant="light" color="red" size="xs" leftSection={<IconTrash size={16} />} disabled={!app} onClick={() => setConfirming(true)}>
+              Remove
+            </Button>
+          </>
+        }
+      />
+      <RemoveAppDialog name={name} opened={confirming} loading={action.isPending && action.variables?.action === 'remove'} onCancel={() => setConfirming(false)} onConfirm={remove} />
+    </>
+  );
+}

@@ -1,0 +1,68 @@
+import { Anchor, Tabs, Text } from '@mantine/core';
+import { Link } from 'react-router-dom';
+import type { App } from '@berth/contract';
+import type { Column } from '../../../components/DataTable';
+import { isRunning, networkRows, portRows, type NetworkRow, type PortRow } from '../model';
+import { KeyValueTable } from './KeyValueTable';
+import { NotRunning } from './NotRunning';
+import { Section } from './Section';
+
+const PORT_COLUMNS: Column<PortRow>[] = [
+  { key: 'containerPort', header: 'Container Port' },
+  { key: 'proto', header: 'Protocol' },
+  { key: 'hostIp', header: 'Host IP', render: (p) => p.hostIp || (p.hostPort ? '0.0.0.0' : '-') },
+  {
+    key: 'hostPort',
+    header: 'Host Port',
+    render: (p) =>
+      p.href ? (
+        <Anchor href={p.href} target="_blank" rel="noopener noreferrer" size="sm">
+          {p.hostPort}
+        </Anchor>
+      ) : (
+        <Text size="sm" c="dimmed">
+          not published
+        </Text>
+      ),
+  },
+  { key: 'label', header: 'Label', render: (p) => p.label ?? '-' },
+];
+
+const NETWORK_COLUMNS: Column<NetworkRow>[] = [
+  {
+    key: 'name',
+    header: 'Network',
+    render: (n) => (
+      <Anchor component={Link} to={`/resources/networks/${encodeURIComponent(n.networkId ?? n.name)}`} size="sm">
+        {n.name}
+      </Anchor>
+    ),
+  },
+  { key: 'ip', header: 'IP Address', render: (n) => n.ip ?? '-' },
+  { key: 'gateway', header: 'Gateway', render: (n) => n.gateway ?? '-' },
+];
+
+/** Networking: Ports (only while running) and Networks. */
+export function AppNetworking({ app }: { app: App }) {
+  const ports = portRows(app.ports, app.Config.Labels, window.location.hostname);
+  return (
+    <Section title="Networking">
+      <Tabs defaultValue="ports">
+        <Tabs.List>
+          <Tabs.Tab value="ports">Ports</Tabs.Tab>
+          <Tabs.Tab value="networks">Networks</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="ports" pt="sm">
+          {isRunning(app) ? (
+            <KeyValueTable label="Ports" rows={ports} columns={PORT_COLUMNS} rowKey={(p) => `${p.hostIp}|${p.hostPort}|${p.containerPort}/${p.proto}`} emptyText="No ports." />
+          ) : (
+            <NotRunning what="ports" />
+          )}
+        </Tabs.Panel>
+        <Tabs.Panel value="networks" pt="sm">
+          <KeyValueTable label="Networks" rows={networkRows(app)} columns={NETWORK_COLUMNS} rowKey={(n) => n.name} emptyText="Not attached to any network." />
+        </Tabs.Panel>
+      </Tabs>
+    </Section>
+  );
+}

@@ -1,0 +1,113 @@
+import { Anchor, Box, Button, Group, Indicator, Text, Tooltip } from '@mantine/core';
+import { useLocalStorage } from '@mantine/hooks';
+import { IconCloudDownload, IconPlus, IconRefresh } from '@tabler/icons-react';
+import { Link, useNavigate } from 'react-router-dom';
+import type { App } from '@berth/contract';
+import { DataTable, type Column } from '../../../components/DataTable';
+import { formatDate } from '../../../lib/format';
+import { portChips, projectOf } from '../model';
+import { AppRowMenu } from './AppRowMenu';
+import { AppStatusBadge } from './AppStatusBadge';
+import { ColumnsMenu } from './ColumnsMenu';
+import { PortChips } from './PortChips';
+
+function AppName({ app }: { app: App }) {
+  const name = (
+    <Text size="sm" fw={500}>
+      {app.name}
+    </Text>
+  );
+  if (!app.isUpdatable) return name;
+  return (
+    <Tooltip label="Update Available">
+      <Indicator color="orange" size={8} position="middle-end" offset={-10} processing data-testid="update-available">
+        {name}
+      </Indicator>
+    </Tooltip>
+  );
+}
+
+const COLUMNS: Column<App>[] = [
+  { key: 'name', header: 'Name', sortable: true, render: (a) => <AppName app={a} />, sortValue: (a) => a.name },
+  {
+    key: 'project',
+    header: 'Project',
+    sortable: true,
+    sortValue: (a) => projectOf(a) ?? '',
+    render: (a) => {
+      const project = projectOf(a);
+      if (!project) return '-';
+      return (
+        <Anchor component={Link} to={`/projects/${encodeURIComponent(project)}`} size="sm" onClick={(e) => e.stopPropagation()}>
+          {project}
+        </Anchor>
+      );
+    },
+  },
+  { key: 'status', header: 'Status', sortable: true, sortValue: (a) => a.State.Status, render: (a) => <AppStatusBadge status={a.State.Status} /> },
+  { key: 'image', header: 'Image', sortable: true, sortValue: (a) => a.Config.Image, render: (a) => a.Config.Image },
+  {
+    key: 'ports',
+    header: 'Ports',
+    render: (a) => <PortChips ports={a.ports} labels={a.Config.Labels} />,
+    searchValue: (a) => portChips(a.ports, a.Config.Labels, '').map((c) => `${c.hostPort}:${c.containerPort}/${c.proto} ${c.label ?? ''}`).join(' '),
+  },
+  { key: 'created', header: 'Created At', sortable: true, sortValue: (a) => a.Created, render: (a) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{formatDate(a.Created)}</Text>, searchValue: (a) => formatDate(a.Created) },
+];
+
+export interface AppsTableProps {
+  apps: App[] | undefined;
+  loading: boolean;
+  /** 0-100 while an update check runs. */
+  progress?: number;
+  busy: string[];
+  onRefresh: () => void;
+  onCheckUpdates: () => void;
+  checking: boolean;
+}
+
+/** The Applications list: toolbar (search, add, Updates, Refresh, Columns), the table and its row menus. */
+export function AppsTable({ apps, loading, progress, busy, onRefresh, onCheckUpdates, checking }: AppsTableProps) {
+  const navigate = useNavigate();
+  const [hidden, setHidden] = useLocalStorage<string[]>({ key: 'berth.apps.hiddenColumns', defaultValue: [] });
+  const toolbar = (
+    <>
+      <Button component={Link} to="/apps/deploy" leftSection={<IconPlus size={16} />}>
+        Add
+      </Button>
+      <Button variant="default" leftSection={<IconCloudDownload size={16} />} onClick={onCheckUpdates} disabled={checking || !apps?.length}>
+        {checking ? `Checking ${progress ?? 0}%` : 'Updates'}
+      </Button>
+      <Button variant="default" leftSection={<IconRefresh size={16} />} onClick={onRefresh}>
+        Refresh
+      </Button>
+      <ColumnsMenu columns={COLUMNS} hidden={hidden} onChange={setHidden} />
+    </>
+  );
+  return (
+    <Box>
+      <Box mih={22}>
+        {busy.map((text) => (
+          <Text key={text} size="sm" c="dimmed" role="status">
+            {text}
+          </Text>
+        ))}
+      </Box>
+      <DataTable
+        label="Applications"
+        data={apps}
+        columns={COLUMNS}
+        rowKey={(a) => a.Id}
+        hiddenColumns={hidden}
+        searchPlaceholder="Search"
+        defaultSort={{ key: 'name', direction: 'asc' }}
+        onRowClick={(a) => navigate(`/apps/${encodeURIComponent(a.name)}/info`)}
+        rowMenu={(a) => <AppRowMenu app={a} />}
+        loading={loading || progress !== undefined || busy.length > 0}
+        progress={progress}
+        toolbar={<Group gap="xs">{toolbar}</Group>}
+        emptyText="No applications yet."
+      />
+    </Box>
+  );
+}

@@ -1,0 +1,42 @@
+import { Paper, SimpleGrid, Text, Group, Title } from '@mantine/core';
+import type { StatsSample } from '@berth/contract';
+import { formatBytes, formatPercent } from '../../../lib/format';
+import { STATS_CAP } from '../api/live-model';
+import { LineChart } from './LineChart';
+
+function ChartCard({ title, values, color, detail }: { title: string; values: number[]; color: string; detail?: string }) {
+  const current = values.at(-1);
+  const max = values.length ? Math.max(...values) : undefined;
+  return (
+    <Paper withBorder p="md">
+      <Group justify="space-between" mb="sm" wrap="wrap">
+        <Title order={3} size="h5">
+          {title}
+        </Title>
+        <Text size="sm" data-testid={`${title.toLowerCase()}-numbers`}>
+          Current <b>{formatPercent(current)}</b>
+          {detail ? ` (${detail})` : ''} · Max <b>{formatPercent(max)}</b>
+        </Text>
+      </Group>
+      <LineChart label={`${title} usage chart`} values={values} capacity={STATS_CAP} color={color} />
+    </Paper>
+  );
+}
+
+/** CPU and memory of one app over its last 300 samples, on a 0-100 % scale. */
+export function StatsCharts({ samples }: { samples: StatsSample[] | undefined }) {
+  if (!samples || samples.length === 0) {
+    return (
+      <Text c="dimmed" py="xl" ta="center">
+        Waiting for the first sample…
+      </Text>
+    );
+  }
+  const last = samples[samples.length - 1]!;
+  return (
+    <SimpleGrid cols={{ base: 1, lg: 2 }}>
+      <ChartCard title="CPU" values={samples.map((s) => s.cpu_percent)} color="var(--mantine-color-blue-6)" />
+      <ChartCard title="Memory" values={samples.map((s) => s.mem_percent)} color="var(--mantine-color-grape-6)" detail={`${formatBytes(last.mem_current)} / ${formatBytes(last.mem_total)}`} />
+    </SimpleGrid>
+  );
+}

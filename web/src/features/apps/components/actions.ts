@@ -1,0 +1,27 @@
+import { IconBolt, IconPlayerTrackNext, IconPlayerPlay, IconPlayerStop, IconRotateClockwise } from '@tabler/icons-react';
+import type { AppAction } from '@berth/contract';
+
+export interface ActionEntry {
+  action: Exclude<AppAction, 'remove'>;
+  label: string;
+  icon: typeof IconPlayerPlay;
+  color?: string;
+  /** Whether the action means anything for an app in this State.Status. */
+  applies: (status: string) => boolean;
+}
+
+const live = (s: string) => s === 'running' || s === 'paused' || s === 'restarting';
+
+/** The lifecycle actions offered in the row menu and the app header (Remove is separate: it confirms). */
+export const LIFECYCLE_ACTIONS: readonly ActionEntry[] = [
+  { action: 'start', label: 'Start', icon: IconPlayerPlay, color: 'green', applies: (s) => !live(s) },
+  { action: 'stop', label: 'Stop', icon: IconPlayerStop, color: 'orange', applies: live },
+  { action: 'restart', label: 'Restart', icon: IconRotateClockwise, applies: () => true },
+  { action: 'kill', label: 'Kill', icon: IconBolt, color: 'red', applies: live },
+];
+
+/** Paused apps also get Unpause (Berth's API offers pause/unpause; the spec's screens do not). */
+export const UNPAUSE: ActionEntry = { action: 'unpause', label: 'Unpause', icon: IconPlayerTrackNext, applies: (s) => s === 'paused' };
+
+/** The lifecycle actions for an app in this status. */
+export const actionsFor = (status: string | undefined): readonly ActionEntry[] => (status === 'paused' ? [...LIFECYCLE_ACTIONS, UNPAUSE] : LIFECYCLE_ACTIONS);

@@ -147,13 +147,14 @@ async function main(): Promise<void> {
     await new Promise((r) => setTimeout(r, 250));
   }
   const runningOnEngine = (await docker(['ps', '-q'])).split('\n').filter(Boolean).length;
-  await ask(); // resets the server's CPU counter
+  const windowStart = await ask(); // also resets the server's CPU counter
   const engineCpuBefore = engineCpuSeconds();
   const samplesBefore = viewers.reduce((n, v) => n + v.samples, 0);
   await new Promise((r) => setTimeout(r, STREAM_WINDOW_MS));
   const streaming = await ask();
   const engineCpuAfter = engineCpuSeconds();
   const samplesPerSecond = (viewers.reduce((n, v) => n + v.samples, 0) - samplesBefore) / (STREAM_WINDOW_MS / 1000);
+  const fromEngine = (streaming.samplesReceived - windowStart.samplesReceived) / (STREAM_WINDOW_MS / 1000);
   for (const v of viewers.splice(0)) v.close();
   const closeStart = Date.now();
   while ((await ask()).openStreams > 0 && Date.now() - closeStart < 15_000) await new Promise((r) => setTimeout(r, 200));
@@ -175,7 +176,8 @@ async function main(): Promise<void> {
   console.log(
     `[2] ${VIEWERS} dashboard viewers, ${STATS_N} bench apps running (${runningOnEngine} running on the engine): ` +
       `${streaming.openStreams} engine stats streams open (one per running container; without sharing it would be ${VIEWERS * runningOnEngine}) ` +
-      `${streaming.openStreams <= runningOnEngine ? 'OK' : 'OVER TARGET'}; ${samplesPerSecond.toFixed(0)} samples/s delivered; ` +
+      `${streaming.openStreams <= runningOnEngine ? 'OK' : 'OVER TARGET'}; the engine sent ${fromEngine.toFixed(0)} samples/s, ` +
+      `viewers got ${samplesPerSecond.toFixed(0)}/s (${((samplesPerSecond / (fromEngine * VIEWERS || 1)) * 100).toFixed(0)} % of ${VIEWERS} × what came in); ` +
       `${afterClose.openStreams} open after the viewers left`,
   );
   console.log(

@@ -10,6 +10,8 @@ export interface Probe {
   heapUsed: number;
   /** Engine stats streams open in the stats hub. */
   openStreams: number;
+  /** Samples the stats hub has received from the engine so far. */
+  samplesReceived: number;
   /** CPU time used since the previous probe, in microseconds (user + system). */
   cpuMicros: number;
   at: number;
@@ -26,7 +28,7 @@ async function main(): Promise<void> {
       const cpu = process.cpuUsage(last);
       last = process.cpuUsage();
       const m = process.memoryUsage();
-      const probe: Probe = { type: 'probe', rss: m.rss, heapUsed: m.heapUsed, openStreams: hub.openStreams, cpuMicros: cpu.user + cpu.system, at: Date.now() };
+      const probe: Probe = { type: 'probe', rss: m.rss, heapUsed: m.heapUsed, openStreams: hub.openStreams, samplesReceived: hub.samplesReceived, cpuMicros: cpu.user + cpu.system, at: Date.now() };
       process.send?.(probe);
     } else if (msg?.type === 'stop') {
       void app.close().then(() => process.exit(0));

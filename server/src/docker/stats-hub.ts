@@ -67,6 +67,7 @@ export class StatsHub {
   private dashboards = new Set<DashboardListener>();
   private offEvents: (() => void) | null = null;
   private closed = false;
+  private received = 0;
 
   constructor(private readonly deps: StatsHubDeps) {}
 
@@ -75,6 +76,11 @@ export class StatsHub {
     let n = 0;
     for (const e of this.entries.values()) if (e.handle) n++;
     return n;
+  }
+
+  /** Samples received from the source since start (the benchmark compares it with what viewers get). */
+  get samplesReceived(): number {
+    return this.received;
   }
 
   get source(): string {
@@ -148,6 +154,7 @@ export class StatsHub {
       { id: e.id, name: e.name },
       (reading) => {
         if (e.handle !== handle) return;
+        this.received++;
         const sample: StatsSample = { name: e.name, ...reading };
         e.last = sample;
         for (const l of [...e.listeners]) l.sample(sample);

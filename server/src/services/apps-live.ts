@@ -11,6 +11,8 @@ import { appsRuntime, type AppsRuntime } from './apps-runtime';
 export const LOG_TAIL_LINES = 500;
 /** Without any event, a waiting log stream looks again this often (a safety net, not a poll loop). */
 const RECHECK_MS = 30_000;
+/** While the engine is away, how often a log stream tries it again. */
+const ENGINE_RETRY_MS = 5_000;
 const INSPECT_TIMEOUT_MS = 10_000;
 /** Container events that can end a wait for a stopped container. */
 const WAKE_ACTIONS = new Set(['start', 'restart', 'unpause', 'destroy', 'die']);
@@ -141,7 +143,7 @@ export class AppStreams {
             if (!(err instanceof DockerUnavailableError) && (err as { code?: string }).code !== 'ETIMEDOUT') throw err;
             engine.markUnreachable();
             await say('engine_unreachable', 'The Docker engine is not reachable; the log continues when it returns.');
-            await wait(seen, RECHECK_MS);
+            await wait(seen, ENGINE_RETRY_MS);
             continue;
           }
         }

@@ -11,6 +11,17 @@ describe('images', () => {
   const tags: string[] = [];
   const containers: string[] = [];
 
+  /** A fresh local image and a created (never started) container that uses it. */
+  const imageWithStoppedContainer = () => {
+    const tag = `${uniqueName('images')}:v1`;
+    tags.push(tag);
+    const id = buildImage(tag);
+    const name = uniqueName('images-c');
+    containers.push(name);
+    dockerCli(['create', '--name', name, '--label', 'berth.test=1', tag]);
+    return { tag, id };
+  };
+
   beforeAll(async () => {
     t = await createTestApp();
   });
@@ -21,12 +32,7 @@ describe('images', () => {
   });
 
   it('lists images with how many containers use each', async () => {
-    const tag = `${uniqueName('images')}:v1`;
-    tags.push(tag);
-    const id = buildImage(tag);
-    const name = uniqueName('images-c');
-    containers.push(name);
-    dockerCli(['create', '--name', name, '--label', 'berth.test=1', tag]);
+    const { tag, id } = imageWithStoppedContainer();
 
     const res = await t.client.get<ImageSummary[]>(BASE);
     expect(res.status).toBe(200);
@@ -137,12 +143,7 @@ describe('images', () => {
   });
 
   it('refuses to delete an image a stopped container uses, with the engine reason', async () => {
-    const tag = `${uniqueName('images')}:v1`;
-    tags.push(tag);
-    const id = buildImage(tag);
-    const name = uniqueName('images-c');
-    containers.push(name);
-    dockerCli(['create', '--name', name, '--label', 'berth.test=1', tag]);
+    const { tag, id } = imageWithStoppedContainer();
     const res = await t.client.delete<ApiError>(`${BASE}${encodeURIComponent(id)}`);
     expect(res.status).toBe(409);
     expect(res.body.detail).toMatch(/container/);

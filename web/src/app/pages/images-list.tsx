@@ -1,2 +1,12 @@
-// Filled by the feature that owns this screen; until then it shows the route name only.
-export { PendingPage as default } from '../../components/PendingPage';
+import { PageHeader } from '../../components/PageHeader';
+import { ImagesTable } from '../../features/images/components/ImagesTable';
+
+/** /resources/images */
+export default function ImagesListPage() {
+  return (
+    <>
+      <PageHeader title="Images" subtitle="Images on this host; pull new ones from a registry." />
+      <ImagesTable />
+    </>
+  );
+}

@@ -1,2 +1,12 @@
-// Filled by the feature that owns this screen; until then it shows the route name only.
-export { PendingPage as default } from '../../components/PendingPage';
+import { PageHeader } from '../../components/PageHeader';
+import { CreateNetworkForm } from '../../features/networks/components/CreateNetworkForm';
+
+/** /resources/networks/new */
+export default function NewNetworkPage() {
+  return (
+    <>
+      <PageHeader title="Create Network" subtitle="A bridge, macvlan or ipvlan network with optional addressing." />
+      <CreateNetworkForm />
+    </>
+  );
+}

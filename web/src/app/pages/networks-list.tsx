@@ -1,2 +1,12 @@
-// Filled by the feature that owns this screen; until then it shows the route name only.
-export { PendingPage as default } from '../../components/PendingPage';
+import { PageHeader } from '../../components/PageHeader';
+import { NetworksTable } from '../../features/networks/components/NetworksTable';
+
+/** /resources/networks */
+export default function NetworksListPage() {
+  return (
+    <>
+      <PageHeader title="Networks" subtitle="Engine networks, built-in and user-defined." />
+      <NetworksTable />
+    </>
+  );
+}

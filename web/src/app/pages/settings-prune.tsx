@@ -1,2 +1,12 @@
-// Filled by the feature that owns this screen; until then it shows the route name only.
-export { PendingPage as default } from '../../components/PendingPage';
+import { PageHeader } from '../../components/PageHeader';
+import { PrunePanel } from '../../features/prune/components/PrunePanel';
+
+/** /settings/prune */
+export default function SettingsPrunePage() {
+  return (
+    <>
+      <PageHeader title="Prune" subtitle="Free space by removing what nothing uses." />
+      <PrunePanel />
+    </>
+  );
+}

@@ -1,2 +1,12 @@
-// Filled by the feature that owns this screen; until then it shows the route name only.
-export { PendingPage as default } from '../../components/PendingPage';
+import { PageHeader } from '../../components/PageHeader';
+import { VolumesTable } from '../../features/volumes/components/VolumesTable';
+
+/** /resources/volumes */
+export default function VolumesListPage() {
+  return (
+    <>
+      <PageHeader title="Volumes" subtitle="Named and anonymous volumes on this host." />
+      <VolumesTable />
+    </>
+  );
+}

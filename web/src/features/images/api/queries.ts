@@ -1,0 +1,45 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { imageApi, type ImageSummary, type PullProgress } from '@berth/contract';
+import { api } from '../../../lib/api-client';
+import { imageKeys } from './keys';
+import { pullWithProgress } from './pull-stream';
+
+export const imagesQuery = () => queryOptions({ queryKey: imageKeys.list(), queryFn: ({ signal }) => api(imageApi.list, { signal }) });
+export const imageQuery = (id: string) => queryOptions({ queryKey: imageKeys.detail(id), queryFn: ({ signal }) => api(imageApi.get, { params: { id }, signal }) });
+
+export const useImages = () => useQuery(imagesQuery());
+export const useImage = (id: string) => useQuery(imageQuery(id));
+
+/** Pull by reference with live progress; the answer replaces the list. */
+export function usePullImage(onProgress: (batch: PullProgress[]) => void) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (image: string) => pullWithProgress(image, onProgress),
+    onSuccess: (list: ImageSummary[]) => queryClient.setQueryData(imageKeys.list(), list),
+  });
+}
+
+/** Pull an image's tag again; what the tag names now may be a new image. */
+export function useRepullImage() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api(imageApi.repull, { params: { id } }),
+    onSuccess: (image, id) => {
+      queryClient.setQueryData(imageKeys.detail(image.Id), image);
+      void queryClient.invalidateQueries({ queryKey: imageKeys.detail(id) });
+      void queryClient.invalidateQueries({ queryKey: imageKeys.list() });
+    },
+  });
+}
+
+export function useDeleteImage() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api(imageApi.remove, { params: { id } }),
+    onSuccess: (image) => {
+      queryClient.setQueryData<ImageSummary[]>(imageKeys.list(), (prev) => prev?.filter((i) => i.Id !== image.Id));
+      queryClient.removeQueries({ queryKey: imageKeys.detail(image.Id) });
+      void queryClient.invalidateQueries({ queryKey: imageKeys.list() });
+    },
+  });
+}

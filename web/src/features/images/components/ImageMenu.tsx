@@ -1,0 +1,48 @@
+import { Menu } from '@mantine/core';
+import { IconCloudDownload } from '@tabler/icons-react';
+import { useNavigate } from 'react-router-dom';
+import type { ImageDetail } from '@berth/contract';
+import { notifyError, notifySuccess } from '../../../lib/notify';
+import { useDeleteImage, useRepullImage } from '../api/queries';
+import { imageTag } from '../model';
+import { DetailMenu } from './Menus';
+
+/** The detail page's menu: Pull Image (when tagged), Delete Image. */
+export function ImageMenu({ image }: { image: ImageDetail }) {
+  const navigate = useNavigate();
+  const repull = useRepullImage();
+  const remove = useDeleteImage();
+
+  const pullAgain = () =>
+    repull.mutate(image.Id, {
+      onSuccess: (now) => {
+        notifySuccess(`Pulled ${imageTag(now)}.`);
+        if (now.Id !== image.Id) navigate(`/resources/images/${encodeURIComponent(now.Id)}`, { replace: true });
+      },
+      onError: (err) => notifyError(err),
+    });
+  const onDelete = (settled: () => void) =>
+    remove.mutate(image.Id, {
+      onSuccess: () => {
+        notifySuccess(`Image ${imageTag(image)} deleted.`);
+        navigate('/resources/images');
+      },
+      onError: (err) => notifyError(err),
+      onSettled: settled,
+    });
+
+  return (
+    <DetailMenu
+      deleteLabel="Delete Image"
+      confirmTitle="Delete the image?"
+      confirmText={`${imageTag(image)} and all its tags will be removed from this host.`}
+      deleting={remove.isPending}
+      onDelete={onDelete}
+      loading={repull.isPending}
+    >
+      <Menu.Item leftSection={<IconCloudDownload size={16} />} disabled={image.RepoTags.length === 0} onClick={pullAgain}>
+        Pull Image
+      </Menu.Item>
+    </DetailMenu>
+  );
+}

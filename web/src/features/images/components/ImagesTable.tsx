@@ -1,0 +1,97 @@
+import { useState } from 'react';
+import { ActionIcon, Badge, Group, Menu, Text, Tooltip } from '@mantine/core';
+import { IconCloudDownload, IconPlus } from '@tabler/icons-react';
+import { useNavigate } from 'react-router-dom';
+import type { ImageSummary } from '@berth/contract';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { DataTable, type Column } from '../../../components/DataTable';
+import { formatDate, toDate } from '../../../lib/format';
+import { notifyError, notifySuccess } from '../../../lib/notify';
+import { useDeleteImage, useImages, useRepullImage } from '../api/queries';
+import { imageTag, shortImageId } from '../model';
+import { RowMenu } from './Menus';
+import { PullImageDialog } from './PullImageDialog';
+
+const columns: Column<ImageSummary>[] = [
+  {
+    key: 'tag',
+    header: 'Tag',
+    sortable: true,
+    sortValue: imageTag,
+    render: (i) => (
+      <Group gap="xs" wrap="nowrap">
+        <Text size="sm" style={{ wordBreak: 'break-all' }}>
+          {imageTag(i)}
+        </Text>
+        {i.inUse === 0 && (
+          <Badge size="sm" variant="light" color="gray">
+            Unused
+          </Badge>
+        )}
+      </Group>
+    ),
+  },
+  { key: 'Id', header: 'ID', sortable: true, sortValue: (i) => shortImageId(i.Id), render: (i) => <Text ff="monospace" size="sm">{shortImageId(i.Id)}</Text> },
+  { key: 'Created', header: 'Created', sortable: true, sortValue: (i) => toDate(i.Created)?.getTime(), searchValue: (i) => formatDate(i.Created), render: (i) => formatDate(i.Created) },
+];
+
+/** Images: search, sort, paging, pull, re-pull and delete. */
+export function ImagesTable() {
+  const navigate = useNavigate();
+  const images = useImages();
+  const repull = useRepullImage();
+  const remove = useDeleteImage();
+  const [pulling, setPulling] = useState(false);
+  const [deleting, setDeleting] = useState<ImageSummary | null>(null);
+  const open = (i: ImageSummary) => navigate(`/resources/images/${encodeURIComponent(i.Id)}`);
+
+  const confirmDelete = () => {
+    if (!deleting) return;
+    remove.mutate(deleting.Id, {
+      onSuccess: (image) => notifySuccess(`Image ${imageTag(image)} deleted.`),
+      onError: (err) => notifyError(err),
+      onSettled: () => setDeleting(null),
+    });
+  };
+
+  const rowMenu = (i: ImageSummary) => (
+    <RowMenu name={imageTag(i)} onView={() => open(i)} onDelete={() => setDeleting(i)} loading={repull.isPending && repull.variables === i.Id}>
+      {i.RepoTags.length > 0 && (
+        <Menu.Item
+          leftSection={<IconCloudDownload size={16} />}
+          onClick={() => repull.mutate(i.Id, { onSuccess: (img) => notifySuccess(`Pulled ${imageTag(img)}.`), onError: (err) => notifyError(err) })}
+        >
+          Pull
+        </Menu.Item>
+      )}
+    </RowMenu>
+  );
+
+  return (
+    <>
+      {images.error && <Text c="red">{images.error.message}</Text>}
+      <DataTable
+        label="Images"
+        data={images.data}
+        columns={columns}
+        rowKey={(i) => i.Id}
+        searchPlaceholder="Search images"
+        loading={images.isLoading || repull.isPending}
+        onRowClick={open}
+        rowMenu={rowMenu}
+        emptyText="No Images available."
+        toolbar={
+          <Tooltip label="Pull Image">
+            <ActionIcon variant="filled" size="lg" aria-label="Pull Image" onClick={() => setPulling(true)}>
+              <IconPlus size={18} />
+            </ActionIcon>
+          </Tooltip>
+        }
+      />
+      <PullImageDialog opened={pulling} onClose={() => setPulling(false)} />
+      <ConfirmDialog opened={deleting !== null} title="Delete the image?" loading={remove.isPending} onConfirm={confirmDelete} onCancel={() => setDeleting(null)}>
+        {`${deleting ? imageTag(deleting) : ''} and all its tags will be removed from this host.`}
+      </ConfirmDialog>
+    </>
+  );
+}

@@ -1,0 +1,61 @@
+import type { ImageContainerConfig, ImageSummary, PullProgress } from '@berth/contract';
+
+/** Tag display: the first tag, else the repository of the first digest, else 10 characters of the id. */
+export function imageTag(image: Pick<ImageSummary, 'RepoTags' | 'RepoDigests' | 'Id'>): string {
+  const tag = image.RepoTags[0];
+  if (tag) return tag;
+  const digest = image.RepoDigests[0];
+  if (digest) return digest.split('@')[0] ?? digest;
+  return shortImageId(image.Id);
+}
+
+/** The first 10 characters of the id after `sha256:`. */
+export function shortImageId(id: string): string {
+  return (id.split(':')[1] ?? id).slice(0, 10);
+}
+
+/** The image's command, shown only when the image sets one (spec: "only if it contains CMD"). */
+export function imageCommand(config: ImageContainerConfig): string | null {
+  return config.Cmd && config.Cmd.length > 0 ? config.Cmd.join(' ') : null;
+}
+
+export interface LayerProgress {
+  id: string;
+  status: string;
+  current?: number;
+  total?: number;
+}
+
+export interface PullState {
+  /** Per-layer lines in arrival order of their first message. */
+  layers: LayerProgress[];
+  /** Lines without a layer id ('Pulling from…', 'Digest: …', 'Status: …'). */
+  messages: string[];
+  /** 0-100 over the layers that report a size, or null before any does. */
+  percent: number | null;
+}
+
+export const emptyPull: PullState = { layers: [], messages: [], percent: null };
+
+/** Folds engine progress lines into what the pull dialog shows. */
+export function foldPull(state: PullState, batch: readonly PullProgress[]): PullState {
+  const layers = new Map(state.layers.map((l) => [l.id, l]));
+  const messages = [...state.messages];
+  for (const p of batch) {
+    // A layer id is hex; the first line's id is the tag being pulled, which reads better as a message.
+    if (p.id && /^[0-9a-f]{12}$/.test(p.id)) {
+      const prev = layers.get(p.id);
+      const sized = p.total !== undefined && p.current !== undefined;
+      layers.set(p.id, { id: p.id, status: p.status, ...(sized ? { current: p.current, total: p.total } : { current: prev?.current, total: prev?.total }) });
+    } else if (p.status) {
+      messages.push(p.id ? `${p.id}: ${p.status}` : p.status);
+    }
+  }
+  const list = [...layers.values()];
+  const sized = list.filter((l) => l.total);
+  const done = (l: LayerProgress) => /complete|already exists/i.test(l.status);
+  const total = sized.reduce((sum, l) => sum + (l.total ?? 0), 0);
+  const current = sized.reduce((sum, l) => sum + (done(l) ? (l.total ?? 0) : Math.min(l.current ?? 0, l.total ?? 0)), 0);
+  const percent = total > 0 ? Math.round((current / total) * 100) : list.length > 0 && list.every(done) ? 100 : state.percent;
+  return { layers: list, messages: messages.slice(-20), percent };
+}

@@ -1,0 +1,39 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { networkApi, type CreateNetworkBody, type Network } from '@berth/contract';
+import { api } from '../../lib/api-client';
+
+export const networkKeys = {
+  all: ['networks'] as const,
+  list: () => [...networkKeys.all, 'list'] as const,
+  detail: (id: string) => [...networkKeys.all, 'detail', id] as const,
+};
+
+export const networksQuery = () => queryOptions({ queryKey: networkKeys.list(), queryFn: ({ signal }) => api(networkApi.list, { signal }) });
+export const networkQuery = (id: string) =>
+  queryOptions({ queryKey: networkKeys.detail(id), queryFn: ({ signal }) => api(networkApi.get, { params: { id }, signal }) });
+
+export const useNetworks = () => useQuery(networksQuery());
+export const useNetwork = (id: string) => useQuery(networkQuery(id));
+
+/** Create answers with the whole list, which replaces the cached one. */
+export function useCreateNetwork() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: CreateNetworkBody) => api(networkApi.create, { body }),
+    onSuccess: (list) => queryClient.setQueryData(networkKeys.list(), list),
+  });
+}
+
+/** Deletes by name (what the spec's detail menu does) or id. */
+export function useDeleteNetwork() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api(networkApi.remove, { params: { id } }),
+    onSuccess: (network) => {
+      queryClient.setQueryData<Network[]>(networkKeys.list(), (prev) => prev?.filter((n) => n.Id !== network.Id));
+      queryClient.removeQueries({ queryKey: networkKeys.detail(network.Id) });
+      queryClient.removeQueries({ queryKey: networkKeys.detail(network.Name) });
+      void queryClient.invalidateQueries({ queryKey: networkKeys.list() });
+    },
+  });
+}

@@ -1,0 +1,80 @@
+import { useState } from 'react';
+import { ActionIcon, Badge, Group, Text, Tooltip } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import { Link, useNavigate } from 'react-router-dom';
+import type { Network } from '@berth/contract';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { DataTable, type Column } from '../../../components/DataTable';
+import { formatDate, toDate } from '../../../lib/format';
+import { notifyError, notifySuccess } from '../../../lib/notify';
+import { RowMenu } from '../../images/components/Menus';
+import { useDeleteNetwork, useNetworks } from '../api';
+
+const columns: Column<Network>[] = [
+  {
+    key: 'Name',
+    header: 'Name',
+    sortable: true,
+    render: (n) => (
+      <Group gap="xs" wrap="nowrap">
+        <Text size="sm">{n.Name}</Text>
+        {n.inUse === 0 && (
+          <Badge size="sm" variant="light" color="gray">
+            Unused
+          </Badge>
+        )}
+      </Group>
+    ),
+  },
+  { key: 'Project', header: 'Project', sortable: true, sortValue: (n) => n.Project ?? '', render: (n) => n.Project ?? '-' },
+  { key: 'Id', header: 'ID', sortable: true, render: (n) => <Text ff="monospace" size="sm">{n.Id.slice(0, 12)}</Text> },
+  { key: 'Driver', header: 'Driver', sortable: true },
+  { key: 'Created', header: 'Created', sortable: true, sortValue: (n) => toDate(n.Created)?.getTime(), searchValue: (n) => formatDate(n.Created), render: (n) => formatDate(n.Created) },
+];
+
+/** Networks: search, sort, paging, a link to create one, and delete. */
+export function NetworksTable() {
+  const navigate = useNavigate();
+  const networks = useNetworks();
+  const remove = useDeleteNetwork();
+  const [deleting, setDeleting] = useState<Network | null>(null);
+  const open = (n: Network) => navigate(`/resources/networks/${encodeURIComponent(n.Id)}`);
+
+  const confirmDelete = () => {
+    if (!deleting) return;
+    remove.mutate(deleting.Id, {
+      onSuccess: (n) => notifySuccess(`Network ${n.Name} deleted.`),
+      onError: (err) => notifyError(err),
+      onSettled: () => setDeleting(null),
+    });
+  };
+
+  const rowMenu = (n: Network) => <RowMenu name={n.Name} onView={() => open(n)} onDelete={() => setDeleting(n)} />;
+
+  return (
+    <>
+      {networks.error && <Text c="red">{networks.error.message}</Text>}
+      <DataTable
+        label="Networks"
+        data={networks.data}
+        columns={columns}
+        rowKey={(n) => n.Id}
+        searchPlaceholder="Search networks"
+        loading={networks.isLoading}
+        onRowClick={open}
+        rowMenu={rowMenu}
+        emptyText="No Networks available."
+        toolbar={
+          <Tooltip label="Create Network">
+            <ActionIcon component={Link} to="/resources/networks/new" variant="filled" size="lg" aria-label="Create Network">
+              <IconPlus size={18} />
+            </ActionIcon>
+          </Tooltip>
+        }
+      />
+      <ConfirmDialog opened={deleting !== null} title="Delete the network?" loading={remove.isPending} onConfirm={confirmDelete} onCancel={() => setDeleting(null)}>
+        {`The network ${deleting?.Name ?? ''} will be removed.`}
+      </ConfirmDialog>
+    </>
+  );
+}

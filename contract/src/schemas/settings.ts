@@ -91,6 +91,9 @@ export const SelfUpdateCheck = z.object({
 });
 export type SelfUpdateCheck = z.infer<typeof SelfUpdateCheck>;
 
+/** What the UI says once a self-update has started (spec: '{product} is updating now...'). */
+export const SELF_UPDATE_MESSAGE = 'Berth is updating now. You will be logged out to complete the update.';
+
 export const SelfUpdateStarted = z.object({
   result: z.literal('started'),
   detail: z.string(),

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import type { SelfUpdateCheck, SelfUpdateStarted } from '@berth/contract';
+import { SELF_UPDATE_MESSAGE, type SelfUpdateCheck, type SelfUpdateStarted } from '@berth/contract';
 import type { AppContext } from '../context';
 import { recreateSpec } from '../docker/containers';
 import { checkImageUpdate, pullImage } from '../docker/images-update';
@@ -13,8 +13,6 @@ import { imageDefaults, readOutcome } from './self-update-run';
 
 const IMAGE_ID = /^(sha256:)?[0-9a-f]{64}$/;
 const PULL_IDLE_MS = 5 * 60_000;
-
-export const UPDATING_MESSAGE = 'Berth is updating now. You will be logged out to complete the update.';
 
 /**
  * The updater's entry point beside this module (self-update-main.ts when run from source,
@@ -82,6 +80,6 @@ export class SelfUpdateService {
     const updater = `${name}-berth-updater-${randomBytes(4).toString('hex')}`;
     await startUpdater(this.ctx.docker, updater, updaterSpec(info, base, command));
     this.ctx.log.info({ container: name, image: ref, updater }, 'self-update started');
-    return { result: 'started', detail: UPDATING_MESSAGE, container: name, image: ref, updater };
+    return { result: 'started', detail: SELF_UPDATE_MESSAGE, container: name, image: ref, updater };
   }
 }

@@ -1,6 +1,12 @@
 import { Outlet } from 'react-router-dom';
+import { SettingsHeader } from '../../features/settings/components/SettingsHeader';
 
-/** The settings area (/settings/*); the settings feature adds its tabs and version here. */
+/** The settings area (/settings/*): heading with the version, the tabs, then the tab's page. */
 export default function SettingsLayout() {
-  return <Outlet />;
+  return (
+    <>
+      <SettingsHeader />
+      <Outlet />
+    </>
+  );
 }

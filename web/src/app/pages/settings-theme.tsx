@@ -1,2 +1,6 @@
-// Filled by the feature that owns this screen; until then it shows the route name only.
-export { PendingPage as default } from '../../components/PendingPage';
+import { ThemeEditor } from '../../features/settings/components/ThemeEditor';
+
+/** /settings/theme */
+export default function SettingsThemePage() {
+  return <ThemeEditor />;
+}

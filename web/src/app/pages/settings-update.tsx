@@ -1,2 +1,6 @@
-// Filled by the feature that owns this screen; until then it shows the route name only.
-export { PendingPage as default } from '../../components/PendingPage';
+import { UpdatePanel } from '../../features/settings/components/UpdatePanel';
+
+/** /settings/update */
+export default function SettingsUpdatePage() {
+  return <UpdatePanel />;
+}

@@ -1,0 +1,40 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { settingsApi } from '@berth/contract';
+import { api, apiDownload } from '../../lib/api-client';
+
+export const settingsKeys = {
+  all: ['settings'] as const,
+  info: () => [...settingsKeys.all, 'info'] as const,
+  updateCheck: () => [...settingsKeys.all, 'update-check'] as const,
+};
+
+export const serverInfoQuery = () => queryOptions({ queryKey: settingsKeys.info(), queryFn: ({ signal }) => api(settingsApi.info, { signal }), staleTime: 60_000 });
+
+/** Asks the registry, so it is read once a minute at most. */
+export const updateCheckQuery = () =>
+  queryOptions({ queryKey: settingsKeys.updateCheck(), queryFn: ({ signal }) => api(settingsApi.checkUpdate, { signal }), staleTime: 60_000 });
+
+/** Spec rule for the import field: a file is required and must be .json. */
+export function importFileError(file: File | null): string | null {
+  if (!file) return 'Required.';
+  return /\.json$/i.test(file.name) ? null : 'Must be a .json file.';
+}
+
+export const exportSettings = () => apiDownload(settingsApi.export, {}, 'berth-settings.json');
+
+/** The import replaces every template and variable, so everything cached about them is stale. */
+export function useImportSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (file: File) => {
+      const body = new FormData();
+      body.append('upload', file);
+      return api(settingsApi.import, { body });
+    },
+    onSuccess: () => queryClient.invalidateQueries(),
+  });
+}
+
+export function useSelfUpdate() {
+  return useMutation({ mutationFn: () => api(settingsApi.update) });
+}

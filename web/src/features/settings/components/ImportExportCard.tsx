@@ -1,0 +1,73 @@
+import { useState } from 'react';
+import { Button, Card, FileInput, Group, Stack, Text, Title } from '@mantine/core';
+import { IconDownload, IconFileUpload, IconUpload } from '@tabler/icons-react';
+import { notifyError, notifySuccess } from '../../../lib/notify';
+import { exportSettings, importFileError, useImportSettings } from '../api';
+
+/** Server Settings: import a settings file (replaces templates and variables) or export them. */
+export function ImportExportCard() {
+  const [file, setFile] = useState<File | null>(null);
+  const [touched, setTouched] = useState(false);
+  const [exporting, setExporting] = useState(false);
+  const importer = useImportSettings();
+  const problem = importFileError(file);
+
+  const runImport = () =>
+    file &&
+    importer.mutate(file, {
+      onSuccess: (r) => {
+        notifySuccess(`${r.success}: ${r.templates} templates with ${r.items} items, ${r.variables} variables.`);
+        setFile(null);
+        setTouched(false);
+      },
+      onError: (err) => notifyError(err),
+    });
+
+  const runExport = async () => {
+    setExporting(true);
+    try {
+      await exportSettings();
+    } catch (err) {
+      notifyError(err);
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  return (
+    <Card withBorder style={{ background: 'var(--berth-surface)' }}>
+      <Title order={3} size="h5" mb="xs">
+        Server Settings
+      </Title>
+      <Text size="sm" c="dimmed" mb="sm">
+        Export saves the template sources (with their items) and the template variables as one JSON file; users, API keys and secrets are never in it. Importing a
+        file replaces all templates and variables with the file's.
+      </Text>
+      <Stack gap="sm">
+        <Group align="flex-end" wrap="wrap">
+          <FileInput
+            label="Settings file"
+            placeholder="berth-settings.json"
+            accept=".json,application/json"
+            required
+            clearable
+            leftSection={<IconFileUpload size={16} />}
+            value={file}
+            onChange={(f) => {
+              setFile(f);
+              setTouched(true);
+            }}
+            error={touched && problem ? problem : undefined}
+            w={320}
+          />
+          <Button leftSection={<IconUpload size={16} />} disabled={problem !== null} loading={importer.isPending} onClick={runImport}>
+            Import
+          </Button>
+          <Button variant="default" leftSection={<IconDownload size={16} />} loading={exporting} onClick={() => void runExport()}>
+            Export
+          </Button>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}

@@ -1,0 +1,34 @@
+import { Badge } from '@mantine/core';
+import { IconBrush, IconCloudDownload, IconInfoCircle, IconTrash, IconVariable } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { PageHeader } from '../../../components/PageHeader';
+import { RouteTabs, type RouteTab } from '../../../components/RouteTabs';
+import { serverInfoQuery } from '../api';
+
+const TABS: RouteTab[] = [
+  { to: '/settings/info', label: 'Info', icon: IconInfoCircle },
+  { to: '/settings/theme', label: 'Theme', icon: IconBrush },
+  { to: '/settings/templateVariables', label: 'Template Variables', icon: IconVariable },
+  { to: '/settings/prune', label: 'Prune', icon: IconTrash },
+  { to: '/settings/update', label: 'Update', icon: IconCloudDownload },
+];
+
+/** Settings heading with Berth's real version, then Back and the settings tabs. */
+export function SettingsHeader() {
+  const info = useQuery(serverInfoQuery());
+  return (
+    <>
+      <PageHeader
+        title="Settings"
+        actions={
+          info.data && (
+            <Badge variant="light" size="lg" aria-label="Berth version">
+              v{info.data.version}
+            </Badge>
+          )
+        }
+      />
+      <RouteTabs tabs={TABS} back="/" />
+    </>
+  );
+}

@@ -45,7 +45,9 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     ...(dockerHost ? { DOCKER_HOST: dockerHost } : {}),
     ...opts.env,
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Through child-guard: the server stops with this process even if afterAll never runs.
+  const guard = path.join(REPO_ROOT, 'e2e', 'helpers', 'child-guard.mjs');
+  const child = spawn(process.execPath, [guard, '--import', 'tsx', 'server/src/main.ts'], { cwd: REPO_ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));

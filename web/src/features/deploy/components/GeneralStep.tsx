@@ -11,6 +11,7 @@ export function GeneralStep({ form }: { form: DeployForm }) {
       <TextInput label="Image" withAsterisk placeholder="registry.example.com/owner/app:tag" autoComplete="off" {...form.getInputProps('image')} />
       <Select
         label="Restart Policy"
+        clearButtonProps={{ 'aria-label': 'Clear Restart Policy', 'aria-hidden': false, tabIndex: 0 }}
         withAsterisk
         clearable
         data={[...RESTART_POLICIES]}

@@ -31,6 +31,7 @@ export function NetworkingStep({ form }: { form: DeployForm }) {
       <Group grow align="flex-start" maw={640}>
         <Select
           label="Network"
+          clearButtonProps={{ 'aria-label': 'Clear Network', 'aria-hidden': false, tabIndex: 0 }}
           placeholder={network_mode ? 'Not with a network mode' : 'Default'}
           clearable
           searchable
@@ -43,6 +44,7 @@ export function NetworkingStep({ form }: { form: DeployForm }) {
         />
         <Select
           label="Network Mode"
+          clearButtonProps={{ 'aria-label': 'Clear Network Mode', 'aria-hidden': false, tabIndex: 0 }}
           placeholder={network ? 'Not with a network' : 'Default'}
           clearable
           data={[...NETWORK_MODES]}

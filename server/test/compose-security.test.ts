@@ -241,6 +241,25 @@ describe('hostile compose content', () => {
     }
   });
 
+  it('refuses files that point outside the project folder, and the old file stays byte-identical', async () => {
+    const name = projectName('refs');
+    const created = await t.client.post('/api/compose/', { name, content: twoServiceYaml(testEngine().image) });
+    expect(created.status).toBe(200);
+    const file = path.join(composeDir, name, 'compose.yaml');
+    try {
+      const before = fs.readFileSync(file);
+      const hostile = `services:\n  a:\n    image: ${testEngine().image}\n    env_file: /etc/shadow\nsecrets:\n  key:\n    file: ../../../root/.ssh/id_rsa\n`;
+      const res = await t.client.post<{ detail: string; fields: { field: string }[] }>(`/api/compose/${name}/edit`, { name, content: hostile });
+      expect(res.status).toBe(400);
+      expect(res.body.fields.map((f) => f.field)).toEqual(['services.a.env_file', 'secrets.key.file']);
+      expect(fs.readFileSync(file).equals(before)).toBe(true);
+      const fresh = await t.client.post('/api/compose/', { name: projectName('refs2'), content: 'include:\n  - /etc/passwd\nservices: {}\n' });
+      expect(fresh.status).toBe(400);
+    } finally {
+      cleanupProject(name);
+    }
+  });
+
   it('refuses unknown body fields', async () => {
     const res = await t.client.post('/api/compose/', { name: projectName('extra'), content: 'services: {}\n', path: '/etc' });
     expect(res.status).toBe(400);

@@ -6,6 +6,7 @@ import { AppError, ComposeFailedError, ConflictError, DockerUnavailableError, No
 import { composeEnv } from '../compose/cli';
 import { ProjectActivity } from '../compose/activity';
 import { parseCompose, summarise, type ParsedCompose } from '../compose/document';
+import { checkFileReferences } from '../compose/references';
 import { composeRoot, findComposeFile, NEW_COMPOSE_FILE, resolveProject, checkProjectName, type ProjectPaths } from '../compose/paths';
 import { checkWithCli, type ComposeRunner } from '../compose/project-cli';
 import { listComposeContainers, type LabelledContainer } from '../docker/compose-containers';
@@ -133,7 +134,7 @@ export class ProjectsService {
    */
   async write(name: string, content: string, mode: 'create' | 'edit'): Promise<{ name: string; path: string; content: string }> {
     checkProjectName(name);
-    parseCompose(content);
+    checkFileReferences(parseCompose(content).data);
     const lock = this.activity.begin(name, 'save', null, { quiet: true });
     try {
       const p = await resolveProject(this.ctx.config.composeDir, name, { createRoot: true });

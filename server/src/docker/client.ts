@@ -33,7 +33,10 @@ export function translateEngineError(err: unknown): Error {
   const e = err as DockerodeError;
   if (isUnreachable(err)) return new DockerUnavailableError();
   if (typeof e?.statusCode === 'number') {
-    const message = e.json?.message ?? (typeof e.reason === 'string' ? e.reason : undefined) ?? 'The Docker engine refused the request.';
+    // Streaming calls leave `json` empty; the engine's reason is then only in the message,
+    // as `(HTTP code 404) unexpected - <reason>`.
+    const fromMessage = typeof e.message === 'string' ? e.message.match(/^\(HTTP code \d+\) [^-]*- ([\s\S]+)$/)?.[1] : undefined;
+    const message = e.json?.message ?? fromMessage ?? (typeof e.reason === 'string' ? e.reason : undefined) ?? 'The Docker engine refused the request.';
     return new EngineError(e.statusCode, message.trim());
   }
   return err instanceof Error ? err : new Error(String(err));

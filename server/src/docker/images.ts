@@ -91,17 +91,6 @@ function toProgress(line: EngineProgressLine): PullProgress {
   };
 }
 
-/**
- * For streaming calls dockerode leaves `json` empty and puts the engine's reason only into its
- * message, as `(HTTP code 404) unexpected - <reason> `; recover the reason from there.
- */
-function streamRefusal(err: unknown): Error {
-  const e = err as { statusCode?: number; json?: unknown; message?: string };
-  const reason = typeof e?.message === 'string' ? e.message.match(/^\(HTTP code \d+\) [^-]*- ([\s\S]+)$/)?.[1]?.trim() : undefined;
-  if (typeof e?.statusCode === 'number' && !e.json && reason) return new EngineError(e.statusCode, reason);
-  return translateEngineError(err);
-}
-
 export interface RunningPull {
   /** Reads the engine's progress to the end; rejects with the engine's reason when the pull fails. */
   follow: (onProgress?: (p: PullProgress) => void) => Promise<void>;
@@ -125,7 +114,7 @@ export async function startPull(docker: DockerClient, ref: ImageReference, opts:
   try {
     stream = (await docker.createImage({ fromImage: ref.repository, tag, ...(opts.signal ? { abortSignal: opts.signal } : {}) })) as typeof stream;
   } catch (err) {
-    throw streamRefusal(err);
+    throw translateEngineError(err);
   }
   const idleMs = opts.idleMs ?? 5 * 60_000;
 

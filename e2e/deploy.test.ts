@@ -3,7 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dockerCli, testEngine, tryDockerCli } from '../server/test/helpers/engine';
 import { expectRouteName, launchBrowser, newPage, signIn } from './helpers/browser';
 import { startServer, type TestServer } from './helpers/server';
@@ -107,10 +107,6 @@ describe('deploy form', () => {
     if (ids.length) tryDockerCli(['rm', '-f', ...ids]);
     if (hostDir) fs.rmSync(hostDir, { recursive: true, force: true });
   });
-
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') await page.screenshot({ path: `/tmp/berth-deploy/fail-${ctx.task.name.slice(0, 20)}.png`, fullPage: true });
-  }, SLOW);
 
   it('shows every deploy rule inline and keeps Continue disabled while the step is invalid', async () => {
     await page.goto('/#/apps/deploy');
@@ -336,7 +332,7 @@ describe('deploy form', () => {
     expect(await field(page, 'Name').isVisible()).toBe(true);
     await page.waitForTimeout(9_000);
     expect(await note.isVisible()).toBe(true);
-    await note.locator('.mantine-Notification-closeButton').click();
+    await note.getByRole('button', { name: 'Close' }).click();
     await note.waitFor({ state: 'detached' });
   }, SLOW);
 });

@@ -1,8 +1,9 @@
 import { Button, Card, Group, Loader, Stepper, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
-import { notifyError, notifySuccess } from '../../../lib/notify';
+import { errorMessage, notifySuccess } from '../../../lib/notify';
 import { useDeploy } from '../api';
 import { toPayload, type DeployFormValues } from '../form-model';
 import { useDeployForm } from '../use-deploy-form';
@@ -39,7 +40,8 @@ export function DeployForm({ initial, prefilled = false, edit }: DeployFormProps
       },
       onError: (err) => {
         setActive(0);
-        notifyError(err, { autoClose: false });
+        // Stays until closed: the reason is needed while the form is corrected.
+        notifications.show({ color: 'red', message: errorMessage(err), autoClose: false, withCloseButton: true, closeButtonProps: { 'aria-label': 'Close' } });
       },
     });
   };

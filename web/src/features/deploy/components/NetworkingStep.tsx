@@ -15,7 +15,10 @@ function PortRowInputs({ form, i }: { form: DeployForm; i: number }) {
       <TextInput label={first ? 'Host Port' : undefined} aria-label={`Host port ${i + 1}`} placeholder="random" inputMode="numeric" {...form.getInputProps(`ports.${i}.hport`)} />
       <TextInput label={first ? 'Container Port' : undefined} withAsterisk={first} aria-label={`Container port ${i + 1}`} inputMode="numeric" {...form.getInputProps(`ports.${i}.cport`)} />
       <Input.Wrapper label={first ? 'Protocol' : undefined} error={proto.error} style={{ flexGrow: 0 }}>
-        <SegmentedControl aria-label={`Protocol ${i + 1}`} data={['tcp', 'udp']} value={form.values.ports[i]?.proto ?? 'tcp'} onChange={(v) => form.setFieldValue(`ports.${i}.proto`, v as 'tcp' | 'udp')} />
+        {/* A block around the inline control keeps it under its label like the other inputs. */}
+        <div>
+          <SegmentedControl aria-label={`Protocol ${i + 1}`} data={['tcp', 'udp']} value={form.values.ports[i]?.proto ?? 'tcp'} onChange={(v) => form.setFieldValue(`ports.${i}.proto`, v as 'tcp' | 'udp')} />
+        </div>
       </Input.Wrapper>
     </>
   );

@@ -40,6 +40,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<{ ap
     },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // The spec's list calls end in '/'; the same path without it is the same resource.
+    routerOptions: { ignoreTrailingSlash: true },
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
   });
   app.setValidatorCompiler(validatorCompiler);

@@ -80,7 +80,7 @@ describe('POST /api/auth/login', () => {
     const res = await t.anon().post<contract.ApiError>('/api/auth/login', { ...TEST_ADMIN, remember: true });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('validation_error');
-    expect(res.body.detail).toMatch(/"remember"/);
+    expect(res.body.fields).toEqual([{ field: 'remember', message: 'Unknown field: remember' }]);
     expect(res.headers['set-cookie']).toBeUndefined();
   });
 

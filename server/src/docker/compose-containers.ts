@@ -1,5 +1,6 @@
 import type { ProjectContainer } from '@berth/contract';
 import type { DockerClient } from './client';
+import { FrameDemuxer } from './logs';
 import { engineCall } from './client';
 
 export const PROJECT_LABEL = 'com.docker.compose.project';
@@ -27,23 +28,12 @@ export async function listComposeContainers(docker: DockerClient, project?: stri
   }));
 }
 
-/** Splits the engine's multiplexed log frames (non-TTY containers) into plain text; TTY logs pass through. */
-function demuxLogs(buf: Buffer): string {
-  const framed = buf.length >= 8 && buf[0]! <= 2 && buf[1] === 0 && buf[2] === 0 && buf[3] === 0;
-  if (!framed) return buf.toString('utf8');
-  const parts: Buffer[] = [];
-  let at = 0;
-  while (at + 8 <= buf.length) {
-    const size = buf.readUInt32BE(at + 4);
-    parts.push(buf.subarray(at + 8, at + 8 + size));
-    at += 8 + size;
-  }
-  return Buffer.concat(parts).toString('utf8');
-}
-
 /** The last `tail` lines of a container's log (stdout and stderr, with timestamps), at most `maxBytes`. */
 export async function containerLogTail(docker: DockerClient, id: string, tail: number, maxBytes: number): Promise<string> {
   const raw = await engineCall(() => docker.getContainer(id).logs({ stdout: true, stderr: true, timestamps: true, tail, follow: false }));
-  const text = demuxLogs(Buffer.isBuffer(raw) ? raw : Buffer.from(String(raw)));
+  const buf = Buffer.isBuffer(raw) ? raw : Buffer.from(String(raw));
+  // A TTY container's log is plain bytes; a non-TTY one is framed (stream byte 1 or 2, three zero bytes).
+  const framed = buf.length >= 8 && buf[0]! <= 2 && buf[1] === 0 && buf[2] === 0 && buf[3] === 0;
+  const text = framed ? Buffer.concat(new FrameDemuxer().push(buf).map((f) => f.payload)).toString('utf8') : buf.toString('utf8');
   return text.length > maxBytes ? text.slice(-maxBytes) : text;
 }

@@ -1,9 +1,10 @@
 import { Accordion, Badge, Group, MultiSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { CAPABILITIES } from '@berth/contract';
 import { useState } from 'react';
-import { ADVANCED_FIELDS, emptyRow, hasErrorsIn } from '../form-model';
+import { ADVANCED_FIELDS, hasErrorsIn } from '../form-model';
 import type { DeployForm } from '../use-deploy-form';
 import { RowList } from './RowList';
+import { TextRows } from './TextRows';
 
 const MEMORY_HINT = 'a number with b, k, m or g (1000b, 100k, 10m, 1g)';
 
@@ -13,7 +14,6 @@ export function AdvancedPanel({ form, errors }: { form: DeployForm; errors: Reco
   const used = v.command.length + v.devices.length + v.labels.length + v.sysctls.length + v.cap_add.length > 0 || !!v.cpus || !!v.mem_limit;
   const [open, setOpen] = useState<string | null>(used ? 'advanced' : null);
   const invalid = hasErrorsIn(errors, ADVANCED_FIELDS);
-  const listError = (field: string) => form.errors[field] as string | undefined;
   return (
     <Accordion variant="contained" value={open} onChange={setOpen}>
       <Accordion.Item value="advanced">
@@ -36,54 +36,39 @@ export function AdvancedPanel({ form, errors }: { form: DeployForm; errors: Reco
               rowKey={(i) => form.key(`command.${i}`)}
               onAdd={() => form.insertListItem('command', '')}
               onRemove={(i) => form.removeListItem('command', i)}
-              error={listError('command')}
+              error={form.errors.command as string | undefined}
               hint="One argument per entry, e.g. sh, -c, sleep 3600. Empty list = the image's default command."
               renderRow={(i) => <TextInput aria-label={`Command entry ${i + 1}`} {...form.getInputProps(`command.${i}`)} />}
             />
-            <RowList
+            <TextRows
+              form={form}
+              field="devices"
               title="Devices"
               noun="device"
-              count={v.devices.length}
-              rowKey={(i) => form.key(`devices.${i}`)}
-              onAdd={() => form.insertListItem('devices', emptyRow.devices())}
-              onRemove={(i) => form.removeListItem('devices', i)}
-              error={listError('devices')}
-              renderRow={(i) => (
-                <>
-                  <TextInput label={i === 0 ? 'Container' : undefined} withAsterisk={i === 0} aria-label={`Device container ${i + 1}`} placeholder="/dev/dri" {...form.getInputProps(`devices.${i}.container`)} />
-                  <TextInput label={i === 0 ? 'Host' : undefined} withAsterisk={i === 0} aria-label={`Device host ${i + 1}`} placeholder="/dev/dri" {...form.getInputProps(`devices.${i}.host`)} />
-                </>
-              )}
+              columns={[
+                { key: 'container', label: 'Container', aria: 'Device container', required: true, placeholder: '/dev/dri' },
+                { key: 'host', label: 'Host', aria: 'Device host', required: true, placeholder: '/dev/dri' },
+              ]}
             />
-            <RowList
+            <TextRows
+              form={form}
+              field="labels"
               title="Labels"
               noun="label"
-              count={v.labels.length}
-              rowKey={(i) => form.key(`labels.${i}`)}
-              onAdd={() => form.insertListItem('labels', emptyRow.labels())}
-              onRemove={(i) => form.removeListItem('labels', i)}
-              error={listError('labels')}
-              renderRow={(i) => (
-                <>
-                  <TextInput label={i === 0 ? 'Label' : undefined} withAsterisk={i === 0} aria-label={`Label name ${i + 1}`} placeholder="traefik.enable" {...form.getInputProps(`labels.${i}.label`)} />
-                  <TextInput label={i === 0 ? 'Value' : undefined} aria-label={`Label value ${i + 1}`} {...form.getInputProps(`labels.${i}.value`)} />
-                </>
-              )}
+              columns={[
+                { key: 'label', label: 'Label', aria: 'Label name', required: true, placeholder: 'traefik.enable' },
+                { key: 'value', label: 'Value', aria: 'Label value' },
+              ]}
             />
-            <RowList
+            <TextRows
+              form={form}
+              field="sysctls"
               title="Sysctls"
               noun="sysctl"
-              count={v.sysctls.length}
-              rowKey={(i) => form.key(`sysctls.${i}`)}
-              onAdd={() => form.insertListItem('sysctls', emptyRow.sysctls())}
-              onRemove={(i) => form.removeListItem('sysctls', i)}
-              error={listError('sysctls')}
-              renderRow={(i) => (
-                <>
-                  <TextInput label={i === 0 ? 'Name' : undefined} withAsterisk={i === 0} aria-label={`Sysctl name ${i + 1}`} placeholder="net.ipv4.ip_forward" {...form.getInputProps(`sysctls.${i}.name`)} />
-                  <TextInput label={i === 0 ? 'Value' : undefined} withAsterisk={i === 0} aria-label={`Sysctl value ${i + 1}`} {...form.getInputProps(`sysctls.${i}.value`)} />
-                </>
-              )}
+              columns={[
+                { key: 'name', label: 'Name', aria: 'Sysctl name', required: true, placeholder: 'net.ipv4.ip_forward' },
+                { key: 'value', label: 'Value', aria: 'Sysctl value', required: true },
+              ]}
             />
             <MultiSelect label="Capabilities" placeholder="Add capabilities" searchable clearable data={[...CAPABILITIES]} {...form.getInputProps('cap_add')} />
             <SimpleGrid cols={{ base: 1, sm: 2 }} maw={640}>

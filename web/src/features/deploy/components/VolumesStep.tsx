@@ -1,27 +1,21 @@
-import { Checkbox, TextInput } from '@mantine/core';
-import { emptyRow } from '../form-model';
+import { Checkbox } from '@mantine/core';
 import type { DeployForm } from '../use-deploy-form';
-import { RowList } from './RowList';
+import { TextRows } from './TextRows';
 
 /** Step 3: host paths or named volumes mounted into the container. */
 export function VolumesStep({ form }: { form: DeployForm }) {
   return (
-    <RowList
+    <TextRows
+      form={form}
+      field="volumes"
       title="Volumes"
       noun="volume"
-      count={form.values.volumes.length}
-      rowKey={(i) => form.key(`volumes.${i}`)}
-      onAdd={() => form.insertListItem('volumes', emptyRow.volumes())}
-      onRemove={(i) => form.removeListItem('volumes', i)}
-      error={form.errors.volumes as string | undefined}
       hint="Host: a path (/srv/app) or a volume name. Container: an absolute path."
-      renderRow={(i) => (
-        <>
-          <TextInput label={i === 0 ? 'Host' : undefined} withAsterisk={i === 0} aria-label={`Volume host ${i + 1}`} placeholder="/srv/app or volume-name" {...form.getInputProps(`volumes.${i}.bind`)} />
-          <TextInput label={i === 0 ? 'Container' : undefined} withAsterisk={i === 0} aria-label={`Volume container ${i + 1}`} placeholder="/data" {...form.getInputProps(`volumes.${i}.container`)} />
-          <Checkbox label="Read-only" mt={i === 0 ? 32 : 8} style={{ flexGrow: 0 }} {...form.getInputProps(`volumes.${i}.readonly`, { type: 'checkbox' })} />
-        </>
-      )}
+      columns={[
+        { key: 'bind', label: 'Host', aria: 'Volume host', required: true, placeholder: '/srv/app or volume-name' },
+        { key: 'container', label: 'Container', aria: 'Volume container', required: true, placeholder: '/data' },
+      ]}
+      extra={(i) => <Checkbox label="Read-only" mt={i === 0 ? 32 : 8} style={{ flexGrow: 0 }} {...form.getInputProps(`volumes.${i}.readonly`, { type: 'checkbox' })} />}
     />
   );
 }

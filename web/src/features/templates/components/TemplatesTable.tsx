@@ -1,5 +1,5 @@
 import { ActionIcon, Anchor, Menu, Stack, Text, Tooltip } from '@mantine/core';
-import { IconDots, IconEye, IconPlus, IconRefresh, IconTrash } from '@tabler/icons-react';
+import { IconPlus, IconRefresh } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
@@ -8,6 +8,7 @@ import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { formatDate } from '../../../lib/format';
 import { notifyError, notifySuccess } from '../../../lib/notify';
+import { RowMenu } from '../../images/components/Menus';
 import { templatesQuery, useDeleteTemplate, useRefreshTemplate } from '../api';
 import { reportTemplateWrite } from './skipped-report';
 
@@ -49,24 +50,11 @@ export function TemplatesTable() {
   };
 
   const rowMenu = (t: Template) => (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
-        <ActionIcon variant="subtle" aria-label={`Actions for ${t.title}`} loading={refresh.isPending && refresh.variables === t.id}>
-          <IconDots size={18} />
-        </ActionIcon>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Item leftSection={<IconEye size={16} />} onClick={() => navigate(`/templates/${t.id}`)}>
-          View
-        </Menu.Item>
-        <Menu.Item leftSection={<IconRefresh size={16} />} onClick={() => update(t)}>
-          Update
-        </Menu.Item>
-        <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => setDeleting(t)}>
-          Delete
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
+    <RowMenu name={t.title} onView={() => navigate(`/templates/${t.id}`)} onDelete={() => setDeleting(t)} loading={refresh.isPending && refresh.variables === t.id}>
+      <Menu.Item leftSection={<IconRefresh size={16} />} onClick={() => update(t)}>
+        Update
+      </Menu.Item>
+    </RowMenu>
   );
 
   return (

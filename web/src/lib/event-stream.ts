@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { refreshSession } from './api-client';
+import { readEventStream } from './sse-fetch';
 
 export interface EventStreamOptions<T> {
   /** SSE event name(s); Berth's streams use 'update' (and 'remove' / 'status', see StreamEvent). */
@@ -16,6 +17,17 @@ export interface EventStreamOptions<T> {
   onOpen?: () => void;
   /** Longest wait before a flush when no animation frame comes (background tabs). */
   flushMs?: number;
+  /**
+   * Flush on the next animation frame (default). False flushes every `flushMs` only: fewer
+   * renders for streams that may deliver thousands of messages a second (logs) or many small
+   * ones (the dashboard).
+   */
+  frameAligned?: boolean;
+  /**
+   * 'eventsource' (default) or 'fetch': read with fetch and parse in chunks, for streams that
+   * can carry thousands of events a second (see sse-fetch.ts). Only events named in `event` count.
+   */
+  transport?: 'eventsource' | 'fetch';
 }
 
 const defaultParse = (data: string): unknown => {
@@ -57,33 +69,58 @@ export function openEventStream<T>(url: string, opts: EventStreamOptions<T>): ()
   };
   const schedule = () => {
     if (timer !== undefined) return;
-    frame = requestAnimationFrame(flush);
+    if (opts.frameAligned !== false) frame = requestAnimationFrame(flush);
     timer = setTimeout(flush, flushMs);
   };
   const onMessage = (e: MessageEvent<string>) => {
     buffer.push(parse(e.data, e.type));
     schedule();
   };
+  const onOpen = () => {
+    attempts = 0;
+    opts.onOpen?.();
+  };
+  const reconnectLater = (refreshFirst: boolean) => {
+    attempts += 1;
+    const delay = Math.min(30_000, 1000 * 2 ** Math.min(attempts - 1, 5));
+    retry = setTimeout(() => {
+      if (!refreshFirst) return connect();
+      void refreshSession().then((ok) => {
+        if (ok) connect();
+      });
+    }, delay);
+  };
+
+  let abort: AbortController | null = null;
+  const connectFetch = () => {
+    abort = new AbortController();
+    const onEvent = (type: string, data: string) => {
+      if (!events.includes(type)) return;
+      buffer.push(parse(data, type));
+      schedule();
+    };
+    readEventStream(url, { signal: abort.signal, onOpen, onEvent }).then(
+      // The stream ended (the server closed it) or was refused: like EventSource, try again.
+      (status) => !closed && reconnectLater(status === 401),
+      (err: unknown) => {
+        if (closed) return;
+        console.warn(`event stream ${url} failed`, err);
+        reconnectLater(false);
+      },
+    );
+  };
 
   const connect = () => {
     if (closed) return;
+    if (opts.transport === 'fetch') return connectFetch();
     source = new EventSource(url, { withCredentials: true });
     for (const event of events) source.addEventListener(event, onMessage as EventListener);
-    source.onopen = () => {
-      attempts = 0;
-      opts.onOpen?.();
-    };
+    source.onopen = onOpen;
     source.onerror = () => {
       // The browser retries by itself while CONNECTING; CLOSED means it gave up (HTTP error).
       if (!source || source.readyState !== EventSource.CLOSED) return;
       source.close();
-      attempts += 1;
-      const delay = Math.min(30_000, 1000 * 2 ** Math.min(attempts - 1, 5));
-      retry = setTimeout(() => {
-        void refreshSession().then((ok) => {
-          if (ok) connect();
-        });
-      }, delay);
+      reconnectLater(true);
     };
   };
   connect();
@@ -93,6 +130,7 @@ export function openEventStream<T>(url: string, opts: EventStreamOptions<T>): ()
     closed = true;
     clearTimeout(retry);
     source?.close();
+    abort?.abort();
   };
 }
 
@@ -106,6 +144,8 @@ export function useEventStream<T>(url: string | null, opts: EventStreamOptions<T
       event: latest.current.event,
       parse: latest.current.parse,
       flushMs: latest.current.flushMs,
+      frameAligned: latest.current.frameAligned,
+      transport: latest.current.transport,
       onBatch: (items) => latest.current.onBatch(items),
       onOpen: () => latest.current.onOpen?.(),
     });

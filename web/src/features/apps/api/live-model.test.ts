@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StatsSample } from '@berth/contract';
-import { foldDashboard, foldLogs, parseAppStream, toLines } from './live-model';
+import { foldDashboard, foldLogs, logLines, parseAppStream, toLines } from './live-model';
 
 const sample = (name: string, cpu: number): StatsSample => ({ name, time: new Date(0).toISOString(), cpu_percent: cpu, mem_percent: 1, mem_current: 1, mem_total: 2 });
 
@@ -44,10 +44,15 @@ describe('toLines', () => {
   });
 });
 
-describe('parseAppStream', () => {
+describe('parseAppStream and logLines', () => {
   it('tells status events from items and keeps log text as it is', () => {
     const parse = parseAppStream((d) => d);
-    expect(parse('{"status":"stopped","detail":"x"}', 'status')).toEqual({ kind: 'status', status: { status: 'stopped', detail: 'x' } });
-    expect(parse('{"not":"parsed"}', 'update')).toEqual({ kind: 'item', item: '{"not":"parsed"}' });
+    expect(parse('{"status":"stopped","detail":"x"}', 'status')).toEqual({ streamStatus: { status: 'stopped', detail: 'x' } });
+    expect(parse('{"not":"parsed"}', 'update')).toBe('{"not":"parsed"}');
+  });
+
+  it('takes plain lines as they are, cleans the others and skips status events', () => {
+    const status = { streamStatus: { status: 'running' as const, detail: '' } };
+    expect(logLines(['a', status, '\u001b[1mb\u001b[0m', 'c\nd\n', ''])).toEqual(['a', 'b', 'c', 'd', '']);
   });
 });

@@ -37,6 +37,7 @@ export interface LogBuffer {
 
 // Colour and cursor escapes (CSI sequences) mean nothing in the page.
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
+const NEEDS_CLEANING = /[\u001b\r\n]/;
 
 /** One event's text as display lines: escapes stripped, the trailing newline gone, several lines split. */
 export function toLines(data: string): string[] {
@@ -51,9 +52,27 @@ export function foldLogs(prev: LogBuffer | undefined, lines: readonly string[], 
   return { lines: next, dropped: (prev?.dropped ?? 0) + (all - next.length) };
 }
 
-export type AppStreamEvent<T> = { kind: 'item'; item: T } | { kind: 'status'; status: StreamStatus };
+/** A per-app stream's 'status' event (its items are log lines or stats samples). */
+export interface StatusEvent {
+  streamStatus: StreamStatus;
+}
+export const isStatus = (e: unknown): e is StatusEvent => typeof e === 'object' && e !== null && 'streamStatus' in e;
 
-/** Parser for the per-app streams: 'status' events carry a StreamStatus, 'update' events an item. */
+/**
+ * Parser for the per-app streams: 'status' events carry a StreamStatus, 'update' events an item.
+ * Items are not wrapped: a flooding log delivers thousands a second.
+ */
 export function parseAppStream<T>(item: (data: string) => T) {
-  return (data: string, event: string): AppStreamEvent<T> => (event === 'status' ? { kind: 'status', status: JSON.parse(data) as StreamStatus } : { kind: 'item', item: item(data) });
+  return (data: string, event: string): T | StatusEvent => (event === 'status' ? { streamStatus: JSON.parse(data) as StreamStatus } : item(data));
+}
+
+/** The display lines of a batch of log events; most lines need no cleaning and are taken as they are. */
+export function logLines(batch: readonly (string | StatusEvent)[]): string[] {
+  const out: string[] = [];
+  for (const e of batch) {
+    if (typeof e !== 'string') continue;
+    if (NEEDS_CLEANING.test(e)) out.push(...toLines(e));
+    else out.push(e);
+  }
+  return out;
 }

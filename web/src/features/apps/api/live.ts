@@ -6,26 +6,46 @@ import { appendCapped, useEventStream } from '../../../lib/event-stream';
 import { isRunning } from '../model';
 import { appKeys, liveKeys } from './keys';
 import { clearLive } from './mutations';
-import { foldDashboard, foldLogs, parseAppStream, STATS_CAP, toLines, type AppStreamEvent, type DashboardEvent, type DashboardSeries, type LogBuffer } from './live-model';
+import { foldDashboard, foldLogs, isStatus, logLines, parseAppStream, STATS_CAP, type DashboardEvent, type DashboardSeries, type LogBuffer, type StatusEvent } from './live-model';
 
 /** Reads a cache entry that only a stream fills (never fetched). */
 function useLive<T>(queryKey: readonly unknown[]) {
   return useQuery<T>({ queryKey, queryFn: skipToken, staleTime: Infinity }).data;
 }
 
-/** The dashboard stream: samples of every running app, kept per app in the query cache. */
-export function useDashboardStats(): DashboardSeries {
+/** Opens the dashboard stream, which keeps every running app's samples in the query cache. */
+function useDashboardStream() {
   const queryClient = useQueryClient();
   useEventStream<DashboardEvent>(appsApi.dashboardStats.path, {
     event: [StreamEvent.update, StreamEvent.remove],
+    // Samples come about once a second per app; two renders a second show them all.
+    flushMs: 500,
+    frameAligned: false,
     parse: (data, event) => (event === StreamEvent.remove ? { kind: 'remove', name: (JSON.parse(data) as { name: string }).name } : { kind: 'update', sample: JSON.parse(data) as StatsSample }),
     // A fresh stream reports every running app anew; what was cached from an earlier one may have stopped since.
     onOpen: () => queryClient.setQueryData<DashboardSeries>(liveKeys.dashboard(), {}),
     onBatch: (batch) => queryClient.setQueryData<DashboardSeries>(liveKeys.dashboard(), (prev) => foldDashboard(prev, batch)),
   });
+}
+
+/** The dashboard: recent samples of every running app (at most 300 each). */
+export function useDashboardStats(): DashboardSeries {
+  useDashboardStream();
   return useLive<DashboardSeries>(liveKeys.dashboard()) ?? EMPTY;
 }
 const EMPTY: DashboardSeries = {};
+
+/** Which apps the dashboard stream currently reports (a newline-joined, sorted string), re-rendering only when that changes. */
+function useDashboardNames(): string {
+  useDashboardStream();
+  const { data } = useQuery({
+    queryKey: liveKeys.dashboard(),
+    queryFn: skipToken,
+    staleTime: Infinity,
+    select: (series: DashboardSeries) => Object.keys(series).sort().join('\n'),
+  });
+  return data ?? '';
+}
 
 /** Clears the dashboard's samples; the stream refills them within a second or two. */
 export function useResetDashboard() {
@@ -39,9 +59,8 @@ export function useResetDashboard() {
  */
 export function useAppsLiveRefresh(list: readonly App[] | undefined) {
   const queryClient = useQueryClient();
-  const series = useDashboardStats();
+  const names = useDashboardNames();
   const seen = useRef<Set<string>>(new Set());
-  const names = Object.keys(series).sort().join('\n');
   useEffect(() => {
     if (!list) return;
     const now = new Set(names ? names.split('\n') : []);
@@ -56,9 +75,9 @@ export function useAppsLiveRefresh(list: readonly App[] | undefined) {
 /** A per-app stream said the app stopped, was removed or the engine went away: re-read the app. */
 function useOnStatus(name: string) {
   const queryClient = useQueryClient();
-  return (batch: AppStreamEvent<unknown>[]) => {
-    const last = batch.findLast((e) => e.kind === 'status');
-    if (!last || last.kind !== 'status' || last.status.status === 'running') return;
+  return (batch: readonly unknown[]) => {
+    const last = batch.findLast(isStatus);
+    if (!last || last.streamStatus.status === 'running') return;
     clearLive(queryClient, name);
     void queryClient.invalidateQueries({ queryKey: appKeys.detail(name), exact: true });
     void queryClient.invalidateQueries({ queryKey: appKeys.list(), exact: true });
@@ -69,12 +88,15 @@ function useOnStatus(name: string) {
 export function useAppLogs(name: string): LogBuffer | undefined {
   const queryClient = useQueryClient();
   const onStatus = useOnStatus(name);
-  useEventStream<AppStreamEvent<string>>(buildUrl(appsApi.logs, { name }), {
+  useEventStream<string | StatusEvent>(buildUrl(appsApi.logs, { name }), {
     event: [StreamEvent.update, StreamEvent.status],
+    // A flooding container sends thousands of lines a second, one event each: read them in
+    // network chunks (see sse-fetch.ts) and render once per animation frame.
+    transport: 'fetch',
     parse: parseAppStream((data) => data),
     onOpen: () => queryClient.setQueryData<LogBuffer>(liveKeys.logs(name), { lines: [], dropped: 0 }),
     onBatch: (batch) => {
-      const lines = batch.flatMap((e) => (e.kind === 'item' ? toLines(e.item) : []));
+      const lines = logLines(batch);
       if (lines.length) queryClient.setQueryData<LogBuffer>(liveKeys.logs(name), (prev) => foldLogs(prev, lines));
       onStatus(batch);
     },
@@ -86,11 +108,11 @@ export function useAppLogs(name: string): LogBuffer | undefined {
 export function useAppStats(name: string): StatsSample[] | undefined {
   const queryClient = useQueryClient();
   const onStatus = useOnStatus(name);
-  useEventStream<AppStreamEvent<StatsSample>>(buildUrl(appsApi.stats, { name }), {
+  useEventStream<StatsSample | StatusEvent>(buildUrl(appsApi.stats, { name }), {
     event: [StreamEvent.update, StreamEvent.status],
     parse: parseAppStream((data) => JSON.parse(data) as StatsSample),
     onBatch: (batch) => {
-      const samples = batch.flatMap((e) => (e.kind === 'item' ? [e.item] : []));
+      const samples = batch.filter((e): e is StatsSample => !isStatus(e));
       if (samples.length) queryClient.setQueryData<StatsSample[]>(liveKeys.stats(name), (prev) => appendCapped(prev, samples, STATS_CAP));
       onStatus(batch);
     },

@@ -2,7 +2,7 @@ import { useLayoutEffect, useRef, useState } from 'react';
 import { Box, Button, Group, Text } from '@mantine/core';
 import { IconArrowDown } from '@tabler/icons-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import type { LogBuffer } from '../api/live-model';
+import { LOG_CAP, type LogBuffer } from '../api/live-model';
 
 /** Spec: the log view is 600 px high with 20 px rows. */
 const HEIGHT = 600;
@@ -20,37 +20,64 @@ export function LogView({ buffer }: { buffer: LogBuffer | undefined }) {
   const dropped = buffer?.dropped ?? 0;
   const scrollRef = useRef<HTMLDivElement>(null);
   const follow = useRef(true);
+  /** Where following last put the scroll position; null before the first lines. */
+  const autoTop = useRef<number | null>(null);
   const lastDropped = useRef(dropped);
   const [following, setFollowing] = useState(true);
   const virtualizer = useVirtualizer({ count: lines.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW, overscan: 30 });
+
+  const setFollow = (on: boolean) => {
+    follow.current = on;
+    setFollowing(on);
+  };
 
   useLayoutEffect(() => {
     const el = scrollRef.current;
     const shift = dropped - lastDropped.current;
     lastDropped.current = dropped;
     if (!el) return;
-    if (follow.current) el.scrollTop = el.scrollHeight;
-    else if (shift > 0) el.scrollTop = Math.max(0, el.scrollTop - shift * ROW);
-  }, [buffer, dropped]);
+    if (lines.length === 0) {
+      autoTop.current = null;
+      return;
+    }
+    // New lines can arrive between a user's scroll and its scroll event: a position above
+    // where following left it means the user moved up, so stop following before snapping back.
+    if (follow.current && autoTop.current !== null && el.scrollTop < autoTop.current - STICK_SLACK) setFollow(false);
+    if (follow.current) {
+      el.scrollTop = el.scrollHeight;
+      autoTop.current = el.scrollTop;
+    } else if (shift > 0) el.scrollTop = Math.max(0, el.scrollTop - shift * ROW);
+  }, [buffer, dropped, lines.length]);
 
   const onScroll = () => {
     const el = scrollRef.current;
     if (!el) return;
     const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_SLACK;
-    follow.current = atBottom;
-    if (atBottom !== following) setFollowing(atBottom);
+    if (atBottom !== follow.current) setFollow(atBottom);
   };
   const jumpToEnd = () => {
-    follow.current = true;
-    setFollowing(true);
+    setFollow(true);
     if (scrollRef.current) scrollRef.current.scrollTop = scrollRef.current.scrollHeight;
   };
 
   return (
-    <Box pos="relative">
+    <Box>
+      <Group justify="space-between" mb={4} mih={30}>
+        <Text size="xs" c="dimmed">
+          {lines.length} lines{dropped > 0 ? ` (the newest ${LOG_CAP} are kept)` : ''}
+        </Text>
+        {!following && lines.length > 0 && (
+          <Button size="compact-xs" variant="light" leftSection={<IconArrowDown size={14} />} onClick={jumpToEnd}>
+            Follow
+          </Button>
+        )}
+      </Group>
       <Box
         ref={scrollRef}
         onScroll={onScroll}
+        onWheel={(e) => {
+          if (e.deltaY < 0 && follow.current) setFollow(false);
+        }}
         h={HEIGHT}
         data-testid="log-view"
         role="log"
@@ -65,7 +92,9 @@ export function LogView({ buffer }: { buffer: LogBuffer | undefined }) {
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative', minWidth: '100%' }}>
             {virtualizer.getVirtualItems().map((row) => (
               <div
-                key={row.index + dropped}
+                // Index keys: following a flood, every frame shows new lines; reusing the row
+                // nodes and changing their text is cheaper than replacing them.
+                key={row.index}
                 data-log-line
                 style={{
                   position: 'absolute',
@@ -87,13 +116,6 @@ export function LogView({ buffer }: { buffer: LogBuffer | undefined }) {
           </div>
         )}
       </Box>
-      {!following && lines.length > 0 && (
-        <Group pos="absolute" bottom={12} right={24}>
-          <Button size="xs" radius="xl" leftSection={<IconArrowDown size={14} />} onClick={jumpToEnd}>
-            Follow
-          </Button>
-        </Group>
-      )}
     </Box>
   );
 }

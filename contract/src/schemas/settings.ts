@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../route';
+import { Health } from './health';
 import { NewTemplateBody, TemplateItemData } from './template';
 import { TemplateVariablesBody } from './variables';
 
@@ -62,7 +63,7 @@ export type ImportResult = z.infer<typeof ImportResult>;
 export const ServerInfo = z.object({
   version: z.string(),
   engine: z.object({ reachable: z.boolean(), version: z.string().nullable(), apiVersion: z.string().nullable() }),
-  compose: z.object({ found: z.boolean(), command: z.string().nullable(), version: z.string().nullable() }),
+  compose: Health.shape.compose,
   dataDir: z.string(),
   composeDir: z.string(),
   authDisabled: z.boolean(),

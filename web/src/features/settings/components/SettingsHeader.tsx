@@ -22,7 +22,7 @@ export function SettingsHeader() {
         title="Settings"
         actions={
           info.data && (
-            <Badge variant="light" size="lg" aria-label="Berth version">
+            <Badge variant="light" size="lg" tt="none" aria-label="Berth version">
               v{info.data.version}
             </Badge>
           )

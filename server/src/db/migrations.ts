@@ -34,17 +34,18 @@ export const migrations: { version: number; sql: string }[] = [
   {
     version: 2,
     // Template sources, their items (one JSON document each, normalised at import) and the
-    // !variables. The variables are seeded here, once per database: an emptied list stays empty.
+    // !variables. Ids are never reused (AUTOINCREMENT), so a bookmarked item id cannot come to
+    // mean another item. The variables are seeded here, once per database: an emptied list stays empty.
     sql: `
       CREATE TABLE templates (
-        id INTEGER PRIMARY KEY,
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
         title TEXT NOT NULL UNIQUE COLLATE NOCASE,
         url TEXT NOT NULL UNIQUE,
         created_at TEXT NOT NULL,
         updated_at TEXT NOT NULL
       );
       CREATE TABLE template_items (
-        id INTEGER PRIMARY KEY,
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
         template_id INTEGER NOT NULL REFERENCES templates(id) ON DELETE CASCADE,
         position INTEGER NOT NULL,
         title TEXT NOT NULL,

@@ -4,6 +4,7 @@ import { appFromInspect, recreateSpec, type ImageDefaults } from '../docker/cont
 import { checkImageUpdate, pullImage } from '../docker/images-update';
 import { inspectImage } from '../docker/images';
 import { replaceContainer } from '../docker/replace';
+import { findSelfContainer } from '../docker/self-container';
 import { AppError, ConflictError, ValidationError } from '../errors';
 import { appsRuntime, type AppsRuntime } from './apps-runtime';
 import type { AppsService } from './apps';
@@ -39,6 +40,9 @@ export class AppUpdateService {
   async update(name: string): Promise<App[]> {
     const old = await this.apps.inspect(name);
     if (this.busy.has(old.Id)) throw new ConflictError(`${name} is already being updated.`);
+    // Replacing Berth's own container from inside it would stop Berth halfway through the swap.
+    const self = await findSelfContainer(this.ctx.docker, { containerName: this.ctx.config.containerName, hostname: this.ctx.config.hostname });
+    if (self.container?.Id === old.Id) throw new ConflictError(`${name} is Berth itself; update it from Settings → Update, which hands over safely.`);
     const ref = old.Config.Image;
     if (IMAGE_ID.test(ref)) throw new ValidationError(`${name} was created from an image ID, so there is no name to pull a newer image by.`);
     this.busy.add(old.Id);

@@ -1,7 +1,8 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectRouteName, launchBrowser, newPage, signIn, signOut } from './helpers/browser';
-import { initialAdminPassword, startServer, type TestServer } from './helpers/server';
+import { describe, expect, it } from 'vitest';
+import { expectRouteName, newPage, signIn, signOut } from './helpers/browser';
+import type { TestServer } from './helpers/server';
+import { withConsole } from './helpers/console';
 
 const EMAIL = 'admin@berth.local';
 
@@ -9,16 +10,7 @@ describe('account', () => {
   let server: TestServer;
   let browser: Browser;
   let password: string;
-
-  beforeAll(async () => {
-    server = await startServer();
-    password = initialAdminPassword(server);
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  withConsole((run) => ({ server, browser, password } = run));
 
   const meWithKey = (token: string) => fetch(`${server.baseUrl}/api/auth/me`, { headers: { Authorization: `Bearer ${token}` } });
 

@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectRouteName, launchBrowser, newPage, signIn } from './helpers/browser';
-import { initialAdminPassword, startServer, type TestServer } from './helpers/server';
+import { afterAll, describe, expect, it } from 'vitest';
+import { expectRouteName, newPage, signIn } from './helpers/browser';
+import type { TestServer } from './helpers/server';
+import { withConsole } from './helpers/console';
 
 const EMAIL = 'admin@berth.local';
 
@@ -23,15 +24,8 @@ describe('settings', () => {
   let browser: Browser;
   let password: string;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-t-settings-e2e-'));
-
-  beforeAll(async () => {
-    server = await startServer();
-    password = initialAdminPassword(server);
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+  withConsole((run) => ({ server, browser, password } = run));
+  afterAll(() => {
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 

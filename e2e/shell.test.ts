@@ -3,7 +3,8 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectRouteName, launchBrowser, newPage, routeName, signIn, signOut } from './helpers/browser';
-import { initialAdminPassword, REPO_ROOT, startServer, type TestServer } from './helpers/server';
+import { REPO_ROOT, startServer, type TestServer } from './helpers/server';
+import { withConsole } from './helpers/console';
 
 const EMAIL = 'admin@berth.local';
 
@@ -48,16 +49,7 @@ describe('shell', () => {
   let server: TestServer;
   let browser: Browser;
   let password: string;
-
-  beforeAll(async () => {
-    server = await startServer();
-    password = initialAdminPassword(server);
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  withConsole((run) => ({ server, browser, password } = run));
 
   it('shows only the login form until signed in; Login stays disabled until both fields are filled', async () => {
     const { context, page } = await newPage(browser, server.baseUrl);

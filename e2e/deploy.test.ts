@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dockerCli, testEngine, tryDockerCli } from '../server/test/helpers/engine';
+import { dockerCli, testEngine, removeContainersNamed } from '../server/test/helpers/engine';
 import { expectRouteName, launchBrowser, newPage, signIn } from './helpers/browser';
 import { startServer, type TestServer } from './helpers/server';
 
@@ -94,8 +94,7 @@ describe('deploy form', () => {
   beforeAll(async () => {
     testEngine();
     hostDir = fs.mkdtempSync(path.join(os.tmpdir(), `${PREFIX}-`));
-    // WEB_DIST lets a run serve its own build while web/dist is being rebuilt by another run.
-    server = await startServer({ env: { ADMIN_EMAIL: EMAIL, ADMIN_PASSWORD: PASSWORD, ...(process.env.WEB_DIST ? { WEB_DIST: process.env.WEB_DIST } : {}) } });
+    server = await startServer({ env: { ADMIN_EMAIL: EMAIL, ADMIN_PASSWORD: PASSWORD } });
     browser = await launchBrowser();
     ({ page } = await newPage(browser, server.baseUrl));
     await signIn(page, EMAIL, PASSWORD);
@@ -103,8 +102,7 @@ describe('deploy form', () => {
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
-    const ids = tryDockerCli(['ps', '-aq', '--filter', `name=${PREFIX}`]).stdout.split('\n').filter(Boolean);
-    if (ids.length) tryDockerCli(['rm', '-f', ...ids]);
+    removeContainersNamed(PREFIX);
     if (hostDir) fs.rmSync(hostDir, { recursive: true, force: true });
   });
 

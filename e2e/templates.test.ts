@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dockerCli, testEngine, tryDockerCli } from '../server/test/helpers/engine';
+import { dockerCli, testEngine, removeContainersNamed } from '../server/test/helpers/engine';
 import { expectRouteName, launchBrowser, newPage, signIn } from './helpers/browser';
 import { startServer, type TestServer } from './helpers/server';
 
@@ -83,8 +83,6 @@ describe('templates', () => {
         ADMIN_EMAIL: EMAIL,
         ADMIN_PASSWORD: PASSWORD,
         TEMPLATE_FETCH_ALLOW_LOOPBACK: 'true',
-        // Lets a run serve its own build while web/dist is being rebuilt by another run.
-        ...(process.env.WEB_DIST ? { WEB_DIST: process.env.WEB_DIST } : {}),
       },
     });
     browser = await launchBrowser();
@@ -95,8 +93,7 @@ describe('templates', () => {
     await browser?.close();
     await server?.stop();
     await new Promise((resolve) => catalogueServer?.close(resolve));
-    const ids = tryDockerCli(['ps', '-aq', '--filter', `name=${PREFIX}`]).stdout.split('\n').filter(Boolean);
-    if (ids.length) tryDockerCli(['rm', '-f', ...ids]);
+    removeContainersNamed(PREFIX);
     if (hostDir) fs.rmSync(hostDir, { recursive: true, force: true });
   });
 

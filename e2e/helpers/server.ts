@@ -29,7 +29,9 @@ const LISTENING = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/;
  * data dir and waits until /api/health answers. Serves web/dist, which `npm test` builds first.
  */
 export async function startServer(opts: StartOptions = {}): Promise<TestServer> {
-  if (!fs.existsSync(path.join(REPO_ROOT, 'web', 'dist', 'index.html'))) {
+  // WEB_DIST lets a run serve its own build while web/dist is being rebuilt by another run.
+  const webDist = process.env.WEB_DIST ?? path.join(REPO_ROOT, 'web', 'dist');
+  if (!fs.existsSync(path.join(webDist, 'index.html'))) {
     throw new Error('web/dist is not built: run `npm run build -w web` (npm test does it)');
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-e2e-'));
@@ -42,6 +44,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     PORT: '0',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
+    WEB_DIST: webDist,
     ...(dockerHost ? { DOCKER_HOST: dockerHost } : {}),
     ...opts.env,
   };

@@ -101,3 +101,9 @@ export function dockerCli(args: string[], opts: DockerCliOptions = {}): string {
   }
   return res.stdout;
 }
+
+/** Removes (forcefully) every container whose name contains `prefix`; for a test's afterAll. */
+export function removeContainersNamed(prefix: string): void {
+  const ids = tryDockerCli(['ps', '-aq', '--filter', `name=${prefix}`]).stdout.split('\n').filter(Boolean);
+  if (ids.length) tryDockerCli(['rm', '-f', ...ids]);
+}

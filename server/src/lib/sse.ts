@@ -11,6 +11,20 @@ export interface SseStream {
   close: () => void;
 }
 
+/** Every line ending the event-stream format knows: a field ends at CRLF, a lone CR or a lone LF. */
+const LINE_END = /\r\n|\r|\n/g;
+
+/**
+ * One event as text. Each line of the payload becomes its own `data:` line, split on all three
+ * line endings, so a CR inside (say) a log line can never end the field early and start a forged
+ * `event:` or `data:` line in a standard EventSource parser. Parsers join data lines with LF.
+ */
+export function encodeEvent(data: unknown, event: string): string {
+  const payload = typeof data === 'string' ? data : JSON.stringify(data);
+  const lines = payload.split(LINE_END).map((l) => `data: ${l}`).join('\n');
+  return `event: ${event.replace(LINE_END, '')}\n${lines}\n\n`;
+}
+
 /**
  * Takes over the reply as a server-sent event stream: no-cache, no proxy buffering, a ping
  * every 15 s, and back-pressure respected so a slow client cannot grow our memory.
@@ -49,13 +63,11 @@ export function openSse(req: FastifyRequest, reply: FastifyReply, pingMs = 15_00
     signal: controller.signal,
     close,
     comment(text) {
-      if (!closed) res.write(`: ${text.replace(/\n/g, ' ')}\n\n`);
+      if (!closed) res.write(`: ${text.replace(LINE_END, ' ')}\n\n`);
     },
     async send(data, event = 'update') {
       if (closed) return false;
-      const payload = typeof data === 'string' ? data : JSON.stringify(data);
-      const lines = payload.split(/\r?\n/).map((l) => `data: ${l}`).join('\n');
-      const ok = res.write(`event: ${event}\n${lines}\n\n`);
+      const ok = res.write(encodeEvent(data, event));
       if (!ok && !closed) {
         await new Promise<void>((resolve) => {
           const done = () => {

@@ -51,8 +51,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<{ ap
   const db = deps.db ?? openDatabase(config.dataDir);
   const docker = deps.docker ?? createDockerClient(config.dockerHost);
   const engine = new EngineStatus(docker, app.log);
-  const dockerEnv = { ...process.env, ...(config.dockerHost ? { DOCKER_HOST: config.dockerHost } : {}) };
-  const compose = deps.compose !== undefined ? deps.compose : await detectComposeCli(dockerEnv);
+  const compose = deps.compose !== undefined ? deps.compose : await detectComposeCli(config.cliEnv);
   const ctx: AppContext = { config, db, docker, engine, compose, log: app.log, version: BERTH_VERSION, onClose: (fn) => closers.push(fn) };
 
   app.addHook('onClose', async () => {

@@ -28,6 +28,15 @@ const EnvSchema = z.object({
   BERTH_CONTAINER_NAME: z.string().regex(/^\/?[a-zA-Z0-9][a-zA-Z0-9_.-]*$/, 'must be a container name or ID').optional(),
 });
 
+/** The engine when DOCKER_HOST is unset (dockerode's and the docker CLI's default). */
+export const DEFAULT_DOCKER_HOST = 'unix:///var/run/docker.sock';
+/**
+ * What the compose CLI may see of Berth's environment: how to find itself and its plugins, the
+ * registry credentials, and the engine's TLS files. Nothing of Berth's own configuration
+ * (ADMIN_PASSWORD, SECRET_KEY, PORT, DATA_DIR...) reaches a compose file's `${...}`.
+ */
+const CLI_ENV_KEYS = ['PATH', 'HOME', 'DOCKER_CONFIG', 'DOCKER_TLS_VERIFY', 'DOCKER_CERT_PATH'] as const;
+
 export interface Config {
   port: number;
   host: string;
@@ -49,6 +58,12 @@ export interface Config {
   /** Berth's own container (name or ID) for the self-update; else found by host name. */
   containerName: string | undefined;
   hostname: string | undefined;
+  /**
+   * The whole environment of compose CLI children: the allow-list above plus DOCKER_HOST, always
+   * set (the default socket when Berth's is unset) so a project's .env cannot point compose at
+   * another engine.
+   */
+  cliEnv: Readonly<Record<string, string>>;
 }
 
 export class ConfigError extends Error {
@@ -86,5 +101,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     templateFetchTimeoutMs: Math.round(e.TEMPLATE_FETCH_TIMEOUT_SECONDS * 1000),
     containerName: e.BERTH_CONTAINER_NAME?.replace(/^\//, ''),
     hostname: e.HOSTNAME,
+    cliEnv: Object.freeze({
+      ...Object.fromEntries(CLI_ENV_KEYS.flatMap((k) => (present[k] ? [[k, String(present[k])]] : []))),
+      DOCKER_HOST: e.DOCKER_HOST ?? DEFAULT_DOCKER_HOST,
+    }),
   };
 }

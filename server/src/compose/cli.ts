@@ -21,7 +21,7 @@ export function run(
   argv: string[],
   opts: {
     timeoutMs: number;
-    env?: NodeJS.ProcessEnv;
+    env?: Readonly<Record<string, string>>;
     cwd?: string;
     onOutput?: (chunk: string) => void;
     maxOutput?: number;
@@ -80,16 +80,8 @@ export function run(
   });
 }
 
-/**
- * The environment a compose child gets: Berth's own (PATH to find the CLI and its plugins, HOME
- * for registry credentials) plus DOCKER_HOST from config, so the CLI talks to the same engine.
- */
-export function composeEnv(dockerHost: string | undefined, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  return { ...base, ...(dockerHost ? { DOCKER_HOST: dockerHost } : {}) };
-}
-
 /** `docker compose` (v2) when present, else `docker-compose` (v1); null when neither answers. */
-export async function detectComposeCli(env: NodeJS.ProcessEnv): Promise<ComposeCli | null> {
+export async function detectComposeCli(env: Readonly<Record<string, string>>): Promise<ComposeCli | null> {
   for (const argv of [['docker', 'compose'], ['docker-compose']]) {
     const r = await run([...argv, 'version', '--short'], { timeoutMs: 10_000, env });
     const version = r.stdout.trim().split('\n')[0];

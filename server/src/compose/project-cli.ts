@@ -8,7 +8,8 @@ import { NEW_COMPOSE_FILE } from './paths';
 
 export interface ComposeRunner {
   cli: ComposeCli;
-  env: NodeJS.ProcessEnv;
+  /** The CLI's whole environment (config.cliEnv): never Berth's own. */
+  env: Readonly<Record<string, string>>;
   timeoutMs: number;
   /** Aborted when the server closes, so no compose child outlives it. */
   signal?: AbortSignal;

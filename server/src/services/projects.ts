@@ -3,7 +3,6 @@ import path from 'node:path';
 import { MAX_COMPOSE_BYTES, PROJECT_NAME_PATTERN, PROJECT_NAME_RULE, type Project, type ProjectDetail } from '@berth/contract';
 import type { AppContext } from '../context';
 import { AppError, ComposeFailedError, ConflictError, DockerUnavailableError, NotFoundError, ValidationError } from '../errors';
-import { composeEnv } from '../compose/cli';
 import { ProjectActivity } from '../compose/activity';
 import { parseCompose, summarise, type ParsedCompose } from '../compose/document';
 import { checkFileReferences } from '../compose/references';
@@ -44,7 +43,7 @@ export class ProjectsService {
   runner(): ComposeRunner {
     const cli = this.ctx.compose;
     if (!cli) throw new ComposeFailedError('No compose CLI was found (neither `docker compose` nor `docker-compose`); install one and restart Berth.', 503);
-    return { cli, env: composeEnv(this.ctx.config.dockerHost), timeoutMs: this.ctx.config.composeTimeoutMs, signal: this.closing.signal };
+    return { cli, env: this.ctx.config.cliEnv, timeoutMs: this.ctx.config.composeTimeoutMs, signal: this.closing.signal };
   }
 
   /** A project that exists and has a compose file, or a 404. */

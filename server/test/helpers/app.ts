@@ -90,6 +90,9 @@ export async function createTestApp(env: Record<string, string> = {}, { signIn =
     ADMIN_EMAIL: TEST_ADMIN.username,
     ADMIN_PASSWORD: TEST_ADMIN.password,
     LOG_LEVEL: 'silent',
+    // What the compose CLI needs to be found and run (config passes it on as cliEnv).
+    ...(process.env.PATH ? { PATH: process.env.PATH } : {}),
+    ...(process.env.HOME ? { HOME: process.env.HOME } : {}),
     ...(process.env.DOCKER_HOST ? { DOCKER_HOST: process.env.DOCKER_HOST } : {}),
     ...env,
   });

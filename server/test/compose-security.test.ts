@@ -260,6 +260,45 @@ describe('hostile compose content', () => {
     }
   });
 
+  it('judges paths after interpolation and merge keys: defaults, Berth variables and <<: are refused and nothing is saved', async () => {
+    const image = testEngine().image;
+    const secret = path.join(t.dataDir, 'secret.key');
+    const bodies: [string, string][] = [
+      ['services.a.env_file', `services:\n  a:\n    image: ${image}\n    env_file: \${X:-${secret}}\n`],
+      ['services.a.env_file', `services:\n  a:\n    image: ${image}\n    env_file: \${DATA_DIR}/secret.key\n`],
+      ['services.a.env_file', `x-base: &base\n  env_file: ${secret}\nservices:\n  a:\n    <<: *base\n    image: ${image}\n`],
+      ['services.a.env_file', `services:\n  a:\n    <<: {env_file: ${secret}}\n    image: ${image}\n`],
+    ];
+    for (const [field, content] of bodies) {
+      const name = projectName('interp');
+      const res = await t.client.post<{ detail: string; code: string; fields: { field: string }[] }>('/api/compose/', { name, content });
+      expect(res.status, content).toBe(400);
+      expect(res.body.code).toBe('validation_error');
+      expect(res.body.detail).toMatch(/outside its project folder/);
+      expect(res.body.fields.map((f) => f.field)).toEqual([field]);
+      expect(fs.existsSync(path.join(composeDir, name))).toBe(false);
+    }
+  });
+
+  it('reads the project .env to judge a path, as compose will', async () => {
+    const name = projectName('dotenv');
+    const content = (envFile: string) => `services:\n  a:\n    image: ${testEngine().image}\n    env_file: ${envFile}\n`;
+    try {
+      const created = await t.client.post('/api/compose/', { name, content: twoServiceYaml() });
+      expect(created.status, created.text).toBe(200);
+      fs.writeFileSync(path.join(composeDir, name, '.env'), 'CONF=/etc\nLOCAL=conf\n');
+      fs.mkdirSync(path.join(composeDir, name, 'conf'));
+      fs.writeFileSync(path.join(composeDir, name, 'conf', 'app.env'), 'A=1\n');
+      const refused = await t.client.post<{ detail: string }>(`/api/compose/${name}/edit`, { name, content: content('${CONF}/passwd') });
+      expect(refused.status).toBe(400);
+      expect(refused.body.detail).toContain('${CONF}/passwd (= /etc/passwd)');
+      const ok = await t.client.post(`/api/compose/${name}/edit`, { name, content: content('${LOCAL}/app.env') });
+      expect(ok.status, ok.text).toBe(200);
+    } finally {
+      cleanupProject(name);
+    }
+  });
+
   it('refuses unknown body fields', async () => {
     const res = await t.client.post('/api/compose/', { name: projectName('extra'), content: 'services: {}\n', path: '/etc' });
     expect(res.status).toBe(400);

@@ -54,11 +54,12 @@ function yamlError(problem: string, line?: number, col?: number): ValidationErro
 
 /**
  * Parses compose YAML with limits on size, depth and alias expansion, so a hostile file costs
- * milliseconds. Errors say the line and column.
+ * milliseconds. Merge keys (`<<:`) are honoured, as compose honours them, so `data` is the model
+ * the CLI will see. Errors say the line and column.
  */
 export function parseCompose(content: string): ParsedCompose {
   checkComposeSize(content);
-  const doc = parseDocument(content, { uniqueKeys: true, prettyErrors: true, strict: true });
+  const doc = parseDocument(content, { uniqueKeys: true, prettyErrors: true, strict: true, merge: true });
   const first = doc.errors[0];
   if (first) {
     const pos = first.linePos?.[0];

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { checkFileReferences } from './references';
 import { ValidationError } from '../errors';
 
-const refused = (data: Record<string, unknown>) => {
+const refused = (data: Record<string, unknown>, env: Record<string, string> = {}) => {
   try {
-    checkFileReferences(data);
+    checkFileReferences(data, env);
   } catch (err) {
     expect(err).toBeInstanceOf(ValidationError);
     return (err as ValidationError).fields?.map((f) => f.field) ?? [];
@@ -39,5 +39,21 @@ describe('compose file references', () => {
       'include[0].path',
       'services.a.env_file',
     ]);
+  });
+
+  it('judges paths after interpolation with the given environment', () => {
+    const svc = (env_file: string) => ({ services: { a: { env_file } } });
+    expect(refused(svc('${X:-/etc/shadow}'))).toEqual(['services.a.env_file']);
+    expect(refused(svc('${X-/etc/shadow}'), { X: 'ok.env' })).toBeNull();
+    expect(refused(svc('${X:+/etc/shadow}'), { X: '1' })).toEqual(['services.a.env_file']);
+    expect(refused(svc('$HOME/.env'), { HOME: '/root' })).toEqual(['services.a.env_file']);
+    expect(refused(svc('${DIR}/../../x'), { DIR: 'conf' })).toEqual(['services.a.env_file']);
+    expect(refused(svc('${A:-${B:-/etc/x}}'))).toEqual(['services.a.env_file']);
+    expect(refused(svc('$$HOME/x'))).toBeNull();
+    expect(refused(svc('${UNSET}.env'))).toBeNull();
+    // forms compose would refuse or read differently are refused, never guessed
+    expect(refused(svc('${X'))).toEqual(['services.a.env_file']);
+    expect(refused(svc('${X:?must be set}/a'))).toEqual(['services.a.env_file']);
+    expect(refused(svc('a$'))).toEqual(['services.a.env_file']);
   });
 });

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { ValidationError } from '../errors';
+import { interpolate, InterpolationError } from './interpolate';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -47,19 +48,38 @@ function fileReferences(data: Record<string, unknown>): { where: string; value: 
   return refs;
 }
 
-/** Refuses a file whose include/extends/env_file/build/secrets/configs paths leave the project folder. */
-export function checkFileReferences(data: Record<string, unknown>): void {
+/** Why a path (as the CLI will read it, after interpolation) is refused, or null. */
+function problemOf(raw: string, env: Readonly<Record<string, string>>): { value: string; problem: string } | null {
+  let value: string;
+  try {
+    value = interpolate(raw, env);
+  } catch (err) {
+    if (err instanceof InterpolationError) return { value: raw, problem: err.message };
+    throw err;
+  }
+  const shown = value === raw ? raw : `${raw} (= ${value})`;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return { value: shown, problem: `${shown} is fetched from elsewhere` };
+  if (path.isAbsolute(value) || value.startsWith('~')) return { value: shown, problem: `${shown} is outside the project folder` };
   const root = path.resolve('/project');
-  const outside = fileReferences(data).filter(({ value }) => {
-    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return true; // remote includes and build contexts fetch from elsewhere
-    if (path.isAbsolute(value) || value.startsWith('~')) return true;
-    const resolved = path.resolve(root, value);
-    return resolved !== root && !resolved.startsWith(root + path.sep);
+  const resolved = path.resolve(root, value);
+  if (resolved !== root && !resolved.startsWith(root + path.sep)) return { value: shown, problem: `${shown} is outside the project folder` };
+  return null;
+}
+
+/**
+ * Refuses a file whose include/extends/env_file/build/secrets/configs paths leave the project
+ * folder, judged after interpolation with the environment compose will use (`env`: the CLI's
+ * environment over the project's .env). `data` must come from a parse that honours merge keys.
+ */
+export function checkFileReferences(data: Record<string, unknown>, env: Readonly<Record<string, string>> = {}): void {
+  const outside = fileReferences(data).flatMap(({ where, value }) => {
+    const p = problemOf(value, env);
+    return p ? [{ where, ...p }] : [];
   });
   if (!outside.length) return;
-  const fields = outside.map(({ where, value }) => ({ field: where, message: `${value} is outside the project folder` }));
+  const fields = outside.map(({ where, problem }) => ({ field: where, message: problem }));
   throw new ValidationError(
-    `The compose file refers to files outside its project folder (${fields.map((f) => `${f.field}: ${outside.find((o) => o.where === f.field)?.value}`).join('; ')}). Keep included, extended, env, build and secret files inside the project folder.`,
+    `The compose file refers to files outside its project folder (${outside.map((o) => `${o.where}: ${o.problem}`).join('; ')}). Keep included, extended, env, build and secret files inside the project folder, named without variables that lead out of it.`,
     fields,
   );
 }

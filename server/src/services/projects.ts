@@ -6,6 +6,7 @@ import { AppError, ComposeFailedError, ConflictError, DockerUnavailableError, No
 import { ProjectActivity } from '../compose/activity';
 import { parseCompose, summarise, type ParsedCompose } from '../compose/document';
 import { checkFileReferences } from '../compose/references';
+import { interpolationEnv } from '../compose/interpolate';
 import { composeRoot, findComposeFile, NEW_COMPOSE_FILE, resolveProject, checkProjectName, type ProjectPaths } from '../compose/paths';
 import { checkWithCli, type ComposeRunner } from '../compose/project-cli';
 import { listComposeContainers, type LabelledContainer } from '../docker/compose-containers';
@@ -133,11 +134,12 @@ export class ProjectsService {
    */
   async write(name: string, content: string, mode: 'create' | 'edit'): Promise<{ name: string; path: string; content: string }> {
     checkProjectName(name);
-    checkFileReferences(parseCompose(content).data);
+    const { data } = parseCompose(content);
     const lock = this.activity.begin(name, 'save', null, { quiet: true });
     try {
       const p = await resolveProject(this.ctx.config.composeDir, name, { createRoot: true });
       if (mode === 'create' && p.file) throw new ConflictError(`Project ${name} already exists; edit it instead.`);
+      checkFileReferences(data, await interpolationEnv(p.exists ? p.dir : null, this.ctx.config.cliEnv));
       const file = p.file ?? path.join(p.dir, NEW_COMPOSE_FILE);
       if (this.ctx.compose) await checkWithCli(this.runner(), p.root, name, p.exists ? p.dir : null, content, path.basename(file));
       else this.ctx.log.warn({ project: name }, 'no compose CLI: saved after the YAML check only');

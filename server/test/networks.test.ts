@@ -137,6 +137,30 @@ describe('networks', () => {
     expect(exists('network', name)).toBe(false);
   });
 
+  it('refuses loopback, link-local, multicast and "this network" ranges with 400 before the engine is called', async () => {
+    const name = uniqueName('networks');
+    const bad: [Record<string, unknown>, string][] = [
+      [{ ipv4subnet: '127.0.0.0/8' }, 'ipv4subnet'],
+      [{ ipv4subnet: '127.10.0.0/24', ipv4gateway: '127.10.0.1', ipv4range: '127.10.0.128/25' }, 'ipv4gateway'],
+      [{ ipv4subnet: '0.0.0.0/24' }, 'ipv4subnet'],
+      [{ ipv4subnet: '169.254.10.0/24' }, 'ipv4subnet'],
+      [{ ipv4subnet: '224.1.0.0/16' }, 'ipv4subnet'],
+      [{ ipv4subnet: '96.0.0.0/3' }, 'ipv4subnet'],
+      [{ ipv6_enabled: true, ipv6subnet: '::1/128' }, 'ipv6subnet'],
+      [{ ipv6_enabled: true, ipv6subnet: 'fe80::/64', ipv6gateway: 'fe80::1' }, 'ipv6gateway'],
+    ];
+    const before = networkIds();
+    for (const [extra, field] of bad) {
+      const res = await t.client.post<ApiError>(BASE, { name, networkDriver: 'bridge', ...extra });
+      expect(res.status, JSON.stringify(extra)).toBe(400);
+      expect(res.body.code).toBe('validation_error');
+      expect(res.body.fields?.map((f) => f.field), JSON.stringify(extra)).toContain(field);
+      expect(res.body.detail).toMatch(/reserved block/);
+    }
+    expect(networkIds()).toEqual(before);
+    expect(exists('network', name)).toBe(false);
+  });
+
   it('refuses a built-in name, a taken name and an overlapping subnet with 409', async () => {
     const taken = uniqueName('networks');
     networks.push(taken);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cidrContainsIp, cidrsOverlap, cidrWithin, formatCidr, parseCidr, parseIp } from './cidr';
+import { cidrContainsIp, cidrsOverlap, cidrWithin, formatCidr, parseCidr, parseIp, reservedRange } from './cidr';
 
 const cidr = (t: string) => {
   const c = parseCidr(t);
@@ -83,5 +83,19 @@ describe('formatCidr', () => {
     expect(formatCidr(cidr('fd00:1:0:0:0:0:0:5/64'))).toBe('fd00:1::/64');
     expect(formatCidr(cidr('fd00:0:1:0:0:1:0:0/128'))).toBe('fd00:0:1::1:0:0/128');
     expect(formatCidr(cidr('::/0'))).toBe('::/0');
+  });
+});
+
+describe('reservedRange', () => {
+  it('names the reserved block a subnet or address touches', () => {
+    expect(reservedRange(cidr('127.0.0.0/8'))).toBe('127.0.0.0/8 (loopback)');
+    expect(reservedRange(cidr('126.0.0.0/7'))).toBe('127.0.0.0/8 (loopback)');
+    expect(reservedRange(parseIp('169.254.169.254')!)).toBe('169.254.0.0/16 (link-local)');
+    expect(reservedRange(cidr('239.1.0.0/16'))).toBe('224.0.0.0/4 (multicast)');
+    expect(reservedRange(cidr('fe80::/64'))).toBe('fe80::/10 (link-local)');
+    expect(reservedRange(parseIp('::1')!)).toBe('::1/128 (loopback)');
+    expect(reservedRange(cidr('10.251.0.0/16'))).toBeNull();
+    expect(reservedRange(cidr('172.17.0.0/16'))).toBeNull();
+    expect(reservedRange(cidr('fd00:1::/64'))).toBeNull();
   });
 });

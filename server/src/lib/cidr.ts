@@ -126,3 +126,26 @@ export function formatIp(version: IpVersion, value: bigint): string {
 export function formatCidr(c: Cidr): string {
   return `${formatIp(c.version, c.network)}/${c.prefix}`;
 }
+
+/**
+ * Blocks a Docker network must never take: giving a bridge an address there puts a loopback,
+ * link-local or multicast address on a host interface (and can shadow the host's own).
+ */
+const RESERVED: { cidr: Cidr; what: string }[] = [
+  ['0.0.0.0/8', '"this network"'],
+  ['127.0.0.0/8', 'loopback'],
+  ['169.254.0.0/16', 'link-local'],
+  ['224.0.0.0/4', 'multicast'],
+  ['::/128', 'the unspecified address'],
+  ['::1/128', 'loopback'],
+  ['::ffff:0:0/96', 'IPv4-mapped'],
+  ['fe80::/10', 'link-local'],
+  ['ff00::/8', 'multicast'],
+].map(([text, what]) => ({ cidr: parseCidr(text!)!, what: what! }));
+
+/** The reserved block (e.g. "127.0.0.0/8 (loopback)") a block or address touches, or null. */
+export function reservedRange(target: Cidr | IpAddress): string | null {
+  const block: Cidr = 'prefix' in target ? target : { version: target.version, network: target.value, prefix: BITS[target.version], hostBitsSet: false };
+  const hit = RESERVED.find((r) => cidrsOverlap(r.cidr, block));
+  return hit ? `${formatCidr(hit.cidr)} (${hit.what})` : null;
+}

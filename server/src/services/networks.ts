@@ -4,7 +4,7 @@ import type { DockerClient } from '../docker/client';
 import { createNetwork, inspectNetwork, listNetworks, removeNetwork, type EngineNetwork, type NetworkSpec } from '../docker/networks';
 import { resourceUsage, type ResourceUsage } from '../docker/usage';
 import { ConflictError, ValidationError } from '../errors';
-import { cidrContainsIp, cidrsOverlap, cidrWithin, formatCidr, parseCidr, parseIp, type IpVersion } from '../lib/cidr';
+import { cidrContainsIp, cidrsOverlap, cidrWithin, formatCidr, parseCidr, parseIp, reservedRange, type IpVersion } from '../lib/cidr';
 
 export type CreateBody = z.output<typeof CreateNetworkBody>;
 type FieldError = { field: string; message: string };
@@ -43,9 +43,14 @@ function addressPool(version: IpVersion, body: CreateBody, errors: FieldError[])
     return null;
   }
   const pool: NetworkSpec['pools'][number] = { Subnet: formatCidr(subnet) };
+  const reserved = (what: string, range: string) => `${what} lies in the reserved block ${range}; a network there would put such an address on a host interface. Choose a private range (e.g. ${example}).`;
+  const subnetReserved = reservedRange(subnet);
+  if (subnetReserved) errors.push({ field: fields.subnet, message: reserved(`Subnet ${pool.Subnet}`, subnetReserved) });
   if (gatewayText) {
     const gateway = parseIp(gatewayText);
+    const gatewayReserved = gateway && reservedRange(gateway);
     if (!gateway || gateway.version !== version) errors.push({ field: fields.gateway, message: `'${gatewayText}' is not an ${label} address.` });
+    else if (gatewayReserved) errors.push({ field: fields.gateway, message: reserved(`Gateway ${gatewayText}`, gatewayReserved) });
     else if (!cidrContainsIp(subnet, gateway)) errors.push({ field: fields.gateway, message: `Gateway ${gatewayText} is outside the subnet ${pool.Subnet}.` });
     else if (gateway.value === subnet.network) errors.push({ field: fields.gateway, message: `Gateway ${gatewayText} is the subnet's own network address.` });
     else pool.Gateway = gatewayText;
@@ -55,6 +60,7 @@ function addressPool(version: IpVersion, body: CreateBody, errors: FieldError[])
     if (!range || range.version !== version) errors.push({ field: fields.range, message: `'${rangeText}' is not an ${label} range in CIDR form.` });
     else if (range.hostBitsSet) errors.push({ field: fields.range, message: `'${rangeText}' has host bits set; the range is ${formatCidr(range)}.` });
     else if (!cidrWithin(range, subnet)) errors.push({ field: fields.range, message: `Range ${rangeText} is not inside the subnet ${pool.Subnet}.` });
+    else if (reservedRange(range)) errors.push({ field: fields.range, message: reserved(`Range ${formatCidr(range)}`, reservedRange(range)!) });
     else pool.IPRange = formatCidr(range);
   }
   return pool;

@@ -185,6 +185,47 @@ describe('compose file validation', () => {
   });
 });
 
+describe('save check copies', () => {
+  it('never makes its check copy among the project folders', async () => {
+    const name = newName('checkcopy');
+    const seen: string[] = [];
+    fs.mkdirSync(composeDir, { recursive: true });
+    const watcher = fs.watch(composeDir, (_event, file) => file && seen.push(file));
+    try {
+      const res = await t.client.post('/api/compose/', { name, content: twoServiceYaml() });
+      expect(res.status, res.text).toBe(200);
+      // inotify keeps order: once the marker is seen, anything the save made was seen before it.
+      const marker = `.marker-${name}`;
+      fs.writeFileSync(path.join(composeDir, marker), '');
+      await expect.poll(() => seen.includes(marker), { timeout: 30_000 }).toBe(true);
+      fs.rmSync(path.join(composeDir, marker));
+    } finally {
+      watcher.close();
+    }
+    expect(seen.filter((f) => f !== name && !f.startsWith('.marker-'))).toEqual([]);
+  });
+
+  it('sweeps the copies an interrupted save left, old and new locations, at start', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-test-'));
+    const leftovers = [path.join(dataDir, 'compose', '.berth-check-0123456789ab'), path.join(dataDir, '.tmp', 'compose-check', '.berth-check-ba9876543210')];
+    for (const dir of leftovers) {
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, 'compose.yaml'), 'services:\n  a:\n    environment:\n      PASSWORD: hunter2\n');
+    }
+    const keep = path.join(dataDir, 'compose', 'kept', 'compose.yaml');
+    fs.mkdirSync(path.dirname(keep));
+    fs.writeFileSync(keep, twoServiceYaml());
+    const app = await createTestApp({ DATA_DIR: dataDir });
+    try {
+      for (const dir of leftovers) expect(fs.existsSync(dir), dir).toBe(false);
+      expect(fs.readFileSync(keep, 'utf8')).toBe(twoServiceYaml());
+    } finally {
+      await app.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('project discovery', () => {
   it('discovers a project folder made by hand, using the first compose file name in order', async () => {
     const name = newName('hand');

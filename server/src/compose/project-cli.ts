@@ -72,26 +72,51 @@ export async function runCompose(r: ComposeRunner, p: ProjectFile, args: string[
   return output;
 }
 
+/** Each check's copy of the content lives in a folder named like this. */
+const CHECK_PREFIX = '.berth-check-';
+
+/**
+ * Removes the copies that checks interrupted by a crash left: every check folder in `checkRoot`,
+ * and those that older versions made among the project folders in `composeRoot`. Returns how many.
+ */
+export async function sweepCheckFiles(checkRoot: string, composeRoot: string | null): Promise<number> {
+  let swept = 0;
+  for (const dir of [checkRoot, composeRoot]) {
+    if (!dir) continue;
+    const entries = await fs.readdir(dir, { withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return [];
+      throw err;
+    });
+    for (const e of entries) {
+      if (!e.name.startsWith(CHECK_PREFIX) || e.isSymbolicLink()) continue;
+      await fs.rm(path.join(dir, e.name), { recursive: true, force: true });
+      swept += 1;
+    }
+  }
+  return swept;
+}
+
 /**
  * The CLI's own check (`config -q`) of new content before it replaces anything: the content goes
- * to a temp folder beside the project folders, and relative paths resolve against the project
- * folder when it exists.
+ * to a private folder (`checkRoot`, under DATA_DIR, never among the project folders), and
+ * relative paths resolve against the project folder when it exists.
  */
 export async function checkWithCli(
   r: ComposeRunner,
-  root: string,
+  checkRoot: string,
   name: string,
   projectDir: string | null,
   content: string,
   shownAs: string = NEW_COMPOSE_FILE,
 ): Promise<void> {
-  const tmpDir = path.join(root, `.berth-check-${randomBytes(6).toString('hex')}`);
+  await fs.mkdir(checkRoot, { recursive: true, mode: 0o700 });
+  const tmpDir = path.join(checkRoot, `${CHECK_PREFIX}${randomBytes(6).toString('hex')}`);
   await fs.mkdir(tmpDir, { mode: 0o700 });
   try {
     const tmpFile = path.join(tmpDir, NEW_COMPOSE_FILE);
     await fs.writeFile(tmpFile, content, { mode: 0o600 });
     const argv = [...r.cli.argv, '--ansi', 'never', '-p', name, '-f', tmpFile, ...(projectDir ? ['--project-directory', projectDir] : []), 'config', '-q'];
-    const res = await run(argv, { timeoutMs: Math.min(r.timeoutMs, CHECK_TIMEOUT_MS), env: r.env, cwd: projectDir ?? root, signal: r.signal });
+    const res = await run(argv, { timeoutMs: Math.min(r.timeoutMs, CHECK_TIMEOUT_MS), env: r.env, cwd: projectDir ?? tmpDir, signal: r.signal });
     if (res.timedOut) throw new ComposeFailedError(`The compose CLI did not finish checking the file within ${Math.round(Math.min(r.timeoutMs, CHECK_TIMEOUT_MS) / 1000)} s.`, 504);
     if (res.code !== 0) {
       // Name the file as the user knows it, not our temp copy.

@@ -10,6 +10,7 @@ import { ProjectActionsService } from '../services/projects-actions';
 export function composeRoutes(app: FastifyInstance, ctx: AppContext): void {
   const projects = new ProjectsService(ctx);
   const actions = new ProjectActionsService(ctx, projects);
+  app.addHook('onReady', () => projects.sweepCheckFiles());
 
   route(app, projectApi.list, () => projects.list());
   route(app, projectApi.get, (req) => projects.get(req.params.name));

@@ -8,7 +8,7 @@ import { parseCompose, summarise, type ParsedCompose } from '../compose/document
 import { checkFileReferences } from '../compose/references';
 import { interpolationEnv } from '../compose/interpolate';
 import { composeRoot, findComposeFile, NEW_COMPOSE_FILE, resolveProject, checkProjectName, type ProjectPaths } from '../compose/paths';
-import { checkWithCli, type ComposeRunner } from '../compose/project-cli';
+import { checkWithCli, sweepCheckFiles, type ComposeRunner } from '../compose/project-cli';
 import { listComposeContainers, type LabelledContainer } from '../docker/compose-containers';
 import { writeFileAtomic } from '../lib/atomic-write';
 
@@ -47,6 +47,17 @@ export class ProjectsService {
     return { cli, env: this.ctx.config.cliEnv, timeoutMs: this.ctx.config.composeTimeoutMs, signal: this.closing.signal };
   }
 
+  /** Where save checks put their copy of the content: private, never among the project folders. */
+  private get checkRoot(): string {
+    return path.join(this.ctx.config.dataDir, '.tmp', 'compose-check');
+  }
+
+  /** At start: removes the check copies that a crash during a save left behind. */
+  async sweepCheckFiles(): Promise<void> {
+    const swept = await sweepCheckFiles(this.checkRoot, await composeRoot(this.ctx.config.composeDir));
+    if (swept) this.ctx.log.info({ swept }, 'removed compose check copies left by an interrupted save');
+  }
+
   /** A project that exists and has a compose file, or a 404. */
   async resolveExisting(name: string): Promise<ExistingProject> {
     const p = await resolveProject(this.ctx.config.composeDir, name);
@@ -78,7 +89,7 @@ export class ProjectsService {
     const used = new Set(containers.map((c) => c.project));
     const out: Project[] = [];
     for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-      // Dot folders are ours (save checks) or hidden on purpose.
+      // Dot folders are hidden on purpose (older versions also kept save checks there).
       if (entry.name.startsWith('.')) continue;
       const dir = path.join(root, entry.name);
       if (entry.isSymbolicLink()) out.push(errorEntry(entry.name, dir, 'The folder is a symbolic link; Berth does not follow links out of COMPOSE_DIR.'));
@@ -141,7 +152,7 @@ export class ProjectsService {
       if (mode === 'create' && p.file) throw new ConflictError(`Project ${name} already exists; edit it instead.`);
       checkFileReferences(data, await interpolationEnv(p.exists ? p.dir : null, this.ctx.config.cliEnv));
       const file = p.file ?? path.join(p.dir, NEW_COMPOSE_FILE);
-      if (this.ctx.compose) await checkWithCli(this.runner(), p.root, name, p.exists ? p.dir : null, content, path.basename(file));
+      if (this.ctx.compose) await checkWithCli(this.runner(), this.checkRoot, name, p.exists ? p.dir : null, content, path.basename(file));
       else this.ctx.log.warn({ project: name }, 'no compose CLI: saved after the YAML check only');
       if (!p.exists) await fs.mkdir(p.dir, { mode: 0o755 });
       try {

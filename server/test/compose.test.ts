@@ -288,3 +288,45 @@ describe('support bundle', () => {
     expect(unzipEntry(zip, 'worker.log')).toMatch(/No container/);
   });
 });
+
+describe('support bundle redaction', () => {
+  it('redacts environment values reached through anchors, aliases and merge keys', async () => {
+    const name = newName('anchors');
+    const image = testEngine().image;
+    const content = `# anchored secrets
+x-env: &env
+  DB_PASSWORD: anchored-secret-1
+x-list: &list
+  - API_KEY=anchored-secret-2
+x-base: &base
+  image: ${image}
+  environment:
+    BASE_TOKEN: anchored-secret-3
+x-one: &one anchored-secret-4
+services:
+  a:
+    image: ${image}
+    environment: *env
+  b:
+    image: ${image}
+    environment: *list
+  c:
+    <<: *base
+  d:
+    image: ${image}
+    environment:
+      <<: *env
+      SINGLE: *one
+      PLAIN: plain-secret-5
+`;
+    const saved = await t.client.post('/api/compose/', { name, content });
+    expect(saved.status, saved.text).toBe(200);
+    const res = await t.app.inject({ method: 'GET', url: `/api/compose/${name}/support`, headers: { cookie: [...t.client.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
+    expect(res.statusCode, res.body).toBe(200);
+    const file = unzipEntry(res.rawPayload, 'compose.yaml');
+    expect(file).not.toMatch(/secret-\d/);
+    expect(file).toContain('# anchored secrets');
+    expect(file).toContain('DB_PASSWORD: "***"');
+    expect(file).toContain('API_KEY=***');
+  });
+});

@@ -1,4 +1,4 @@
-import { Document, isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
+import { Document, isAlias, isMap, isScalar, isSeq, parseDocument, stringify, type Node, type YAMLMap } from 'yaml';
 import { COMPOSE_SERVICE_FIELDS, ComposeService, ErrorCode, MAX_COMPOSE_BYTES } from '@berth/contract';
 import { AppError, ValidationError } from '../errors';
 
@@ -110,21 +110,91 @@ export function summarise(data: Record<string, unknown>): ComposeSummary {
   };
 }
 
-/** The file with every environment value replaced by ***, comments and layout kept (support bundles). */
+const REDACTED = '***';
+
+/** A `<<` merge key (parsed with merges on, its value is a symbol). */
+const isMergeKey = (key: unknown) => isScalar(key) && (typeof key.value === 'symbol' || key.value === '<<');
+
+/** The node an alias points to (in `doc`), or the node itself. */
+const deref = (doc: Document, node: unknown): unknown => (isAlias(node) ? node.resolve(doc) : node);
+
+/** Each map a mapping node means, following aliases and merge keys (`<<: *base`, `<<: [*a, *b]`). */
+function mapsOf(doc: Document, node: unknown, seen = new Set<unknown>()): YAMLMap[] {
+  const n = deref(doc, node);
+  if (!isMap(n) || seen.has(n)) return [];
+  seen.add(n);
+  const out: YAMLMap[] = [n];
+  for (const pair of n.items) {
+    if (!isMergeKey(pair.key)) continue;
+    const v = deref(doc, pair.value);
+    for (const m of isSeq(v) ? v.items : [v]) out.push(...mapsOf(doc, m, seen));
+  }
+  return out;
+}
+
+/** Replaces every value under an `environment:` node (map or KEY=value list), through aliases and merges. */
+function redactEnvNode(doc: Document, node: unknown): void {
+  const n = deref(doc, node);
+  if (isSeq(n)) {
+    for (const item of n.items) {
+      const v = deref(doc, item);
+      if (isScalar(v) && typeof v.value === 'string' && v.value.includes('=')) v.value = `${v.value.split('=')[0]}=${REDACTED}`;
+    }
+    return;
+  }
+  for (const m of mapsOf(doc, n)) {
+    for (const pair of m.items) {
+      if (isMergeKey(pair.key)) continue;
+      const v = deref(doc, pair.value);
+      if (isScalar(v) && v.value !== null) v.value = REDACTED;
+    }
+  }
+}
+
+/** Whether every environment value of the resolved model (aliases and merges applied) is redacted. */
+function fullyRedacted(text: string): boolean {
+  const data = parseDocument(text, { merge: true }).toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as unknown;
+  const services = isRecord(data) && isRecord(data.services) ? Object.values(data.services) : [];
+  return services.every((svc) => {
+    const env = isRecord(svc) ? svc.environment : undefined;
+    if (Array.isArray(env)) return env.every((e) => typeof e !== 'string' || !e.includes('=') || e.endsWith(`=${REDACTED}`));
+    if (isRecord(env)) return Object.values(env).every((v) => v === null || v === REDACTED);
+    return env === undefined || env === null;
+  });
+}
+
+/** The resolved model with environment values redacted and the x- blocks (anchor holders) left out. */
+function redactedModel(data: Record<string, unknown>): string {
+  const copy = structuredClone(Object.fromEntries(Object.entries(data).filter(([k]) => !k.startsWith('x-'))));
+  if (isRecord(copy.services)) {
+    for (const svc of Object.values(copy.services)) {
+      if (!isRecord(svc)) continue;
+      const env = svc.environment;
+      if (Array.isArray(env)) svc.environment = env.map((e) => (typeof e === 'string' && e.includes('=') ? `${e.split('=')[0]}=${REDACTED}` : e));
+      else if (isRecord(env)) svc.environment = Object.fromEntries(Object.keys(env).map((k) => [k, env[k] === null ? null : REDACTED]));
+      else if (env !== undefined && env !== null) svc.environment = REDACTED;
+    }
+  }
+  return `# Rewritten by Berth from the resolved file (aliases and merges applied) to redact environment values.\n${stringify(copy)}`;
+}
+
+/**
+ * The file with every environment value replaced by ***, comments and layout kept (support
+ * bundles). Values reached through anchors, aliases and merge keys are redacted at their
+ * source; the result is checked on the resolved model, and if anything would still show, the
+ * resolved model itself (redacted) is shipped instead.
+ */
 export function redactEnvironment(parsed: ParsedCompose): string {
   const doc = parsed.doc.clone();
-  const services = doc.get('services');
-  if (!isMap(services)) return doc.toString();
-  for (const pair of services.items) {
-    if (!isMap(pair.value)) continue;
-    const env = pair.value.get('environment');
-    if (isMap(env)) {
-      for (const item of env.items) if (isScalar(item.value) && item.value.value !== null) item.value.value = '***';
-    } else if (isSeq(env)) {
-      for (const item of env.items) {
-        if (isScalar(item) && typeof item.value === 'string' && item.value.includes('=')) item.value = `${item.value.split('=')[0]}=***`;
+  const services = deref(doc, doc.get('services'));
+  for (const m of mapsOf(doc, services)) {
+    for (const pair of m.items) {
+      if (isMergeKey(pair.key)) continue;
+      for (const svc of mapsOf(doc, pair.value)) {
+        for (const field of svc.items) if (isScalar(field.key) && field.key.value === 'environment') redactEnvNode(doc, field.value);
       }
     }
   }
-  return doc.toString();
+  const text = doc.toString();
+  return fullyRedacted(text) ? text : redactedModel(parsed.data);
 }

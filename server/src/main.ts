@@ -1,5 +1,12 @@
 import { ConfigError, loadConfig } from './config';
 import { buildApp } from './app';
+import { endAllStreams } from './lib/sse';
+
+/**
+ * Last resort if closing hangs: longer than compose's shutdown grace (SIGTERM, then SIGKILL
+ * after 10 s), so a normal shutdown during a compose action still ends with exit 0.
+ */
+const FORCED_EXIT_MS = 30_000;
 
 async function main(): Promise<void> {
   let config;
@@ -13,12 +20,15 @@ async function main(): Promise<void> {
     throw err;
   }
   const { app } = await buildApp(config);
+  // After the compose routes' own preClose (running actions stopped and answered), so viewers
+  // see each action's end before the stream's last `end`.
+  app.addHook('preClose', async () => endAllStreams(app, 'Berth is shutting down.'));
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
+    const force = setTimeout(() => process.exit(1), FORCED_EXIT_MS);
     force.unref();
     app.close().then(
       () => process.exit(0),

@@ -29,6 +29,7 @@ export class ProjectActivity {
   private readonly runs = new Map<string, Run>();
   private readonly finished = new Map<string, Run>();
   private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly idleWaiters = new Set<() => void>();
 
   /** Takes the project's lock or fails with a 409 naming what runs. */
   begin(project: string, action: string, service: string | null = null, opts: { quiet?: boolean } = {}): RunHandle {
@@ -51,6 +52,7 @@ export class ProjectActivity {
         if (ended) return;
         ended = true;
         this.runs.delete(project);
+        if (this.runs.size === 0) for (const wake of this.idleWaiters) wake();
         if (run.quiet) return;
         this.finished.set(project, run);
         this.emit(project, { type: 'end', data: { action, service, ok, detail } });
@@ -74,6 +76,21 @@ export class ProjectActivity {
       set.delete(listener);
       if (set.size === 0) this.listeners.delete(project);
     };
+  }
+
+  /** Resolves once no project holds its lock (true), or after `timeoutMs` (false). */
+  idle(timeoutMs: number): Promise<boolean> {
+    if (this.runs.size === 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const finish = (idle: boolean) => {
+        clearTimeout(timer);
+        this.idleWaiters.delete(wake);
+        resolve(idle);
+      };
+      const wake = () => finish(true);
+      const timer = setTimeout(() => finish(false), timeoutMs);
+      this.idleWaiters.add(wake);
+    });
   }
 
   /** A deleted project keeps no replay. */

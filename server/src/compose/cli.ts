@@ -25,8 +25,12 @@ export function run(
     cwd?: string;
     onOutput?: (chunk: string) => void;
     maxOutput?: number;
-    /** Aborting kills the whole process group, like the timeout (e.g. when the server closes). */
+    /**
+     * Aborting (the server shutting down) sends the whole process group SIGTERM, then SIGKILL
+     * after `graceMs`, so compose can stop cleanly and nothing outlives us.
+     */
     signal?: AbortSignal;
+    graceMs?: number;
   },
 ): Promise<RunResult> {
   const [cmd, ...args] = argv;
@@ -52,22 +56,39 @@ export function run(
       stderr = keep(stderr, s);
       opts.onOutput?.(s);
     });
-    const killGroup = () => {
+    const signalGroup = (signal: NodeJS.Signals) => {
       try {
-        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+        if (child.pid) process.kill(-child.pid, signal);
       } catch {
-        child.kill('SIGKILL'); // the group is already gone; make sure the leader is too
+        child.kill(signal); // the group is already gone; make sure the leader is too
       }
     };
+    const killGroup = () => signalGroup('SIGKILL');
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup();
     }, opts.timeoutMs);
-    if (opts.signal?.aborted) killGroup();
-    opts.signal?.addEventListener('abort', killGroup, { once: true });
+    let aborted = false;
+    let grace: NodeJS.Timeout | undefined;
+    const stopGroup = () => {
+      aborted = true;
+      signalGroup('SIGTERM');
+      grace = setTimeout(killGroup, opts.graceMs ?? 10_000);
+    };
+    if (opts.signal?.aborted) stopGroup();
+    else opts.signal?.addEventListener('abort', stopGroup, { once: true });
     const done = () => {
       clearTimeout(timer);
-      opts.signal?.removeEventListener('abort', killGroup);
+      clearTimeout(grace);
+      opts.signal?.removeEventListener('abort', stopGroup);
+      // The leader is gone; anything it started in its group must not outlive a stop.
+      if (aborted && child.pid) {
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          // the group is empty: nothing was left behind
+        }
+      }
     };
     child.on('error', (err) => {
       done();

@@ -11,8 +11,9 @@ export interface ComposeRunner {
   /** The CLI's whole environment (config.cliEnv): never Berth's own. */
   env: Readonly<Record<string, string>>;
   timeoutMs: number;
-  /** Aborted when the server closes, so no compose child outlives it. */
+  /** Aborted when the server closes, so no compose child outlives it (SIGTERM, then SIGKILL after graceMs). */
   signal?: AbortSignal;
+  graceMs?: number;
 }
 
 /** How much of the CLI's output an error detail quotes (the end says what went wrong). */
@@ -61,8 +62,9 @@ export interface ProjectFile {
  */
 export async function runCompose(r: ComposeRunner, p: ProjectFile, args: string[], onOutput: (chunk: string) => void): Promise<string> {
   const argv = [...r.cli.argv, '--ansi', 'never', '-p', p.name, '-f', p.file, ...args];
-  const res = await run(argv, { timeoutMs: r.timeoutMs, env: r.env, cwd: p.dir, onOutput, signal: r.signal });
+  const res = await run(argv, { timeoutMs: r.timeoutMs, env: r.env, cwd: p.dir, onOutput, signal: r.signal, graceMs: r.graceMs });
   const output = res.stdout + res.stderr;
+  if (r.signal?.aborted) throw new ComposeFailedError(`${commandLabel(r.cli, args)} was stopped because Berth is shutting down. ${tail(output)}`.trim(), 503);
   if (res.timedOut) {
     throw new ComposeFailedError(`${commandLabel(r.cli, args)} did not finish within ${Math.round(r.timeoutMs / 1000)} s and was stopped. ${tail(output)}`.trim(), 504);
   }

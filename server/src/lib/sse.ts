@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 export interface SseStream {
   /** Sends one event; returns false once the client has gone. Waits for drain on back-pressure. */
@@ -9,6 +9,8 @@ export interface SseStream {
   /** Aborted when the client goes: pass it to engine streams so they close too. */
   signal: AbortSignal;
   close: () => void;
+  /** Sends a last `end` event and closes the stream. */
+  end: (data: unknown) => void;
 }
 
 /** Every line ending the event-stream format knows: a field ends at CRLF, a lone CR or a lone LF. */
@@ -23,6 +25,17 @@ export function encodeEvent(data: unknown, event: string): string {
   const payload = typeof data === 'string' ? data : JSON.stringify(data);
   const lines = payload.split(LINE_END).map((l) => `data: ${l}`).join('\n');
   return `event: ${event.replace(LINE_END, '')}\n${lines}\n\n`;
+}
+
+/** Open streams per server, so a shutdown can end them (a hijacked reply keeps the server open). */
+const openStreams = new WeakMap<object, Set<SseStream>>();
+
+/**
+ * On shutdown: every open stream of `server` gets a last `end` event (with `detail`) and is
+ * closed, so clients know the end is deliberate and the server can close.
+ */
+export function endAllStreams(server: FastifyInstance, detail: string): void {
+  for (const sse of openStreams.get(server) ?? []) sse.end({ reason: 'shutdown', detail });
 }
 
 /**
@@ -42,9 +55,12 @@ export function openSse(req: FastifyRequest, reply: FastifyReply, pingMs = 15_00
   res.write(': connected\n\n');
   const controller = new AbortController();
   let closed = false;
+  let streams = openStreams.get(req.server);
+  if (!streams) openStreams.set(req.server, (streams = new Set()));
   const close = () => {
     if (closed) return;
     closed = true;
+    streams.delete(stream);
     clearInterval(ping);
     controller.abort();
     if (!res.writableEnded) res.end();
@@ -56,12 +72,16 @@ export function openSse(req: FastifyRequest, reply: FastifyReply, pingMs = 15_00
   req.raw.on('close', close);
   res.on('error', close);
 
-  return {
+  const stream: SseStream = {
     get closed() {
       return closed;
     },
     signal: controller.signal,
     close,
+    end(data) {
+      if (!closed) res.write(encodeEvent(data, 'end'));
+      close();
+    },
     comment(text) {
       if (!closed) res.write(`: ${text.replace(LINE_END, ' ')}\n\n`);
     },
@@ -82,4 +102,6 @@ export function openSse(req: FastifyRequest, reply: FastifyReply, pingMs = 15_00
       return !closed;
     },
   };
+  streams.add(stream);
+  return stream;
 }

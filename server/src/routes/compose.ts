@@ -11,6 +11,7 @@ export function composeRoutes(app: FastifyInstance, ctx: AppContext): void {
   const projects = new ProjectsService(ctx);
   const actions = new ProjectActionsService(ctx, projects);
   app.addHook('onReady', () => projects.sweepCheckFiles());
+  app.addHook('preClose', () => projects.shutdown());
 
   route(app, projectApi.list, () => projects.list());
   route(app, projectApi.get, (req) => projects.get(req.params.name));

@@ -16,6 +16,9 @@ export interface ExistingProject extends ProjectPaths {
   file: string;
 }
 
+/** On shutdown, how long compose gets after SIGTERM before its process group is killed. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
 const EMPTY = { version: null, services: {}, networks: [], volumes: [] };
 
 function errorEntry(name: string, where: string, error: string): Project {
@@ -44,7 +47,17 @@ export class ProjectsService {
   runner(): ComposeRunner {
     const cli = this.ctx.compose;
     if (!cli) throw new ComposeFailedError('No compose CLI was found (neither `docker compose` nor `docker-compose`); install one and restart Berth.', 503);
-    return { cli, env: this.ctx.config.cliEnv, timeoutMs: this.ctx.config.composeTimeoutMs, signal: this.closing.signal };
+    return { cli, env: this.ctx.config.cliEnv, timeoutMs: this.ctx.config.composeTimeoutMs, signal: this.closing.signal, graceMs: SHUTDOWN_GRACE_MS };
+  }
+
+  /**
+   * On shutdown, before in-flight requests are waited for: running compose commands get SIGTERM
+   * (SIGKILL after the grace), and we wait until every project's lock is released, so each
+   * action answers and its viewers see its `end`.
+   */
+  async shutdown(): Promise<void> {
+    this.closing.abort();
+    if (!(await this.activity.idle(SHUTDOWN_GRACE_MS + 5_000))) this.ctx.log.warn('compose actions still running at shutdown');
   }
 
   /** Where save checks put their copy of the content: private, never among the project folders. */

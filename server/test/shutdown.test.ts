@@ -1,0 +1,139 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TEST_ADMIN } from './helpers/app';
+import { testEngine } from './helpers/engine';
+import { trackedProjects } from './helpers/compose-projects';
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const projects = trackedProjects();
+const started: { child: ChildProcess; dataDir: string }[] = [];
+
+afterEach(() => {
+  for (const { child, dataDir } of started.splice(0)) {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  projects.cleanup();
+});
+
+/** Processes whose command line mentions `text` (a compose child names its project with -p). */
+function processesMentioning(text: string): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .filter((pid) => {
+      try {
+        return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text);
+      } catch {
+        return false; // the process ended while we looked
+      }
+    })
+    .map(Number);
+}
+
+/** Berth as a real process (`node --import tsx server/src/main.ts`), signed in over HTTP. */
+async function startBerth() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-test-'));
+  const env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: process.env.HOME ?? dataDir,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    WEB_DIST: path.join(dataDir, 'no-web'),
+    DOCKER_HOST: testEngine().dockerHost,
+    ADMIN_EMAIL: TEST_ADMIN.username,
+    ADMIN_PASSWORD: TEST_ADMIN.password,
+  };
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  started.push({ child, dataDir });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  await expect.poll(() => /Server listening at http:\/\/127\.0\.0\.1:\d+/.test(out) || child.exitCode !== null, { timeout: 60_000, interval: 200 }).toBe(true);
+  const base = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+  if (!base) throw new Error(`Berth did not start:\n${out}`);
+  const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(TEST_ADMIN) });
+  expect(login.status).toBe(200);
+  const cookies = login.headers.getSetCookie().map((c) => c.split(';')[0]!);
+  const csrf = cookies.find((c) => c.startsWith('csrf_access_token='))!.split('=')[1]!;
+  const headers = { cookie: cookies.join('; '), 'x-csrf-token': csrf };
+  return { child, base, headers, exited, output: () => out };
+}
+
+/** `up` blocks for real: `waiter` waits for `never` to be healthy, an hour away. */
+function hangingYaml(): string {
+  const image = testEngine().image;
+  return `services:
+  waiter:
+    image: ${image}
+    command: ["sleep", "3600"]
+    stop_signal: SIGKILL
+    depends_on:
+      never:
+        condition: service_healthy
+    labels:
+      berth.test: "1"
+  never:
+    image: ${image}
+    command: ["sleep", "3600"]
+    stop_signal: SIGKILL
+    healthcheck:
+      test: ["CMD", "false"]
+      interval: 1h
+      start_period: 1h
+    labels:
+      berth.test: "1"
+`;
+}
+
+describe('shutdown', () => {
+  it('on SIGTERM during a compose action stops the compose child, answers the action, ends streams with `end` and exits 0', async () => {
+    const berth = await startBerth();
+    const name = projects.name('sigterm');
+    const created = await fetch(`${berth.base}/api/compose/`, {
+      method: 'POST',
+      headers: { ...berth.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ name, content: hangingYaml() }),
+    });
+    expect(created.status, await created.text()).toBe(200);
+
+    const events: EventSourceMessage[] = [];
+    const parser = createParser({ onEvent: (e) => events.push(e) });
+    const stream = await fetch(`${berth.base}/api/compose/${name}/actions/stream`, { headers: berth.headers });
+    // Failures are kept, not thrown, so an early end shows up in the assertions below.
+    const streamDone = (async () => {
+      const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+      for (let next = await reader.read(); !next.done; next = await reader.read()) parser.feed(next.value);
+    })().then(
+      () => 'ended',
+      (err: unknown) => `failed: ${String(err)}`,
+    );
+    const action = fetch(`${berth.base}/api/compose/${name}/actions/up`, { method: 'POST', headers: berth.headers }).then(
+      async (res) => ({ status: res.status, body: await res.text() }),
+      (err: unknown) => ({ status: 0, body: String(err) }),
+    );
+    // The CLI is running and has got as far as creating the container it then waits on.
+    await expect.poll(() => processesMentioning(`-p\0${name}\0`).length > 0 && events.some((e) => e.event === 'output' && /never/.test(e.data)), { timeout: 120_000, interval: 250 }).toBe(true);
+
+    berth.child.kill('SIGTERM');
+    const code = await berth.exited;
+    expect(code, berth.output()).toBe(0);
+    expect(berth.output()).not.toMatch(/error during shutdown/);
+
+    const answered = await action;
+    expect(answered.status, `${answered.body}\n${berth.output()}`).toBe(503);
+    expect(answered.body).toMatch(/stopped because Berth is shutting down/);
+    expect(await streamDone).toBe('ended');
+    const ends = events.filter((e) => e.event === 'end').map((e) => JSON.parse(e.data) as Record<string, unknown>);
+    expect(ends).toEqual([expect.objectContaining({ action: 'up', ok: false }), { reason: 'shutdown', detail: 'Berth is shutting down.' }]);
+    expect(processesMentioning(`-p\0${name}\0`)).toEqual([]);
+  });
+});

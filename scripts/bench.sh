@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # `npm run bench`: measures Berth against the raw engine on the test engine (scripts/test-env.sh),
-# and prints figures as ratios measured in the same run (no timed assertions). Bounded to a few
-# minutes; removes everything it made (containers labelled berth.bench=1).
+# and prints figures measured in the same run (no timed assertions). Bounded to ~35 minutes;
+# removes everything it made (containers labelled berth.bench=1).
+#   scripts/bench/footprint.ts: the real `npm start` process: RSS idle and with viewers, start to
+#     ready, list latency vs the engine at BENCH_LIST_SIZES (default 500,1000), initial web JS
+#   scripts/bench/apps.ts: stats streams shared by viewers, CPU (skip with BENCH_SKIP_STREAMS=1)
 #   BENCH_LIST_CONTAINERS (default 500)  BENCH_STATS_APPS (default 50)  BENCH_VIEWERS (default 10)
+#   BERTH_BENCH_ENV=path/to/env.sh: use an engine harness that is already running instead.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -15,8 +19,16 @@ if [[ ! -d node_modules ]]; then
 fi
 
 # Engine, registry, image; exports DOCKER_HOST, BERTH_TEST_IMAGE, BERTH_TEST_DOCKER_CLI...
-bash scripts/test-env.sh
-# shellcheck source=/dev/null
-source .test-env/env.sh
+if [[ -n "${BERTH_BENCH_ENV:-}" ]]; then
+  # shellcheck source=/dev/null
+  source "$BERTH_BENCH_ENV"
+else
+  bash scripts/test-env.sh
+  # shellcheck source=/dev/null
+  source .test-env/env.sh
+fi
 
-exec timeout --kill-after=10 300 npx tsx scripts/bench/apps.ts "$@"
+timeout --kill-after=30 1800 npx tsx scripts/bench/footprint.ts
+if [[ "${BENCH_SKIP_STREAMS:-0}" != 1 ]]; then
+  timeout --kill-after=10 300 npx tsx scripts/bench/apps.ts "$@"
+fi

@@ -1,14 +1,33 @@
 #!/usr/bin/env node
-// `npm start`: builds the web app when its sources are newer than web/dist (or it is missing),
-// then runs the server in the foreground. The server prints the sign-in hint itself.
+// `npm start`: builds what is stale (the web app with vite, the server bundle with esbuild; each
+// in a short-lived child so its memory is not kept), then becomes the server: the bundle is
+// imported into this process, so there is one process, run by plain node with no TypeScript
+// loader. The container image runs the same bundle (server/dist/main.mjs). The server handles
+// SIGTERM/SIGINT itself and prints the sign-in hint.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const dist = path.join(root, 'web', 'dist', 'index.html');
-const sources = ['web/src', 'web/index.html', 'web/public', 'web/vite.config.ts', 'contract/src'].map((p) => path.join(root, p));
+const at = (...p) => p.map((x) => path.join(root, x));
+
+const targets = [
+  {
+    name: 'the web app',
+    output: at('web/dist/index.html'),
+    sources: at('web/src', 'web/index.html', 'web/public', 'web/vite.config.ts', 'contract/src'),
+    command: [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'],
+    cwd: path.join(root, 'web'),
+  },
+  {
+    name: 'the server',
+    output: at('server/dist/main.mjs', 'server/dist/self-update-main.mjs'),
+    sources: at('server/src', 'contract/src', 'server/package.json', 'scripts/build-server.mjs'),
+    command: [path.join(root, 'scripts', 'build-server.mjs')],
+    cwd: root,
+  },
+];
 
 /** Newest modification time under `p` (files only), 0 when it does not exist. */
 function newest(p) {
@@ -25,36 +44,23 @@ function newest(p) {
   return max;
 }
 
-function run(cmd, args, cwd = root) {
-  return spawn(cmd, args, { cwd, stdio: 'inherit', shell: false });
-}
-
-function buildIfStale() {
-  const built = newest(dist);
-  const changed = Math.max(...sources.map(newest));
-  if (built > 0 && built >= changed) return Promise.resolve();
-  console.log(built ? '[berth] web sources changed: building the web app' : '[berth] building the web app (first start)');
-  const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
+function buildIfStale({ name, output, sources, command, cwd }) {
+  const built = Math.min(...output.map(newest));
+  if (built > 0 && built >= Math.max(...sources.map(newest))) return Promise.resolve();
+  console.log(built ? `[berth] sources changed: building ${name}` : `[berth] building ${name} (first start)`);
   return new Promise((resolve, reject) => {
-    const child = run(process.execPath, [vite, 'build', '--logLevel', 'warn'], path.join(root, 'web'));
+    const child = spawn(process.execPath, command, { cwd, stdio: 'inherit', shell: false });
     child.on('error', reject);
-    child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`web build failed (${signal ?? `exit ${code}`})`))));
+    child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`building ${name} failed (${signal ?? `exit ${code}`})`))));
   });
 }
 
 try {
-  await buildIfStale();
+  // One after the other: this machine may have few cores, and both builds are short.
+  for (const target of targets) await buildIfStale(target);
 } catch (err) {
   console.error(`[berth] ${err.message}`);
   process.exit(1);
 }
 
-const server = run(process.execPath, ['--import', 'tsx', path.join('server', 'src', 'main.ts')]);
-for (const signal of ['SIGTERM', 'SIGINT']) {
-  process.on(signal, () => server.kill(signal));
-}
-server.on('error', (err) => {
-  console.error(`[berth] could not start the server: ${err.message}`);
-  process.exit(1);
-});
-server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+await import(pathToFileURL(path.join(root, 'server', 'dist', 'main.mjs')).href);

@@ -24,11 +24,14 @@ import { resourceRoutes } from './routes/resources';
 import { registerOpenApi } from './routes/openapi';
 import { BERTH_VERSION } from './version';
 
+/** Calls that read the compose CLI (projects, Settings > Info) wait for its detection at start. */
+const USES_COMPOSE = /^\/api\/(?:environments\/[^/]+\/)?(?:compose|settings\/info)(?:[/?]|$)/;
+
 export interface AppDeps {
   db?: Db;
   docker?: DockerClient;
-  /** Skip detection (tests that do not need compose). */
-  compose?: ComposeCli | null;
+  /** Skip detection (tests that do not need compose); a promise stands for a detection still running. */
+  compose?: ComposeCli | null | Promise<ComposeCli | null>;
 }
 
 /** Builds the whole app; no I/O happens at import time. */
@@ -51,8 +54,16 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<{ ap
   const db = deps.db ?? openDatabase(config.dataDir);
   const docker = deps.docker ?? createDockerClient(config.dockerHost);
   const engine = new EngineStatus(docker, app.log);
-  const compose = deps.compose !== undefined ? deps.compose : await detectComposeCli(config.cliEnv);
-  const ctx: AppContext = { config, db, docker, engine, compose, log: app.log, version: BERTH_VERSION, onClose: (fn) => closers.push(fn) };
+  const ctx: AppContext = { config, db, docker, engine, compose: null, composeReady: null, log: app.log, version: BERTH_VERSION, onClose: (fn) => closers.push(fn) };
+  // The compose CLI is looked for in the background (it takes a second or more), so Berth answers
+  // at once; health says `checking` meanwhile and the calls that use the CLI wait for it.
+  const detection = deps.compose !== undefined ? deps.compose : detectComposeCli(config.cliEnv);
+  if (detection instanceof Promise) {
+    ctx.composeReady = detection.then((cli) => {
+      ctx.compose = cli;
+      ctx.composeReady = null;
+    });
+  } else ctx.compose = detection;
 
   app.addHook('onClose', async () => {
     engine.stop();
@@ -61,6 +72,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<{ ap
   });
 
   await app.register(fastifyCookie);
+  app.addHook('preHandler', async (req) => {
+    if (ctx.composeReady && USES_COMPOSE.test(req.url)) await ctx.composeReady;
+  });
   registerErrorHandler(app);
   registerSecurityHeaders(app);
   const auth = await registerAuth(app, ctx);
@@ -78,7 +92,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<{ ap
   authRoutes(app, ctx, auth);
 
   await registerStaticWeb(app, config.webDist);
-  await engine.check();
+  // The first check runs in the background too; a health call checks for itself.
   engine.start();
   return { app, ctx };
 }

@@ -11,7 +11,10 @@ export interface AppContext {
   db: Db;
   docker: DockerClient;
   engine: EngineStatus;
+  /** The compose CLI, null when none was found (or while it is still being looked for). */
   compose: ComposeCli | null;
+  /** Set while the compose CLI is being looked for at start; null once it is known. */
+  composeReady: Promise<void> | null;
   log: FastifyBaseLogger;
   version: string;
   /** Cleanups run on close, last registered first. */

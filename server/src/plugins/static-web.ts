@@ -3,7 +3,16 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 
-/** Serves the built web app; unknown non-API paths get index.html (the app routes by hash). */
+/** Vite names every file under assets/ by its content hash: it never changes under that name. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Everything else (index.html, sw.js, the manifest) is revalidated on every load. */
+const REVALIDATE = 'no-cache';
+
+/**
+ * Serves the built web app from disk (streamed, never held in memory); unknown non-API paths get
+ * index.html (the app routes by hash). The build writes .br and .gz beside each text file; they
+ * are sent as they are to browsers that accept them (Content-Encoding), nothing is compressed per request.
+ */
 export async function registerStaticWeb(app: FastifyInstance, webDist: string): Promise<void> {
   const index = path.join(webDist, 'index.html');
   if (!fs.existsSync(index)) {
@@ -13,7 +22,19 @@ export async function registerStaticWeb(app: FastifyInstance, webDist: string): 
     );
     return;
   }
-  await app.register(fastifyStatic, { root: webDist, prefix: '/', wildcard: false, index: ['index.html'] });
+  const assets = path.join(webDist, 'assets') + path.sep;
+  await app.register(fastifyStatic, {
+    root: webDist,
+    prefix: '/',
+    wildcard: false,
+    index: ['index.html'],
+    preCompressed: true,
+    cacheControl: false,
+    setHeaders: (res, file) => {
+      res.setHeader('Cache-Control', file.startsWith(assets) ? IMMUTABLE : REVALIDATE);
+      res.setHeader('Vary', 'Accept-Encoding');
+    },
+  });
   app.get('/*', { config: { open: true } }, async (req, reply) => {
     if (req.url.startsWith('/api/')) return reply.callNotFound();
     return reply.sendFile('index.html');

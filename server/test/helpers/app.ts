@@ -98,6 +98,8 @@ export async function createTestApp(env: Record<string, string> = {}, { signIn =
   });
   const { app, ctx } = await buildApp(config);
   await app.ready();
+  // The compose CLI is looked for in the background; a test's own time starts once it is known.
+  await ctx.composeReady;
   const client = new TestClient(app);
   if (signIn && !config.disableAuth && config.adminPassword) await client.login();
   return {

@@ -1,16 +1,23 @@
-import { useState } from 'react';
-import { createHashRouter, RouterProvider } from 'react-router-dom';
+import { Center, Loader } from '@mantine/core';
+import { lazy, Suspense } from 'react';
 import { AuthGate } from './AuthGate';
 import { Providers } from './providers';
-import { routes } from './routes';
+
+const Router = lazy(() => import('./router'));
 
 export function App() {
-  // Made on first render, not at import, so nothing listens before the app mounts.
-  const [router] = useState(() => createHashRouter(routes));
   return (
     <Providers>
       <AuthGate>
-        <RouterProvider router={router} />
+        <Suspense
+          fallback={
+            <Center mih="100vh">
+              <Loader aria-label="Loading" />
+            </Center>
+          }
+        >
+          <Router />
+        </Suspense>
       </AuthGate>
     </Providers>
   );

@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Health, ServerInfo } from '@berth/contract';
+import { loadConfig } from '../src/config';
+import { buildApp } from '../src/app';
+import { detectComposeCli, type ComposeCli } from '../src/compose/cli';
+import { TEST_ADMIN, TestClient } from './helpers/app';
+
+/**
+ * Berth answers before it knows its compose CLI: the detection runs in the background. The test
+ * holds the detection open (the real CLI, found beforehand, handed over when the test says so)
+ * to see both sides of it deterministically.
+ */
+describe('health while the compose CLI is being looked for', () => {
+  let dataDir: string;
+  let release: (cli: ComposeCli | null) => void;
+  let app: Awaited<ReturnType<typeof buildApp>>['app'];
+  let cli: ComposeCli | null;
+
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-test-'));
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      ADMIN_EMAIL: TEST_ADMIN.username,
+      ADMIN_PASSWORD: TEST_ADMIN.password,
+      LOG_LEVEL: 'silent',
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      ...(process.env.HOME ? { HOME: process.env.HOME } : {}),
+      ...(process.env.DOCKER_HOST ? { DOCKER_HOST: process.env.DOCKER_HOST } : {}),
+    });
+    cli = await detectComposeCli(config.cliEnv);
+    const detection = new Promise<ComposeCli | null>((resolve) => (release = resolve));
+    ({ app } = await buildApp(config, { compose: detection }));
+    await app.ready();
+  });
+  afterAll(async () => {
+    release(null);
+    await app.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('says checking, keeps answering, and lets compose calls wait for the answer', async () => {
+    const anon = new TestClient(app);
+    const early = await anon.get<Health>('/api/health');
+    expect(early.status).toBe(200);
+    expect(early.body.status).toBe('checking');
+    expect(early.body.compose).toEqual({ found: false, command: null, version: null });
+    expect(typeof early.body.engine.reachable).toBe('boolean');
+
+    const client = new TestClient(app);
+    await client.login();
+    let answered = false;
+    const info = client.get<ServerInfo>('/api/settings/info').then((r) => {
+      answered = true;
+      return r;
+    });
+    // The call is parked on the detection: a later, unrelated call overtakes it.
+    expect((await client.get('/api/auth/me')).status).toBe(200);
+    expect(answered).toBe(false);
+
+    release(cli);
+    const res = await info;
+    expect(res.status).toBe(200);
+    expect(res.body.compose).toEqual({ found: cli !== null, command: cli?.argv.join(' ') ?? null, version: cli?.version ?? null });
+    const later = await anon.get<Health>('/api/health');
+    expect(later.body.status).not.toBe('checking');
+    expect(later.body.compose.found).toBe(cli !== null);
+  });
+});

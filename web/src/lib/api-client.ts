@@ -1,6 +1,18 @@
-import { authApi, fillPath, type RouteDef, type RouteResponse } from '@berth/contract';
+import { authApi, fillPath, type ErrorCode, type RouteDef, type RouteResponse } from '@berth/contract';
+import { createParser } from 'eventsource-parser';
 import type { z } from 'zod';
 import { session } from './session';
+
+/**
+ * The one transport of the web app: every JSON call, server-sent event stream and download goes
+ * through `apiFetch`, which sends the CSRF header, refreshes the session once on a 401 and retries
+ * (signing out when the refresh fails), and turns a failed answer's `{detail, code}` into an ApiError.
+ */
+
+/** Codes the client itself gives: no answer, an answer that is not Berth's JSON, a stream cut short. */
+export type ClientErrorCode = 'network_error' | 'http_error' | 'stream_ended';
+/** A server code (the contract's ErrorCode) or one of the client's own. */
+export type ApiErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode] | ClientErrorCode;
 
 /** Any failed call. `detail` is the server's human text, `code` its machine code. */
 export class ApiError extends Error {
@@ -8,24 +20,26 @@ export class ApiError extends Error {
     readonly status: number,
     readonly statusText: string,
     readonly detail: string,
-    readonly code: string,
+    readonly code: ApiErrorCode,
   ) {
     super(`${statusText}: ${detail}`);
     this.name = 'ApiError';
   }
 }
 
-type Input<S> = S extends z.ZodType ? z.input<S> : never;
-
-export interface CallOptions<T extends RouteDef> {
-  params?: Input<T['params']>;
-  query?: Input<T['querystring']>;
+export interface FetchInit {
+  method?: string;
   /** JSON by default; a FormData is sent as multipart as it is. */
-  body?: Input<T['body']> | FormData;
+  body?: unknown;
+  /** The answer wanted: JSON unless said otherwise ('text/event-stream' for streams). */
+  accept?: string;
   signal?: AbortSignal;
+  cache?: RequestCache;
+  /** An open route (no session needed): a 401 there is an answer, not an expired session. */
+  open?: boolean;
 }
 
-export function readCookie(name: string): string | undefined {
+function readCookie(name: string): string | undefined {
   const hit = document.cookie.split('; ').find((c) => c.startsWith(`${name}=`));
   return hit === undefined ? undefined : decodeURIComponent(hit.slice(name.length + 1));
 }
@@ -47,17 +61,22 @@ export function buildUrl(def: RouteDef, params?: object, query?: object): string
   return qs ? `${path}?${qs}` : path;
 }
 
-function send(def: RouteDef, url: string, body: unknown, signal?: AbortSignal): Promise<Response> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  const csrf = csrfFor(def.path);
+async function send(url: string, init: FetchInit): Promise<Response> {
+  const headers: Record<string, string> = { Accept: init.accept ?? 'application/json' };
+  const csrf = csrfFor(url.split('?')[0]!);
   if (csrf) headers['X-CSRF-TOKEN'] = csrf;
   let payload: BodyInit | undefined;
-  if (body instanceof FormData) payload = body;
-  else if (body !== undefined) {
+  if (init.body instanceof FormData) payload = init.body;
+  else if (init.body !== undefined) {
     headers['Content-Type'] = 'application/json';
-    payload = JSON.stringify(body);
+    payload = JSON.stringify(init.body);
   }
-  return fetch(url, { method: def.method, headers, body: payload, credentials: 'same-origin', signal });
+  try {
+    return await fetch(url, { method: init.method ?? 'GET', headers, body: payload, credentials: 'same-origin', signal: init.signal, cache: init.cache });
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') throw err;
+    throw new ApiError(0, 'Network Error', 'The server cannot be reached.', 'network_error');
+  }
 }
 
 let refreshing: Promise<boolean> | null = null;
@@ -66,8 +85,8 @@ let refreshing: Promise<boolean> | null = null;
  * Mints a new access token from the refresh cookie. Concurrent 401s share one refresh;
  * when it fails the user is signed out and sent to '/' (the login screen).
  */
-export function refreshSession(): Promise<boolean> {
-  refreshing ??= send(authApi.refresh, authApi.refresh.path, undefined)
+function refreshSession(): Promise<boolean> {
+  refreshing ??= send(authApi.refresh.path, { method: authApi.refresh.method })
     .then(async (res) => {
       // Read the answer to its end so the connection is released (unread bodies keep it busy).
       await res.arrayBuffer();
@@ -90,12 +109,12 @@ export function refreshSession(): Promise<boolean> {
 async function toApiError(res: Response): Promise<ApiError> {
   const statusText = res.statusText || `HTTP ${res.status}`;
   let detail = statusText;
-  let code = 'http_error';
+  let code: ApiErrorCode = 'http_error';
   const text = await res.text().catch(() => '');
   try {
     const body = JSON.parse(text) as { detail?: unknown; code?: unknown };
     if (typeof body.detail === 'string') detail = body.detail;
-    if (typeof body.code === 'string') code = body.code;
+    if (typeof body.code === 'string') code = body.code as ApiErrorCode;
   } catch {
     // A non-JSON error (a proxy page, say): keep a short, readable piece of it.
     if (text.trim()) detail = text.trim().slice(0, 200);
@@ -104,25 +123,35 @@ async function toApiError(res: Response): Promise<ApiError> {
 }
 
 /**
- * Calls one endpoint and returns its raw Response (for downloads and streams).
- * A 401 on a guarded route refreshes the session once and retries.
+ * Sends one request and returns its successful Response (JSON, a stream or a file).
+ * A 401 refreshes the session once and retries; a failure throws an ApiError.
  */
-export async function apiRaw<T extends RouteDef>(def: T, opts: CallOptions<T> = {}): Promise<Response> {
-  const url = buildUrl(def, opts.params as object | undefined, opts.query as object | undefined);
-  let res: Response;
-  try {
-    res = await send(def, url, opts.body, opts.signal);
-  } catch (err) {
-    if (err instanceof DOMException && err.name === 'AbortError') throw err;
-    throw new ApiError(0, 'Network Error', 'The server cannot be reached.', 'network_error');
-  }
-  if (res.status === 401 && !def.open) {
+export async function apiFetch(url: string, init: FetchInit = {}): Promise<Response> {
+  let res = await send(url, init);
+  if (res.status === 401 && !init.open) {
     await res.body?.cancel();
-    if (await refreshSession()) res = await send(def, url, opts.body, opts.signal);
+    if (await refreshSession()) res = await send(url, init);
     else throw new ApiError(401, 'Unauthorized', 'Your session has ended; sign in again.', 'unauthorized');
   }
   if (!res.ok) throw await toApiError(res);
   return res;
+}
+
+type Input<S> = S extends z.ZodType ? z.input<S> : never;
+
+export interface CallOptions<T extends RouteDef> {
+  params?: Input<T['params']>;
+  query?: Input<T['querystring']>;
+  /** JSON by default; a FormData is sent as multipart as it is. */
+  body?: Input<T['body']> | FormData;
+  signal?: AbortSignal;
+  accept?: string;
+}
+
+/** Calls one endpoint of the contract and returns its raw Response (downloads, streams). */
+export function apiRaw<T extends RouteDef>(def: T, opts: CallOptions<T> = {}): Promise<Response> {
+  const url = buildUrl(def, opts.params as object | undefined, opts.query as object | undefined);
+  return apiFetch(url, { method: def.method, body: opts.body, signal: opts.signal, accept: opts.accept, open: def.open });
 }
 
 /** Calls one endpoint of the contract and returns its typed JSON answer. */
@@ -131,6 +160,44 @@ export async function api<T extends RouteDef>(def: T, opts: CallOptions<T> = {})
   if (res.status === 204) return undefined as RouteResponse<T>;
   const text = await res.text();
   return (text ? JSON.parse(text) : undefined) as RouteResponse<T>;
+}
+
+/** One server-sent event; `event` is 'message' when the server named none. */
+export interface SseMessage {
+  event: string;
+  data: string;
+}
+
+/**
+ * Reads a text/event-stream answer as batches of messages, one batch per network chunk, to its
+ * end. A chunk of a flooding stream holds hundreds of events: handing them over together costs one
+ * wake-up instead of hundreds, and while the page is busy the next chunk is simply read later, so
+ * the server's back-pressure slows the stream instead of the page. Leaving the loop early (break,
+ * return, throw) cancels the answer.
+ */
+export async function* readEvents(res: Response): AsyncGenerator<SseMessage[]> {
+  if (!res.body) return;
+  let batch: SseMessage[] = [];
+  // Comments (the server's pings) and unknown fields are skipped by the parser.
+  const parser = createParser({ onEvent: (m) => batch.push({ event: m.event ?? 'message', data: m.data }) });
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  try {
+    for (let next = await reader.read(); !next.done; next = await reader.read()) {
+      parser.feed(next.value);
+      if (batch.length === 0) continue;
+      const full = batch;
+      batch = [];
+      yield full;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}
+
+/** Opens a server-sent event stream (GET) through the client; the messages come from readEvents. */
+export async function openEvents(url: string, signal: AbortSignal): Promise<AsyncGenerator<SseMessage[]>> {
+  const res = await apiFetch(url, { accept: 'text/event-stream', cache: 'no-store', signal });
+  return readEvents(res);
 }
 
 /** Downloads a file answer (support bundles, settings export) under the server's file name. */

@@ -1,7 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useQueryClient, type QueryKey } from '@tanstack/react-query';
-import { refreshSession } from './api-client';
-import { readEventStream } from './sse-fetch';
+import { ApiError, openEvents } from './api-client';
 
 export interface EventStreamOptions<T> {
   /** SSE event name(s); Berth's streams use 'update' (and 'remove' / 'status', see StreamEvent). */
@@ -23,11 +21,6 @@ export interface EventStreamOptions<T> {
    * ones (the dashboard).
    */
   frameAligned?: boolean;
-  /**
-   * 'eventsource' (default) or 'fetch': read with fetch and parse in chunks, for streams that
-   * can carry thousands of events a second (see sse-fetch.ts). Only events named in `event` count.
-   */
-  transport?: 'eventsource' | 'fetch';
 }
 
 const defaultParse = (data: string): unknown => {
@@ -40,16 +33,17 @@ const defaultParse = (data: string): unknown => {
 };
 
 /**
- * Opens an EventSource and hands its messages over in batches, at most once per animation
- * frame or `flushMs`, so a noisy stream cannot re-render the page for every line.
- * Reconnects with backoff; a stream closed by a 401 refreshes the session first.
- * Returns a close function.
+ * Opens a server-sent event stream through the api client (so a 401 refreshes the session like
+ * any call) and hands its messages over in batches, at most once per animation frame or
+ * `flushMs`, so a noisy stream cannot re-render the page for every line. Only events named in
+ * `event` count. Reconnects with backoff when the stream ends or fails, until the session is
+ * gone. Returns a close function.
  */
-export function openEventStream<T>(url: string, opts: EventStreamOptions<T>): () => void {
+function openEventStream<T>(url: string, opts: EventStreamOptions<T>): () => void {
   const events = typeof opts.event === 'string' ? [opts.event] : (opts.event ?? ['update']);
   const parse = opts.parse ?? (defaultParse as (data: string) => T);
   const flushMs = opts.flushMs ?? 250;
-  let source: EventSource | null = null;
+  const abort = new AbortController();
   let buffer: T[] = [];
   let frame = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -72,56 +66,35 @@ export function openEventStream<T>(url: string, opts: EventStreamOptions<T>): ()
     if (opts.frameAligned !== false) frame = requestAnimationFrame(flush);
     timer = setTimeout(flush, flushMs);
   };
-  const onMessage = (e: MessageEvent<string>) => {
-    buffer.push(parse(e.data, e.type));
-    schedule();
-  };
-  const onOpen = () => {
+
+  const readOnce = async () => {
+    const batches = await openEvents(url, abort.signal);
     attempts = 0;
     opts.onOpen?.();
+    for await (const batch of batches) {
+      const before = buffer.length;
+      for (const m of batch) if (events.includes(m.event)) buffer.push(parse(m.data, m.event));
+      if (buffer.length > before) schedule();
+    }
   };
-  const reconnectLater = (refreshFirst: boolean) => {
-    attempts += 1;
-    const delay = Math.min(30_000, 1000 * 2 ** Math.min(attempts - 1, 5));
-    retry = setTimeout(() => {
-      if (!refreshFirst) return connect();
-      void refreshSession().then((ok) => {
-        if (ok) connect();
-      });
-    }, delay);
-  };
-
-  let abort: AbortController | null = null;
-  const connectFetch = () => {
-    abort = new AbortController();
-    const onEvent = (type: string, data: string) => {
-      if (!events.includes(type)) return;
-      buffer.push(parse(data, type));
-      schedule();
-    };
-    readEventStream(url, { signal: abort.signal, onOpen, onEvent }).then(
-      // The stream ended (the server closed it) or was refused: like EventSource, try again.
-      (status) => !closed && reconnectLater(status === 401),
+  const connect = () => {
+    if (closed) return;
+    readOnce().then(
+      // The server closed the stream (a restart, say): open it again.
+      () => reconnectLater(),
       (err: unknown) => {
         if (closed) return;
-        console.warn(`event stream ${url} failed`, err);
-        reconnectLater(false);
+        // A 401 here means the refresh failed too: the user is signed out, nothing to stream.
+        if (err instanceof ApiError && err.status === 401) return;
+        if (!(err instanceof ApiError)) console.warn(`event stream ${url} failed`, err);
+        reconnectLater();
       },
     );
   };
-
-  const connect = () => {
+  const reconnectLater = () => {
     if (closed) return;
-    if (opts.transport === 'fetch') return connectFetch();
-    source = new EventSource(url, { withCredentials: true });
-    for (const event of events) source.addEventListener(event, onMessage as EventListener);
-    source.onopen = onOpen;
-    source.onerror = () => {
-      // The browser retries by itself while CONNECTING; CLOSED means it gave up (HTTP error).
-      if (!source || source.readyState !== EventSource.CLOSED) return;
-      source.close();
-      reconnectLater(true);
-    };
+    attempts += 1;
+    retry = setTimeout(connect, Math.min(30_000, 1000 * 2 ** Math.min(attempts - 1, 5)));
   };
   connect();
 
@@ -129,8 +102,7 @@ export function openEventStream<T>(url: string, opts: EventStreamOptions<T>): ()
     flush();
     closed = true;
     clearTimeout(retry);
-    source?.close();
-    abort?.abort();
+    abort.abort();
   };
 }
 
@@ -145,33 +117,10 @@ export function useEventStream<T>(url: string | null, opts: EventStreamOptions<T
       parse: latest.current.parse,
       flushMs: latest.current.flushMs,
       frameAligned: latest.current.frameAligned,
-      transport: latest.current.transport,
       onBatch: (items) => latest.current.onBatch(items),
       onOpen: () => latest.current.onOpen?.(),
     });
   }, [url]);
-}
-
-/**
- * Streams into the TanStack Query cache (live data lives there, not in component state):
- * each batch is folded into the entry at `queryKey` by `reduce`.
- */
-export function useStreamIntoQuery<T, S>(
-  url: string | null,
-  queryKey: QueryKey,
-  reduce: (previous: S | undefined, batch: T[]) => S,
-  opts: { event?: string | readonly string[]; parse?: (data: string, event: string) => T; resetOnOpen?: boolean } = {},
-): void {
-  const queryClient = useQueryClient();
-  const keyRef = useRef(queryKey);
-  keyRef.current = queryKey;
-  useEventStream<T>(url, {
-    ...opts,
-    onOpen: () => {
-      if (opts.resetOnOpen) queryClient.removeQueries({ queryKey: keyRef.current, exact: true });
-    },
-    onBatch: (batch) => queryClient.setQueryData<S>(keyRef.current, (prev) => reduce(prev, batch)),
-  });
 }
 
 /** Appends a batch to a list and keeps only the newest `max` entries (stats history: 300). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAge, formatBytes, formatPercent, roundPercent, truncate } from './format';
+import { formatBytes, formatPercent, roundPercent, truncate } from './format';
 
 describe('formatBytes', () => {
   it('uses a 1024 base with two decimals', () => {
@@ -25,14 +25,7 @@ describe('percent', () => {
   });
 });
 
-describe('formatAge and truncate', () => {
-  it('describes ages in words', () => {
-    const now = new Date('2024-01-10T12:00:00Z');
-    expect(formatAge('2024-01-10T11:59:50Z', now)).toBe('just now');
-    expect(formatAge('2024-01-10T11:55:00Z', now)).toBe('5 minutes ago');
-    expect(formatAge(Date.parse('2024-01-07T12:00:00Z') / 1000, now)).toBe('3 days ago');
-    expect(formatAge('garbage', now)).toBe('-');
-  });
+describe('truncate', () => {
   it('cuts at the limit with an ellipsis', () => {
     expect(truncate('a'.repeat(130), 120)).toBe(`${'a'.repeat(120)}…`);
     expect(truncate('short', 120)).toBe('short');

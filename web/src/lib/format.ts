@@ -36,31 +36,6 @@ export function formatDate(value: string | number | Date | null | undefined): st
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
 }
 
-/** Relative age for lists: 'just now', '5 minutes ago', '3 days ago'. */
-export function formatAge(value: string | number | Date | null | undefined, now: Date = new Date()): string {
-  const d = toDate(value);
-  if (!d) return '-';
-  const s = Math.round((now.getTime() - d.getTime()) / 1000);
-  if (s < 45) return 'just now';
-  const steps: [number, string][] = [
-    [60, 'second'],
-    [60, 'minute'],
-    [24, 'hour'],
-    [30, 'day'],
-    [12, 'month'],
-    [Infinity, 'year'],
-  ];
-  let n = s;
-  for (const [size, unit] of steps) {
-    if (n < size) {
-      const whole = Math.max(1, Math.round(n));
-      return `${whole} ${unit}${whole === 1 ? '' : 's'} ago`;
-    }
-    n /= size;
-  }
-  return formatDate(d);
-}
-
 /** Truncates with an ellipsis (template descriptions: 120 characters). */
 export function truncate(text: string | null | undefined, max: number): string {
   if (!text) return '';

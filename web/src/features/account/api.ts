@@ -23,6 +23,8 @@ export async function checkAuth(): Promise<Me | null> {
 export function useLogin() {
   return useMutation({
     mutationFn: (body: { username: string; password: string }) => api(authApi.login, { body }),
+    // The login screen shows the failure under the form.
+    meta: { notifyError: false },
     onSuccess: (me) => session.signedIn(me.username, me.authDisabled),
   });
 }
@@ -38,6 +40,8 @@ export function useLogout() {
         await api(authApi.logoutRefresh).catch((err: unknown) => console.warn('logout/refresh failed', err));
       }
     },
+    // Signing out happens whatever the server says; a failed logout is not worth a notification.
+    meta: { notifyError: false },
     onSettled: () => {
       session.signedOut();
       queryClient.clear();

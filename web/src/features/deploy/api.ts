@@ -20,6 +20,8 @@ export function useDeploy() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: DeployBody) => api(deployApi.deploy, { body }),
+    // The deploy form shows the failure in a notification that stays until closed.
+    meta: { notifyError: false },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: appKeys.all }),
   });
 }

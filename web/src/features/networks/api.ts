@@ -20,6 +20,8 @@ export function useCreateNetwork() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: CreateNetworkBody) => api(networkApi.create, { body }),
+    // The create form shows the failure in its own alert.
+    meta: { notifyError: false },
     onSuccess: (list) => queryClient.setQueryData(networkKeys.list(), list),
   });
 }

@@ -6,7 +6,7 @@ import type { ApiKey } from '@berth/contract';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { formatDate } from '../../../lib/format';
-import { notifyError, notifySuccess } from '../../../lib/notify';
+import { notifySuccess } from '../../../lib/notify';
 import { apiKeysQuery, useRevokeApiKey } from '../api';
 import { GenerateKeyDialog } from './GenerateKeyDialog';
 
@@ -27,7 +27,6 @@ export function ApiKeysCard() {
     if (!revoking) return;
     revoke.mutate(revoking.id, {
       onSuccess: () => notifySuccess(`API key '${revoking.key_name}' revoked.`),
-      onError: (err) => notifyError(err),
       onSettled: () => setRevoking(null),
     });
   };

@@ -1,7 +1,7 @@
 import { Button, Card, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { ChangeAccountBody } from '@berth/contract';
-import { notifyError, notifySuccess } from '../../../lib/notify';
+import { notifySuccess } from '../../../lib/notify';
 import { useSession } from '../../../lib/session';
 import { useChangeAccount } from '../api';
 
@@ -43,7 +43,6 @@ export function ChangePasswordForm() {
           setTouched(false);
           notifySuccess(`Account ${me.username} updated.`);
         },
-        onError: (err) => notifyError(err),
       },
     );
   };

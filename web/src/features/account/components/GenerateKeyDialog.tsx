@@ -1,7 +1,7 @@
 import { ActionIcon, Alert, Button, CopyButton, Group, Modal, Stack, TextInput, Tooltip } from '@mantine/core';
 import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
-import { notifyError, notifyPlain } from '../../../lib/notify';
+import { notifyPlain } from '../../../lib/notify';
 import { useGenerateApiKey } from '../api';
 
 /** 'Generate API Key': a name in, the token out once; closing the dialog forgets it. */
@@ -19,7 +19,7 @@ export function GenerateKeyDialog({ opened, onClose }: { opened: boolean; onClos
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!name.trim() || generate.isPending) return;
-    generate.mutate(name.trim(), { onSuccess: (key) => setToken(key.token), onError: (err) => notifyError(err) });
+    generate.mutate(name.trim(), { onSuccess: (key) => setToken(key.token) });
   };
 
   return (

@@ -90,9 +90,8 @@ export function useAppLogs(name: string): LogBuffer | undefined {
   const onStatus = useOnStatus(name);
   useEventStream<string | StatusEvent>(buildUrl(appsApi.logs, { name }), {
     event: [StreamEvent.update, StreamEvent.status],
-    // A flooding container sends thousands of lines a second, one event each: read them in
-    // network chunks (see sse-fetch.ts) and render once per animation frame.
-    transport: 'fetch',
+    // A flooding container sends thousands of lines a second, one event each: the client reads
+    // them in network chunks, and they are rendered once per animation frame.
     parse: parseAppStream((data) => data),
     onOpen: () => queryClient.setQueryData<LogBuffer>(liveKeys.logs(name), { lines: [], dropped: 0 }),
     onBatch: (batch) => {

@@ -41,7 +41,6 @@ export function useAppAction() {
     mutationKey: actionKey,
     mutationFn: ({ name, action }: ActionVars) => api(appsApi.action, { params: { name, action } }),
     onSuccess: (list, { name, action }) => afterAction(queryClient, name, list, action),
-    onError: (err) => notifyError(err),
   });
 }
 
@@ -52,7 +51,6 @@ export function useUpdateApp() {
     mutationKey: updateKey,
     mutationFn: (name: string) => api(appsApi.update, { params: { name } }),
     onSuccess: (list, name) => afterAction(queryClient, name, list, 'update'),
-    onError: (err) => notifyError(err),
   });
 }
 
@@ -105,7 +103,6 @@ export function useCheckUpdates() {
       notifyInfo(updatable.length === 0 ? 'Every app is up to date.' : `Update available for ${updatable.join(', ')}.`);
       if (failed.length > 0) notifyError(new Error(`Could not check ${failed.join(', ')}.`));
     },
-    onError: (err) => notifyError(err),
     onSettled: () => setProgress(null),
   });
   return { ...mutation, progress };
@@ -120,6 +117,5 @@ function markUpdatable(queryClient: QueryClient, name: string, isUpdatable: bool
 export function useSupportBundle() {
   return useMutation({
     mutationFn: (name: string) => apiDownload(appsApi.support, { params: { name } }, `${name}_bundle.zip`),
-    onError: (err) => notifyError(err),
   });
 }

@@ -1,7 +1,7 @@
 import { useLayoutEffect, useRef, useState } from 'react';
 import { Box, Button, Group, Text } from '@mantine/core';
 import { IconArrowDown } from '@tabler/icons-react';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { useVirtualizer, type Rect } from '@tanstack/react-virtual';
 import { LOG_CAP, type LogBuffer } from '../api/live-model';
 
 /** Spec: the log view is 600 px high with 20 px rows. */
@@ -9,6 +9,14 @@ const HEIGHT = 600;
 const ROW = 20;
 /** Within this distance of the bottom counts as "at the bottom": the view keeps following. */
 const STICK_SLACK = ROW * 2;
+/**
+ * The viewport's size as the virtualiser sees it: fixed, never measured. Measured, a viewport
+ * that is not (yet) laid out at its fixed height (a style not applied, a parent that lets it grow
+ * to its content) reads as tall as all its rows, and every row was rendered: 5000 in the DOM.
+ * With a fixed rect the window is at most HEIGHT / ROW rows plus overscan, whatever the layout.
+ */
+const VIEWPORT: Rect = { width: 0, height: HEIGHT };
+const observeFixedViewport = (_instance: unknown, onRect: (rect: Rect) => void) => onRect(VIEWPORT);
 
 /**
  * A virtualised log list: only the visible rows are in the DOM, so thousands of lines cost
@@ -24,7 +32,14 @@ export function LogView({ buffer }: { buffer: LogBuffer | undefined }) {
   const autoTop = useRef<number | null>(null);
   const lastDropped = useRef(dropped);
   const [following, setFollowing] = useState(true);
-  const virtualizer = useVirtualizer({ count: lines.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW, overscan: 30 });
+  const virtualizer = useVirtualizer({
+    count: lines.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW,
+    overscan: 30,
+    initialRect: VIEWPORT,
+    observeElementRect: observeFixedViewport,
+  });
 
   const setFollow = (on: boolean) => {
     follow.current = on;
@@ -78,11 +93,10 @@ export function LogView({ buffer }: { buffer: LogBuffer | undefined }) {
         onWheel={(e) => {
           if (e.deltaY < 0 && follow.current) setFollow(false);
         }}
-        h={HEIGHT}
         data-testid="log-view"
         role="log"
         aria-label="Logs"
-        style={{ overflow: 'auto', border: '1px solid var(--mantine-color-default-border)', borderRadius: 'var(--mantine-radius-sm)', background: 'var(--mantine-color-body)' }}
+        style={{ height: HEIGHT, overflow: 'auto', border: '1px solid var(--mantine-color-default-border)', borderRadius: 'var(--mantine-radius-sm)', background: 'var(--mantine-color-body)' }}
       >
         {lines.length === 0 ? (
           <Text c="dimmed" p="sm" size="sm">

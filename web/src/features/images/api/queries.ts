@@ -15,6 +15,8 @@ export function usePullImage(onProgress: (batch: PullProgress[]) => void) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (image: string) => pullWithProgress(image, onProgress),
+    // The pull dialog shows the failure beside the progress.
+    meta: { notifyError: false },
     onSuccess: (list: ImageSummary[]) => queryClient.setQueryData(imageKeys.list(), list),
   });
 }

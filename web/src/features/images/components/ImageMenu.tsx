@@ -2,7 +2,7 @@ import { Menu } from '@mantine/core';
 import { IconCloudDownload } from '@tabler/icons-react';
 import { useNavigate } from 'react-router-dom';
 import type { ImageDetail } from '@berth/contract';
-import { notifyError, notifySuccess } from '../../../lib/notify';
+import { notifySuccess } from '../../../lib/notify';
 import { useDeleteImage, useRepullImage } from '../api/queries';
 import { imageTag } from '../model';
 import { DetailMenu } from './Menus';
@@ -19,7 +19,6 @@ export function ImageMenu({ image }: { image: ImageDetail }) {
         notifySuccess(`Pulled ${imageTag(now)}.`);
         if (now.Id !== image.Id) navigate(`/resources/images/${encodeURIComponent(now.Id)}`, { replace: true });
       },
-      onError: (err) => notifyError(err),
     });
   const onDelete = (settled: () => void) =>
     remove.mutate(image.Id, {
@@ -27,7 +26,6 @@ export function ImageMenu({ image }: { image: ImageDetail }) {
         notifySuccess(`Image ${imageTag(image)} deleted.`);
         navigate('/resources/images');
       },
-      onError: (err) => notifyError(err),
       onSettled: settled,
     });
 

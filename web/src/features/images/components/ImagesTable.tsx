@@ -6,7 +6,7 @@ import type { ImageSummary } from '@berth/contract';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { formatDate, toDate } from '../../../lib/format';
-import { notifyError, notifySuccess } from '../../../lib/notify';
+import { notifySuccess } from '../../../lib/notify';
 import { useDeleteImage, useImages, useRepullImage } from '../api/queries';
 import { imageTag, shortImageId } from '../model';
 import { RowMenu } from './Menus';
@@ -49,7 +49,6 @@ export function ImagesTable() {
     if (!deleting) return;
     remove.mutate(deleting.Id, {
       onSuccess: (image) => notifySuccess(`Image ${imageTag(image)} deleted.`),
-      onError: (err) => notifyError(err),
       onSettled: () => setDeleting(null),
     });
   };
@@ -59,7 +58,7 @@ export function ImagesTable() {
       {i.RepoTags.length > 0 && (
         <Menu.Item
           leftSection={<IconCloudDownload size={16} />}
-          onClick={() => repull.mutate(i.Id, { onSuccess: (img) => notifySuccess(`Pulled ${imageTag(img)}.`), onError: (err) => notifyError(err) })}
+          onClick={() => repull.mutate(i.Id, { onSuccess: (img) => notifySuccess(`Pulled ${imageTag(img)}.`) })}
         >
           Pull
         </Menu.Item>

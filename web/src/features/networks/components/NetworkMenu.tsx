@@ -1,6 +1,6 @@
 import { useNavigate } from 'react-router-dom';
 import type { Network } from '@berth/contract';
-import { notifyError, notifySuccess } from '../../../lib/notify';
+import { notifySuccess } from '../../../lib/notify';
 import { DetailMenu } from '../../images/components/Menus';
 import { useDeleteNetwork } from '../api';
 
@@ -14,7 +14,6 @@ export function NetworkMenu({ network }: { network: Network }) {
         notifySuccess(`Network ${network.Name} deleted.`);
         navigate('/resources/networks');
       },
-      onError: (err) => notifyError(err),
       onSettled: settled,
     });
   return (

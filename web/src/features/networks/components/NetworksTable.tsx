@@ -6,7 +6,7 @@ import type { Network } from '@berth/contract';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { formatDate, toDate } from '../../../lib/format';
-import { notifyError, notifySuccess } from '../../../lib/notify';
+import { notifySuccess } from '../../../lib/notify';
 import { RowMenu } from '../../images/components/Menus';
 import { useDeleteNetwork, useNetworks } from '../api';
 
@@ -44,7 +44,6 @@ export function NetworksTable() {
     if (!deleting) return;
     remove.mutate(deleting.Id, {
       onSuccess: (n) => notifySuccess(`Network ${n.Name} deleted.`),
-      onError: (err) => notifyError(err),
       onSettled: () => setDeleting(null),
     });
   };

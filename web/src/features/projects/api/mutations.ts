@@ -1,7 +1,7 @@
 import { useMutation, useMutationState, useQueryClient } from '@tanstack/react-query';
 import { projectApi, type ActionResult, type ProjectAction, type ServiceAction } from '@berth/contract';
 import { api, apiDownload } from '../../../lib/api-client';
-import { notifyError, notifySuccess } from '../../../lib/notify';
+import { notifySuccess } from '../../../lib/notify';
 import { runningText, successText } from '../model';
 import { projectKeys } from './keys';
 
@@ -35,8 +35,8 @@ export function useProjectAction() {
       void queryClient.invalidateQueries({ queryKey: ['apps'] });
       notifySuccess(successText(service ?? name, action));
     },
-    onError: (err, { name }) => {
-      notifyError(err);
+    // The notification comes from the QueryClient's default; a failed action may still have changed the project.
+    onError: (_err, { name }) => {
       void queryClient.invalidateQueries({ queryKey: projectKeys.detail(name) });
     },
   });
@@ -57,6 +57,8 @@ export function useSaveProject() {
   return useMutation({
     mutationFn: ({ name, content, isNew }: { name: string; content: string; isNew: boolean }) =>
       isNew ? api(projectApi.create, { body: { name, content } }) : api(projectApi.edit, { params: { name }, body: { name, content } }),
+    // The edit form shows a failed save in its own alert.
+    meta: { notifyError: false },
     onSuccess: (_, { name }) => {
       void queryClient.invalidateQueries({ queryKey: projectKeys.list() });
       void queryClient.invalidateQueries({ queryKey: projectKeys.detail(name) });
@@ -68,6 +70,5 @@ export function useSaveProject() {
 export function useProjectSupportBundle() {
   return useMutation({
     mutationFn: (name: string) => apiDownload(projectApi.support, { params: { name } }, `${name}_bundle.zip`),
-    onError: (err) => notifyError(err),
   });
 }

@@ -3,7 +3,7 @@ import { Button, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconBox, IconDatabase, IconPhoto, IconTopologyStar } from '@tabler/icons-react';
 import type { PruneResource } from '@berth/contract';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
-import { notifyError, notifySuccess } from '../../../lib/notify';
+import { notifySuccess } from '../../../lib/notify';
 import { pruneMessage, usePrune } from '../api';
 
 const ACTIONS: { resource: PruneResource; label: string; what: string; icon: typeof IconPhoto; confirm?: string }[] = [
@@ -39,7 +39,6 @@ export function PrunePanel() {
         setLast((l) => ({ ...l, [resource]: message }));
         notifySuccess(message);
       },
-      onError: (err) => notifyError(err),
       onSettled: () => setConfirming(null),
     });
 

@@ -20,7 +20,6 @@ export function ImportExportCard() {
         setFile(null);
         setTouched(false);
       },
-      onError: (err) => notifyError(err),
     });
 
   const runExport = async () => {

@@ -4,7 +4,7 @@ import { IconCloudDownload, IconRefresh } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { SELF_UPDATE_MESSAGE, type SelfUpdateOutcome } from '@berth/contract';
 import { useLogout } from '../../account/api';
-import { errorMessage, notifyError, notifyPlain } from '../../../lib/notify';
+import { errorMessage, notifyPlain } from '../../../lib/notify';
 import { useSession } from '../../../lib/session';
 import { updateCheckQuery, useSelfUpdate } from '../api';
 
@@ -36,7 +36,6 @@ export function UpdatePanel() {
           if (!authDisabled) logout.mutate();
         }, POST_UPDATE_WAIT_MS);
       },
-      onError: (err) => notifyError(err),
     });
 
   const last = check.data?.lastUpdate;

@@ -3,7 +3,6 @@ import { useForm } from '@mantine/form';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { NewTemplateBody } from '@berth/contract';
-import { notifyError } from '../../../lib/notify';
 import { templatesQuery, useCreateTemplate } from '../api';
 import { reportTemplateWrite } from './skipped-report';
 
@@ -35,7 +34,6 @@ export function NewTemplateForm() {
           reportTemplateWrite(result, 'added');
           navigate('/templates');
         },
-        onError: (err) => notifyError(err),
       },
     ),
   );

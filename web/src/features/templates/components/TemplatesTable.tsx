@@ -7,7 +7,7 @@ import type { Template } from '@berth/contract';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { formatDate } from '../../../lib/format';
-import { notifyError, notifySuccess } from '../../../lib/notify';
+import { notifySuccess } from '../../../lib/notify';
 import { RowMenu } from '../../images/components/Menus';
 import { templatesQuery, useDeleteTemplate, useRefreshTemplate } from '../api';
 import { reportTemplateWrite } from './skipped-report';
@@ -38,13 +38,12 @@ export function TemplatesTable() {
   const [deleting, setDeleting] = useState<Template | null>(null);
 
   const update = (t: Template) =>
-    refresh.mutate(t.id, { onSuccess: (result) => reportTemplateWrite(result, 'updated'), onError: (err) => notifyError(err) });
+    refresh.mutate(t.id, { onSuccess: (result) => reportTemplateWrite(result, 'updated') });
 
   const confirmDelete = () => {
     if (!deleting) return;
     remove.mutate(deleting.id, {
       onSuccess: (t) => notifySuccess(`Template '${t.title}' deleted.`),
-      onError: (err) => notifyError(err),
       onSettled: () => setDeleting(null),
     });
   };

@@ -4,7 +4,7 @@ import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { TemplateVariable } from '@berth/contract';
-import { notifyError, notifyPlain } from '../../../lib/notify';
+import { notifyPlain } from '../../../lib/notify';
 import { useSaveVariables, variablesQuery } from '../api';
 import { validateVariables } from '../validate';
 
@@ -24,7 +24,7 @@ export function TemplateVariablesForm() {
   const submit = form.onSubmit((values) =>
     save.mutate(
       values.rows.map((r) => ({ variable: r.variable.trim(), replacement: r.replacement.trim() })),
-      { onSuccess: (rows) => { form.setInitialValues({ rows }); notifyPlain('Saved'); }, onError: (err) => notifyError(err) },
+      { onSuccess: (rows) => { form.setInitialValues({ rows }); notifyPlain('Saved'); } },
     ),
   );
 

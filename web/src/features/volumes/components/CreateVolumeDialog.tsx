@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
-import { notifyError, notifySuccess } from '../../../lib/notify';
+import { notifySuccess } from '../../../lib/notify';
 import { useCreateVolume } from '../api';
 
 /** 'Create Volume': one name field. */
@@ -19,7 +19,6 @@ export function CreateVolumeDialog({ opened, onClose }: { opened: boolean; onClo
         notifySuccess(`Volume ${name.trim()} created.`);
         close();
       },
-      onError: (err) => notifyError(err),
     });
   };
   return (

@@ -2,7 +2,7 @@ import { Stack } from '@mantine/core';
 import { useNavigate } from 'react-router-dom';
 import type { Volume } from '@berth/contract';
 import { formatDate } from '../../../lib/format';
-import { notifyError, notifySuccess } from '../../../lib/notify';
+import { notifySuccess } from '../../../lib/notify';
 import { Section } from '../../apps/components/Section';
 import { FieldGrid, PairsTable } from '../../images/components/Fields';
 import { DetailMenu } from '../../images/components/Menus';
@@ -38,7 +38,6 @@ export function VolumeMenu({ volume }: { volume: Volume }) {
         notifySuccess(`Volume ${volume.Name} deleted.`);
         navigate('/resources/volumes');
       },
-      onError: (err) => notifyError(err),
       onSettled: settled,
     });
   return (

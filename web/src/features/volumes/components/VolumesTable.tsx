@@ -6,7 +6,7 @@ import type { Volume } from '@berth/contract';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { formatDate, toDate } from '../../../lib/format';
-import { notifyError, notifySuccess } from '../../../lib/notify';
+import { notifySuccess } from '../../../lib/notify';
 import { RowMenu } from '../../images/components/Menus';
 import { useDeleteVolume, useVolumes } from '../api';
 import { CreateVolumeDialog } from './CreateVolumeDialog';
@@ -47,7 +47,6 @@ export function VolumesTable() {
     if (!deleting) return;
     remove.mutate(deleting.Name, {
       onSuccess: (v) => notifySuccess(`Volume ${v.Name} deleted.`),
-      onError: (err) => notifyError(err),
       onSettled: () => setDeleting(null),
     });
   };

@@ -50,8 +50,8 @@ describe('applications', () => {
     await signIn(page, EMAIL, PASSWORD);
     await expectRouteName(page, 'Home');
 
-    // The dashboard shows a card for the running app, with whole-number percentages.
-    const card = page.getByTestId('app-card').filter({ hasText: name });
+    // The dashboard shows a card for the running app, with whole-number percentages once measured.
+    const card = page.locator('[data-testid="app-card"][data-measured="true"]').filter({ hasText: name });
     await card.waitFor({ timeout: 20_000 });
     expect(await card.getByTestId('cpu-percent').textContent()).toMatch(/^\d+%/);
     expect(await card.getByTestId('memory-percent').textContent()).toMatch(/^\d+%\s+[\d.]+ \w+ \/ [\d.]+ \w+$/);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StatsRemoved, StatsSample, StreamStatus } from '@berth/contract';
 import { createTestApp, type TestApp } from './helpers/app';
-import { dockerCli } from './helpers/engine';
+import { dockerCli, testEngine } from './helpers/engine';
 import { cleanup, uniqueName } from './images-fixtures';
 import { cookieHeader, listen, runTicker, SseReader, until } from './apps-fixtures';
 import { appsRuntime } from '../src/services/apps-runtime';
@@ -103,6 +103,18 @@ describe('stats streams', () => {
       expect(s.mem_percent).toBeLessThan(100);
     }
     stats.close();
+  });
+
+  it('never sends an unmeasured 0 % CPU: the first sample of a busy app already shows its CPU', async () => {
+    const name = uniqueName('stats-busy');
+    made.push(name);
+    // A busy loop held to a fifth of a core: every one-second window measures well above 0 %.
+    dockerCli(['run', '-d', '--name', name, '--label', 'berth.test=1', '--cpus', '0.2', testEngine().image, 'sh', '-c', 'while :; do :; done']);
+    const stats = await open(`/api/apps/${name}/stats`);
+    await stats.waitFor((r) => r.of<StatsSample>('update').length >= 1, 'a sample');
+    expect(stats.of<StatsSample>('update')[0]!.cpu_percent).toBeGreaterThan(0);
+    stats.close();
+    dockerCli(['rm', '-f', name]);
   });
 
   it('shares one engine stream between viewers of the same app and closes it after the last leaves', async () => {

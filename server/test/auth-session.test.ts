@@ -105,6 +105,32 @@ describe('GET /api/auth/me', () => {
   });
 });
 
+describe('GET /api/auth/status', () => {
+  it('tells signed in, signed out, and signed out with a usable refresh cookie apart, never with a 401', async () => {
+    expect((await t.anon().get('/api/auth/status')).body).toEqual({ signedIn: false, authDisabled: false, canRefresh: false });
+
+    const c = await signedIn();
+    const me = await c.get('/api/auth/status');
+    expect(me.status).toBe(200);
+    expect(me.body).toEqual({ signedIn: true, username: TEST_ADMIN.username, authDisabled: false, canRefresh: false });
+
+    // An expired access token looks like a missing one; the refresh cookie alone can sign in again.
+    const stale = t.anon();
+    stale.cookies.set('refresh_token_cookie', c.cookies.get('refresh_token_cookie')!);
+    expect((await stale.get('/api/auth/status')).body).toEqual({ signedIn: false, authDisabled: false, canRefresh: true });
+    // Asking rotated nothing: the refresh still works.
+    expect((await c.post('/api/auth/refresh')).status).toBe(200);
+    expect((await stale.get('/api/auth/status')).body).toMatchObject({ signedIn: false, canRefresh: false });
+
+    const garbage = t.anon();
+    garbage.cookies.set('access_token_cookie', 'x.y.z');
+    garbage.cookies.set('refresh_token_cookie', 'x.y.z');
+    const res = await garbage.get('/api/auth/status');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ signedIn: false, authDisabled: false, canRefresh: false });
+  });
+});
+
 describe('POST /api/auth/refresh', () => {
   it('rotates the refresh token; replaying the used one is refused and ends the session', async () => {
     const c = await signedIn();
@@ -237,10 +263,10 @@ describe('deny by default', () => {
     .filter(([name, v]) => name.endsWith('Api') && typeof v === 'object' && v !== null)
     .flatMap(([, api]) => Object.values(api as Record<string, RouteDef>));
 
-  it('opens only login, refresh, logout/refresh and health', () => {
+  it('opens only login, refresh, logout/refresh, auth status and health', () => {
     expect(defs.length).toBeGreaterThan(8);
     expect(defs.filter((d) => d.open).map((d) => `${d.method} ${d.path}`).sort()).toEqual(
-      ['GET /api/auth/logout/refresh', 'GET /api/health', 'POST /api/auth/login', 'POST /api/auth/refresh'].sort(),
+      ['GET /api/auth/logout/refresh', 'GET /api/auth/status', 'GET /api/health', 'POST /api/auth/login', 'POST /api/auth/refresh'].sort(),
     );
   });
 

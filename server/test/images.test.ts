@@ -150,4 +150,28 @@ describe('images', () => {
     expect(exists('image', id)).toBe(true);
     expect(dockerCli(['image', 'inspect', '--format', '{{json .RepoTags}}', id]).trim()).toBe(JSON.stringify([tag]));
   });
+
+  it('untags one tag of a multi-tagged image, keeps the image, and refuses its last tag or an unknown one', async () => {
+    const tag = `${uniqueName('images')}:v1`;
+    const second = tag.replace(':v1', ':v2');
+    const id = buildImage(tag);
+    dockerCli(['tag', tag, second]);
+    tags.push(tag, second);
+    const url = (t: string) => `${BASE}${encodeURIComponent(id)}/tags/${encodeURIComponent(t)}`;
+
+    const res = await t.client.delete<ImageDetail>(url(second));
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ Id: id, RepoTags: [tag] });
+    expect(exists('image', second)).toBe(false);
+    expect(exists('image', id)).toBe(true);
+
+    const last = await t.client.delete<ApiError>(url(tag));
+    expect(last.status).toBe(409);
+    expect(last.body.detail).toMatch(/only tag/);
+    const unknown = await t.client.delete<ApiError>(url(`${tag}x`));
+    expect(unknown.status).toBe(404);
+    const bad = await t.client.delete<ApiError>(url('no-colon'));
+    expect(bad.status).toBe(400);
+    expect(exists('image', tag)).toBe(true);
+  });
 });

@@ -8,6 +8,16 @@ export const LoginBody = z.strictObject({
 export const Me = z.object({ username: z.string(), authDisabled: z.boolean() });
 export type Me = z.infer<typeof Me>;
 
+/** The start-up check in one open call: never a 401, so a signed-out start logs no error. */
+export const AuthStatus = z.object({
+  signedIn: z.boolean(),
+  username: z.string().optional(),
+  authDisabled: z.boolean(),
+  /** Not signed in, but a live refresh cookie can mint a new access token (POST /api/auth/refresh). */
+  canRefresh: z.boolean(),
+});
+export type AuthStatus = z.infer<typeof AuthStatus>;
+
 export const MIN_PASSWORD_LENGTH = 8;
 
 export const ChangeAccountBody = z.strictObject({
@@ -34,6 +44,13 @@ export const authApi = {
   refresh: defineRoute({ method: 'POST', path: '/api/auth/refresh', summary: 'Mint a new access token from the refresh cookie (rotated)', open: true, response: Message }),
   logout: defineRoute({ method: 'GET', path: '/api/auth/logout', summary: 'Revoke the access session', response: Message }),
   logoutRefresh: defineRoute({ method: 'GET', path: '/api/auth/logout/refresh', summary: 'Revoke the refresh session and clear cookies', open: true, response: Message }),
+  status: defineRoute({
+    method: 'GET',
+    path: '/api/auth/status',
+    summary: 'Whether this browser is signed in (and as whom), whether auth is disabled, and whether a refresh would sign it in; open, never 401',
+    open: true,
+    response: AuthStatus,
+  }),
   me: defineRoute({ method: 'GET', path: '/api/auth/me', summary: 'Who is signed in', response: Me }),
   changeMe: defineRoute({ method: 'POST', path: '/api/auth/me', summary: 'Change email and/or password of the signed-in user', body: ChangeAccountBody, response: Me }),
   keys: defineRoute({ method: 'GET', path: '/api/auth/api/keys', summary: 'API keys of the signed-in user', response: z.array(ApiKey) }),

@@ -50,6 +50,11 @@ export const ImageIdParams = z.object({
     .refine((v) => /^(sha256:)?[a-f0-9]{4,64}$/.test(v) || !('error' in parseImageReference(v)), 'Not an image id or reference.'),
 });
 
+/** One tag of an image (`repo:tag`), URL-encoded in the path. */
+export const ImageTagParams = ImageIdParams.extend({
+  tag: z.string().refine((v) => v.includes(':') && !v.includes('@') && !('error' in parseImageReference(v)), 'Not a tag: expected repository:tag.'),
+});
+
 /** One line of the engine's pull progress, as sent in the `progress` event of a streamed pull. */
 export const PullProgress = z.object({
   id: z.string().optional(),
@@ -80,6 +85,13 @@ export const imageApi = {
     path: '/api/resources/images/{id}',
     summary: 'Remove an image (all its tags) unless a container uses it (409 with the engine reason); returns it as it was',
     params: ImageIdParams,
+    response: ImageDetail,
+  }),
+  untag: defineRoute({
+    method: 'DELETE',
+    path: '/api/resources/images/{id}/tags/{tag}',
+    summary: 'Remove one tag (`repo:tag`) of an image that has several; the image and its other tags stay. 404 if the image has no such tag, 409 if it is the only one (delete the image instead)',
+    params: ImageTagParams,
     response: ImageDetail,
   }),
   repull: defineRoute({

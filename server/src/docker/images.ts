@@ -70,6 +70,11 @@ export async function removeImage(docker: DockerClient, id: string, force: boole
   return engineCall(() => docker.getImage(id).remove({ force }) as Promise<RemovedImage[]>);
 }
 
+/** Removes one `repo:tag` reference without force: the image itself stays while other tags name it. */
+export async function untagImage(docker: DockerClient, tag: string): Promise<void> {
+  await engineCall(() => docker.getImage(tag).remove({ force: false }) as Promise<RemovedImage[]>);
+}
+
 interface EngineProgressLine {
   id?: string;
   status?: string;

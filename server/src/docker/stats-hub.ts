@@ -309,9 +309,12 @@ export class EngineStatsSource implements StatsSource {
               }
               // After the container stops the engine keeps the stream open with empty samples.
               if (isEmptySample(sample)) return finish('stopped');
+              // The first frame of a stream has no earlier CPU reading to compare with: its CPU would be
+              // a 0 nobody measured, so viewers get the second frame as their first.
+              const measured = previous !== undefined || Boolean(sample.precpu_stats?.system_cpu_usage);
               const reading = toReading(sample, previous);
               previous = sample;
-              if (reading) onReading(reading);
+              if (reading && measured) onReading(reading);
             }
           });
           s.on('end', () => finish('error'));

@@ -37,6 +37,14 @@ export function authRoutes(app: FastifyInstance, _ctx: AppContext, auth: AuthSer
     return { msg: 'Signed out.' };
   });
 
+  route(app, authApi.status, async (req) => {
+    if (auth.disabled) return { signedIn: true, username: DISABLED_USERNAME, authDisabled: true, canRefresh: false };
+    const principal = await auth.sessions.peek(req.cookies[COOKIES.access]);
+    if (principal) return { signedIn: true, username: principal.username, authDisabled: false, canRefresh: false };
+    const refresh = req.cookies[COOKIES.refresh];
+    return { signedIn: false, authDisabled: false, canRefresh: refresh ? await auth.sessions.canRefresh(refresh) : false };
+  });
+
   route(app, authApi.me, async (req) => {
     const p = requirePrincipal(req);
     return p.via === 'disabled' ? { username: DISABLED_USERNAME, authDisabled: true } : { username: p.username, authDisabled: false };

@@ -42,6 +42,7 @@ export function resourceRoutes(app: FastifyInstance, ctx: AppContext): void {
   route(app, imageApi.pull, (req, reply) => (wantsEventStream(req) ? streamPull(req, reply, images, req.body.image) : images.pull(req.body.image)));
   route(app, imageApi.get, (req) => images.get(req.params.id));
   route(app, imageApi.remove, (req) => images.remove(req.params.id));
+  route(app, imageApi.untag, (req) => images.untag(req.params.id, req.params.tag));
   route(app, imageApi.repull, (req) => images.repull(req.params.id));
 
   route(app, volumeApi.list, () => volumes.list());

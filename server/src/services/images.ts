@@ -1,8 +1,8 @@
 import { parseImageReference, type ImageDetail, type ImageSummary, type PullProgress } from '@berth/contract';
 import type { DockerClient } from '../docker/client';
-import { inspectImage, listImages, removeImage, startPull, type RunningPull } from '../docker/images';
+import { inspectImage, listImages, removeImage, startPull, untagImage, type RunningPull } from '../docker/images';
 import { resourceUsage } from '../docker/usage';
-import { ConflictError, EngineError, ValidationError } from '../errors';
+import { ConflictError, EngineError, NotFoundError, ValidationError } from '../errors';
 
 export class ImagesService {
   constructor(private readonly docker: DockerClient) {}
@@ -57,5 +57,14 @@ export class ImagesService {
       await removeImage(this.docker, image.Id, true);
     }
     return image;
+  }
+
+  /** Removes one tag of a multi-tagged image and returns the image as it is now (with its other tags). */
+  async untag(id: string, tag: string): Promise<ImageDetail> {
+    const image = await this.get(id);
+    if (!image.RepoTags.includes(tag)) throw new NotFoundError('image tag', tag);
+    if (image.RepoTags.length === 1) throw new ConflictError(`${tag} is the only tag of this image; delete the image instead.`);
+    await untagImage(this.docker, tag);
+    return this.get(image.Id);
   }
 }

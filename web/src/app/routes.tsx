@@ -1,3 +1,4 @@
+import { Center, Loader } from '@mantine/core';
 import { Navigate, Outlet, type RouteObject } from 'react-router-dom';
 import type { RouteHandle } from '../lib/route-name';
 import { AppShellLayout } from './shell/AppShellLayout';
@@ -16,6 +17,12 @@ export const routes: RouteObject[] = [
     path: '/',
     element: <AppShellLayout />,
     errorElement: <RouteError />,
+    // The first page loads lazily; without this the router warns on every start.
+    hydrateFallbackElement: (
+      <Center mih="100vh">
+        <Loader aria-label="Loading page" />
+      </Center>
+    ),
     children: [
       { index: true, handle: named('Home'), lazy: page(() => import('./pages/home')) },
       {

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
 import { Box, Center, Group, Pagination, Progress, Select, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconChevronUp, IconSearch, IconSelector } from '@tabler/icons-react';
 import { filterRows, nextSort, pageCount, pageRows, PAGE_SIZES, sortRows, type Column, type SortState } from './data-table-model';
@@ -28,6 +28,12 @@ export interface DataTableProps<T> {
   toolbar?: ReactNode;
   label?: string;
 }
+
+/**
+ * The row menu stays pinned to the right edge while a wide table scrolls sideways, so on a phone
+ * every row's actions are on screen without scrolling.
+ */
+const PINNED: CSSProperties = { position: 'sticky', right: 0, zIndex: 1, background: 'var(--mantine-color-body)', boxShadow: '-6px 0 6px -6px rgba(0, 0, 0, 0.25)' };
 
 function SortIcon({ active, direction }: { active: boolean; direction?: 'asc' | 'desc' }) {
   if (!active) return <IconSelector size={14} />;
@@ -98,7 +104,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
           <Table.Thead>
             <Table.Tr>
               {header}
-              {rowMenu && <Table.Th w={48} aria-label="Actions" />}
+              {rowMenu && <Table.Th w={48} aria-label="Actions" style={PINNED} />}
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -107,7 +113,11 @@ export function DataTable<T>(props: DataTableProps<T>) {
                 {visible.map((col) => (
                   <Table.Td key={col.key}>{col.render ? col.render(row) : String((row as Record<string, unknown>)[col.key] ?? '')}</Table.Td>
                 ))}
-                {rowMenu && <Table.Td onClick={(e) => e.stopPropagation()}>{rowMenu(row)}</Table.Td>}
+                {rowMenu && (
+                  <Table.Td onClick={(e) => e.stopPropagation()} style={PINNED}>
+                    {rowMenu(row)}
+                  </Table.Td>
+                )}
               </Table.Tr>
             ))}
           </Table.Tbody>

@@ -52,6 +52,28 @@ export class SessionService {
     return tokens;
   }
 
+  /** Whether a refresh token would be accepted now (read only: nothing rotates or ends). */
+  async canRefresh(refreshToken: string): Promise<boolean> {
+    try {
+      const claims = await this.signer.verify(refreshToken, 'refresh');
+      return this.liveSession(claims.sid, claims.userId).refresh_jti === claims.jti;
+    } catch (err) {
+      if (err instanceof UnauthorizedError) return false;
+      throw err;
+    }
+  }
+
+  /** Who an access token belongs to, or null when it is missing, expired or its session ended. */
+  async peek(accessToken: string | undefined): Promise<Principal | null> {
+    if (!accessToken) return null;
+    try {
+      return (await this.authenticate(accessToken)).principal;
+    } catch (err) {
+      if (err instanceof UnauthorizedError) return null;
+      throw err;
+    }
+  }
+
   end(sessionId: string): void {
     this.repo.revoke(sessionId);
   }

@@ -1,13 +1,20 @@
+import { useMemo } from 'react';
 import { ActionIcon, Tooltip } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { PageHeader } from '../../components/PageHeader';
-import { useDashboardStats, useResetDashboard } from '../../features/apps/api/live';
+import { useAppsLiveRefresh, useDashboardStats, useResetDashboard } from '../../features/apps/api/live';
+import { useApps } from '../../features/apps/api/queries';
+import { isRunning } from '../../features/apps/model';
 import { DashboardGrid } from '../../features/dashboard/components/DashboardGrid';
 
 /** /: live CPU and memory of every running app (one stats stream, kept in the query cache). */
 export default function HomePage() {
   const series = useDashboardStats();
   const reset = useResetDashboard();
+  // The list says which apps run before their first sample: until it answers the page is loading, not empty.
+  const apps = useApps();
+  useAppsLiveRefresh(apps.data);
+  const running = useMemo(() => apps.data?.filter(isRunning).map((a) => a.name), [apps.data]);
   return (
     <>
       <PageHeader
@@ -20,7 +27,7 @@ export default function HomePage() {
           </Tooltip>
         }
       />
-      <DashboardGrid series={series} />
+      <DashboardGrid series={series} running={apps.isError ? [] : running} />
     </>
   );
 }

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { authApi, type ApiKey, type Me } from '@berth/contract';
-import { api } from '../../lib/api-client';
+import { api, refreshSession } from '../../lib/api-client';
 import { session } from '../../lib/session';
 
 export const accountKeys = {
@@ -8,12 +8,20 @@ export const accountKeys = {
   apiKeys: () => [...accountKeys.all, 'api-keys'] as const,
 };
 
-/** The start-up auth check; a 401 refreshes once and, failing that, signs out (api-client). */
+/**
+ * The start-up auth check: one open call that never answers 401, so a signed-out start logs no
+ * error. Only when a live refresh cookie could sign the browser in does a refresh follow.
+ */
 export async function checkAuth(): Promise<Me | null> {
   try {
-    const me = await api(authApi.me);
-    session.signedIn(me.username, me.authDisabled);
-    return me;
+    let status = await api(authApi.status);
+    if (!status.signedIn && status.canRefresh && (await refreshSession())) status = await api(authApi.status);
+    if (status.signedIn && status.username !== undefined) {
+      session.signedIn(status.username, status.authDisabled);
+      return { username: status.username, authDisabled: status.authDisabled };
+    }
+    session.signedOut();
+    return null;
   } catch (err) {
     session.signedOut();
     throw err;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyPull, foldPull, imageCommand, imageTag, shortImageId } from './model';
+import { deleteImageText, emptyPull, foldPull, imageCommand, imageNames, imageTag, shortImageId } from './model';
 
 const ID = `sha256:${'abcdef0123'}${'9'.repeat(54)}`;
 
@@ -43,5 +43,15 @@ describe('foldPull', () => {
   it('reaches 100 when every layer already exists', () => {
     const s = foldPull(emptyPull, [{ id: 'aaaaaaaaaaaa', status: 'Already exists' }]);
     expect(s.percent).toBe(100);
+  });
+});
+
+describe('imageNames', () => {
+  it('lists every tag then every digest, and the delete text counts the tags that go', () => {
+    const image = { Id: ID, RepoTags: ['a:1', 'b:2'], RepoDigests: ['a@sha256:00'] };
+    expect(imageNames(image)).toEqual(['a:1', 'b:2', 'a@sha256:00']);
+    expect(deleteImageText(image)).toMatch(/all 2 tags/);
+    expect(deleteImageText({ ...image, RepoTags: ['a:1'] })).toMatch(/its tag:/);
+    expect(deleteImageText({ ...image, RepoTags: [] })).toMatch(/untagged image abcdef0123/);
   });
 });

@@ -9,6 +9,18 @@ export function imageTag(image: Pick<ImageSummary, 'RepoTags' | 'RepoDigests' | 
   return shortImageId(image.Id);
 }
 
+/** Every name the image is known by: its tags, then its digests. Search matches any of them. */
+export function imageNames(image: Pick<ImageSummary, 'RepoTags' | 'RepoDigests'>): string[] {
+  return [...image.RepoTags, ...image.RepoDigests];
+}
+
+/** What deleting the image removes, as the confirmation lists it. */
+export function deleteImageText(image: Pick<ImageSummary, 'RepoTags' | 'RepoDigests' | 'Id'>): string {
+  const tags = image.RepoTags;
+  if (tags.length === 0) return `The untagged image ${shortImageId(image.Id)} will be removed from this host.`;
+  return `The image ${shortImageId(image.Id)} will be removed from this host with ${tags.length === 1 ? 'its tag' : `all ${tags.length} tags`}:`;
+}
+
 /** The first 10 characters of the id after `sha256:`. */
 export function shortImageId(id: string): string {
   return (id.split(':')[1] ?? id).slice(0, 10);

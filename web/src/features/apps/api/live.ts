@@ -5,7 +5,7 @@ import { buildUrl } from '../../../lib/api-client';
 import { appendCapped, useEventStream } from '../../../lib/event-stream';
 import { isRunning } from '../model';
 import { appKeys, liveKeys } from './keys';
-import { clearLive } from './mutations';
+import { clearLive, removedHere } from './mutations';
 import { foldDashboard, foldLogs, isStatus, logLines, parseAppStream, STATS_CAP, type DashboardEvent, type DashboardSeries, type LogBuffer, type StatusEvent } from './live-model';
 
 /** Reads a cache entry that only a stream fills (never fetched). */
@@ -79,6 +79,7 @@ function useOnStatus(name: string) {
     const last = batch.findLast(isStatus);
     if (!last || last.streamStatus.status === 'running') return;
     clearLive(queryClient, name);
+    if (last.streamStatus.status === 'removed' && removedHere(queryClient, name)) return;
     void queryClient.invalidateQueries({ queryKey: appKeys.detail(name), exact: true });
     void queryClient.invalidateQueries({ queryKey: appKeys.list(), exact: true });
   };

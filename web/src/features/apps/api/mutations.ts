@@ -18,13 +18,25 @@ export interface ActionVars {
 function afterAction(queryClient: QueryClient, name: string, list: App[], action: AppAction | 'update') {
   queryClient.setQueryData(appKeys.list(), list);
   if (action === 'remove') {
-    queryClient.removeQueries({ queryKey: appKeys.detail(name) });
-    queryClient.removeQueries({ queryKey: appKeys.processes(name) });
+    // The app page stays mounted until the caller navigates away; removing its queries now would
+    // make it fetch them again (a 404 each). Mark them stale only: they go once nobody observes them.
+    for (const queryKey of [appKeys.detail(name), appKeys.processes(name)]) {
+      void queryClient.cancelQueries({ queryKey });
+      void queryClient.invalidateQueries({ queryKey, refetchType: 'none' });
+    }
   } else {
     void queryClient.invalidateQueries({ queryKey: appKeys.detail(name) });
     void queryClient.invalidateQueries({ queryKey: appKeys.processes(name) });
   }
   if (action === 'update' || ENDS_STREAMS.includes(action)) clearLive(queryClient, name);
+}
+
+/** Whether this page removed the app (under way or done), so its reads must not be asked for again. */
+export function removedHere(queryClient: QueryClient, name: string): boolean {
+  return queryClient
+    .getMutationCache()
+    .findAll({ mutationKey: actionKey })
+    .some((m) => m.state.status !== 'error' && (m.state.variables as ActionVars | undefined)?.name === name && (m.state.variables as ActionVars).action === 'remove');
 }
 
 /** Spec: stopping (or killing, removing) an app closes and clears its live logs and stats. */

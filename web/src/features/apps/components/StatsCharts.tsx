@@ -1,12 +1,13 @@
 import { Paper, SimpleGrid, Text, Group, Title } from '@mantine/core';
 import type { StatsSample } from '@berth/contract';
 import { formatBytes, formatPercent } from '../../../lib/format';
-import { STATS_CAP } from '../api/live-model';
+import { seriesWithGaps, STATS_CAP } from '../api/live-model';
 import { LineChart } from './LineChart';
 
-function ChartCard({ title, values, color, detail }: { title: string; values: number[]; color: string; detail?: string }) {
-  const current = values.at(-1);
-  const max = values.length ? Math.max(...values) : undefined;
+function ChartCard({ title, values, color, detail }: { title: string; values: (number | null)[]; color: string; detail?: string }) {
+  const measured = values.filter((v): v is number => v !== null);
+  const current = measured.at(-1);
+  const max = measured.length ? Math.max(...measured) : undefined;
   return (
     <Paper withBorder p="md">
       <Group justify="space-between" mb="sm" wrap="wrap">
@@ -35,8 +36,8 @@ export function StatsCharts({ samples }: { samples: StatsSample[] | undefined })
   const last = samples[samples.length - 1]!;
   return (
     <SimpleGrid cols={{ base: 1, lg: 2 }}>
-      <ChartCard title="CPU" values={samples.map((s) => s.cpu_percent)} color="var(--mantine-color-blue-6)" />
-      <ChartCard title="Memory" values={samples.map((s) => s.mem_percent)} color="var(--mantine-color-grape-6)" detail={`${formatBytes(last.mem_current)} / ${formatBytes(last.mem_total)}`} />
+      <ChartCard title="CPU" values={seriesWithGaps(samples, (s) => s.cpu_percent)} color="var(--mantine-color-blue-6)" />
+      <ChartCard title="Memory" values={seriesWithGaps(samples, (s) => s.mem_percent)} color="var(--mantine-color-grape-6)" detail={`${formatBytes(last.mem_current)} / ${formatBytes(last.mem_total)}`} />
     </SimpleGrid>
   );
 }

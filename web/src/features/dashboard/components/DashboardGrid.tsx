@@ -1,24 +1,32 @@
-import { Center, SimpleGrid, Text } from '@mantine/core';
+import { Center, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { StatsSample } from '@berth/contract';
 import { AppStatsCard } from './AppStatsCard';
 
-/** One card per running app, sorted by name; `series` holds each app's recent samples. */
-export function DashboardGrid({ series }: { series: Record<string, StatsSample[]> }) {
-  const latest = Object.keys(series)
-    .sort((a, b) => a.localeCompare(b))
-    .map((name) => series[name]?.at(-1))
-    .filter((s): s is StatsSample => s !== undefined);
-  if (latest.length === 0) {
+/**
+ * One card per running app, sorted by name; `series` holds each app's recent samples and
+ * `running` the apps the list says run (undefined until it has answered). An app that runs but
+ * has no sample yet gets a card that says so: a number is shown only once it was measured.
+ */
+export function DashboardGrid({ series, running }: { series: Record<string, StatsSample[]>; running: readonly string[] | undefined }) {
+  const names = [...new Set([...(running ?? []), ...Object.keys(series).filter((n) => series[n]?.length)])].sort((a, b) => a.localeCompare(b));
+  if (names.length === 0) {
     return (
       <Center py="xl">
-        <Text c="dimmed">No running applications yet.</Text>
+        {running === undefined ? (
+          <Stack align="center" gap="xs">
+            <Loader aria-label="Loading applications" />
+            <Text c="dimmed">Loading running applications…</Text>
+          </Stack>
+        ) : (
+          <Text c="dimmed">No running applications yet.</Text>
+        )}
       </Center>
     );
   }
   return (
     <SimpleGrid cols={{ base: 1, sm: 2, lg: 3, xl: 4 }}>
-      {latest.map((s) => (
-        <AppStatsCard key={s.name} sample={s} />
+      {names.map((name) => (
+        <AppStatsCard key={name} name={name} sample={series[name]?.at(-1)} />
       ))}
     </SimpleGrid>
   );

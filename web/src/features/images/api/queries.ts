@@ -45,3 +45,15 @@ export function useDeleteImage() {
     },
   });
 }
+
+/** Remove one tag of a multi-tagged image; the answer is the image with its remaining tags. */
+export function useUntagImage() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, tag }: { id: string; tag: string }) => api(imageApi.untag, { params: { id, tag } }),
+    onSuccess: (image) => {
+      queryClient.setQueryData(imageKeys.detail(image.Id), image);
+      void queryClient.invalidateQueries({ queryKey: imageKeys.list() });
+    },
+  });
+}

@@ -2,7 +2,9 @@ import { Code, Stack, Text } from '@mantine/core';
 import type { ImageDetail } from '@berth/contract';
 import { formatBytes, formatDate } from '../../../lib/format';
 import { Section } from '../../apps/components/Section';
-import { imageCommand, imageTag } from '../model';
+import { imageCommand } from '../model';
+import { ImageTags } from './ImageTags';
+import { NameList } from './ImageNames';
 import { FieldGrid, PairsTable } from './Fields';
 
 const list = (items: readonly string[] | null | undefined) => (items && items.length ? <Code>{items.join(' ')}</Code> : '-');
@@ -17,7 +19,8 @@ export function ImageDetails({ image }: { image: ImageDetail }) {
       <FieldGrid
         fields={[
           { label: 'ID', value: image.Id, mono: true },
-          { label: 'Tag', value: imageTag(image) },
+          { label: image.RepoTags.length > 1 ? 'Tags' : 'Tag', value: <ImageTags image={image} /> },
+          { label: 'Digests', value: <NameList names={image.RepoDigests} /> },
           { label: 'Architecture', value: image.Architecture },
           { label: 'Os', value: image.Os },
           { label: 'Created', value: formatDate(image.Created) },

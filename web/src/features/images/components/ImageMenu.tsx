@@ -5,6 +5,7 @@ import type { ImageDetail } from '@berth/contract';
 import { notifySuccess } from '../../../lib/notify';
 import { useDeleteImage, useRepullImage } from '../api/queries';
 import { imageTag } from '../model';
+import { DeleteImageBody } from './ImageNames';
 import { DetailMenu } from './Menus';
 
 /** The detail page's menu: Pull Image (when tagged), Delete Image. */
@@ -33,7 +34,7 @@ export function ImageMenu({ image }: { image: ImageDetail }) {
     <DetailMenu
       deleteLabel="Delete Image"
       confirmTitle="Delete the image?"
-      confirmText={`${imageTag(image)} and all its tags will be removed from this host.`}
+      confirmText={<DeleteImageBody image={image} />}
       deleting={remove.isPending}
       onDelete={onDelete}
       loading={repull.isPending}

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ActionIcon, Badge, Group, Menu, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Menu, Text, Tooltip } from '@mantine/core';
 import { IconCloudDownload, IconPlus } from '@tabler/icons-react';
 import { useNavigate } from 'react-router-dom';
 import type { ImageSummary } from '@berth/contract';
@@ -8,7 +8,8 @@ import { DataTable, type Column } from '../../../components/DataTable';
 import { formatDate, toDate } from '../../../lib/format';
 import { notifySuccess } from '../../../lib/notify';
 import { useDeleteImage, useImages, useRepullImage } from '../api/queries';
-import { imageTag, shortImageId } from '../model';
+import { imageNames, imageTag, shortImageId } from '../model';
+import { DeleteImageBody, TagCell } from './ImageNames';
 import { RowMenu } from './Menus';
 import { PullImageDialog } from './PullImageDialog';
 
@@ -18,18 +19,8 @@ const columns: Column<ImageSummary>[] = [
     header: 'Tag',
     sortable: true,
     sortValue: imageTag,
-    render: (i) => (
-      <Group gap="xs" wrap="nowrap">
-        <Text size="sm" style={{ wordBreak: 'break-all' }}>
-          {imageTag(i)}
-        </Text>
-        {i.inUse === 0 && (
-          <Badge size="sm" variant="light" color="gray">
-            Unused
-          </Badge>
-        )}
-      </Group>
-    ),
+    searchValue: (i) => [...imageNames(i), shortImageId(i.Id)].join(' '),
+    render: (i) => <TagCell image={i} />,
   },
   { key: 'Id', header: 'ID', sortable: true, sortValue: (i) => shortImageId(i.Id), render: (i) => <Text ff="monospace" size="sm">{shortImageId(i.Id)}</Text> },
   { key: 'Created', header: 'Created', sortable: true, sortValue: (i) => toDate(i.Created)?.getTime(), searchValue: (i) => formatDate(i.Created), render: (i) => formatDate(i.Created) },
@@ -89,7 +80,7 @@ export function ImagesTable() {
       />
       <PullImageDialog opened={pulling} onClose={() => setPulling(false)} />
       <ConfirmDialog opened={deleting !== null} title="Delete the image?" loading={remove.isPending} onConfirm={confirmDelete} onCancel={() => setDeleting(null)}>
-        {`${deleting ? imageTag(deleting) : ''} and all its tags will be removed from this host.`}
+        {deleting && <DeleteImageBody image={deleting} />}
       </ConfirmDialog>
     </>
   );

@@ -30,7 +30,7 @@ export interface DetailMenuProps {
   deleteLabel: string;
   /** The confirmation's title and text, e.g. 'Delete the volume?'. */
   confirmTitle: string;
-  confirmText: string;
+  confirmText: ReactNode;
   deleting: boolean;
   /** Runs the delete; calls `settled` when it is over (either way) so the dialog closes. */
   onDelete: (settled: () => void) => void;

@@ -26,9 +26,11 @@ export function ServerInfoCard() {
         <Table.Tbody>
           {rows.map(([label, value]) => (
             <Table.Tr key={label}>
-              <Table.Th w={220}>{label}</Table.Th>
+              <Table.Th w={{ base: 110, sm: 220 }} style={{ verticalAlign: 'top' }}>
+                {label}
+              </Table.Th>
               <Table.Td>
-                <Text size="sm" ff={label.includes('folder') ? 'monospace' : undefined} style={{ wordBreak: 'break-all' }}>
+                <Text size="sm" ff={label.includes('folder') ? 'monospace' : undefined} style={{ overflowWrap: 'anywhere' }}>
                   {value}
                 </Text>
               </Table.Td>

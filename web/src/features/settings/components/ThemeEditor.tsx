@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Button, Card, ColorPicker, Group, SegmentedControl, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconDeviceFloppy, IconRestore } from '@tabler/icons-react';
 import { notifyPlain } from '../../../lib/notify';
 import { COLOR_NAMES, loadTheme, themeStore, useThemeState, type ColorName, type ThemeState } from '../../../lib/theme';
@@ -20,6 +21,7 @@ export function ThemeEditor() {
   const [typing, setTyping] = useState<string | null>(null);
   const palette = draft.dark ? 'darkColors' : 'light';
   const value = draft[palette][name];
+  const narrow = useMediaQuery('(max-width: 36em)');
 
   // Leaving the page drops a preview that was never set.
   useEffect(() => () => themeStore.preview(loadTheme()), []);
@@ -45,6 +47,8 @@ export function ThemeEditor() {
             setTyping(null);
           }}
           fullWidth
+          // Five names do not fit side by side on a phone: stack them there rather than clip them.
+          orientation={narrow ? 'vertical' : 'horizontal'}
         />
         <ColorPicker
           format="hex"

@@ -1,0 +1,27 @@
+import { useState } from 'react';
+import type { ImageDetail } from '@berth/contract';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { notifyError, notifySuccess } from '../../../lib/notify';
+import { useUntagImage } from '../api/queries';
+import { NameList } from './ImageNames';
+
+/** Every tag of the image; one of several can be removed (the image and its other tags stay). */
+export function ImageTags({ image }: { image: ImageDetail }) {
+  const untag = useUntagImage();
+  const [tag, setTag] = useState<string | null>(null);
+  const confirm = () => {
+    if (!tag) return;
+    untag.mutate(
+      { id: image.Id, tag },
+      { onSuccess: () => notifySuccess(`Tag ${tag} removed.`), onError: (err) => notifyError(err), onSettled: () => setTag(null) },
+    );
+  };
+  return (
+    <>
+      <NameList names={image.RepoTags} onUntag={image.RepoTags.length > 1 ? setTag : undefined} untagging={untag.isPending ? untag.variables.tag : null} />
+      <ConfirmDialog opened={tag !== null} title="Remove the tag?" confirmLabel="Remove tag" loading={untag.isPending} onConfirm={confirm} onCancel={() => setTag(null)}>
+        {`${tag ?? ''} will no longer name this image. The image and its other tags stay.`}
+      </ConfirmDialog>
+    </>
+  );
+}

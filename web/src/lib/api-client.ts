@@ -85,7 +85,7 @@ let refreshing: Promise<boolean> | null = null;
  * Mints a new access token from the refresh cookie. Concurrent 401s share one refresh;
  * when it fails the user is signed out and sent to '/' (the login screen).
  */
-function refreshSession(): Promise<boolean> {
+export function refreshSession(): Promise<boolean> {
   refreshing ??= send(authApi.refresh.path, { method: authApi.refresh.method })
     .then(async (res) => {
       // Read the answer to its end so the connection is released (unread bodies keep it busy).

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { ImageDetail } from '@berth/contract';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
-import { notifyError, notifySuccess } from '../../../lib/notify';
+import { notifySuccess } from '../../../lib/notify';
 import { useUntagImage } from '../api/queries';
 import { NameList } from './ImageNames';
 
@@ -13,7 +13,7 @@ export function ImageTags({ image }: { image: ImageDetail }) {
     if (!tag) return;
     untag.mutate(
       { id: image.Id, tag },
-      { onSuccess: () => notifySuccess(`Tag ${tag} removed.`), onError: (err) => notifyError(err), onSettled: () => setTag(null) },
+      { onSuccess: () => notifySuccess(`Tag ${tag} removed.`), onSettled: () => setTag(null) },
     );
   };
   return (

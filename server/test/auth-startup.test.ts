@@ -44,7 +44,7 @@ describe('first start', () => {
     expect((await c.get('/api/auth/me')).body).toEqual({ username: TEST_ADMIN.username, authDisabled: false });
 
     // Once the password is changed, the stale file goes away.
-    expect((await c.post('/api/auth/me', { username: TEST_ADMIN.username, password: 'my-own-password' })).status).toBe(200);
+    expect((await c.post('/api/auth/me', { username: TEST_ADMIN.username, password: 'my-own-password', current_password: password })).status).toBe(200);
     expect(fs.existsSync(file)).toBe(false);
   });
 
@@ -103,8 +103,10 @@ describe('DISABLE_AUTH=true', () => {
       ['POST', '/api/auth/me', { username: 'someone@berth.test', password: 'password-123' }],
       ['POST', '/api/auth/login', TEST_ADMIN],
     ];
+    // With auth off, state changes carry the token of the open GET /api/auth/csrf (issue 22.1).
+    const csrf = (await anon.get<{ csrf: string }>('/api/auth/csrf')).body.csrf;
     for (const [method, url, body] of calls) {
-      const res = await anon.request<ApiError>(method, url, body);
+      const res = await anon.request<ApiError>(method, url, body, { 'x-csrf-token': csrf });
       expect(res.status, `${method} ${url}`).toBe(400);
       expect(res.body.code).toBe('auth_disabled');
       expect(res.body.detail).toMatch(/DISABLE_AUTH=true/);
@@ -181,7 +183,7 @@ describe('server log', () => {
       const csrf = /csrf_access_token=([^;]+)/.exec(cookieHeader)![1]!;
       const me = await fetch(`${base}/api/auth/me`, { headers: { cookie: cookieHeader } });
       expect(me.status).toBe(200);
-      const key = await fetch(`${base}/api/auth/api/keys/new`, { method: 'POST', headers: { cookie: cookieHeader, 'x-csrf-token': csrf, 'content-type': 'application/json' }, body: '{"key_name":"log"}' });
+      const key = await fetch(`${base}/api/auth/api/keys/new`, { method: 'POST', headers: { cookie: cookieHeader, 'x-csrf-token': csrf, 'content-type': 'application/json' }, body: JSON.stringify({ key_name: 'log', current_password: password }) });
       const token = ((await key.json()) as { token: string }).token;
       expect((await fetch(`${base}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
       await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: TEST_ADMIN.username, password: 'wrong-password-in-body' }) });

@@ -131,8 +131,11 @@ export const settingsApi = {
     path: '/api/settings/update',
     summary: "Pull Berth's image and swap its container for a new one; rolled back if the new one is not healthy",
     alsoMethods: ['GET'],
-    /** Re-authentication; a GET (no body) therefore cannot start an update while auth is on. */
-    body: ReauthBody.optional(),
+    /**
+     * Re-authentication (`current_password`); a GET has no body, so it cannot start an update
+     * while auth is on. The server checks it itself: Fastify takes no body schema on a GET route.
+     */
+    body: ReauthBody,
     response: SelfUpdateStarted,
   }),
 };

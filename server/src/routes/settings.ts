@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
-import { SETTINGS_FILE_MAX_BYTES, settingsApi } from '@berth/contract';
+import { ReauthBody, SETTINGS_FILE_MAX_BYTES, settingsApi } from '@berth/contract';
 import { route } from '../lib/route';
 import type { AppContext } from '../context';
 import { AppError, PayloadTooLargeError, ValidationError } from '../errors';
@@ -65,8 +65,11 @@ export function settingsRoutes(app: FastifyInstance, ctx: AppContext): void {
     });
   });
   route(app, settingsApi.checkUpdate, () => selfUpdate.check());
-  route(app, settingsApi.update, async (req) => {
-    await requireReauth(req, req.body?.current_password);
+  // Registered without its body schema (Fastify refuses one on the GET alias); checked here instead.
+  route(app, { ...settingsApi.update, body: undefined }, async (req) => {
+    const body = ReauthBody.safeParse(req.body ?? {});
+    if (!body.success) throw new ValidationError('Send {"current_password": "…"} as the body.', [{ field: 'current_password', message: 'Must be a string.' }]);
+    await requireReauth(req, body.data.current_password);
     return selfUpdate.start();
   });
 }

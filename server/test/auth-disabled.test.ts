@@ -82,7 +82,7 @@ describe('with auth on', () => {
   });
 
   it('refuses a signed-in state change the browser marks as cross-site, even with the right CSRF header', async () => {
-    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'same-site' }, { origin: 'null' }]) {
+    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'same-site' }, { origin: 'null' }] as Record<string, string>[]) {
       const res = await on.client.post<ApiError>(`/api/apps/actions/${container}/stop`, {}, headers);
       expect(res.status, JSON.stringify(headers)).toBe(403);
       expect(res.body.code).toBe('csrf_failed');

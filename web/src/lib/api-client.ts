@@ -47,9 +47,32 @@ export function buildUrl(def: RouteDef, params?: object, query?: object): string
   return qs ? `${path}?${qs}` : path;
 }
 
-function send(def: RouteDef, url: string, body: unknown, signal?: AbortSignal): Promise<Response> {
+// --- DISABLE_AUTH: the CSRF token comes from an open endpoint (no session, so no csrf cookie). ---
+let openCsrf: Promise<string | undefined> | null = null;
+
+/** The token of GET /api/auth/csrf, fetched once; only asked for while the server has auth turned off. */
+function openCsrfToken(): Promise<string | undefined> {
+  openCsrf ??= fetch(authApi.csrf.path, { headers: { Accept: 'application/json' }, credentials: 'same-origin' })
+    .then(async (res) => (res.ok ? ((await res.json()) as { csrf: string | null }).csrf ?? undefined : undefined))
+    .catch(() => undefined)
+    .then((token) => {
+      if (token === undefined) openCsrf = null; // try again on the next call
+      return token;
+    });
+  return openCsrf;
+}
+
+async function csrfHeader(def: RouteDef): Promise<string | undefined> {
+  const fromCookie = csrfFor(def.path);
+  if (fromCookie || !session.get().authDisabled) return fromCookie;
+  const changesState = def.method !== 'GET' || (def.alsoMethods ?? []).length > 0;
+  return changesState ? openCsrfToken() : undefined;
+}
+// --- end DISABLE_AUTH ---
+
+async function send(def: RouteDef, url: string, body: unknown, signal?: AbortSignal): Promise<Response> {
   const headers: Record<string, string> = { Accept: 'application/json' };
-  const csrf = csrfFor(def.path);
+  const csrf = await csrfHeader(def);
   if (csrf) headers['X-CSRF-TOKEN'] = csrf;
   let payload: BodyInit | undefined;
   if (body instanceof FormData) payload = body;

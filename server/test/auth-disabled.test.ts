@@ -75,7 +75,7 @@ describe('DISABLE_AUTH=true refuses cross-site state changes', () => {
 describe('with auth on', () => {
   let on: TestApp;
   beforeAll(async () => {
-    on = await createTestApp({ ALLOWED_HOSTS: 'berth.example.org, localhost' });
+    on = await createTestApp({ ALLOWED_HOSTS: 'berth.example.org' });
   });
   afterAll(async () => {
     await on?.close();
@@ -90,10 +90,11 @@ describe('with auth on', () => {
     expect(state()).toBe('running');
   });
 
-  it('answers only to the host names of ALLOWED_HOSTS', async () => {
+  it('answers only to the host names of ALLOWED_HOSTS, and always to loopback (health checks)', async () => {
     expect((await on.anon().get('/api/health', { host: 'berth.example.org:8443' })).status).toBe(200);
     expect((await on.anon().get('/api/health', { host: 'localhost' })).status).toBe(200);
-    const other = await on.anon().get<ApiError>('/api/health', { host: '127.0.0.1:8000' });
+    expect((await on.anon().get('/api/health', { host: '127.0.0.1:8000' })).status).toBe(200);
+    const other = await on.anon().get<ApiError>('/api/health', { host: 'berth.example.net' });
     expect(other.status).toBe(421);
     expect(other.body.code).toBe('host_not_allowed');
     expect((await on.anon().get('/api/auth/csrf')).body).toEqual({ csrf: null });

@@ -3,9 +3,15 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config';
 import { HostNotAllowedError } from '../errors';
 
-/** localhost, loopback and this machine's own host names and interface addresses. */
+/**
+ * Always served: a rebinding page's requests carry the attacker's host name, never a loopback
+ * one, and the container health check and local tools call 127.0.0.1.
+ */
+const LOOPBACK = ['localhost', '127.0.0.1', '::1'];
+
+/** Loopback plus this machine's own host names and interface addresses. */
 export function defaultAllowedHosts(): string[] {
-  const hosts = new Set(['localhost', '127.0.0.1', '::1']);
+  const hosts = new Set(LOOPBACK);
   const name = os.hostname().toLowerCase();
   if (name) {
     hosts.add(name);
@@ -29,10 +35,11 @@ export function hostnameOf(host: string): string {
 /**
  * DNS-rebinding guard: every request must name, in its Host header (or X-Forwarded-Host from a
  * trusted proxy), a host Berth serves. A page on attacker.example that rebinds its name to this
- * machine then gets 421 instead of the API. `ALLOWED_HOSTS=*` turns the check off.
+ * machine then gets 421 instead of the API. Loopback names are always served; `ALLOWED_HOSTS=*`
+ * turns the check off.
  */
 export function registerAllowedHosts(app: FastifyInstance, config: Config): void {
-  const allowed = new Set(config.allowedHosts ?? defaultAllowedHosts());
+  const allowed = new Set([...LOOPBACK, ...(config.allowedHosts ?? defaultAllowedHosts())]);
   if (allowed.has('*')) return;
   app.addHook('onRequest', async (req) => {
     const name = hostnameOf(req.host);

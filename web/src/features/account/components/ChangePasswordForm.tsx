@@ -38,7 +38,11 @@ export function ChangePasswordForm() {
   const errors = fieldErrors(fields);
   const changed = fields.username.trim().toLowerCase() !== (signedInAs ?? '').toLowerCase() || fields.password !== '';
   const valid = Object.keys(errors).length === 0;
-  const set = (key: keyof Fields) => (e: { currentTarget: { value: string } }) => setFields((f) => ({ ...f, [key]: e.currentTarget.value }));
+  const set = (key: keyof Fields) => (e: { currentTarget: { value: string } }) => {
+    // Read now: React clears currentTarget before a functional update runs.
+    const value = e.currentTarget.value;
+    setFields((f) => ({ ...f, [key]: value }));
+  };
 
   const submit = (e: FormEvent) => {
     e.preventDefault();

@@ -1,12 +1,14 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import type { Config } from './config';
+import { trustProxyOption, type Config } from './config';
 import type { AppContext } from './context';
 import { openDatabase, type Db } from './db/database';
 import { createDockerClient, type DockerClient } from './docker/client';
 import { EngineStatus } from './docker/engine-status';
 import { detectComposeCli, type ComposeCli } from './compose/cli';
+import { requestSerializer } from './lib/log-redact';
+import { registerAllowedHosts } from './plugins/allowed-hosts';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerSecurityHeaders } from './plugins/security-headers';
@@ -40,8 +42,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<{ ap
     logger: {
       level: config.logLevel,
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]', 'res.headers["set-cookie"]'], remove: true },
+      serializers: { req: requestSerializer },
     },
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
     // The spec's list calls end in '/'; the same path without it is the same resource.
     routerOptions: { ignoreTrailingSlash: true },
@@ -77,6 +80,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<{ ap
   });
   registerErrorHandler(app);
   registerSecurityHeaders(app);
+  registerAllowedHosts(app, config);
   const auth = await registerAuth(app, ctx);
   await registerOpenApi(app, ctx);
 

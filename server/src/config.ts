@@ -18,7 +18,25 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ACCESS_TOKEN_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(15),
   REFRESH_TOKEN_DAYS: z.coerce.number().int().min(1).max(365).default(30),
-  TRUST_PROXY: bool.default(false),
+  TRUST_PROXY: z
+    .string()
+    .transform((v) => v.trim())
+    .pipe(
+      z.union([
+        bool,
+        z.string().regex(/^\d{1,2}$/, 'must be true, false, a number of proxy hops, or proxy addresses/CIDRs').transform(Number),
+        z
+          .string()
+          .regex(/^[0-9a-fA-F.:/]+(\s*,\s*[0-9a-fA-F.:/]+)*$/, 'must be true, false, a number of proxy hops, or a comma list of proxy addresses/CIDRs')
+          .transform((v) => v.split(',').map((a) => a.trim())),
+      ]),
+    )
+    .default(false),
+  /** Host names Berth answers to (DNS-rebinding guard); `*` allows any. Default: this machine's names and addresses. */
+  ALLOWED_HOSTS: z
+    .string()
+    .transform((v) => v.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean))
+    .optional(),
   WEB_DIST: z.string().optional(),
   COMPOSE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(600),
   TEMPLATE_FETCH_ALLOW_LOOPBACK: bool.default(false),
@@ -50,7 +68,14 @@ export interface Config {
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   accessTokenSeconds: number;
   refreshTokenSeconds: number;
-  trustProxy: boolean;
+  /**
+   * Which proxies' X-Forwarded-* headers are believed: false (none), a number of hops (`true`
+   * means one), or proxy addresses/CIDRs. The client address is then the last untrusted hop,
+   * never the left-most X-Forwarded-For value a client can write.
+   */
+  trustProxy: false | number | string[];
+  /** Host names (lower case) Berth answers to; undefined = this machine's own names and addresses. */
+  allowedHosts: string[] | undefined;
   webDist: string;
   composeTimeoutMs: number;
   templateFetchAllowLoopback: boolean;
@@ -94,7 +119,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     accessTokenSeconds: e.ACCESS_TOKEN_MINUTES * 60,
     refreshTokenSeconds: e.REFRESH_TOKEN_DAYS * 24 * 3600,
-    trustProxy: e.TRUST_PROXY,
+    trustProxy: e.TRUST_PROXY === true ? 1 : e.TRUST_PROXY,
+    allowedHosts: e.ALLOWED_HOSTS,
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     composeTimeoutMs: e.COMPOSE_TIMEOUT_SECONDS * 1000,
     templateFetchAllowLoopback: e.TEMPLATE_FETCH_ALLOW_LOOPBACK,
@@ -106,4 +132,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       DOCKER_HOST: e.DOCKER_HOST ?? DEFAULT_DOCKER_HOST,
     }),
   };
+}
+
+/**
+ * TRUST_PROXY as Fastify takes it. Hop counts become a function: Fastify ignores a bare number
+ * (it fails closed), while "trust the first N hops" is what an operator with N proxies means.
+ */
+export function trustProxyOption(trust: Config['trustProxy']): false | string[] | ((addr: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_addr, hop) => hop < trust : trust;
 }

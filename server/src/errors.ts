@@ -63,3 +63,36 @@ export class ComposeFailedError extends AppError {
     super(statusCode, ErrorCode.compose, detail);
   }
 }
+
+/** A state change from another site (Origin / Sec-Fetch-Site), or without the CSRF token while auth is off. */
+export class CrossSiteError extends AppError {
+  constructor(detail: string) {
+    super(403, ErrorCode.csrf, detail);
+  }
+}
+
+/** The Host header names a server Berth does not serve (DNS rebinding); see ALLOWED_HOSTS. */
+export class HostNotAllowedError extends AppError {
+  constructor(host: string) {
+    super(421, ErrorCode.hostNotAllowed, `This server does not answer to the host name ${JSON.stringify(host.slice(0, 100))}. Add it to ALLOWED_HOSTS if it is yours.`);
+  }
+}
+
+/** A sensitive change needs the current password, and it was missing or wrong. */
+export class ReauthFailedError extends AppError {
+  constructor(detail: string) {
+    super(403, ErrorCode.reauthFailed, detail);
+  }
+}
+
+export class ForbiddenError extends AppError {
+  constructor(detail: string) {
+    super(403, ErrorCode.forbidden, detail);
+  }
+}
+
+export class PayloadTooLargeError extends AppError {
+  constructor(detail: string) {
+    super(413, ErrorCode.payloadTooLarge, detail);
+  }
+}

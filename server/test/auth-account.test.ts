@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiError, ApiKey, NewApiKey } from '@berth/contract';
 import { UsersRepo } from '../src/db/users-repo';
 import { PasswordHasher } from '../src/services/auth/passwords';
-import { createTestApp, TEST_ADMIN, type TestApp, type TestClient } from './helpers/app';
+import { createTestApp, REAUTH, TEST_ADMIN, type TestApp, type TestClient } from './helpers/app';
 
 const OTHER = { username: 'other@berth.test', password: 'other-user-password' };
 
@@ -30,7 +30,7 @@ async function addOtherUser(): Promise<void> {
 
 describe('POST /api/auth/me', () => {
   it('changes the email alone; the session keeps working and the old email no longer signs in', async () => {
-    const res = await t.client.post('/api/auth/me', { username: 'New.Admin@berth.test', password: '' });
+    const res = await t.client.post('/api/auth/me', { username: 'New.Admin@berth.test', password: '', ...REAUTH });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ username: 'new.admin@berth.test', authDisabled: false });
     expect((await t.client.get('/api/auth/me')).body).toEqual({ username: 'new.admin@berth.test', authDisabled: false });
@@ -38,12 +38,13 @@ describe('POST /api/auth/me', () => {
     expect(await loginStatus(TEST_ADMIN.username, TEST_ADMIN.password)).toBe(401);
   });
 
-  it('changes the password: other sessions end, the caller stays signed in, API keys keep working', async () => {
+  // Changed on purpose (issue 22.5): a password change now revokes the user's API keys unless keep_api_keys is true.
+  it('changes the password: other sessions end, the caller stays signed in, API keys are revoked', async () => {
     const other = await signIn();
-    const key = (await t.client.post<NewApiKey>('/api/auth/api/keys/new', { key_name: 'survives' })).body;
+    const key = (await t.client.post<NewApiKey>('/api/auth/api/keys/new', { key_name: 'survives', ...REAUTH })).body;
     const callerOld = new Map(t.client.cookies);
 
-    const res = await t.client.post('/api/auth/me', { username: TEST_ADMIN.username, password: 'a-brand-new-password' });
+    const res = await t.client.post('/api/auth/me', { username: TEST_ADMIN.username, password: 'a-brand-new-password', ...REAUTH });
     expect(res.status).toBe(200);
     expect(t.client.cookies.get('access_token_cookie')).not.toBe(callerOld.get('access_token_cookie'));
     expect((await t.client.get('/api/auth/me')).status).toBe(200);
@@ -58,11 +59,30 @@ describe('POST /api/auth/me', () => {
 
     expect(await loginStatus(TEST_ADMIN.username, TEST_ADMIN.password)).toBe(401);
     expect(await loginStatus(TEST_ADMIN.username, 'a-brand-new-password')).toBe(200);
+    expect((await t.anon().get('/api/auth/me', { authorization: `Bearer ${key.token}` })).status).toBe(401);
+    expect((await t.client.get<ApiKey[]>('/api/auth/api/keys')).body).toEqual([]);
+  });
+
+  it('keeps the API keys on a password change when keep_api_keys is true', async () => {
+    const key = (await t.client.post<NewApiKey>('/api/auth/api/keys/new', { key_name: 'kept', ...REAUTH })).body;
+    const res = await t.client.post('/api/auth/me', { username: TEST_ADMIN.username, password: 'another-new-password', keep_api_keys: true, ...REAUTH });
+    expect(res.status, res.text).toBe(200);
     expect((await t.anon().get('/api/auth/me', { authorization: `Bearer ${key.token}` })).status).toBe(200);
   });
 
+  it.each([
+    ['eight spaces', '        ', /only spaces/],
+    ['eight NUL characters', '\0'.repeat(8), /control characters/],
+    ['a tab inside', 'pass\tword-long', /control characters/],
+  ])('refuses a new password of %s with a 400 and keeps the old one', async (_what, password, detail) => {
+    const res = await t.client.post<ApiError>('/api/auth/me', { username: TEST_ADMIN.username, password, ...REAUTH });
+    expect(res.status).toBe(400);
+    expect(res.body.fields?.map((f) => f.field)).toEqual(['password']);
+    expect(res.body.detail).toMatch(detail);
+    expect(await loginStatus(TEST_ADMIN.username, TEST_ADMIN.password)).toBe(200);
+  });
   it('refuses a password shorter than 8 characters with a 400 naming the field, and keeps the old one', async () => {
-    const res = await t.client.post<ApiError>('/api/auth/me', { username: TEST_ADMIN.username, password: 'short' });
+    const res = await t.client.post<ApiError>('/api/auth/me', { username: TEST_ADMIN.username, password: 'short', ...REAUTH });
     expect(res.status).toBe(400);
     expect(res.body.fields?.map((f) => f.field)).toEqual(['password']);
     expect(res.body.detail).toMatch(/at least 8 characters/);
@@ -70,10 +90,10 @@ describe('POST /api/auth/me', () => {
   });
 
   it('refuses an email that is not an email, and unknown fields, naming them', async () => {
-    const bad = await t.client.post<ApiError>('/api/auth/me', { username: 'not-an-email', password: '' });
+    const bad = await t.client.post<ApiError>('/api/auth/me', { username: 'not-an-email', password: '', ...REAUTH });
     expect(bad.status).toBe(400);
     expect(bad.body.fields?.map((f) => f.field)).toEqual(['username']);
-    const extra = await t.client.post<ApiError>('/api/auth/me', { username: TEST_ADMIN.username, password: '', is_admin: true });
+    const extra = await t.client.post<ApiError>('/api/auth/me', { username: TEST_ADMIN.username, password: '', ...REAUTH, is_admin: true });
     expect(extra.status).toBe(400);
     expect(extra.body.fields?.map((f) => f.field)).toEqual(['is_admin']);
     expect((await t.client.get('/api/auth/me')).body).toEqual({ username: TEST_ADMIN.username, authDisabled: false });
@@ -81,7 +101,7 @@ describe('POST /api/auth/me', () => {
 
   it('answers 409 when another account already uses the email, in any letter case', async () => {
     await addOtherUser();
-    const res = await t.client.post<ApiError>('/api/auth/me', { username: OTHER.username.toUpperCase(), password: 'would-be-new-password' });
+    const res = await t.client.post<ApiError>('/api/auth/me', { username: OTHER.username.toUpperCase(), password: 'would-be-new-password', ...REAUTH });
     expect(res.status).toBe(409);
     expect(res.body).toEqual({ code: 'conflict', detail: `Another account already uses ${OTHER.username}.` });
     expect(await loginStatus(TEST_ADMIN.username, TEST_ADMIN.password)).toBe(200);
@@ -90,7 +110,7 @@ describe('POST /api/auth/me', () => {
 
 describe('API keys', () => {
   it('generates a key shown once, authenticates with it, records its use, and refuses it once revoked', async () => {
-    const created = await t.client.post<NewApiKey>('/api/auth/api/keys/new', { key_name: 'ci' });
+    const created = await t.client.post<NewApiKey>('/api/auth/api/keys/new', { key_name: 'ci', ...REAUTH });
     expect(created.status).toBe(200);
     const key = created.body;
     expect(key).toEqual({ id: expect.any(Number), key_name: 'ci', created_at: expect.any(String), last_used_at: null, token: expect.stringMatching(/^berth_[A-Za-z0-9_-]{43}$/) });
@@ -117,8 +137,8 @@ describe('API keys', () => {
   });
 
   it('revokes with POST and GET too, and answers 404 for an unknown id', async () => {
-    const a = (await t.client.post<NewApiKey>('/api/auth/api/keys/new', { key_name: 'a' })).body;
-    const b = (await t.client.post<NewApiKey>('/api/auth/api/keys/new', { key_name: 'b' })).body;
+    const a = (await t.client.post<NewApiKey>('/api/auth/api/keys/new', { key_name: 'a', ...REAUTH })).body;
+    const b = (await t.client.post<NewApiKey>('/api/auth/api/keys/new', { key_name: 'b', ...REAUTH })).body;
     expect((await t.client.post(`/api/auth/api/keys/${a.id}`)).status).toBe(200);
     expect((await t.client.get(`/api/auth/api/keys/${b.id}`)).status).toBe(200);
     expect((await t.client.get<ApiKey[]>('/api/auth/api/keys')).body).toEqual([]);
@@ -131,7 +151,7 @@ describe('API keys', () => {
   it("cannot list or revoke another user's key; a key acts as the user who made it", async () => {
     await addOtherUser();
     const other = await signIn(OTHER.username, OTHER.password);
-    const theirs = (await other.post<NewApiKey>('/api/auth/api/keys/new', { key_name: 'theirs' })).body;
+    const theirs = (await other.post<NewApiKey>('/api/auth/api/keys/new', { key_name: 'theirs', current_password: OTHER.password })).body;
 
     expect((await t.client.get<ApiKey[]>('/api/auth/api/keys')).body.some((k) => k.id === theirs.id)).toBe(false);
     for (const method of ['DELETE', 'POST', 'GET']) {
@@ -142,7 +162,7 @@ describe('API keys', () => {
   });
 
   it('refuses an empty key name with a 400 naming the field', async () => {
-    const res = await t.client.post<ApiError>('/api/auth/api/keys/new', { key_name: '   ' });
+    const res = await t.client.post<ApiError>('/api/auth/api/keys/new', { key_name: '   ', ...REAUTH });
     expect(res.status).toBe(400);
     expect(res.body.fields?.map((f) => f.field)).toEqual(['key_name']);
     expect((await t.client.get<ApiKey[]>('/api/auth/api/keys')).body).toEqual([]);
@@ -152,5 +172,42 @@ describe('API keys', () => {
     const res = await t.anon().get<ApiError>('/api/auth/me', { authorization: `Bearer berth_${'A'.repeat(43)}` });
     expect(res.status).toBe(401);
     expect(res.body.detail).toBe('Unknown or revoked API key.');
+  });
+});
+
+describe('re-authentication for sensitive changes', () => {
+  const WRONG = { current_password: 'not-the-password' };
+
+  it('refuses an email or password change without, or with a wrong, current password; nothing changes', async () => {
+    for (const extra of [{}, WRONG]) {
+      const res = await t.client.post<ApiError>('/api/auth/me', { username: 'taken.over@berth.test', password: 'attacker-password', ...extra });
+      expect(res.status).toBe(403);
+      expect(res.body.code).toBe('reauth_failed');
+      expect(res.body.detail).toMatch(extra === WRONG ? /current password is wrong/ : /current_password/);
+    }
+    expect(await loginStatus(TEST_ADMIN.username, TEST_ADMIN.password)).toBe(200);
+    expect(await loginStatus('taken.over@berth.test', 'attacker-password')).toBe(401);
+  });
+
+  it('refuses a key without, or with a wrong, current password', async () => {
+    for (const extra of [{}, WRONG]) {
+      const res = await t.client.post<ApiError>('/api/auth/api/keys/new', { key_name: 'nope', ...extra });
+      expect(res.status).toBe(403);
+      expect(res.body.code).toBe('reauth_failed');
+    }
+    expect((await t.client.get<ApiKey[]>('/api/auth/api/keys')).body).toEqual([]);
+  });
+
+  it('an API key alone cannot change the password or mint keys, even with the right password for key creation', async () => {
+    const key = (await t.client.post<NewApiKey>('/api/auth/api/keys/new', { key_name: 'leaked', ...REAUTH })).body;
+    const thief = t.anon();
+    thief.bearer = key.token;
+    const change = await thief.post<ApiError>('/api/auth/me', { username: TEST_ADMIN.username, password: 'attacker-password' });
+    expect(change.status).toBe(403);
+    expect(change.body.code).toBe('reauth_failed');
+    const mint = await thief.post<ApiError>('/api/auth/api/keys/new', { key_name: 'second', ...REAUTH });
+    expect(mint.status).toBe(403);
+    expect(mint.body).toMatchObject({ code: 'forbidden', detail: expect.stringMatching(/API key cannot create API keys/) });
+    expect((await t.client.get<ApiKey[]>('/api/auth/api/keys')).body.map((k) => k.key_name)).toEqual(['leaked']);
   });
 });

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiError } from '@berth/contract';
+import { loadConfig } from '../src/config';
 import { createTestApp, TEST_ADMIN, type TestApp } from './helpers/app';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -44,7 +45,7 @@ describe('first start', () => {
     expect((await c.get('/api/auth/me')).body).toEqual({ username: TEST_ADMIN.username, authDisabled: false });
 
     // Once the password is changed, the stale file goes away.
-    expect((await c.post('/api/auth/me', { username: TEST_ADMIN.username, password: 'my-own-password' })).status).toBe(200);
+    expect((await c.post('/api/auth/me', { username: TEST_ADMIN.username, password: 'my-own-password', current_password: password })).status).toBe(200);
     expect(fs.existsSync(file)).toBe(false);
   });
 
@@ -58,6 +59,35 @@ describe('first start', () => {
     expect(t.ctx.db.prepare('SELECT COUNT(*) FROM users').pluck().get()).toBe(1);
     expect((await t.anon().post('/api/auth/login', { username: TEST_ADMIN.username, password: 'a-different-password' })).status).toBe(401);
     expect((await t.anon().post('/api/auth/login', { username: TEST_ADMIN.username, password: first.trim() })).status).toBe(200);
+  });
+});
+
+describe('file modes', () => {
+  it('makes the database (and -wal/-shm), the signing key and the initial password 0600 in a 0777 DATA_DIR, and tightens a loose database', async () => {
+    const dataDir = tempDir();
+    fs.chmodSync(dataDir, 0o777);
+    // A permissive umask as well, where this test process may set one (not in worker threads).
+    let oldUmask: number | null = null;
+    try {
+      oldUmask = process.umask(0);
+    } catch {
+      oldUmask = null;
+    }
+    try {
+      const t = await start({ DATA_DIR: dataDir, ADMIN_PASSWORD: '' });
+      const password = fs.readFileSync(path.join(dataDir, 'initial-admin-password'), 'utf8').trim();
+      await t.anon().login(TEST_ADMIN.username, password); // writes to the WAL
+      for (const f of ['berth.db', 'berth.db-wal', 'berth.db-shm', 'secret.key', 'initial-admin-password']) {
+        expect(mode(path.join(dataDir, f)), f).toBe(0o600);
+      }
+      await t.close();
+      open.length = 0;
+      fs.chmodSync(path.join(dataDir, 'berth.db'), 0o644);
+      await start({ DATA_DIR: dataDir }, false);
+      expect(mode(path.join(dataDir, 'berth.db'))).toBe(0o600);
+    } finally {
+      if (oldUmask !== null) process.umask(oldUmask);
+    }
   });
 });
 
@@ -103,8 +133,10 @@ describe('DISABLE_AUTH=true', () => {
       ['POST', '/api/auth/me', { username: 'someone@berth.test', password: 'password-123' }],
       ['POST', '/api/auth/login', TEST_ADMIN],
     ];
+    // With auth off, state changes carry the token of the open GET /api/auth/csrf (issue 22.1).
+    const csrf = (await anon.get<{ csrf: string }>('/api/auth/csrf')).body.csrf;
     for (const [method, url, body] of calls) {
-      const res = await anon.request<ApiError>(method, url, body);
+      const res = await anon.request<ApiError>(method, url, body, { 'x-csrf-token': csrf });
       expect(res.status, `${method} ${url}`).toBe(400);
       expect(res.body.code).toBe('auth_disabled');
       expect(res.body.detail).toMatch(/DISABLE_AUTH=true/);
@@ -123,7 +155,55 @@ describe('cookies over HTTPS', () => {
   });
 });
 
+describe('TRUST_PROXY', () => {
+  it('accepts true (one hop), a hop count, or proxy addresses/CIDRs', () => {
+    const parse = (v: string) => loadConfig({ TRUST_PROXY: v }).trustProxy;
+    expect(parse('true')).toBe(1);
+    expect(parse('false')).toBe(false);
+    expect(parse('2')).toBe(2);
+    expect(parse('10.0.0.0/8, 127.0.0.1,::1')).toEqual(['10.0.0.0/8', '127.0.0.1', '::1']);
+    expect(() => parse('proxy.example')).toThrow(/TRUST_PROXY/);
+  });
+
+  it('takes the client address from the trusted hop, so a forged left-most X-Forwarded-For gets no fresh guesses', async () => {
+    const t = await start({ TRUST_PROXY: 'true' });
+    const wrong = { username: TEST_ADMIN.username, password: 'guess-guess' };
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      // The proxy (127.0.0.1) appends the address it saw (10.9.9.9); the attacker varies the left-most value.
+      const res = await t.anon().post('/api/auth/login', wrong, { 'x-forwarded-for': `198.51.100.${i + 1}, 10.9.9.9` });
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+  });
+
+  it('with proxy addresses, believes X-Forwarded-For only from those proxies', async () => {
+    const t = await start({ TRUST_PROXY: '10.1.0.0/16' });
+    const wrong = { username: TEST_ADMIN.username, password: 'guess-guess' };
+    const statuses: number[] = [];
+    // Not from a trusted proxy: the forged header is ignored and every guess counts against the socket address.
+    for (let i = 0; i < 6; i++) statuses.push((await t.anon('192.0.2.7').post('/api/auth/login', wrong, { 'x-forwarded-for': `203.0.113.${i + 1}` })).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+  });
+});
+
 describe('login throttle', () => {
+  it('caps failures per account across addresses (429 with Retry-After), while existing sessions keep working', async () => {
+    const t = await start();
+    const wrong = { username: TEST_ADMIN.username, password: 'guess-guess' };
+    for (let i = 0; i < 10; i++) expect((await t.anon(`10.88.0.${i + 1}`).post('/api/auth/login', wrong)).status).toBe(401);
+    const blocked = await t.anon('10.88.1.1').post<ApiError>('/api/auth/login', TEST_ADMIN);
+    expect(blocked.status).toBe(429);
+    expect(blocked.body).toEqual({ code: 'too_many_requests', detail: expect.stringMatching(/for this account\. Try again in \d+ seconds?\.$/) });
+    const retryAfter = Number(blocked.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(30);
+    // The owner's existing session and its refresh are untouched.
+    expect((await t.client.get('/api/auth/me')).status).toBe(200);
+    expect((await t.client.post('/api/auth/refresh')).status).toBe(200);
+    expect((await t.client.get('/api/auth/me')).status).toBe(200);
+  });
+
   it('answers 429 with Retry-After after 5 failures from one client, while another client still signs in', async () => {
     const t = await start();
     const attacker = t.anon('10.66.0.1');
@@ -181,11 +261,15 @@ describe('server log', () => {
       const csrf = /csrf_access_token=([^;]+)/.exec(cookieHeader)![1]!;
       const me = await fetch(`${base}/api/auth/me`, { headers: { cookie: cookieHeader } });
       expect(me.status).toBe(200);
-      const key = await fetch(`${base}/api/auth/api/keys/new`, { method: 'POST', headers: { cookie: cookieHeader, 'x-csrf-token': csrf, 'content-type': 'application/json' }, body: '{"key_name":"log"}' });
+      const key = await fetch(`${base}/api/auth/api/keys/new`, { method: 'POST', headers: { cookie: cookieHeader, 'x-csrf-token': csrf, 'content-type': 'application/json' }, body: JSON.stringify({ key_name: 'log', current_password: password }) });
       const token = ((await key.json()) as { token: string }).token;
       expect((await fetch(`${base}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
       await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: TEST_ADMIN.username, password: 'wrong-password-in-body' }) });
+      // Secrets in a query string are redacted from the logged URL (issue 22.14).
+      await fetch(`${base}/api/health?token=QTOKEN1&api_key=QKEY2&Access-Token=QTOKEN3&password=QPASS4&visible=plain-value`);
       await new Promise((r) => setTimeout(r, 200));
+      expect(out).toMatch(/"url":"\/api\/health\?token=\[redacted\]&api_key=\[redacted\]&Access-Token=\[redacted\]&password=\[redacted\]&visible=plain-value"/);
+      expect(out).not.toMatch(/QTOKEN1|QKEY2|QTOKEN3|QPASS4/);
 
       expect(out).toMatch(/"msg":"incoming request"/); // request logging was on, so the checks below mean something
       const lines = out.split('\n').filter((l) => l.includes(password));

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT, decodeJwt } from 'jose';
 import type { ApiError, NewApiKey } from '@berth/contract';
-import { createTestApp, type TestApp, type TestClient } from './helpers/app';
+import { createTestApp, REAUTH, type TestApp, type TestClient } from './helpers/app';
 
 let t: TestApp;
 let key: Uint8Array;
@@ -119,7 +119,7 @@ describe('tokens in the query string', () => {
   it('ignores access tokens and API keys passed as query parameters', async () => {
     const c = await signedIn();
     const access = c.cookies.get('access_token_cookie')!;
-    const apiKey = (await c.post<NewApiKey>('/api/auth/api/keys/new', { key_name: 'query' })).body.token;
+    const apiKey = (await c.post<NewApiKey>('/api/auth/api/keys/new', { key_name: 'query', ...REAUTH })).body.token;
     expect((await t.anon().get('/api/auth/me', { authorization: `Bearer ${apiKey}` })).status).toBe(200);
     for (const q of [`access_token=${access}`, `token=${access}`, `jwt=${access}`, `api_key=${apiKey}`, `access_token_cookie=${access}`]) {
       const res = await t.anon().get(`/api/auth/me?${q}`);

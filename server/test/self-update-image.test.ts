@@ -134,7 +134,7 @@ describe.skipIf(!ENABLED)('self-update of the built Berth image (BERTH_TEST_IMAG
     const b = await signedIn();
     expect((await b.call<SelfUpdateCheck>('GET', '/api/settings/check/update')).body.updatable).toBe(true);
     const old = state(name);
-    const started = await b.call<SelfUpdateStarted>('POST', '/api/settings/update', {});
+    const started = await b.call<SelfUpdateStarted>('POST', '/api/settings/update', { current_password: PASSWORD });
     expect(started.status).toBe(200);
     expect(started.body.result).toBe('started');
 
@@ -151,7 +151,7 @@ describe.skipIf(!ENABLED)('self-update of the built Berth image (BERTH_TEST_IMAG
     const running = state(name);
     pushVariant(ref, 'LABEL berth.test.generation="broken"\nCMD ["node", "-e", "process.exit(3)"]');
     const b = await signedIn();
-    expect((await b.call('POST', '/api/settings/update', {})).status).toBe(200);
+    expect((await b.call('POST', '/api/settings/update', { current_password: PASSWORD })).status).toBe(200);
 
     await waitFor('the rollback outcome', async () => {
       const client = await signedIn();

@@ -8,7 +8,7 @@ import { createDockerClient } from '../src/docker/client';
 import { recreateSpec, type ContainerDetail, type RecreateSpec } from '../src/docker/containers';
 import { swapContainer, UPDATER_LABEL, type SwapOptions } from '../src/docker/self-container';
 import { OUTCOME_FILE, runSelfUpdate } from '../src/services/self-update-run';
-import { createTestApp, type TestApp } from './helpers/app';
+import { createTestApp, REAUTH, type TestApp } from './helpers/app';
 import { dockerCli, testEngine } from './helpers/engine';
 import { buildImage, cleanup, exists, uniqueName } from './images-fixtures';
 
@@ -131,7 +131,7 @@ describe('self-update check and start against a stand-in Berth container and the
   });
 
   it('refuses to start an update when the registry has nothing newer', async () => {
-    const res = await t.client.post<ApiError>('/api/settings/update');
+    const res = await t.client.post<ApiError>('/api/settings/update', REAUTH);
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ code: 'up_to_date' });
   });
@@ -147,7 +147,7 @@ describe('self-update check and start against a stand-in Berth container and the
     const fake = uniqueName('selfupd-updater');
     extra.push(fake);
     dockerCli(['run', '-d', '--name', fake, '--label', 'berth.test=1', '--label', `${UPDATER_LABEL}=${self.Id}`, testEngine().image, 'sleep', '3600']);
-    const res = await t.client.post<ApiError>('/api/settings/update');
+    const res = await t.client.post<ApiError>('/api/settings/update', REAUTH);
     expect(res.status).toBe(409);
     expect(res.body.detail).toContain(fake);
     cleanup('container', fake);
@@ -156,7 +156,7 @@ describe('self-update check and start against a stand-in Berth container and the
   it('removes an updater that cannot start and leaves Berth running', async () => {
     // The stand-in image has no node, so the updater copy of it cannot run; the failure is reported.
     const before = await inspect(name);
-    const res = await t.client.post<ApiError>('/api/settings/update');
+    const res = await t.client.post<ApiError>('/api/settings/update', REAUTH);
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.body.detail).toMatch(/node/);
     expect(dockerCli(['ps', '-a', '--filter', `label=${UPDATER_LABEL}=${before.Id}`, '--format', '{{.Names}}']).trim()).toBe('');

@@ -20,24 +20,51 @@ export type AuthStatus = z.infer<typeof AuthStatus>;
 
 export const MIN_PASSWORD_LENGTH = 8;
 
+/** Control characters (C0, DEL, C1): never part of a password one can type. */
+const CONTROL_CHAR = /\p{Cc}/u;
+
+/**
+ * A new password, as web and server both check it: at least 8 characters (code points), not
+ * only whitespace, no control characters.
+ */
+export const NewPassword = z
+  .string()
+  .max(1024, 'Password must be at most 1024 characters.')
+  .refine((p) => [...p].length >= MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters.`)
+  .refine((p) => p.trim() !== '', 'Password cannot be only spaces.')
+  .refine((p) => !CONTROL_CHAR.test(p), 'Password cannot contain control characters.');
+
+/** The acting user's current password, required for sensitive changes (re-authentication). */
+export const CurrentPassword = z.string().max(1024);
+
+/** The body of a sensitive action that has no other fields (self-update). */
+export const ReauthBody = z.strictObject({ current_password: CurrentPassword.optional() });
+
 export const ChangeAccountBody = z.strictObject({
   username: z.email('Must be a valid email.').max(264),
   /** Empty or absent keeps the current password. */
   password: z
     .string()
-    .max(1024, 'Password must be at most 1024 characters.')
-    .refine((p) => p === '' || [...p].length >= MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters.`)
+    .superRefine((p, ctx) => {
+      if (p === '') return;
+      for (const issue of NewPassword.safeParse(p).error?.issues ?? []) ctx.addIssue({ code: 'custom', message: issue.message });
+    })
     .optional()
     .default(''),
+  current_password: CurrentPassword.optional(),
+  /** A new password revokes the user's API keys unless this is true. */
+  keep_api_keys: z.boolean().optional().default(false),
 });
 
 export const ApiKey = z.object({ id: z.number().int(), key_name: z.string(), created_at: z.string(), last_used_at: z.string().nullable() });
 export type ApiKey = z.infer<typeof ApiKey>;
 export const NewApiKey = ApiKey.extend({ token: z.string() });
 export type NewApiKey = z.infer<typeof NewApiKey>;
-export const NewApiKeyBody = z.strictObject({ key_name: z.string().trim().min(1, 'Name is required.').max(255) });
+export const NewApiKeyBody = z.strictObject({ key_name: z.string().trim().min(1, 'Name is required.').max(255), current_password: CurrentPassword.optional() });
 export const KeyIdParams = z.object({ id: z.coerce.number().int().positive() });
 export const Message = z.object({ msg: z.string() });
+/** With DISABLE_AUTH the page fetches this token and sends it as X-CSRF-TOKEN; null while auth is on (the session carries one). */
+export const OpenCsrf = z.object({ csrf: z.string().nullable() });
 
 export const authApi = {
   login: defineRoute({ method: 'POST', path: '/api/auth/login', summary: 'Sign in; sets the session cookies', open: true, body: LoginBody, response: Me }),
@@ -51,6 +78,7 @@ export const authApi = {
     open: true,
     response: AuthStatus,
   }),
+  csrf: defineRoute({ method: 'GET', path: '/api/auth/csrf', summary: 'CSRF token for state changes while authentication is disabled', open: true, response: OpenCsrf }),
   me: defineRoute({ method: 'GET', path: '/api/auth/me', summary: 'Who is signed in', response: Me }),
   changeMe: defineRoute({ method: 'POST', path: '/api/auth/me', summary: 'Change email and/or password of the signed-in user', body: ChangeAccountBody, response: Me }),
   keys: defineRoute({ method: 'GET', path: '/api/auth/api/keys', summary: 'API keys of the signed-in user', response: z.array(ApiKey) }),

@@ -22,4 +22,6 @@ export const ErrorCode = {
   authDisabled: 'auth_disabled',
   internal: 'internal_error',
   payloadTooLarge: 'payload_too_large',
+  hostNotAllowed: 'host_not_allowed',
+  reauthFailed: 'reauth_failed',
 } as const;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../route';
+import { ReauthBody } from './auth';
 import { Health } from './health';
 import { NewTemplateBody, TemplateItemData } from './template';
 import { TemplateVariablesBody } from './variables';
@@ -116,7 +117,7 @@ export const settingsApi = {
   import: defineRoute({
     method: 'POST',
     path: '/api/settings/export',
-    summary: 'Import a settings file (multipart, file field `upload`): replaces all templates and variables, or changes nothing',
+    summary: 'Import a settings file (multipart: file field `upload`, text field `current_password`): replaces all templates and variables, or changes nothing',
     response: ImportResult,
   }),
   checkUpdate: defineRoute({
@@ -130,6 +131,11 @@ export const settingsApi = {
     path: '/api/settings/update',
     summary: "Pull Berth's image and swap its container for a new one; rolled back if the new one is not healthy",
     alsoMethods: ['GET'],
+    /**
+     * Re-authentication (`current_password`); a GET has no body, so it cannot start an update
+     * while auth is on. The server checks it itself: Fastify takes no body schema on a GET route.
+     */
+    body: ReauthBody,
     response: SelfUpdateStarted,
   }),
 };

@@ -29,6 +29,7 @@ export class ApiKeysRepo {
       ),
       touch: db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?'),
       deleteForUser: db.prepare('DELETE FROM api_keys WHERE id = ? AND user_id = ?'),
+      deleteAllForUser: db.prepare('DELETE FROM api_keys WHERE user_id = ?'),
     };
   }
 
@@ -52,5 +53,9 @@ export class ApiKeysRepo {
   /** Deletes a key only if it belongs to the user; false when there was no such key of theirs. */
   deleteForUser(id: number, userId: number): boolean {
     return this.stmts.deleteForUser.run(id, userId).changes === 1;
+  }
+
+  deleteAllForUser(userId: number): number {
+    return this.stmts.deleteAllForUser.run(userId).changes;
   }
 }

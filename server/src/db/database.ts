@@ -5,10 +5,20 @@ import { migrations } from './migrations';
 
 export type Db = Database.Database;
 
-/** Opens (creating if needed) `berth.db` in the data dir, in WAL mode, and applies pending migrations. */
+const DB_FILE = 'berth.db';
+
+/**
+ * Opens (creating if needed) `berth.db` in the data dir, in WAL mode, and applies pending migrations.
+ * The database holds password hashes and sessions, so it is 0600 whatever the data dir's mode or
+ * the umask: the file is made 0600 before SQLite opens it (SQLite gives -wal and -shm the main
+ * file's mode), and looser existing files are tightened.
+ */
 export function openDatabase(dataDir: string): Db {
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const db = new Database(path.join(dataDir, 'berth.db'));
+  const file = path.join(dataDir, DB_FILE);
+  ensurePrivate(file, true);
+  for (const suffix of ['-wal', '-shm', '-journal']) ensurePrivate(file + suffix, false);
+  const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
@@ -25,5 +35,21 @@ export function migrate(db: Db): void {
       db.exec(m.sql);
       db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(m.version, new Date().toISOString());
     })();
+  }
+}
+
+/** Makes `file` mode 0600: creates it empty when `create` and missing, tightens it when looser. */
+function ensurePrivate(file: string, create: boolean): void {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, create ? fs.constants.O_RDWR | fs.constants.O_CREAT : fs.constants.O_RDWR, 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  try {
+    if ((fs.fstatSync(fd).mode & 0o077) !== 0) fs.fchmodSync(fd, 0o600);
+  } finally {
+    fs.closeSync(fd);
   }
 }

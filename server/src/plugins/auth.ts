@@ -1,12 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
-import { UnauthorizedError } from '../errors';
+import { CrossSiteError, UnauthorizedError } from '../errors';
 import { ApiKeyService } from '../services/auth/api-keys';
 import { createAuthService, type AuthService, type Principal, type SessionTokens } from '../services/auth';
 import { DISABLED_USERNAME } from '../services/auth/principal';
 import { assertCsrf } from '../services/auth/tokens';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** The auth use cases, for routes outside routes/auth.ts that need re-authentication. */
+    berthAuth: AuthService;
+  }
   interface FastifyRequest {
     /** Who the request acts as; null only on open routes and outside /api. */
     principal: Principal | null;
@@ -33,23 +37,75 @@ const DISABLED_PRINCIPAL: Principal = { userId: 0, username: DISABLED_USERNAME, 
  * before they can 404. Credentials come from `Authorization: Bearer` (an API key or an access
  * JWT) or else the access cookie; never from the query string. Cookie-authenticated requests
  * that can change state need X-CSRF-TOKEN equal to the token's csrf claim.
+ *
+ * Every state change (auth on or off, open routes too) is refused when the browser says it
+ * comes from another site (Origin, Sec-Fetch-Site). With DISABLE_AUTH there is no session, so
+ * a state change also needs the X-CSRF-TOKEN handed out by the open GET /api/auth/csrf.
  */
 export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promise<AuthService> {
   const auth = await createAuthService(ctx);
   if (ctx.config.disableAuth) {
     ctx.log.warn('AUTHENTICATION IS DISABLED (DISABLE_AUTH=true): anyone who can reach this port controls the Docker host. Only use this behind a proxy that authenticates.');
   }
+  app.decorate('berthAuth', auth);
   app.decorateRequest('principal', null);
   markStateChangingRoutes(app);
   app.addHook('onRequest', async (req) => {
     const routeUrl = req.routeOptions.url;
     const apiRoute = routeUrl !== undefined && isApiPath(routeUrl);
     if (!apiRoute && !isApiPath(req.url.split('?')[0] ?? '')) return;
+    const changesState = req.routeOptions.config.csrf === true || !READ_METHODS.has(req.method);
+    if (changesState) assertSameOrigin(req);
     // `open` counts only on real /api routes: the web app's catch-all is open but must not open /api.
     if (apiRoute && req.routeOptions.config.open === true) return;
-    req.principal = ctx.config.disableAuth ? DISABLED_PRINCIPAL : await authenticate(req, auth);
+    if (!ctx.config.disableAuth) {
+      req.principal = await authenticate(req, auth);
+      return;
+    }
+    if (changesState && !auth.checkOpenCsrf(req.headers['x-csrf-token'])) {
+      throw new CrossSiteError('Missing or wrong CSRF token: authentication is disabled, so send X-CSRF-TOKEN with the token from GET /api/auth/csrf.');
+    }
+    req.principal = DISABLED_PRINCIPAL;
   });
   return auth;
+}
+
+/**
+ * Refuses a request a browser marks as coming from another site: Sec-Fetch-Site other than
+ * same-origin (or none: typed by the user), or an Origin that is not this server's own.
+ * Clients that send neither (curl, scripts) are judged by their credentials alone.
+ */
+function assertSameOrigin(req: FastifyRequest): void {
+  const site = req.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') {
+    throw new CrossSiteError(`Refused a ${site} request: state changes must come from Berth's own pages.`);
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined && !sameHost(origin, req.host)) {
+    throw new CrossSiteError(`Refused a request from origin ${origin.slice(0, 100)}: state changes must come from Berth's own pages. Behind a proxy, pass the original Host header on.`);
+  }
+}
+
+/** Whether an Origin names the host (and port) of this request's Host; a missing port is the scheme's default. */
+function sameHost(origin: string, host: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false; // includes the opaque origin "null"
+  }
+  const parsed = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(host.toLowerCase());
+  if (!parsed || url.hostname.toLowerCase() !== parsed[1]) return false;
+  const defaultPort = url.protocol === 'https:' ? '443' : '80';
+  return (url.port || defaultPort) === (parsed[2] ?? (url.port || defaultPort));
+}
+
+/**
+ * Re-authentication for a sensitive change (current password of the acting user); a no-op
+ * with DISABLE_AUTH. Throws ReauthFailedError (403 reauth_failed) when missing or wrong.
+ */
+export async function requireReauth(req: FastifyRequest, currentPassword: string | undefined): Promise<void> {
+  await req.server.berthAuth.reauthenticate(requirePrincipal(req), currentPassword, req.ip);
 }
 
 async function authenticate(req: FastifyRequest, auth: AuthService): Promise<Principal> {

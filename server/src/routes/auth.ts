@@ -50,15 +50,18 @@ export function authRoutes(app: FastifyInstance, _ctx: AppContext, auth: AuthSer
     return p.via === 'disabled' ? { username: DISABLED_USERNAME, authDisabled: true } : { username: p.username, authDisabled: false };
   });
 
+  route(app, authApi.csrf, () => ({ csrf: auth.openCsrfToken() }));
+
   route(app, authApi.changeMe, async (req, reply) => {
-    const { username, tokens } = await auth.changeAccount(requirePrincipal(req), req.body.username, req.body.password);
+    const { username, password, current_password: currentPassword, keep_api_keys: keepApiKeys } = req.body;
+    const { username: email, tokens } = await auth.changeAccount(requirePrincipal(req), { email: username, password, currentPassword, keepApiKeys }, req.ip);
     if (tokens) setSessionCookies(req, reply, tokens);
-    return { username, authDisabled: false };
+    return { username: email, authDisabled: false };
   });
 
   route(app, authApi.keys, async (req) => auth.apiKeys.list(accountOf(auth, req, 'Listing API keys')));
 
-  route(app, authApi.newKey, async (req) => auth.apiKeys.create(accountOf(auth, req, 'Generating an API key'), req.body.key_name));
+  route(app, authApi.newKey, async (req) => auth.createApiKey(requirePrincipal(req), req.body.key_name, req.body.current_password, req.ip));
 
   route(app, authApi.revokeKey, async (req) => {
     auth.apiKeys.revoke(accountOf(auth, req, 'Revoking an API key'), req.params.id);

@@ -7,6 +7,8 @@ import { buildApp } from '../../src/app';
 import type { AppContext } from '../../src/context';
 
 export const TEST_ADMIN = { username: 'admin@berth.test', password: 'correct-horse-battery-staple' };
+/** Sensitive changes (account, API keys, settings import, self-update) re-authenticate with the current password. */
+export const REAUTH = { current_password: TEST_ADMIN.password };
 
 export interface TestResponse<T = unknown> {
   status: number;

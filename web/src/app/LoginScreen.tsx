@@ -1,4 +1,5 @@
-import { Alert, Button, Center, Group, Image, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Center, Group, Image, Paper, Stack, TextInput, Title } from '@mantine/core';
+import { PasswordField } from '../components/PasswordField';
 import { useState, type FormEvent } from 'react';
 import { useLogin } from '../features/account/api';
 import { errorMessage } from '../lib/notify';
@@ -29,7 +30,7 @@ export function LoginScreen() {
               </Title>
             </Group>
             <TextInput label="Email" name="username" autoComplete="username" autoFocus value={username} onChange={(e) => setUsername(e.currentTarget.value)} />
-            <PasswordInput label="Password" name="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
+            <PasswordField label="Password" name="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
             {message && (
               <Alert color="red" role="alert">
                 {message}

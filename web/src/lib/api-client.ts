@@ -61,9 +61,31 @@ export function buildUrl(def: RouteDef, params?: object, query?: object): string
   return qs ? `${path}?${qs}` : path;
 }
 
+// --- DISABLE_AUTH: the CSRF token comes from an open endpoint (no session, so no csrf cookie). ---
+let openCsrf: Promise<string | undefined> | null = null;
+
+/** The token of GET /api/auth/csrf, fetched once; only asked for while the server has auth turned off. */
+function openCsrfToken(): Promise<string | undefined> {
+  openCsrf ??= fetch(authApi.csrf.path, { headers: { Accept: 'application/json' }, credentials: 'same-origin' })
+    .then(async (res) => (res.ok ? ((await res.json()) as { csrf: string | null }).csrf ?? undefined : undefined))
+    .catch(() => undefined)
+    .then((token) => {
+      if (token === undefined) openCsrf = null; // try again on the next call
+      return token;
+    });
+  return openCsrf;
+}
+
+async function csrfHeader(path: string, method: string): Promise<string | undefined> {
+  const fromCookie = csrfFor(path);
+  if (fromCookie || !session.get().authDisabled) return fromCookie;
+  return method !== 'GET' ? openCsrfToken() : undefined;
+}
+// --- end DISABLE_AUTH ---
+
 async function send(url: string, init: FetchInit): Promise<Response> {
   const headers: Record<string, string> = { Accept: init.accept ?? 'application/json' };
-  const csrf = csrfFor(url.split('?')[0]!);
+  const csrf = await csrfHeader(url.split('?')[0]!, init.method ?? 'GET');
   if (csrf) headers['X-CSRF-TOKEN'] = csrf;
   let payload: BodyInit | undefined;
   if (init.body instanceof FormData) payload = init.body;

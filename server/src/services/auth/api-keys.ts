@@ -39,6 +39,11 @@ export class ApiKeyService {
     if (!this.repo.deleteForUser(id, userId)) throw new NotFoundError('API key', id);
   }
 
+  /** Revokes every key of the user (after a password change); returns how many. */
+  revokeAllForUser(userId: number): number {
+    return this.repo.deleteAllForUser(userId);
+  }
+
   authenticate(token: string): Principal {
     const row = KEY_SHAPE.test(token) ? this.repo.byHash(sha256(token)) : undefined;
     if (!row) throw new UnauthorizedError('Unknown or revoked API key.');

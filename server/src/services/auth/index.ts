@@ -2,7 +2,7 @@ import type { AppContext } from '../../context';
 import { ApiKeysRepo } from '../../db/api-keys-repo';
 import { SessionsRepo } from '../../db/sessions-repo';
 import { UsersRepo } from '../../db/users-repo';
-import { UnauthorizedError } from '../../errors';
+import { ForbiddenError, ReauthFailedError, UnauthorizedError } from '../../errors';
 import { ApiKeyService } from './api-keys';
 import { PasswordHasher } from './passwords';
 import { AuthDisabledError, type Principal } from './principal';
@@ -24,6 +24,7 @@ export class AuthService {
     readonly sessions: SessionService,
     readonly apiKeys: ApiKeyService,
     private readonly throttle: LoginThrottle,
+    private readonly signer: TokenSigner,
   ) {}
 
   /** Same answer for an unknown user and a wrong password; throttled per client. */
@@ -35,16 +36,52 @@ export class AuthService {
   }
 
   /**
-   * Changes the signed-in user's email and/or password. A new password ends every session of
-   * the user (the caller's too); when the caller signed in with a session, a fresh one is
-   * returned so they stay signed in. API keys keep working: they are revoked one by one.
+   * Re-authentication for sensitive changes: the current password of the acting user, checked
+   * under the sign-in throttle so a leaked API key or token cannot be used to guess it. Without
+   * accounts (DISABLE_AUTH) there is nothing to check.
    */
-  async changeAccount(principal: Principal, email: string, password: string): Promise<{ username: string; tokens: SessionTokens | null }> {
+  async reauthenticate(principal: Principal, currentPassword: string | undefined, ip: string): Promise<void> {
+    if (principal.via === 'disabled') return;
+    if (!currentPassword) throw new ReauthFailedError('Confirm this change with your current password (field current_password).');
+    const { email } = this.users.byId(principal.userId);
+    const user = await this.throttle.attempt(ip, email, () => this.users.verifyCredentials(email, currentPassword));
+    if (!user) throw new ReauthFailedError('The current password is wrong.');
+  }
+
+  /**
+   * Changes the signed-in user's email and/or password after re-authentication. A new password
+   * ends every session of the user (the caller's too; a session caller gets a fresh one so they
+   * stay signed in) and revokes the user's API keys unless `keepApiKeys` is set.
+   */
+  async changeAccount(
+    principal: Principal,
+    change: { email: string; password: string; currentPassword: string | undefined; keepApiKeys: boolean },
+    ip: string,
+  ): Promise<{ username: string; tokens: SessionTokens | null }> {
     this.assertAccount(principal, 'Changing the account');
-    const { email: username, passwordChanged } = await this.users.changeAccount(principal.userId, email, password);
+    await this.reauthenticate(principal, change.currentPassword, ip);
+    const { email: username, passwordChanged } = await this.users.changeAccount(principal.userId, change.email, change.password);
     if (!passwordChanged) return { username, tokens: null };
     this.sessions.endAllForUser(principal.userId);
+    if (!change.keepApiKeys) this.apiKeys.revokeAllForUser(principal.userId);
     return { username, tokens: principal.via === 'session' ? await this.sessions.start(principal.userId) : null };
+  }
+
+  /** A new API key, only from a signed-in session and after re-authentication: a key cannot mint keys. */
+  async createApiKey(principal: Principal, keyName: string, currentPassword: string | undefined, ip: string) {
+    this.assertAccount(principal, 'Generating an API key');
+    if (principal.via === 'api_key') throw new ForbiddenError('An API key cannot create API keys. Sign in with your password to make one.');
+    await this.reauthenticate(principal, currentPassword, ip);
+    return this.apiKeys.create(principal.userId, keyName);
+  }
+
+  /** The CSRF token for DISABLE_AUTH (see TokenSigner.openCsrfToken); null while auth is on. */
+  openCsrfToken(): string | null {
+    return this.disabled ? this.signer.openCsrfToken() : null;
+  }
+
+  checkOpenCsrf(header: string | string[] | undefined): boolean {
+    return this.signer.checkOpenCsrf(header);
   }
 
   /** Account and key endpoints need a real user, which DISABLE_AUTH does not have. */
@@ -67,5 +104,6 @@ export async function createAuthService(ctx: AppContext): Promise<AuthService> {
     new SessionService(new SessionsRepo(db), signer, log),
     new ApiKeyService(new ApiKeysRepo(db)),
     new LoginThrottle(),
+    signer,
   );
 }

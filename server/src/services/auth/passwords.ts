@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import argon2 from 'argon2';
-import { MIN_PASSWORD_LENGTH } from '@berth/contract';
+import { NewPassword } from '@berth/contract';
 import { ValidationError } from '../../errors';
 
 /**
@@ -52,9 +52,11 @@ export class PasswordHasher {
   }
 }
 
+/** The contract's password rule (length, not only whitespace, no control characters). */
 export function assertPasswordPolicy(password: string): void {
-  if ([...password].length < MIN_PASSWORD_LENGTH) {
-    const message = `Password must be at least ${MIN_PASSWORD_LENGTH} characters.`;
+  const issues = NewPassword.safeParse(password).error?.issues;
+  if (issues?.length) {
+    const message = issues.map((i) => i.message).join(' ');
     throw new ValidationError(`password: ${message}`, [{ field: 'password', message }]);
   }
 }

@@ -11,9 +11,11 @@ export interface ThrottleOptions {
   perClient: number;
   /** Failures one client may make across all accounts before backoff starts. */
   perIp: number;
-  /** Failures against one account, from all clients, that mark it as under attack. */
-  accountCeiling: number;
+  /** Failures against one account, from all clients, before the account itself backs off. */
+  perAccount: number;
   baseDelayMs: number;
+  /** The first wait of an account that reached `perAccount`; it doubles with each further failure. */
+  accountBaseDelayMs: number;
   maxDelayMs: number;
   /** A bucket is forgotten this long after its last failure. */
   windowMs: number;
@@ -25,8 +27,9 @@ export interface ThrottleOptions {
 const DEFAULTS: ThrottleOptions = {
   perClient: 5,
   perIp: 10,
-  accountCeiling: 100,
+  perAccount: 10,
   baseDelayMs: 1000,
+  accountBaseDelayMs: 30_000,
   maxDelayMs: 15 * 60_000,
   windowMs: 60 * 60_000,
   maxInFlightPerIp: 2,
@@ -52,13 +55,13 @@ class Buckets {
     return Math.max(0, (this.get(key, now)?.blockedUntil ?? 0) - now);
   }
 
-  /** Counts a failure; from the `freeFailures`-th one on, each failure doubles the wait. */
-  fail(key: string, now: number, freeFailures: number): Bucket {
+  /** Counts a failure; from the `freeFailures`-th one on, each failure doubles the wait (from `baseDelayMs`). */
+  fail(key: string, now: number, freeFailures: number, baseDelayMs = this.opts.baseDelayMs): Bucket {
     const b = this.get(key, now) ?? { failures: 0, lastFailure: now, blockedUntil: 0 };
     b.failures++;
     b.lastFailure = now;
     if (b.failures >= freeFailures) {
-      const delay = Math.min(this.opts.baseDelayMs * 2 ** Math.min(b.failures - freeFailures, 30), this.opts.maxDelayMs);
+      const delay = Math.min(baseDelayMs * 2 ** Math.min(b.failures - freeFailures, 30), this.opts.maxDelayMs);
       b.blockedUntil = now + delay;
     }
     this.map.delete(key);
@@ -82,20 +85,19 @@ class Buckets {
 }
 
 /**
- * Sign-in throttle (in memory; a restart forgets it).
+ * Sign-in throttle (in memory; a restart forgets it). It also guards re-authentication (the
+ * current password asked before sensitive changes), so a leaked key cannot guess it either.
  *
- * Design: the limits slow the client that fails, never the account as a whole, so the right
- * password from another client always works.
  * - Per client IP across all accounts, and per (account, client IP): a few free failures, then
  *   each failure doubles that client's wait (1 s, 2 s, 4 s … up to 15 min). A blocked attempt is
  *   answered 429 with Retry-After without checking the password and does not extend the wait.
- * - Per account from all clients: when failures pass a high ceiling (a distributed attack), the
- *   account is marked under attack and every client that fails against it backs off from its
- *   first failure instead of its fifth. A client that has not failed is never blocked, so the
- *   owner still signs in; an attacker with many addresses gets a few guesses per address per hour.
+ * - Per account from all clients: after 10 failures the account itself waits 30 s, doubling
+ *   with each further failure up to 15 min, whatever address the guesses come from (rotating
+ *   addresses or a forged X-Forwarded-For gain nothing). The owner is locked out of *new*
+ *   sign-ins for that long, but sessions and refresh tokens they already hold keep working.
  * - At most a couple of checks per client run at once, so a burst cannot slip past the counters
  *   before the first failures are recorded.
- * A success from a client clears that client's counters (not the account's attack mark).
+ * A success clears that client's counters and the account's.
  */
 export class LoginThrottle {
   private readonly opts: ThrottleOptions;
@@ -116,6 +118,11 @@ export class LoginThrottle {
     const accountKey = account.trim().toLowerCase();
     const clientKey = `${accountKey}\n${ip}`;
     const now = this.now();
+    const accountWaitMs = this.byAccount.blockedForMs(accountKey, now);
+    if (accountWaitMs > 0) {
+      const seconds = Math.ceil(accountWaitMs / 1000);
+      throw new TooManyRequestsError(`Too many failed sign-in attempts for this account. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`, seconds);
+    }
     const waitMs = Math.max(this.byIp.blockedForMs(ip, now), this.byClient.blockedForMs(clientKey, now));
     if (waitMs > 0) {
       const seconds = Math.ceil(waitMs / 1000);
@@ -130,12 +137,13 @@ export class LoginThrottle {
       const result = await check();
       const at = this.now();
       if (result === null) {
-        const underAttack = this.byAccount.fail(accountKey, at, Infinity).failures >= this.opts.accountCeiling;
+        this.byAccount.fail(accountKey, at, this.opts.perAccount, this.opts.accountBaseDelayMs);
         this.byIp.fail(ip, at, this.opts.perIp);
-        this.byClient.fail(clientKey, at, underAttack ? 1 : this.opts.perClient);
+        this.byClient.fail(clientKey, at, this.opts.perClient);
       } else {
         this.byIp.clear(ip);
         this.byClient.clear(clientKey);
+        this.byAccount.clear(accountKey);
       }
       return result;
     } finally {

@@ -64,6 +64,29 @@ export class TokenSigner {
     private readonly lifetimeSeconds: Record<TokenType, number>,
   ) {}
 
+  /**
+   * A CSRF token for DISABLE_AUTH, where there is no session to carry one: a random nonce and
+   * its HMAC under the signing key. Only a page that can read Berth's answers (same origin;
+   * the Host check stops DNS rebinding) can get one.
+   */
+  openCsrfToken(): string {
+    const nonce = randomToken(16);
+    return `${nonce}.${this.openCsrfMac(nonce)}`;
+  }
+
+  checkOpenCsrf(header: string | string[] | undefined): boolean {
+    if (typeof header !== 'string') return false;
+    const [nonce, mac, extra] = header.split('.');
+    if (!nonce || !mac || extra !== undefined) return false;
+    const expected = Buffer.from(this.openCsrfMac(nonce));
+    const given = Buffer.from(mac);
+    return given.length === expected.length && crypto.timingSafeEqual(given, expected);
+  }
+
+  private openCsrfMac(nonce: string): string {
+    return crypto.createHmac('sha256', this.key).update(`open-csrf:${nonce}`).digest('base64url');
+  }
+
   async issue(type: TokenType, userId: number, sid: string): Promise<IssuedToken> {
     const jti = randomToken(16);
     const csrf = randomToken(16);

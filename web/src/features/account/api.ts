@@ -59,9 +59,14 @@ export function useLogout() {
 }
 
 export function useChangeAccount() {
+  const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { username: string; password: string }) => api(authApi.changeMe, { body }),
-    onSuccess: (me) => session.signedIn(me.username, me.authDisabled),
+    mutationFn: (body: { username: string; password: string; current_password: string; keep_api_keys: boolean }) => api(authApi.changeMe, { body }),
+    onSuccess: (me) => {
+      session.signedIn(me.username, me.authDisabled);
+      // A new password revokes the API keys unless they were kept.
+      void queryClient.invalidateQueries({ queryKey: accountKeys.apiKeys() });
+    },
   });
 }
 
@@ -70,7 +75,8 @@ export const apiKeysQuery = () => queryOptions({ queryKey: accountKeys.apiKeys()
 export function useGenerateApiKey() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (keyName: string) => api(authApi.newKey, { body: { key_name: keyName } }),
+    mutationFn: ({ keyName, currentPassword }: { keyName: string; currentPassword: string }) =>
+      api(authApi.newKey, { body: { key_name: keyName, current_password: currentPassword } }),
     onSuccess: ({ token: _token, ...key }) => {
       // The list gains the new key; the token itself never enters the cache.
       queryClient.setQueryData<ApiKey[]>(accountKeys.apiKeys(), (prev) => [...(prev ?? []), key]);

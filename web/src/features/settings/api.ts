@@ -26,8 +26,9 @@ export const exportSettings = () => apiDownload(settingsApi.export, {}, 'berth-s
 export function useImportSettings() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (file: File) => {
+    mutationFn: ({ file, currentPassword }: { file: File; currentPassword: string }) => {
       const body = new FormData();
+      body.append('current_password', currentPassword);
       body.append('upload', file);
       return api(settingsApi.import, { body });
     },
@@ -36,5 +37,5 @@ export function useImportSettings() {
 }
 
 export function useSelfUpdate() {
-  return useMutation({ mutationFn: () => api(settingsApi.update) });
+  return useMutation({ mutationFn: (currentPassword: string) => api(settingsApi.update, { body: { current_password: currentPassword } }) });
 }

@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import { Button, Card, FileInput, Group, Stack, Text, Title } from '@mantine/core';
 import { IconDownload, IconFileUpload, IconUpload } from '@tabler/icons-react';
+import { PasswordField } from '../../../components/PasswordField';
 import { notifyError, notifySuccess } from '../../../lib/notify';
+import { useSession } from '../../../lib/session';
 import { exportSettings, importFileError, useImportSettings } from '../api';
 
 /** Server Settings: import a settings file (replaces templates and variables) or export them. */
@@ -9,15 +11,19 @@ export function ImportExportCard() {
   const [file, setFile] = useState<File | null>(null);
   const [touched, setTouched] = useState(false);
   const [exporting, setExporting] = useState(false);
+  const [current, setCurrent] = useState('');
+  const { authDisabled } = useSession();
   const importer = useImportSettings();
   const problem = importFileError(file);
+  const needsPassword = !authDisabled && current === '';
 
   const runImport = () =>
     file &&
-    importer.mutate(file, {
+    importer.mutate({ file, currentPassword: current }, {
       onSuccess: (r) => {
         notifySuccess(`${r.success}: ${r.templates} templates with ${r.items} items, ${r.variables} variables.`);
         setFile(null);
+        setCurrent('');
         setTouched(false);
       },
     });
@@ -59,7 +65,10 @@ export function ImportExportCard() {
             error={touched && problem ? problem : undefined}
             w={320}
           />
-          <Button leftSection={<IconUpload size={16} />} disabled={problem !== null} loading={importer.isPending} onClick={runImport}>
+          {!authDisabled && (
+            <PasswordField label="Current Password" required autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.currentTarget.value)} w={240} />
+          )}
+          <Button leftSection={<IconUpload size={16} />} disabled={problem !== null || needsPassword} loading={importer.isPending} onClick={runImport}>
             Import
           </Button>
           <Button variant="default" leftSection={<IconDownload size={16} />} loading={exporting} onClick={() => void runExport()}>

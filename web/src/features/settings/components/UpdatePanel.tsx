@@ -6,6 +6,7 @@ import { SELF_UPDATE_MESSAGE, type SelfUpdateOutcome } from '@berth/contract';
 import { useLogout } from '../../account/api';
 import { errorMessage, notifyPlain } from '../../../lib/notify';
 import { useSession } from '../../../lib/session';
+import { PasswordField } from '../../../components/PasswordField';
 import { updateCheckQuery, useSelfUpdate } from '../api';
 
 /** Spec: the wait between starting the self-update and the logout. */
@@ -24,11 +25,12 @@ export function UpdatePanel() {
   const logout = useLogout();
   const { authDisabled } = useSession();
   const [started, setStarted] = useState(false);
+  const [current, setCurrent] = useState('');
   const timer = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(timer.current), []);
 
   const start = () =>
-    update.mutate(undefined, {
+    update.mutate(current, {
       onSuccess: () => {
         setStarted(true);
         notifyPlain(SELF_UPDATE_MESSAGE, 'blue');
@@ -59,8 +61,11 @@ export function UpdatePanel() {
           </Alert>
         )}
         {started && <Alert color="blue">{SELF_UPDATE_MESSAGE}</Alert>}
-        <Group>
-          <Button leftSection={<IconCloudDownload size={16} />} disabled={!check.data?.updatable || started} loading={update.isPending} onClick={start}>
+        <Group align="flex-end">
+          {!authDisabled && check.data?.updatable && !started && (
+            <PasswordField label="Current Password" required autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.currentTarget.value)} w={240} />
+          )}
+          <Button leftSection={<IconCloudDownload size={16} />} disabled={!check.data?.updatable || started || (!authDisabled && !current)} loading={update.isPending} onClick={start}>
             Update Berth
           </Button>
           <Button variant="default" leftSection={<IconRefresh size={16} />} loading={check.isFetching} onClick={() => void check.refetch()}>

@@ -1,0 +1,19 @@
+import { PasswordInput, type PasswordInputProps } from '@mantine/core';
+import { useState } from 'react';
+
+/**
+ * A password input whose show/hide toggle is a real control: it is named ("Show password" /
+ * "Hide password"; it sits right after its field, which names the context) and reachable with
+ * Tab, which Mantine's default toggle (tabIndex -1, no name) is not.
+ */
+export function PasswordField(props: Omit<PasswordInputProps, 'visible' | 'onVisibilityChange' | 'visibilityToggleButtonProps'>) {
+  const [visible, setVisible] = useState(false);
+  return (
+    <PasswordInput
+      {...props}
+      visible={visible}
+      onVisibilityChange={setVisible}
+      visibilityToggleButtonProps={{ tabIndex: 0, 'aria-label': visible ? 'Hide password' : 'Show password', 'aria-pressed': visible }}
+    />
+  );
+}

@@ -4,7 +4,8 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Config } from './config';
 import type { AppContext } from './context';
 import { openDatabase, type Db } from './db/database';
-import { createDockerClient, type DockerClient } from './docker/client';
+import { createEngine } from './docker/dockerode-engine';
+import type { Engine } from './docker/engine';
 import { EngineStatus } from './docker/engine-status';
 import { detectComposeCli, type ComposeCli } from './compose/cli';
 import { registerAuth } from './plugins/auth';
@@ -26,7 +27,7 @@ import { BERTH_VERSION } from './version';
 
 export interface AppDeps {
   db?: Db;
-  docker?: DockerClient;
+  docker?: Engine;
   /** Skip detection (tests that do not need compose). */
   compose?: ComposeCli | null;
 }
@@ -49,7 +50,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<{ ap
 
   const closers: (() => Promise<void> | void)[] = [];
   const db = deps.db ?? openDatabase(config.dataDir);
-  const docker = deps.docker ?? createDockerClient(config.dockerHost);
+  const docker = deps.docker ?? createEngine(config);
   const engine = new EngineStatus(docker, app.log);
   const compose = deps.compose !== undefined ? deps.compose : await detectComposeCli(config.cliEnv);
   const ctx: AppContext = { config, db, docker, engine, compose, log: app.log, version: BERTH_VERSION, onClose: (fn) => closers.push(fn) };

@@ -3,7 +3,7 @@ import fastifyMultipart from '@fastify/multipart';
 import { SETTINGS_FILE_MAX_BYTES, settingsApi } from '@berth/contract';
 import { route } from '../lib/route';
 import type { AppContext } from '../context';
-import { AppError, ValidationError } from '../errors';
+import { PayloadTooLargeError, ValidationError } from '../errors';
 import { SettingsImportRepo } from '../db/settings-import-repo';
 import { TemplatesRepo } from '../db/templates-repo';
 import { VariablesRepo } from '../db/variables-repo';
@@ -24,8 +24,8 @@ async function uploadedFile(req: FastifyRequest): Promise<Buffer | null> {
     }
   } catch (err) {
     const code = (err as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, 'payload_too_large', `The settings file is larger than ${MAX_MIB} MiB.`);
-    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT') throw new AppError(413, 'payload_too_large', 'Send one file in the field "upload", nothing else.');
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new PayloadTooLargeError(`The settings file is larger than ${MAX_MIB} MiB.`);
+    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT') throw new PayloadTooLargeError('Send one file in the field "upload", nothing else.');
     throw err;
   }
   return null;

@@ -1,14 +1,23 @@
-import { authApi, fillPath, type RouteDef, type RouteResponse } from '@berth/contract';
+import { authApi, ErrorCodeSchema, fillPath, type ErrorCode, type RouteDef, type RouteResponse } from '@berth/contract';
 import type { z } from 'zod';
 import { session } from './session';
 
-/** Any failed call. `detail` is the server's human text, `code` its machine code. */
+/** The server's codes, plus the ones the client makes itself when no server answer says more. */
+export type ApiErrorCode = ErrorCode | 'http_error' | 'network_error' | 'stream_ended';
+
+/** A code read from a server body; anything Berth does not know becomes 'http_error'. */
+export function errorCode(value: unknown): ApiErrorCode {
+  const known = ErrorCodeSchema.safeParse(value);
+  return known.success ? known.data : 'http_error';
+}
+
+/** Any failed call. `detail` is the server's human text, `code` its machine code ('http_error' when the answer had none Berth knows). */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly statusText: string,
     readonly detail: string,
-    readonly code: string,
+    readonly code: ApiErrorCode,
   ) {
     super(`${statusText}: ${detail}`);
     this.name = 'ApiError';
@@ -90,12 +99,12 @@ export function refreshSession(): Promise<boolean> {
 async function toApiError(res: Response): Promise<ApiError> {
   const statusText = res.statusText || `HTTP ${res.status}`;
   let detail = statusText;
-  let code = 'http_error';
+  let code: ApiErrorCode = 'http_error';
   const text = await res.text().catch(() => '');
   try {
     const body = JSON.parse(text) as { detail?: unknown; code?: unknown };
     if (typeof body.detail === 'string') detail = body.detail;
-    if (typeof body.code === 'string') code = body.code;
+    code = errorCode(body.code);
   } catch {
     // A non-JSON error (a proxy page, say): keep a short, readable piece of it.
     if (text.trim()) detail = text.trim().slice(0, 200);

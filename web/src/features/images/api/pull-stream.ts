@@ -1,5 +1,5 @@
 import { imageApi, type ImageSummary, type PullProgress } from '@berth/contract';
-import { ApiError, readCookie, refreshSession } from '../../../lib/api-client';
+import { ApiError, errorCode, readCookie, refreshSession } from '../../../lib/api-client';
 
 interface SseEvent {
   event: string;
@@ -27,7 +27,7 @@ async function errorOf(res: Response): Promise<ApiError> {
   const text = await res.text();
   try {
     const body = JSON.parse(text) as { detail?: string; code?: string };
-    return new ApiError(res.status, res.statusText || `HTTP ${res.status}`, body.detail ?? res.statusText, body.code ?? 'http_error');
+    return new ApiError(res.status, res.statusText || `HTTP ${res.status}`, body.detail ?? res.statusText, errorCode(body.code));
   } catch {
     return new ApiError(res.status, res.statusText || `HTTP ${res.status}`, text.trim().slice(0, 200) || res.statusText, 'http_error');
   }
@@ -72,7 +72,7 @@ export async function pullWithProgress(image: string, onProgress: (batch: PullPr
       } else if (e.event === 'error') {
         const body = JSON.parse(e.data) as { detail: string; code: string };
         await reader.cancel();
-        throw new ApiError(502, 'Pull Failed', body.detail, body.code);
+        throw new ApiError(502, 'Pull Failed', body.detail, errorCode(body.code));
       }
     }
     if (progress.length) onProgress(progress);

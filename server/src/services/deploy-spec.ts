@@ -13,7 +13,7 @@ function unsetVariables(field: string, where: string, names: string[]): FieldErr
   return {
     field,
     message: `Unset template variable used: ${names.join(', ')}`,
-    sentence: `The ${them} not set (used in ${where}); add it under Settings → Template Variables, or change the value.`,
+    sentence: `The ${them} not set (used in ${where}, field ${field}); add it under Settings → Template Variables, or change the value.`,
   };
 }
 

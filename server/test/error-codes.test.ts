@@ -45,12 +45,13 @@ describe('every error code, produced by a real request', () => {
     catalogue = http.createServer((req, res) => {
       if (req.url === '/hang') return; // never answers
       if (req.url === '/error') return void res.writeHead(500).end('boom');
-      if (req.url === '/big') return void res.writeHead(200, { 'content-type': 'application/json' }).end(`[${'"x",'.repeat(1_500_000)}"x"]`);
+      // Declares more than the cap, so the refusal does not depend on how fast the bytes flow.
+      if (req.url === '/big') return void res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(6 * 1024 * 1024) }).write('[');
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"this is": "not a catalogue"');
     });
     await new Promise<void>((resolve) => catalogue.listen(0, '127.0.0.1', resolve));
     catalogueUrl = `http://127.0.0.1:${(catalogue.address() as net.AddressInfo).port}`;
-    t = await createTestApp({ TEMPLATE_FETCH_ALLOW_LOOPBACK: 'true', TEMPLATE_FETCH_TIMEOUT_SECONDS: '1' });
+    t = await createTestApp({ TEMPLATE_FETCH_ALLOW_LOOPBACK: 'true', TEMPLATE_FETCH_TIMEOUT_SECONDS: '3' });
   });
   afterAll(async () => {
     cleanup('container', ...containers);

@@ -4,7 +4,8 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { trustProxyOption, type Config } from './config';
 import type { AppContext } from './context';
 import { openDatabase, type Db } from './db/database';
-import { createDockerClient, type DockerClient } from './docker/client';
+import { createEngine } from './docker/dockerode-engine';
+import type { Engine } from './docker/engine';
 import { EngineStatus } from './docker/engine-status';
 import { detectComposeCli, type ComposeCli } from './compose/cli';
 import { requestSerializer } from './lib/log-redact';
@@ -31,7 +32,7 @@ const USES_COMPOSE = /^\/api\/(?:environments\/[^/]+\/)?(?:compose|settings\/inf
 
 export interface AppDeps {
   db?: Db;
-  docker?: DockerClient;
+  docker?: Engine;
   /** Skip detection (tests that do not need compose); a promise stands for a detection still running. */
   compose?: ComposeCli | null | Promise<ComposeCli | null>;
 }
@@ -55,7 +56,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<{ ap
 
   const closers: (() => Promise<void> | void)[] = [];
   const db = deps.db ?? openDatabase(config.dataDir);
-  const docker = deps.docker ?? createDockerClient(config.dockerHost);
+  const docker = deps.docker ?? createEngine(config);
   const engine = new EngineStatus(docker, app.log);
   const ctx: AppContext = { config, db, docker, engine, compose: null, composeReady: null, log: app.log, version: BERTH_VERSION, onClose: (fn) => closers.push(fn) };
   // The compose CLI is looked for in the background (it takes a second or more), so Berth answers

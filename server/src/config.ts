@@ -38,6 +38,8 @@ const EnvSchema = z.object({
     .transform((v) => v.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean))
     .optional(),
   WEB_DIST: z.string().optional(),
+  ENGINE_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(3600).default(10),
+  ENGINE_SLOW_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(7200).default(300),
   COMPOSE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(600),
   TEMPLATE_FETCH_ALLOW_LOOPBACK: bool.default(false),
   TEMPLATE_FETCH_TIMEOUT_SECONDS: z.coerce.number().min(0.5).max(120).default(15),
@@ -77,6 +79,10 @@ export interface Config {
   /** Host names (lower case) Berth answers to; undefined = this machine's own names and addresses. */
   allowedHosts: string[] | undefined;
   webDist: string;
+  /** How long an engine read or quick call may take before it answers 504 engine_timeout. */
+  engineTimeoutMs: number;
+  /** The same for stops, removals, prunes and the start of a pull. */
+  engineSlowTimeoutMs: number;
   composeTimeoutMs: number;
   templateFetchAllowLoopback: boolean;
   templateFetchTimeoutMs: number;
@@ -122,6 +128,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY === true ? 1 : e.TRUST_PROXY,
     allowedHosts: e.ALLOWED_HOSTS,
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
+    engineTimeoutMs: Math.round(e.ENGINE_TIMEOUT_SECONDS * 1000),
+    engineSlowTimeoutMs: Math.round(e.ENGINE_SLOW_TIMEOUT_SECONDS * 1000),
     composeTimeoutMs: e.COMPOSE_TIMEOUT_SECONDS * 1000,
     templateFetchAllowLoopback: e.TEMPLATE_FETCH_ALLOW_LOOPBACK,
     templateFetchTimeoutMs: Math.round(e.TEMPLATE_FETCH_TIMEOUT_SECONDS * 1000),

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Db } from './db/database';
-import type { DockerClient } from './docker/client';
+import type { Engine } from './docker/engine';
 import type { EngineStatus } from './docker/engine-status';
 import type { ComposeCli } from './compose/cli';
 
@@ -9,7 +9,8 @@ import type { ComposeCli } from './compose/cli';
 export interface AppContext {
   config: Config;
   db: Db;
-  docker: DockerClient;
+  /** The Docker engine (the facade; never dockerode itself). */
+  docker: Engine;
   engine: EngineStatus;
   /** The compose CLI, null when none was found (or while it is still being looked for). */
   compose: ComposeCli | null;

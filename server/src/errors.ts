@@ -1,38 +1,103 @@
 import { ErrorCode } from '@berth/contract';
 
-/** An error meant for the client: its message is the human `detail`, safe to show. */
+type Field = { field: string; message: string };
+
+/** The HTTP status each machine code answers with (EngineError and ComposeFailedError may pass the engine's or CLI's own). */
+export const ERROR_STATUS = {
+  validation_error: 400,
+  unauthorized: 401,
+  csrf_failed: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_many_requests: 429,
+  docker_unavailable: 503,
+  engine_timeout: 504,
+  engine_error: 502,
+  compose_failed: 500,
+  auth_disabled: 400,
+  internal_error: 500,
+  payload_too_large: 413,
+  port_in_use: 409,
+  image_pull_failed: 502,
+  restore_failed: 500,
+  blocked_address: 400,
+  upstream_timeout: 504,
+  upstream_error: 502,
+  catalogue_too_large: 422,
+  invalid_catalogue: 422,
+  forbidden_key: 400,
+  invalid_json: 400,
+  invalid_settings_file: 422,
+  updater_missing: 500,
+  not_in_container: 400,
+  up_to_date: 409,
+  host_not_allowed: 421,
+  reauth_failed: 403,
+} as const satisfies Record<ErrorCode, number>;
+
+/** An error meant for the client: its message is the human `detail`, safe to show. Throw a named subclass. */
 export class AppError extends Error {
-  constructor(
-    public readonly statusCode: number,
-    public readonly code: string,
+  public readonly statusCode: number;
+
+  protected constructor(
+    public readonly code: ErrorCode,
     detail: string,
-    public readonly fields?: { field: string; message: string }[],
+    opts: { fields?: Field[]; status?: number } = {},
   ) {
     super(detail);
+    this.statusCode = opts.status ?? ERROR_STATUS[code];
+    this.fields = opts.fields;
+  }
+
+  public readonly fields?: Field[];
+
+  /** The same failure (code and status) told with another detail. */
+  withDetail(detail: string): AppError {
+    return new RephrasedError(this, detail);
+  }
+}
+
+class RephrasedError extends AppError {
+  constructor(original: AppError, detail: string) {
+    super(original.code, detail, { fields: original.fields, status: original.statusCode });
   }
 }
 
 export class ValidationError extends AppError {
-  constructor(detail: string, fields?: { field: string; message: string }[]) {
-    super(400, ErrorCode.validation, detail, fields);
+  constructor(detail: string, fields?: Field[]) {
+    super(ErrorCode.validation, detail, { fields });
   }
 }
 
 export class NotFoundError extends AppError {
-  constructor(kind: string, id: string | number) {
-    super(404, ErrorCode.notFound, `No such ${kind}: ${id}`);
+  /** `reason` adds the engine's or registry's own words where they say more than "no such". */
+  constructor(kind: string, id: string | number, reason?: string) {
+    super(ErrorCode.notFound, `No such ${kind}: ${id}${reason ? ` (${reason})` : ''}`);
   }
 }
 
 export class ConflictError extends AppError {
   constructor(detail: string) {
-    super(409, ErrorCode.conflict, detail);
+    super(ErrorCode.conflict, detail);
   }
 }
 
 export class UnauthorizedError extends AppError {
-  constructor(detail = 'Not signed in.', code: string = ErrorCode.unauthorized) {
-    super(401, code, detail);
+  constructor(detail = 'Not signed in.', code: typeof ErrorCode.unauthorized | typeof ErrorCode.csrf = ErrorCode.unauthorized) {
+    super(code, detail);
+  }
+}
+
+export class CsrfError extends UnauthorizedError {
+  constructor(detail: string) {
+    super(detail, ErrorCode.csrf);
+  }
+}
+
+export class ForbiddenError extends AppError {
+  constructor(detail: string) {
+    super(ErrorCode.forbidden, detail);
   }
 }
 
@@ -41,58 +106,148 @@ export class TooManyRequestsError extends AppError {
     detail: string,
     public readonly retryAfterSeconds: number,
   ) {
-    super(429, ErrorCode.tooMany, detail);
+    super(ErrorCode.tooMany, detail);
+  }
+}
+
+export class PayloadTooLargeError extends AppError {
+  constructor(detail: string) {
+    super(ErrorCode.payloadTooLarge, detail);
+  }
+}
+
+export class InternalError extends AppError {
+  constructor() {
+    super(ErrorCode.internal, 'Internal server error. The server log has the details.');
   }
 }
 
 export class DockerUnavailableError extends AppError {
   constructor(detail = 'The Docker engine is not reachable. Berth keeps trying to reconnect.') {
-    super(503, ErrorCode.dockerUnavailable, detail);
+    super(ErrorCode.dockerUnavailable, detail);
+  }
+}
+
+export class EngineTimeoutError extends AppError {
+  constructor(what: string, seconds: number) {
+    super(ErrorCode.engineTimeout, `The Docker engine did not answer ${what} within ${seconds} s; it may be overloaded or hung. Try again, or check the engine.`);
   }
 }
 
 /** The engine refused a request; its explanation is safe to show (it names our own objects). */
 export class EngineError extends AppError {
   constructor(statusCode: number, detail: string) {
-    super(statusCode >= 400 && statusCode < 600 ? statusCode : 500, ErrorCode.engine, detail);
+    super(ErrorCode.engine, detail, { status: statusCode >= 400 && statusCode < 600 ? statusCode : 500 });
+  }
+}
+
+export class PortInUseError extends AppError {
+  constructor(engineMessage: string) {
+    super(ErrorCode.portInUse, `A host port is already in use: ${engineMessage}`);
+  }
+}
+
+export class ImagePullFailedError extends AppError {
+  constructor(detail: string, status: number) {
+    super(ErrorCode.imagePullFailed, detail, { status });
+  }
+}
+
+export class RestoreFailedError extends AppError {
+  constructor(detail: string) {
+    super(ErrorCode.restoreFailed, detail);
   }
 }
 
 export class ComposeFailedError extends AppError {
   constructor(detail: string, statusCode = 500) {
-    super(statusCode, ErrorCode.compose, detail);
+    super(ErrorCode.compose, detail, { status: statusCode });
+  }
+}
+
+export class BlockedAddressError extends AppError {
+  constructor(detail: string, fields?: Field[]) {
+    super(ErrorCode.blockedAddress, detail, { fields });
+  }
+}
+
+export class UpstreamTimeoutError extends AppError {
+  constructor(detail: string) {
+    super(ErrorCode.upstreamTimeout, detail);
+  }
+}
+
+export class UpstreamError extends AppError {
+  constructor(detail: string) {
+    super(ErrorCode.upstreamError, detail);
+  }
+}
+
+export class CatalogueTooLargeError extends AppError {
+  constructor(detail: string) {
+    super(ErrorCode.catalogueTooLarge, detail);
+  }
+}
+
+export class InvalidCatalogueError extends AppError {
+  constructor(detail: string) {
+    super(ErrorCode.invalidCatalogue, detail);
+  }
+}
+
+export class ForbiddenKeyError extends AppError {
+  constructor(detail: string) {
+    super(ErrorCode.forbiddenKey, detail);
+  }
+}
+
+export class InvalidJsonError extends AppError {
+  constructor(detail: string) {
+    super(ErrorCode.invalidJson, detail);
+  }
+}
+
+export class InvalidSettingsFileError extends AppError {
+  constructor(detail: string, fields?: Field[]) {
+    super(ErrorCode.invalidSettingsFile, detail, { fields });
+  }
+}
+
+export class UpdaterMissingError extends AppError {
+  constructor(detail: string) {
+    super(ErrorCode.updaterMissing, detail);
+  }
+}
+
+export class NotInContainerError extends AppError {
+  constructor(detail: string) {
+    super(ErrorCode.notInContainer, detail);
+  }
+}
+
+export class UpToDateError extends AppError {
+  constructor(detail: string) {
+    super(ErrorCode.upToDate, detail);
   }
 }
 
 /** A state change from another site (Origin / Sec-Fetch-Site), or without the CSRF token while auth is off. */
 export class CrossSiteError extends AppError {
   constructor(detail: string) {
-    super(403, ErrorCode.csrf, detail);
+    super(ErrorCode.csrf, detail, { status: 403 });
   }
 }
 
 /** The Host header names a server Berth does not serve (DNS rebinding); see ALLOWED_HOSTS. */
 export class HostNotAllowedError extends AppError {
   constructor(host: string) {
-    super(421, ErrorCode.hostNotAllowed, `This server does not answer to the host name ${JSON.stringify(host.slice(0, 100))}. Add it to ALLOWED_HOSTS if it is yours.`);
+    super(ErrorCode.hostNotAllowed, `This server does not answer to the host name ${JSON.stringify(host.slice(0, 100))}. Add it to ALLOWED_HOSTS if it is yours.`);
   }
 }
 
 /** A sensitive change needs the current password, and it was missing or wrong. */
 export class ReauthFailedError extends AppError {
   constructor(detail: string) {
-    super(403, ErrorCode.reauthFailed, detail);
-  }
-}
-
-export class ForbiddenError extends AppError {
-  constructor(detail: string) {
-    super(403, ErrorCode.forbidden, detail);
-  }
-}
-
-export class PayloadTooLargeError extends AppError {
-  constructor(detail: string) {
-    super(413, ErrorCode.payloadTooLarge, detail);
+    super(ErrorCode.reauthFailed, detail);
   }
 }

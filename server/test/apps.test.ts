@@ -63,7 +63,7 @@ describe('GET /api/apps/', () => {
   it('uses one engine list call and no per-container inspect', async () => {
     ticker('apps-one-call');
     const list = vi.spyOn(t.ctx.docker, 'listContainers');
-    const get = vi.spyOn(t.ctx.docker, 'getContainer');
+    const get = vi.spyOn(t.ctx.docker, 'inspectContainer');
     try {
       const res = await t.client.get<App[]>('/api/apps/');
       expect(res.status).toBe(200);

@@ -101,7 +101,8 @@ describe('deploy from a template', () => {
       labels: [{ label: 'berth.test', value: '1' }],
     });
     expect(res.status).toBe(400);
-    expect(res.body.detail).toContain('Unset template variable used: !notdefined');
+    // Said as a sentence naming the variable and where it is used (issue 23.8), not as 'env.0.default: …'.
+    expect(res.body.detail).toBe('The template variable !notdefined is not set (used in environment variable X, field env.0.default); add it under Settings → Template Variables, or change the value.');
     expect(res.body.fields).toEqual([{ field: 'env.0.default', message: 'Unset template variable used: !notdefined' }]);
     expect(dockerCli(['ps', '-a', '--filter', `name=${other}`, '--format', '{{.Names}}']).trim()).toBe('');
   });

@@ -100,7 +100,7 @@ describe('images', () => {
     const { registry } = testEngine();
     const res = await t.client.post<ApiError>(BASE, { image: `${registry}/berth-test/busybox:${uniqueName('missing')}` }, { accept: 'text/event-stream' });
     expect(res.status).toBe(404);
-    expect(res.body.code).toBe('engine_error');
+    expect(res.body.code).toBe('not_found');
     expect(res.body.detail).toMatch(/manifest|not found/i);
   });
 

@@ -99,7 +99,7 @@ describe('networks', () => {
 
     const refused = await t.client.delete<ApiError>(`${BASE}${name}`);
     expect(refused.status).toBe(409);
-    expect(refused.body.detail).toMatch(/active endpoints/);
+    expect(refused.body.detail).toMatch(/is in use by app berth-t-networks-c-.*; disconnect or remove it first/);
     expect(exists('network', name)).toBe(true);
   });
 

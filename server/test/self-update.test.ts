@@ -4,19 +4,20 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiError, SelfUpdateCheck } from '@berth/contract';
-import { createDockerClient } from '../src/docker/client';
+import { loadConfig } from '../src/config';
+import { createEngine } from '../src/docker/dockerode-engine';
 import { recreateSpec, type ContainerDetail, type RecreateSpec } from '../src/docker/containers';
-import { swapContainer, UPDATER_LABEL, type SwapOptions } from '../src/docker/self-container';
+import { swapSelf as swapContainer, UPDATER_LABEL, type SwapOptions } from '../src/docker/self-container';
 import { OUTCOME_FILE, runSelfUpdate } from '../src/services/self-update-run';
 import { createTestApp, REAUTH, type TestApp } from './helpers/app';
 import { dockerCli, testEngine } from './helpers/engine';
 import { buildImage, cleanup, exists, uniqueName } from './images-fixtures';
 
 const log = pino({ level: 'silent' });
-const docker = createDockerClient(testEngine().dockerHost);
+const docker = createEngine({ ...loadConfig({}), dockerHost: testEngine().dockerHost });
 const fast: SwapOptions = { log, stableMs: 1500, timeoutMs: 20_000, pollMs: 200 };
 
-const inspect = (ref: string): Promise<ContainerDetail> => docker.getContainer(ref).inspect();
+const inspect = (ref: string): Promise<ContainerDetail> => docker.inspectContainer(ref);
 /** Containers whose name starts with `prefix` (the swap's temporary names included). */
 const named = (prefix: string) => dockerCli(['ps', '-a', '--filter', `name=${prefix}`, '--format', '{{.Names}}']).split('\n').filter(Boolean).sort();
 

@@ -1,6 +1,6 @@
 import { Document, isAlias, isMap, isScalar, isSeq, parseDocument, stringify, type Node, type YAMLMap } from 'yaml';
-import { COMPOSE_SERVICE_FIELDS, ComposeService, ErrorCode, MAX_COMPOSE_BYTES } from '@berth/contract';
-import { AppError, ValidationError } from '../errors';
+import { COMPOSE_SERVICE_FIELDS, ComposeService, MAX_COMPOSE_BYTES } from '@berth/contract';
+import { PayloadTooLargeError, ValidationError } from '../errors';
 
 /** Real compose files are a handful of levels deep; far deeper is an attack on the parser. */
 export const MAX_YAML_DEPTH = 32;
@@ -22,7 +22,7 @@ export interface ComposeSummary {
 export function checkComposeSize(content: string): void {
   const bytes = Buffer.byteLength(content, 'utf8');
   if (bytes > MAX_COMPOSE_BYTES) {
-    throw new AppError(413, ErrorCode.payloadTooLarge, `The compose file is ${Math.ceil(bytes / 1024)} KiB; at most ${MAX_COMPOSE_BYTES / 1024} KiB is accepted.`);
+    throw new PayloadTooLargeError(`The compose file is ${Math.ceil(bytes / 1024)} KiB; at most ${MAX_COMPOSE_BYTES / 1024} KiB is accepted.`);
   }
 }
 

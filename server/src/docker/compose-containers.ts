@@ -1,10 +1,9 @@
 import type { ProjectContainer } from '@berth/contract';
-import type { DockerClient } from './client';
+import type { Engine } from './engine';
 import { FrameDemuxer } from './logs';
-import { engineCall } from './client';
+import { bareName, PROJECT_LABEL, SERVICE_LABEL } from './names';
 
-export const PROJECT_LABEL = 'com.docker.compose.project';
-export const SERVICE_LABEL = 'com.docker.compose.service';
+export { PROJECT_LABEL, SERVICE_LABEL } from './names';
 
 export interface LabelledContainer extends ProjectContainer {
   project: string;
@@ -14,12 +13,12 @@ export interface LabelledContainer extends ProjectContainer {
  * Containers that belong to compose projects, found by the compose labels (v1 and v2 name
  * containers differently, but both label them). One engine call; `project` narrows it to one.
  */
-export async function listComposeContainers(docker: DockerClient, project?: string): Promise<LabelledContainer[]> {
+export async function listComposeContainers(engine: Engine, project?: string): Promise<LabelledContainer[]> {
   const label = project ? [`${PROJECT_LABEL}=${project}`] : [PROJECT_LABEL];
-  const list = await engineCall(() => docker.listContainers({ all: true, filters: { label } }));
+  const list = await engine.listContainers({ all: true, filters: { label } });
   return list.map((c) => ({
     id: c.Id,
-    name: (c.Names[0] ?? c.Id).replace(/^\//, ''),
+    name: bareName(c.Names[0] ?? c.Id),
     project: c.Labels[PROJECT_LABEL] ?? '',
     service: c.Labels[SERVICE_LABEL] ?? '',
     state: c.State,
@@ -29,9 +28,15 @@ export async function listComposeContainers(docker: DockerClient, project?: stri
 }
 
 /** The last `tail` lines of a container's log (stdout and stderr, with timestamps), at most `maxBytes`. */
-export async function containerLogTail(docker: DockerClient, id: string, tail: number, maxBytes: number): Promise<string> {
-  const raw = await engineCall(() => docker.getContainer(id).logs({ stdout: true, stderr: true, timestamps: true, tail, follow: false }));
-  const buf = Buffer.isBuffer(raw) ? raw : Buffer.from(String(raw));
+export async function containerLogTail(engine: Engine, id: string, tail: number, maxBytes: number): Promise<string> {
+  const stream = await engine.logs(id, { follow: false, timestamps: true, tail });
+  const chunks: Buffer[] = [];
+  try {
+    for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  } finally {
+    stream.destroy?.();
+  }
+  const buf = Buffer.concat(chunks);
   // A TTY container's log is plain bytes; a non-TTY one is framed (stream byte 1 or 2, three zero bytes).
   const framed = buf.length >= 8 && buf[0]! <= 2 && buf[1] === 0 && buf[2] === 0 && buf[3] === 0;
   const text = framed ? Buffer.concat(new FrameDemuxer().push(buf).map((f) => f.payload)).toString('utf8') : buf.toString('utf8');

@@ -1,39 +1,12 @@
-import type Docker from 'dockerode';
 import type { App, AppAction, PortMap, Processes } from '@berth/contract';
-import type { DockerClient } from './client';
-import { translateEngineError } from './client';
+import type { ContainerDetail, ContainerHostConfig, ContainerListEntry, ContainerSpec, EndpointSettings, Engine, EnginePort } from './engine';
+import { bareName, IMAGE_ID, SHORT_ID_LENGTH } from './names';
 import { ConflictError, NotFoundError } from '../errors';
-import type { ContainerSpec } from './replace';
 
-export type ContainerDetail = Docker.ContainerInspectInfo;
-export type ContainerListEntry = Docker.ContainerInfo;
-
-const SHORT_ID = 10;
-const IMAGE_ID = /^(sha256:)?[0-9a-f]{64}$/;
-
-interface EngineFailure {
-  statusCode?: number;
-}
-
-/**
- * Runs an engine call about one container: 404 → NotFoundError naming it, 304 (already in that
- * state) → done, 409 → ConflictError with the engine's reason, the rest as usual.
- */
-async function containerCall<T>(name: string, fn: () => Promise<T>): Promise<T | undefined> {
-  try {
-    return await fn();
-  } catch (err) {
-    const status = (err as EngineFailure)?.statusCode;
-    if (status === 304) return undefined;
-    if (status === 404) throw new NotFoundError('container', name);
-    const translated = translateEngineError(err);
-    if (status === 409) throw new ConflictError(translated.message);
-    throw translated;
-  }
-}
+export type { ContainerDetail, ContainerListEntry } from './engine';
 
 /** The engine's published ports of one list entry as an inspect-style map. */
-export function portsFromList(ports: Docker.Port[] | null | undefined): PortMap {
+export function portsFromList(ports: EnginePort[] | null | undefined): PortMap {
   const map: PortMap = {};
   for (const p of ports ?? []) {
     const key = `${p.PrivatePort}/${p.Type}`;
@@ -64,8 +37,8 @@ export function appFromListEntry(c: ContainerListEntry, isUpdatable: boolean, im
     HostConfig: { NetworkMode: c.HostConfig?.NetworkMode },
     NetworkSettings: { Networks: (c.NetworkSettings?.Networks ?? {}) as unknown as Record<string, Record<string, unknown>> },
     Mounts: c.Mounts ?? [],
-    name: Name.replace(/^\//, ''),
-    short_id: c.Id.slice(0, SHORT_ID),
+    name: bareName(Name),
+    short_id: c.Id.slice(0, SHORT_ID_LENGTH),
     ports: portsFromList(c.Ports),
     isUpdatable,
   };
@@ -86,43 +59,40 @@ export function appFromInspect(i: ContainerDetail, isUpdatable: boolean): App {
     Created: i.Created,
     State: i.State,
     Config: { ...i.Config, Image: i.Config?.Image ?? i.Image, Labels: i.Config?.Labels ?? {} },
-    name: i.Name.replace(/^\//, ''),
-    short_id: i.Id.slice(0, SHORT_ID),
+    name: bareName(i.Name),
+    short_id: i.Id.slice(0, SHORT_ID_LENGTH),
     ports: (i.NetworkSettings?.Ports as PortMap | undefined) ?? {},
     isUpdatable,
   };
 }
 
-export async function listContainers(docker: DockerClient): Promise<ContainerListEntry[]> {
-  return (await containerCall('list', () => docker.listContainers({ all: true }))) ?? [];
+export async function listContainers(engine: Engine): Promise<ContainerListEntry[]> {
+  return engine.listContainers({ all: true });
 }
 
-export async function listRunning(docker: DockerClient): Promise<{ id: string; name: string }[]> {
-  const list = (await containerCall('list', () => docker.listContainers({ filters: { status: ['running'] } }))) ?? [];
-  return list.map((c) => ({ id: c.Id, name: primaryName(c).replace(/^\//, '') }));
+export async function listRunning(engine: Engine): Promise<{ id: string; name: string }[]> {
+  const list = await engine.listContainers({ filters: { status: ['running'] } });
+  return list.map((c) => ({ id: c.Id, name: bareName(primaryName(c)) }));
 }
 
-export async function inspectContainer(docker: DockerClient, name: string): Promise<ContainerDetail> {
-  const info = await containerCall(name, () => docker.getContainer(name).inspect());
-  if (!info) throw new NotFoundError('container', name);
-  return info;
+export async function inspectContainer(engine: Engine, name: string): Promise<ContainerDetail> {
+  return engine.inspectContainer(name);
 }
 
 /** Whether a container runs; null when it is gone. */
-export async function probeContainer(docker: DockerClient, id: string): Promise<{ running: boolean; name: string } | null> {
+export async function probeContainer(engine: Engine, id: string): Promise<{ running: boolean; name: string } | null> {
   try {
-    const info = await inspectContainer(docker, id);
-    return { running: info.State.Running, name: info.Name.replace(/^\//, '') };
+    const info = await engine.inspectContainer(id);
+    return { running: info.State.Running, name: bareName(info.Name) };
   } catch (err) {
     if (err instanceof NotFoundError) return null;
     throw err;
   }
 }
 
-export async function containerProcesses(docker: DockerClient, name: string): Promise<Processes> {
+export async function containerProcesses(engine: Engine, name: string): Promise<Processes> {
   try {
-    const top = await containerCall(name, () => docker.getContainer(name).top() as Promise<Processes>);
-    return { Titles: top?.Titles ?? [], Processes: top?.Processes ?? [] };
+    return await engine.top(name);
   } catch (err) {
     if (err instanceof ConflictError) throw new ConflictError(`${name} is not running; start it to see its processes.`);
     throw err;
@@ -130,19 +100,18 @@ export async function containerProcesses(docker: DockerClient, name: string): Pr
 }
 
 /** Runs one lifecycle action; an app already in the wanted state is fine. */
-export async function containerAction(docker: DockerClient, name: string, action: AppAction): Promise<void> {
-  const c = docker.getContainer(name);
-  const calls: Record<AppAction, () => Promise<unknown>> = {
-    start: () => c.start(),
-    stop: () => c.stop(),
-    restart: () => c.restart(),
-    kill: () => c.kill(),
+export async function containerAction(engine: Engine, name: string, action: AppAction): Promise<void> {
+  const calls: Record<AppAction, () => Promise<void>> = {
+    start: () => engine.startContainer(name),
+    stop: () => engine.stopContainer(name),
+    restart: () => engine.restartContainer(name),
+    kill: () => engine.killContainer(name),
     // Forced like the original: a running container is killed first; its volumes stay.
-    remove: () => c.remove({ force: true, v: false }),
-    pause: () => c.pause(),
-    unpause: () => c.unpause(),
+    remove: () => engine.removeContainer(name, { force: true, volumes: false }),
+    pause: () => engine.pauseContainer(name),
+    unpause: () => engine.unpauseContainer(name),
   };
-  await containerCall(name, calls[action]);
+  await calls[action]();
 }
 
 /** The parts of an image's configuration that a container inherits unless told otherwise. */
@@ -186,7 +155,7 @@ export function recreateSpec(info: ContainerDetail, oldImage: ImageDefaults | nu
   // The engine names a container's host after its ID unless told otherwise.
   if (config.Hostname === info.Id.slice(0, 12)) delete config.Hostname;
 
-  const host = { ...info.HostConfig } as Docker.HostConfig & { Links?: string[] | null };
+  const host = { ...info.HostConfig } as ContainerHostConfig & { Links?: string[] | null };
   const declared = new Set<string>([
     ...(host.Binds ?? []).map((b) => b.split(':')[1] ?? ''),
     ...(host.Mounts ?? []).map((m) => m.Target),
@@ -196,13 +165,13 @@ export function recreateSpec(info: ContainerDetail, oldImage: ImageDefaults | nu
     .map((m) => ({ Type: 'volume' as const, Source: m.Name!, Target: m.Destination, ReadOnly: !m.RW }));
   if (anonymous.length) host.Mounts = [...(host.Mounts ?? []), ...anonymous];
   // Inspect shows legacy links as "/db:/app/db"; create wants "db:db".
-  if (host.Links?.length) host.Links = host.Links.map((l: string) => `${l.split(':')[0]!.replace(/^\//, '')}:${l.split(':')[1]!.split('/').pop()}`);
+  if (host.Links?.length) host.Links = host.Links.map((l: string) => `${bareName(l.split(':')[0]!)}:${l.split(':')[1]!.split('/').pop()}`);
 
   const networks = Object.entries(info.NetworkSettings?.Networks ?? {});
   const mode = host.NetworkMode ?? '';
   const ownStack = networks.length > 0 && !['host', 'none'].includes(mode) && !mode.startsWith('container:');
   const primary = ownStack ? (networks.find(([n]) => n === mode) ?? networks.find(([n]) => n === 'bridge' && mode === 'default') ?? networks[0]!) : null;
-  const endpoint = (n: Docker.NetworkInfo) => ({
+  const endpoint = (n: EndpointSettings) => ({
     IPAMConfig: n.IPAMConfig ?? null,
     Links: n.Links ?? null,
     // The engine adds the short ID as an alias by itself; the new container gets its own.

@@ -1,26 +1,24 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { DockerClient } from './client';
-import { engineCall, translateEngineError } from './client';
-import { translateStartError, type ContainerSpec } from './replace';
-
-const isNotFound = (err: unknown) => (err as { statusCode?: number }).statusCode === 404;
+import type { ContainerSpec, Engine } from './engine';
+import { bareName } from './names';
+import { NotFoundError } from '../errors';
 
 /** Runs an engine read; a 404 becomes null instead of an error. */
 async function orNull<T>(fn: () => Promise<T>): Promise<T | null> {
   try {
-    return await engineCall(fn);
+    return await fn();
   } catch (err) {
-    if (isNotFound(err)) return null;
+    if (err instanceof NotFoundError) return null;
     throw err;
   }
 }
 
-export async function imagePresent(docker: DockerClient, ref: string): Promise<boolean> {
-  return (await orNull(() => docker.getImage(ref).inspect())) !== null;
+export async function imagePresent(engine: Engine, ref: string): Promise<boolean> {
+  return (await orNull(() => engine.inspectImage(ref))) !== null;
 }
 
-export async function networkExists(docker: DockerClient, name: string): Promise<boolean> {
-  return (await orNull(() => docker.getNetwork(name).inspect())) !== null;
+export async function networkExists(engine: Engine, name: string): Promise<boolean> {
+  return (await orNull(() => engine.inspectNetwork(name))) !== null;
 }
 
 export interface ContainerBrief {
@@ -30,23 +28,23 @@ export interface ContainerBrief {
 }
 
 /** A container by name or id, or null when there is none. */
-export async function findContainer(docker: DockerClient, ref: string): Promise<ContainerBrief | null> {
-  const info = await orNull(() => docker.getContainer(ref).inspect());
-  return info && { id: info.Id, name: info.Name.replace(/^\//, ''), status: info.State.Status };
+export async function findContainer(engine: Engine, ref: string): Promise<ContainerBrief | null> {
+  const info = await orNull(() => engine.inspectContainer(ref));
+  return info && { id: info.Id, name: bareName(info.Name), status: info.State.Status };
 }
 
 /** Creates and starts a container; if it cannot start it is removed again, so nothing half-made stays. */
-export async function createAndStart(docker: DockerClient, name: string, spec: ContainerSpec, log: FastifyBaseLogger): Promise<ContainerBrief> {
-  const container = await engineCall(() => docker.createContainer({ ...spec, name }));
+export async function createAndStart(engine: Engine, name: string, spec: ContainerSpec, log: FastifyBaseLogger): Promise<ContainerBrief> {
+  const id = await engine.createContainer(name, spec);
   try {
-    await container.start();
+    await engine.startContainer(id);
   } catch (err) {
     try {
-      await container.remove({ force: true, v: true });
+      await engine.removeContainer(id, { force: true, volumes: true });
     } catch (removeErr) {
-      log.warn({ container: name, err: translateEngineError(removeErr).message }, 'could not remove a container that failed to start');
+      log.warn({ container: name, err: (removeErr as Error).message }, 'could not remove a container that failed to start');
     }
-    throw translateStartError(err);
+    throw err;
   }
-  return (await findContainer(docker, container.id)) ?? { id: container.id, name, status: 'running' };
+  return (await findContainer(engine, id)) ?? { id, name, status: 'running' };
 }

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { DockerClient } from './client';
-import { isUnreachable } from './client';
+import type { Engine } from './engine';
+import { DockerUnavailableError } from '../errors';
 import { withTimeout } from '../lib/timeout';
 
 export interface EngineState {
@@ -20,7 +20,7 @@ export class EngineStatus {
   private listeners = new Set<(s: EngineState) => void>();
 
   constructor(
-    private readonly docker: DockerClient,
+    private readonly docker: Engine,
     private readonly log: FastifyBaseLogger,
     private readonly intervalMs = 3000,
   ) {}
@@ -40,7 +40,7 @@ export class EngineStatus {
       const v = await withTimeout(this.docker.version(), 5000, 'engine version timed out');
       this.state = { reachable: true, version: v.Version ?? null, apiVersion: v.ApiVersion ?? null, error: null };
     } catch (err) {
-      const reason = isUnreachable(err) ? 'The Docker engine is not reachable.' : 'The Docker engine did not answer.';
+      const reason = err instanceof DockerUnavailableError ? 'The Docker engine is not reachable.' : 'The Docker engine did not answer.';
       this.state = { reachable: false, version: null, apiVersion: null, error: reason };
     }
     if (before !== this.state.reachable) {

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { DockerClient } from './client';
-import { isUnreachable } from './client';
+import type { Engine } from './engine';
 import type { EngineStatus } from './engine-status';
+import { DockerUnavailableError } from '../errors';
 
 /** A container event from the engine (start, die, destroy, rename, create, pause…). */
 export interface ContainerEvent {
@@ -50,7 +50,7 @@ export class EngineEvents {
   private closed = false;
 
   constructor(
-    private readonly docker: DockerClient,
+    private readonly docker: Engine,
     private readonly engine: EngineStatus,
     private readonly log: FastifyBaseLogger,
   ) {}
@@ -114,7 +114,7 @@ export class EngineEvents {
     this.retryTimer = null;
     const abort = new AbortController();
     this.abort = abort;
-    this.docker.getEvents({ filters: { type: ['container'] }, abortSignal: abort.signal }).then(
+    this.docker.events({ type: ['container'] }, abort.signal).then(
       (stream) => {
         if (abort.signal.aborted) {
           (stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
@@ -176,7 +176,7 @@ export class EngineEvents {
     this.connected = false;
     if (abort.signal.aborted || this.closed || this.listeners.size === 0) return;
     this.hadGap = true;
-    if (err && isUnreachable(err)) this.engine.markUnreachable();
+    if (err instanceof DockerUnavailableError) this.engine.markUnreachable();
     if (wasConnected) this.log.info('engine event stream lost; reconnecting');
     const delay = RETRY_MS[Math.min(this.retry++, RETRY_MS.length - 1)]!;
     this.retryTimer = setTimeout(() => {

@@ -1,8 +1,8 @@
 import { parseImageReference } from '@berth/contract';
-import type { DockerClient } from './client';
-import { isUnreachable, translateEngineError } from './client';
+import type { Engine } from './engine';
 import { startPull, type PullOptions } from './images';
-import { DockerUnavailableError, ValidationError } from '../errors';
+import { IMAGE_ID } from './names';
+import { DockerUnavailableError, EngineTimeoutError, NotFoundError, ValidationError } from '../errors';
 
 /** Whether a newer image exists in the registry for a reference (shared by app updates and self-update). */
 export interface ImageUpdateCheck {
@@ -18,27 +18,9 @@ export interface ImageUpdateCheck {
   checkedAt: string;
 }
 
-const IMAGE_ID = /^(sha256:)?[0-9a-f]{64}$/;
-
 /** Docker Hub names have two spellings (`nginx`, `docker.io/library/nginx`); compare them as one. */
 function familiar(repository: string): string {
   return repository.replace(/^(docker\.io|index\.docker\.io|registry-1\.docker\.io)\//, '').replace(/^library\//, '');
-}
-
-interface Dialer {
-  dial: (o: object, cb: (err: unknown, data: unknown) => void) => void;
-}
-
-/** One engine request, cancelled after `timeoutMs` (dockerode's own calls cannot be). */
-function dialWithTimeout<T>(docker: DockerClient, path: string, timeoutMs: number): Promise<T> {
-  const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(), timeoutMs);
-  return new Promise<T>((resolve, reject) => {
-    (docker.modem as Dialer).dial(
-      { path, method: 'GET', abortSignal: abort.signal, statusCodes: { 200: true, 401: 'unauthorized', 403: 'forbidden', 404: 'not found', 500: 'server error' } },
-      (err, data) => (err ? reject(abort.signal.aborted ? Object.assign(new Error('timeout'), { timedOut: true }) : err) : resolve(data as T)),
-    );
-  }).finally(() => clearTimeout(timer));
 }
 
 /**
@@ -48,7 +30,7 @@ function dialWithTimeout<T>(docker: DockerClient, path: string, timeoutMs: numbe
  * Never throws for registry trouble: `isUpdatable` is false and `reason` says why. Throws only
  * when the engine itself is unreachable.
  */
-export async function checkImageUpdate(docker: DockerClient, ref: string, opts: { imageId?: string; timeoutMs?: number } = {}): Promise<ImageUpdateCheck> {
+export async function checkImageUpdate(engine: Engine, ref: string, opts: { imageId?: string; timeoutMs?: number } = {}): Promise<ImageUpdateCheck> {
   const result = (isUpdatable: boolean, reason: string | null, remoteDigest: string | null = null, localDigests: string[] = []): ImageUpdateCheck => ({
     image: ref,
     isUpdatable,
@@ -63,12 +45,11 @@ export async function checkImageUpdate(docker: DockerClient, ref: string, opts: 
 
   let repoDigests: string[];
   try {
-    const local = await docker.getImage(opts.imageId ?? ref).inspect();
+    const local = await engine.inspectImage(opts.imageId ?? ref);
     repoDigests = local.RepoDigests ?? [];
   } catch (err) {
-    if (isUnreachable(err)) throw new DockerUnavailableError();
-    if ((err as { statusCode?: number }).statusCode === 404) return result(false, 'The image is not on this host.');
-    throw translateEngineError(err);
+    if (err instanceof NotFoundError) return result(false, 'The image is not on this host.');
+    throw err;
   }
   const repo = familiar(parsed.repository);
   const localDigests = repoDigests.filter((d) => familiar(d.split('@')[0] ?? '') === repo).map((d) => d.split('@')[1] ?? '');
@@ -79,21 +60,21 @@ export async function checkImageUpdate(docker: DockerClient, ref: string, opts: 
   const timeoutMs = opts.timeoutMs ?? 15_000;
   let remoteDigest: string | undefined;
   try {
-    const info = await dialWithTimeout<{ Descriptor?: { digest?: string } }>(docker, `/distribution/${ref}/json`, timeoutMs);
+    const info = await engine.distributionInspect(ref, timeoutMs);
     remoteDigest = info?.Descriptor?.digest;
   } catch (err) {
-    if (isUnreachable(err)) throw new DockerUnavailableError();
-    if ((err as { timedOut?: boolean }).timedOut) return result(false, `The registry did not answer within ${Math.round(timeoutMs / 1000)} s.`, null, localDigests);
-    return result(false, `The registry could not be asked: ${translateEngineError(err).message}`, null, localDigests);
+    if (err instanceof DockerUnavailableError) throw err;
+    if (err instanceof EngineTimeoutError) return result(false, `The registry did not answer within ${Math.round(timeoutMs / 1000)} s.`, null, localDigests);
+    return result(false, `The registry could not be asked: ${(err as Error).message}`, null, localDigests);
   }
   if (!remoteDigest) return result(false, 'The registry gave no digest for this image.', null, localDigests);
   return result(!localDigests.includes(remoteDigest), null, remoteDigest, localDigests);
 }
 
 /** Pulls `ref` through the engine (anonymous, the engine's own registry settings) and waits for it to finish. */
-export async function pullImage(docker: DockerClient, ref: string, opts: PullOptions = {}): Promise<void> {
+export async function pullImage(engine: Engine, ref: string, opts: PullOptions = {}): Promise<void> {
   const parsed = parseImageReference(ref);
   if ('error' in parsed) throw new ValidationError(`Cannot pull '${ref}': ${parsed.error}`);
-  const pull = await startPull(docker, parsed, opts);
+  const pull = await startPull(engine, parsed, opts);
   await pull.follow();
 }

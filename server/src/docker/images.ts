@@ -1,7 +1,8 @@
 import type { ImageContainerConfig, ImageDetail, ImageReference, ImageSummary, PullProgress } from '@berth/contract';
-import type { DockerClient } from './client';
-import { engineCall, translateEngineError } from './client';
-import { EngineError } from '../errors';
+import type { ByteStream, Engine, RemovedImage } from './engine';
+import { AppError, DockerUnavailableError, EngineError } from '../errors';
+
+export type { RemovedImage } from './engine';
 
 /** Omit that keeps the known keys of a passthrough (index-signature) object type. */
 export type Without<T, K extends PropertyKey> = { [P in keyof T as P extends K ? never : P]: T[P] };
@@ -31,8 +32,8 @@ function runConfig(config: RunConfig, legacy: RunConfig): ImageContainerConfig {
   };
 }
 
-export async function listImages(docker: DockerClient): Promise<EngineImage[]> {
-  const images = await engineCall(() => docker.listImages({ all: false }));
+export async function listImages(engine: Engine): Promise<EngineImage[]> {
+  const images = await engine.listImages();
   return images.map((i) => ({
     ...i,
     RepoTags: realNames(i.RepoTags),
@@ -44,8 +45,8 @@ export async function listImages(docker: DockerClient): Promise<EngineImage[]> {
   }));
 }
 
-export async function inspectImage(docker: DockerClient, id: string): Promise<EngineImageDetail> {
-  const i = await engineCall(() => docker.getImage(id).inspect());
+export async function inspectImage(engine: Engine, id: string): Promise<EngineImageDetail> {
+  const i = await engine.inspectImage(id);
   return {
     ...i,
     RepoTags: realNames(i.RepoTags),
@@ -60,19 +61,14 @@ export async function inspectImage(docker: DockerClient, id: string): Promise<En
   };
 }
 
-export interface RemovedImage {
-  Untagged?: string;
-  Deleted?: string;
-}
-
 /** Removes an image; `force` also drops every tag of a multi-tagged image (containers still block it). */
-export async function removeImage(docker: DockerClient, id: string, force: boolean): Promise<RemovedImage[]> {
-  return engineCall(() => docker.getImage(id).remove({ force }) as Promise<RemovedImage[]>);
+export async function removeImage(engine: Engine, id: string, force: boolean): Promise<RemovedImage[]> {
+  return engine.removeImage(id, force);
 }
 
 /** Removes one `repo:tag` reference without force: the image itself stays while other tags name it. */
-export async function untagImage(docker: DockerClient, tag: string): Promise<void> {
-  await engineCall(() => docker.getImage(tag).remove({ force: false }) as Promise<RemovedImage[]>);
+export async function untagImage(engine: Engine, tag: string): Promise<void> {
+  await engine.removeImage(tag, false);
 }
 
 interface EngineProgressLine {
@@ -112,15 +108,10 @@ export interface PullOptions {
  * Starts a pull. Resolves once the engine has accepted it, so refusals that come before any
  * progress (unknown repository, registry unreachable) arrive as a normal engine error.
  */
-export async function startPull(docker: DockerClient, ref: ImageReference, opts: PullOptions = {}): Promise<RunningPull> {
+export async function startPull(engine: Engine, ref: ImageReference, opts: PullOptions = {}): Promise<RunningPull> {
   // Without a tag the engine would pull every tag of the repository.
   const tag = ref.digest ?? ref.tag ?? 'latest';
-  let stream: NodeJS.ReadableStream & AsyncIterable<Buffer> & { destroy?: (err?: Error) => void };
-  try {
-    stream = (await docker.createImage({ fromImage: ref.repository, tag, ...(opts.signal ? { abortSignal: opts.signal } : {}) })) as typeof stream;
-  } catch (err) {
-    throw translateEngineError(err);
-  }
+  const stream: ByteStream = await engine.pullImage(ref.repository, tag, opts.signal);
   const idleMs = opts.idleMs ?? 5 * 60_000;
 
   return {
@@ -161,7 +152,8 @@ export async function startPull(docker: DockerClient, ref: ImageReference, opts:
       } catch (err) {
         if (idle) throw new EngineError(504, `The pull made no progress for ${Math.round(idleMs / 1000)} s and was stopped.`);
         if (opts.signal?.aborted) throw new EngineError(499, 'The pull was cancelled.');
-        throw translateEngineError(err);
+        // A broken progress stream is a lost connection; the engine's own refusals came as lines above.
+        throw err instanceof AppError ? err : new DockerUnavailableError('The connection to the Docker engine was lost during the pull.');
       } finally {
         clearTimeout(timer);
         stream.destroy?.();

@@ -1,5 +1,4 @@
-import type { DockerClient } from './client';
-import { engineCall } from './client';
+import type { ByteStream, Engine } from './engine';
 
 /** Longest log line we pass on; the rest of a longer line is dropped (a noisy container cannot flood a page). */
 export const MAX_LINE_BYTES = 16 * 1024;
@@ -116,32 +115,18 @@ export interface LogStreamOptions {
   signal?: AbortSignal;
 }
 
-type Readable = NodeJS.ReadableStream & AsyncIterable<Buffer> & { destroy?: () => void };
+type Readable = ByteStream;
 
 /** Opens a container's log (stdout and stderr) as a byte stream, multiplexed unless `tty`. */
-export async function openLogStream(docker: DockerClient, id: string, opts: LogStreamOptions): Promise<Readable> {
-  const query: Record<string, string | number | boolean> = { stdout: true, stderr: true, follow: opts.follow, timestamps: opts.timestamps };
-  if (opts.tail !== undefined) query.tail = opts.tail;
-  // The engine's `since` is inclusive; one nanosecond later skips the line we already have.
-  if (opts.afterNanos !== undefined) query.since = sinceParam(opts.afterNanos + 1n);
-  const modem = docker.modem as { dial: (o: object, cb: (err: unknown, data: unknown) => void) => void };
-  return engineCall(
-    () =>
-      new Promise<Readable>((resolve, reject) => {
-        modem.dial(
-          {
-            path: `/containers/${encodeURIComponent(id)}/logs?`,
-            method: 'GET',
-            options: query,
-            abortSignal: opts.signal,
-            // Always a stream (dockerode buffers the whole log in memory when not following).
-            isStream: true,
-            statusCodes: { 200: true, 404: 'no such container', 500: 'server error' },
-          },
-          (err, data) => (err ? reject(err) : resolve(data as Readable)),
-        );
-      }),
-  );
+export async function openLogStream(engine: Engine, id: string, opts: LogStreamOptions): Promise<Readable> {
+  return engine.logs(id, {
+    follow: opts.follow,
+    timestamps: opts.timestamps,
+    ...(opts.tail !== undefined ? { tail: opts.tail } : {}),
+    // The engine's `since` is inclusive; one nanosecond later skips the line we already have.
+    ...(opts.afterNanos !== undefined ? { since: sinceParam(opts.afterNanos + 1n) } : {}),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  });
 }
 
 /** Reads a log stream line by line; pauses the engine stream while the consumer is busy. */
@@ -168,10 +153,10 @@ export async function* readLogLines(stream: Readable, tty: boolean, maxLine = MA
  * The whole log as text (stdout and stderr interleaved), keeping the last `maxBytes`; gives up
  * reading after `timeoutMs` and says so at the top.
  */
-export async function readWholeLog(docker: DockerClient, id: string, tty: boolean, maxBytes: number, timeoutMs: number): Promise<string> {
+export async function readWholeLog(engine: Engine, id: string, tty: boolean, maxBytes: number, timeoutMs: number): Promise<string> {
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), timeoutMs);
-  const stream = await openLogStream(docker, id, { follow: false, timestamps: true, signal: abort.signal });
+  const stream = await openLogStream(engine, id, { follow: false, timestamps: true, signal: abort.signal });
   const demux = tty ? null : new FrameDemuxer();
   const kept: Buffer[] = [];
   let size = 0;

@@ -1,25 +1,8 @@
 import type { Network } from '@berth/contract';
-import type { DockerClient } from './client';
-import { engineCall } from './client';
+import type { Engine, RawNetwork } from './engine';
 import type { Without } from './images';
-import { ConflictError, EngineError } from '../errors';
 
 export type EngineNetwork = Without<Network, 'inUse' | 'Project'>;
-
-interface RawNetwork {
-  Id: string;
-  Name: string;
-  Driver: string;
-  Scope: string;
-  Attachable?: boolean;
-  Internal?: boolean;
-  EnableIPv6?: boolean;
-  Created?: string;
-  Labels?: Record<string, string> | null;
-  Options?: Record<string, string> | null;
-  IPAM?: { Driver?: string; Config?: { Subnet?: string; Gateway?: string; IPRange?: string }[] | null; Options?: unknown } | null;
-  Containers?: Record<string, { Name: string; EndpointID: string; MacAddress: string; IPv4Address: string; IPv6Address: string }> | null;
-}
 
 function normalise(n: RawNetwork): EngineNetwork {
   return {
@@ -35,13 +18,12 @@ function normalise(n: RawNetwork): EngineNetwork {
   };
 }
 
-export async function listNetworks(docker: DockerClient): Promise<EngineNetwork[]> {
-  const list = (await engineCall(() => docker.listNetworks())) as RawNetwork[];
-  return list.map(normalise);
+export async function listNetworks(engine: Engine): Promise<EngineNetwork[]> {
+  return (await engine.listNetworks()).map(normalise);
 }
 
-export async function inspectNetwork(docker: DockerClient, id: string): Promise<EngineNetwork> {
-  return normalise((await engineCall(() => docker.getNetwork(id).inspect())) as RawNetwork);
+export async function inspectNetwork(engine: Engine, id: string): Promise<EngineNetwork> {
+  return normalise(await engine.inspectNetwork(id));
 }
 
 export interface NetworkSpec {
@@ -54,28 +36,19 @@ export interface NetworkSpec {
   pools: { Subnet: string; Gateway?: string; IPRange?: string }[];
 }
 
-export async function createNetwork(docker: DockerClient, spec: NetworkSpec): Promise<string> {
-  const net = await engineCall(() =>
-    docker.createNetwork({
+export async function createNetwork(engine: Engine, spec: NetworkSpec): Promise<string> {
+  return engine.createNetwork({
       Name: spec.name,
       Driver: spec.driver,
-      CheckDuplicate: true,
       Internal: spec.internal,
       Attachable: spec.attachable,
       EnableIPv6: spec.enableIPv6,
       ...(spec.parent ? { Options: { parent: spec.parent } } : {}),
       ...(spec.pools.length ? { IPAM: { Driver: 'default', Config: spec.pools } } : {}),
-    }),
-  );
-  return net.id;
+  });
 }
 
-/** Removes a network. Engines before API 1.42 answer 403 for "still in use" and built-ins; both mean conflict. */
-export async function removeNetwork(docker: DockerClient, id: string): Promise<void> {
-  try {
-    await engineCall(() => docker.getNetwork(id).remove());
-  } catch (err) {
-    if (err instanceof EngineError && err.statusCode === 403) throw new ConflictError(err.message);
-    throw err;
-  }
+/** Removes a network by its name or full id (an id prefix is 404). */
+export async function removeNetwork(engine: Engine, id: string): Promise<void> {
+  await engine.removeNetwork(id);
 }

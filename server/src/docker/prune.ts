@@ -1,6 +1,5 @@
 import type { PruneResource, PruneResult } from '@berth/contract';
-import type { DockerClient } from './client';
-import { engineCall } from './client';
+import type { Engine } from './engine';
 
 /** API 1.42 (Docker 23) made volume prune skip named volumes unless asked with all=true. */
 function volumePruneNeedsAll(apiVersion: string | null): boolean {
@@ -14,26 +13,26 @@ type Filters = Record<string, string[]>;
  * Prunes one kind of resource and returns the engine's answer with its list always an array.
  * `label` narrows the prune to things carrying that label (`key` or `key=value`).
  */
-export async function prune(docker: DockerClient, resource: PruneResource, label: string | null): Promise<PruneResult> {
+export async function prune(engine: Engine, resource: PruneResource, label: string | null): Promise<PruneResult> {
   const filters: Filters = label ? { label: [label] } : {};
   switch (resource) {
     case 'images': {
       // Dangling only (what `docker image prune` does): removing every unused tagged image surprises people.
-      const r = await engineCall(() => docker.pruneImages({ filters: { ...filters, dangling: ['true'] } }));
+      const r = await engine.prune('images', { ...filters, dangling: ['true'] });
       return { ImagesDeleted: r.ImagesDeleted ?? [], SpaceReclaimed: r.SpaceReclaimed ?? 0 };
     }
     case 'containers': {
-      const r = await engineCall(() => docker.pruneContainers({ filters }));
+      const r = await engine.prune('containers', filters);
       return { ContainersDeleted: r.ContainersDeleted ?? [], SpaceReclaimed: r.SpaceReclaimed ?? 0 };
     }
     case 'networks': {
-      const r = await engineCall(() => docker.pruneNetworks({ filters }));
+      const r = await engine.prune('networks', filters);
       return { NetworksDeleted: r.NetworksDeleted ?? [], SpaceReclaimed: 0 };
     }
     case 'volumes': {
-      const version = await engineCall(() => docker.version());
+      const version = await engine.version();
       const all: Filters = volumePruneNeedsAll(version.ApiVersion ?? null) ? { all: ['true'] } : {};
-      const r = await engineCall(() => docker.pruneVolumes({ filters: { ...filters, ...all } }));
+      const r = await engine.prune('volumes', { ...filters, ...all });
       return { VolumesDeleted: r.VolumesDeleted ?? [], SpaceReclaimed: r.SpaceReclaimed ?? 0 };
     }
   }

@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import type Docker from 'dockerode';
 import type { FastifyBaseLogger } from 'fastify';
-import type { DockerClient } from './client';
-import { engineCall, translateEngineError } from './client';
-import type { ContainerDetail, RecreateSpec } from './containers';
-import { translateStartError, type ContainerSpec } from './replace';
+import type { ContainerDetail, ContainerSpec, Engine } from './engine';
+import type { RecreateSpec } from './containers';
+import { bareName } from './names';
+import { swapContainer } from './swap';
+import { NotFoundError } from '../errors';
 
 /** Label on the updater container: the ID of the Berth container it replaces. */
 export const UPDATER_LABEL = 'berth.self-update.target';
@@ -13,15 +12,12 @@ export const NOT_IN_CONTAINER = 'Berth is not running in a container';
 
 export type SelfLookup = { container: ContainerDetail; reason: null } | { container: null; reason: string };
 
-const isStatus = (err: unknown, code: number) => (err as { statusCode?: number }).statusCode === code;
-const nameOf = (info: ContainerDetail) => info.Name.replace(/^\//, '');
-
-async function inspectOrNull(docker: DockerClient, ref: string): Promise<ContainerDetail | null> {
+async function inspectOrNull(engine: Engine, ref: string): Promise<ContainerDetail | null> {
   try {
-    return await docker.getContainer(ref).inspect();
+    return await engine.inspectContainer(ref);
   } catch (err) {
-    if (isStatus(err, 404)) return null;
-    throw translateEngineError(err);
+    if (err instanceof NotFoundError) return null;
+    throw err;
   }
 }
 
@@ -32,9 +28,9 @@ async function inspectOrNull(docker: DockerClient, ref: string): Promise<Contain
  * name is ours too, so a machine whose host name happens to match some container's name is not
  * mistaken for a container.
  */
-export async function findSelfContainer(docker: DockerClient, opts: { containerName?: string; hostname?: string }): Promise<SelfLookup> {
+export async function findSelfContainer(engine: Engine, opts: { containerName?: string; hostname?: string }): Promise<SelfLookup> {
   if (opts.containerName) {
-    const info = await inspectOrNull(docker, opts.containerName);
+    const info = await inspectOrNull(engine, opts.containerName);
     return info ? { container: info, reason: null } : { container: null, reason: `BERTH_CONTAINER_NAME names no container on this engine: ${opts.containerName}` };
   }
   const hostname = opts.hostname;
@@ -42,16 +38,16 @@ export async function findSelfContainer(docker: DockerClient, opts: { containerN
     ? `${NOT_IN_CONTAINER} (no container on this engine has its host name ${hostname}; if it does run in one, set BERTH_CONTAINER_NAME).`
     : `${NOT_IN_CONTAINER}.`;
   if (!hostname || !/^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/.test(hostname)) return { container: null, reason: hint };
-  const info = await inspectOrNull(docker, hostname);
+  const info = await inspectOrNull(engine, hostname);
   if (!info || info.Config.Hostname !== hostname) return { container: null, reason: hint };
   return { container: info, reason: null };
 }
 
 /** The updater already working on `targetId`, if any (created or running). */
-export async function runningUpdater(docker: DockerClient, targetId: string): Promise<string | null> {
-  const list = await engineCall(() => docker.listContainers({ all: true, filters: { label: [`${UPDATER_LABEL}=${targetId}`] } }));
+export async function runningUpdater(engine: Engine, targetId: string): Promise<string | null> {
+  const list = await engine.listContainers({ all: true, filters: { label: [`${UPDATER_LABEL}=${targetId}`] } });
   const busy = list.find((c) => c.State === 'running' || c.State === 'created');
-  return busy ? (busy.Names[0] ?? busy.Id).replace(/^\//, '') : null;
+  return busy ? bareName(busy.Names[0] ?? busy.Id) : null;
 }
 
 /**
@@ -82,18 +78,18 @@ export function updaterSpec(self: ContainerDetail, base: RecreateSpec, command: 
 }
 
 /** Creates and starts the updater under `name`; if it cannot start, it is removed again. */
-export async function startUpdater(docker: DockerClient, name: string, spec: RecreateSpec): Promise<string> {
-  const created = await engineCall(() => docker.createContainer({ ...spec.create, name }));
+export async function startUpdater(engine: Engine, name: string, spec: RecreateSpec): Promise<string> {
+  const id = await engine.createContainer(name, spec.create);
   try {
-    for (const n of spec.extraNetworks) await docker.getNetwork(n.name).connect({ Container: created.id, EndpointConfig: n.endpoint });
-    await created.start();
+    for (const n of spec.extraNetworks) await engine.connectNetwork(n.name, id, n.endpoint);
+    await engine.startContainer(id);
   } catch (err) {
-    await created.remove({ force: true }).catch((e: unknown) => {
-      if (!isStatus(e, 404)) throw translateEngineError(e);
+    await engine.removeContainer(id, { force: true, volumes: false }).catch((e: unknown) => {
+      if (!(e instanceof NotFoundError)) throw e;
     });
-    throw translateStartError(err);
+    throw err;
   }
-  return created.id;
+  return id;
 }
 
 export type HealthVerdict = { state: 'wait' } | { state: 'healthy' } | { state: 'failed'; reason: string };
@@ -127,20 +123,21 @@ export function healthVerdict(c: HealthInput, elapsedMs: number, opts: HealthOpt
   return elapsedMs >= opts.stableMs ? { state: 'healthy' } : { state: 'wait' };
 }
 
-export interface SwapOptions extends HealthOptions {
+export interface SelfSwapOptions extends HealthOptions {
   pollMs: number;
   log: FastifyBaseLogger;
 }
+export type { SelfSwapOptions as SwapOptions };
 
 export interface SwapOutcome {
   result: 'updated' | 'rolled_back' | 'failed';
   detail: string;
 }
 
-async function waitUntilUp(docker: DockerClient, id: string, opts: SwapOptions): Promise<HealthVerdict> {
+async function waitUntilUp(engine: Engine, id: string, opts: SelfSwapOptions): Promise<HealthVerdict> {
   const started = Date.now();
   for (;;) {
-    const info = (await docker.getContainer(id).inspect()) as unknown as HealthInput;
+    const info = (await engine.inspectContainer(id)) as unknown as HealthInput;
     const verdict = healthVerdict(info, Date.now() - started, opts);
     if (verdict.state !== 'wait') return verdict;
     await new Promise((r) => setTimeout(r, opts.pollMs));
@@ -148,76 +145,33 @@ async function waitUntilUp(docker: DockerClient, id: string, opts: SwapOptions):
 }
 
 /**
- * Swaps container `oldId` for a new one made from `spec`, gated on health. Meant to run outside
- * both containers (in the updater), because the old one is stopped midway. The new container is
- * created under a temporary name first (a failure there changes nothing); then the old one is
- * stopped (freeing its ports) and renamed aside, the new one takes the name, starts, and must
- * come up healthy. Only then is the old one removed (its volumes stay). Otherwise the new one is
- * removed and the old one gets its name back and is started again.
+ * Swaps container `oldId` for a new one made from `spec`, gated on health (see swapContainer).
+ * Meant to run outside both containers (in the updater), because the old one is stopped midway.
  */
-export async function swapContainer(docker: DockerClient, oldId: string, spec: RecreateSpec, opts: SwapOptions): Promise<SwapOutcome> {
-  const oldInfo = await engineCall(() => docker.getContainer(oldId).inspect());
-  const old = docker.getContainer(oldInfo.Id);
-  const name = nameOf(oldInfo);
-  const suffix = randomBytes(4).toString('hex');
-  const backup = `${name}-berth-old-${suffix}`;
-  let created: Docker.Container | null = null;
-  try {
-    created = await docker.createContainer({ ...spec.create, name: `${name}-berth-next-${suffix}` });
-    for (const n of spec.extraNetworks) await docker.getNetwork(n.name).connect({ Container: created.id, EndpointConfig: n.endpoint });
-  } catch (err) {
-    const problems = created ? await undo(created, old, { name, renamedAside: false, wasRunning: false }) : [];
-    const extra = problems.length ? ` Removing the half-made container failed too (${problems.join('; ')}).` : '';
-    return { result: 'failed', detail: `The new container could not be created: ${translateEngineError(err).message}. ${name} was left as it was.${extra}` };
+export async function swapSelf(engine: Engine, oldId: string, spec: RecreateSpec, opts: SelfSwapOptions): Promise<SwapOutcome> {
+  const out = await swapContainer(
+    engine,
+    oldId,
+    { spec: spec.create, extraNetworks: spec.extraNetworks },
+    {
+      tempTag: 'next',
+      log: opts.log,
+      gate: async (id) => {
+        const verdict = await waitUntilUp(engine, id, opts);
+        return verdict.state === 'healthy' ? { ok: true } : { ok: false, reason: verdict.state === 'failed' ? verdict.reason : 'unknown state' };
+      },
+    },
+  );
+  if (out.result === 'swapped') return { result: 'updated', detail: `${out.name} now runs ${out.image ?? 'the new image'}.` };
+  if (out.result === 'not_created') {
+    const extra = out.problems.length ? ` Removing the half-made container failed too (${out.problems.join('; ')}).` : '';
+    return { result: 'failed', detail: `The new container could not be created: ${out.error.message}. ${out.name} was left as it was.${extra}` };
   }
-  const wasRunning = oldInfo.State.Running || oldInfo.State.Restarting;
-  let renamedAside = false;
-  let reason: string;
-  try {
-    if (wasRunning) {
-      await old.stop({ t: (oldInfo.Config as { StopTimeout?: number }).StopTimeout ?? 10 }).catch((err: unknown) => {
-        if (!isStatus(err, 304)) throw err;
-      });
-    }
-    await old.rename({ name: backup });
-    renamedAside = true;
-    await created.rename({ name });
-    await created.start();
-    const verdict = await waitUntilUp(docker, created.id, opts);
-    if (verdict.state === 'healthy') {
-      await old.remove({ force: true, v: false }).catch((err: unknown) => {
-        // The new container runs; the old one only stays behind under its backup name.
-        opts.log.warn({ container: backup, err: translateEngineError(err).message }, 'could not remove the replaced container');
-      });
-      return { result: 'updated', detail: `${name} now runs ${spec.create.Image ?? 'the new image'}.` };
-    }
-    reason = verdict.state === 'failed' ? verdict.reason : 'unknown state';
-  } catch (err) {
-    reason = translateStartError(err).message;
-  }
-  opts.log.warn({ container: name, reason }, 'the new container did not come up; putting the old one back');
-  const problems = await undo(created, old, { name, renamedAside, wasRunning });
-  if (problems.length) {
+  if (out.problems.length) {
     return {
       result: 'failed',
-      detail: `The new container did not come up (${reason}), and putting the previous one back failed (${problems.join('; ')}); it is named ${renamedAside ? backup : name}.`,
+      detail: `The new container did not come up (${out.reason}), and putting the previous one back failed (${out.problems.join('; ')}); it is named ${out.heldAs}.`,
     };
   }
-  return { result: 'rolled_back', detail: `The new container did not come up (${reason}); the previous one runs again as ${name}.` };
-}
-
-/** Removes the new container, gives the old one its name back and restarts it when it was running. */
-async function undo(created: Docker.Container, old: Docker.Container, s: { name: string; renamedAside: boolean; wasRunning: boolean }): Promise<string[]> {
-  const problems: string[] = [];
-  const step = async (what: string, fn: () => Promise<unknown>) => {
-    try {
-      await fn();
-    } catch (err) {
-      if (!isStatus(err, 404) && !isStatus(err, 304)) problems.push(`${what}: ${translateEngineError(err).message}`);
-    }
-  };
-  await step('removing the new container', () => created.remove({ force: true, v: true }));
-  if (s.renamedAside) await step('renaming the old container back', () => old.rename({ name: s.name }));
-  if (s.wasRunning) await step('starting the old container', () => old.start());
-  return problems;
+  return { result: 'rolled_back', detail: `The new container did not come up (${out.reason}); the previous one runs again as ${out.name}.` };
 }

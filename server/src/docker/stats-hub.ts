@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { StatsSample } from '@berth/contract';
-import type { DockerClient } from './client';
+import type { Engine } from './engine';
+import { NotFoundError } from '../errors';
 import type { EngineEvent, EngineEvents } from './events';
 import { isEmptySample, toReading, type EngineStats, type StatsReading } from './stats-math';
 
@@ -268,7 +269,7 @@ type Stream = NodeJS.ReadableStream & { destroy?: () => void };
 export class EngineStatsSource implements StatsSource {
   readonly kind = 'engine';
 
-  constructor(private readonly docker: DockerClient) {}
+  constructor(private readonly docker: Engine) {}
 
   open(target: StatsTarget, onReading: (r: StatsReading) => void, onEnd: (reason: 'stopped' | 'error', err?: unknown) => void): StatsSourceHandle {
     const abort = new AbortController();
@@ -284,11 +285,7 @@ export class EngineStatsSource implements StatsSource {
       stop();
       onEnd(reason, err);
     };
-    const options = { stream: true as const, abortSignal: abort.signal };
-    this.docker
-      .getContainer(target.id)
-      .stats(options)
-      .then(
+    this.docker.stats(target.id, abort.signal).then(
         (s: Stream) => {
           stream = s;
           if (done) return void s.destroy?.();
@@ -321,7 +318,7 @@ export class EngineStatsSource implements StatsSource {
           s.on('close', () => finish('error'));
           s.on('error', (err: Error) => finish('error', err));
         },
-        (err: { statusCode?: number }) => finish(err?.statusCode === 404 ? 'stopped' : 'error', err),
+        (err: unknown) => finish(err instanceof NotFoundError ? 'stopped' : 'error', err),
       );
     return { close: stop };
   }

@@ -1,5 +1,4 @@
-import type { DockerClient } from './client';
-import { engineCall } from './client';
+import type { Engine } from './engine';
 
 /** How many containers (running or stopped) use each image, volume and network. */
 export interface ResourceUsage {
@@ -13,8 +12,8 @@ function bump(map: Map<string, number>, key: string | undefined): void {
 }
 
 /** One container list answers "in use" for every image, volume and network at once (never one call per item). */
-export async function resourceUsage(docker: DockerClient): Promise<ResourceUsage> {
-  const containers = await engineCall(() => docker.listContainers({ all: true }));
+export async function resourceUsage(engine: Engine): Promise<ResourceUsage> {
+  const containers = await engine.listContainers({ all: true });
   const usage: ResourceUsage = { images: new Map(), volumes: new Map(), networks: new Map() };
   for (const c of containers) {
     bump(usage.images, c.ImageID);

@@ -2,6 +2,7 @@ import { StreamEvent, type StreamStatus } from '@berth/contract';
 import type { AppContext } from '../context';
 import { inspectContainer, type ContainerDetail } from '../docker/containers';
 import { openLogStream, readLogLines } from '../docker/logs';
+import { bareName } from '../docker/names';
 import { DockerUnavailableError, NotFoundError } from '../errors';
 import type { SseStream } from '../lib/sse';
 import { withTimeout } from '../lib/timeout';
@@ -39,7 +40,7 @@ function latestWins(sse: SseStream): (key: string, data: unknown, event?: string
   };
 }
 
-const appName = (info: ContainerDetail) => info.Name.replace(/^\//, '');
+const appName = (info: ContainerDetail) => bareName(info.Name);
 
 /** The live streams of the apps pages: logs, per-app stats and the dashboard. */
 export class AppStreams {

@@ -1,15 +1,15 @@
-import type { App, AppUpdateCheck } from '@berth/contract';
+import { ErrorCode, type App, type AppUpdateCheck } from '@berth/contract';
 import type { AppContext } from '../context';
 import { appFromInspect, recreateSpec, type ImageDefaults } from '../docker/containers';
 import { checkImageUpdate, pullImage } from '../docker/images-update';
 import { inspectImage } from '../docker/images';
 import { replaceContainer } from '../docker/replace';
 import { findSelfContainer } from '../docker/self-container';
+import { bareName, IMAGE_ID } from '../docker/names';
 import { AppError, ConflictError, ValidationError } from '../errors';
 import { appsRuntime, type AppsRuntime } from './apps-runtime';
 import type { AppsService } from './apps';
 
-const IMAGE_ID = /^(sha256:)?[0-9a-f]{64}$/;
 /** A pull that reports nothing for this long is stopped. */
 const PULL_IDLE_MS = 5 * 60_000;
 
@@ -53,8 +53,8 @@ export class AppUpdateService {
       this.rt.updatable.delete(old.Id);
     } catch (err) {
       // replaceContainer leaves the old container as it was unless it says restore_failed.
-      if (err instanceof AppError && err.code !== 'restore_failed') {
-        throw new AppError(err.statusCode, err.code, `Updating ${old.Name.replace(/^\//, '')} failed: ${err.message} The app was left as it was.`);
+      if (err instanceof AppError && err.code !== ErrorCode.restoreFailed) {
+        throw err.withDetail(`Updating ${bareName(old.Name)} failed: ${err.message} The app was left as it was.`);
       }
       throw err;
     } finally {

@@ -13,6 +13,7 @@ import {
   type ContainerListEntry,
 } from '../docker/containers';
 import { readWholeLog } from '../docker/logs';
+import { bareName } from '../docker/names';
 import { attachmentName, buildZip } from '../lib/zip';
 import { appsRuntime, type AppsRuntime } from './apps-runtime';
 
@@ -75,7 +76,7 @@ export class AppsService {
   /** A zip with the log (its last 10 MiB) and the configuration as YAML, every environment value redacted. */
   async supportBundle(name: string): Promise<{ filename: string; zip: Buffer }> {
     const info = await this.inspect(name);
-    const base = info.Name.replace(/^\//, '');
+    const base = bareName(info.Name);
     const log = await readWholeLog(this.ctx.docker, info.Id, Boolean(info.Config.Tty), BUNDLE_LOG_BYTES, BUNDLE_LOG_TIMEOUT_MS);
     const config = { ...info, Config: { ...info.Config, Env: redactEnv(info.Config.Env) } };
     const header = [

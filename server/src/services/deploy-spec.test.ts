@@ -78,6 +78,6 @@ describe('buildContainerSpec', () => {
     }
     expect(error).toBeInstanceOf(ValidationError);
     expect(error!.fields!.map((f) => f.field)).toEqual(['volumes.0.bind', 'volumes.1.bind', 'env.0.default']);
-    expect(error!.message).toContain('Unset template variable used: !nope');
+    expect(error!.message).toContain('The template variable !nope is not set (used in environment variable X, field env.0.default)');
   });
 });

@@ -5,13 +5,23 @@ import type { Substituter } from './variables';
 
 const VOLUME_NAME = /^[a-zA-Z0-9][a-zA-Z0-9_.-]+$/;
 
-type FieldError = { field: string; message: string };
+type FieldError = { field: string; message: string; sentence?: string };
+
+/** An unset `!name` said as a sentence a person can act on (the field list keeps the short form). */
+function unsetVariables(field: string, where: string, names: string[]): FieldError {
+  const them = names.length === 1 ? `template variable ${names[0]} is` : `template variables ${names.join(', ')} are`;
+  return {
+    field,
+    message: `Unset template variable used: ${names.join(', ')}`,
+    sentence: `The ${them} not set (used in ${where}, field ${field}); add it under Settings → Template Variables, or change the value.`,
+  };
+}
 
 /** Host side of a volume row: an absolute path is a bind mount, anything else must name a volume. */
 function volumeSource(bind: string, field: string, vars: Substituter, errors: FieldError[]): string {
   const source = vars.apply(bind);
   const unknown = vars.unknown(source);
-  if (unknown.length) errors.push({ field, message: `Unset template variable used: ${unknown.join(', ')}` });
+  if (unknown.length) errors.push(unsetVariables(field, `the host path ${bind}`, unknown));
   else if (source.includes(':')) errors.push({ field, message: 'Host path must not contain ":".' });
   else if (!source.startsWith('/') && !VOLUME_NAME.test(source)) {
     errors.push({ field, message: 'Host path must be an absolute path (/srv/app) or a volume name (letters, digits, _ . -).' });
@@ -35,7 +45,7 @@ export function buildContainerSpec(req: DeployRequest, vars: Substituter): Conta
 
   const env = req.env.map((e, i) => {
     const unknown = vars.unknown(e.default);
-    if (unknown.length) errors.push({ field: `env.${i}.default`, message: `Unset template variable used: ${unknown.join(', ')}` });
+    if (unknown.length) errors.push(unsetVariables(`env.${i}.default`, `environment variable ${e.name}`, unknown));
     return `${e.name}=${vars.apply(e.default)}`;
   });
 
@@ -56,7 +66,12 @@ export function buildContainerSpec(req: DeployRequest, vars: Substituter): Conta
     }
   }
 
-  if (errors.length) throw new ValidationError(errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
+  if (errors.length) {
+    const detail = errors.some((e) => e.sentence)
+      ? errors.map((e) => e.sentence ?? `${e.field}: ${e.message}.`).join(' ')
+      : errors.map((e) => `${e.field}: ${e.message}`).join('; ');
+    throw new ValidationError(detail, errors.map(({ field, message }) => ({ field, message })));
+  }
 
   const networkMode = req.network ?? req.network_mode ?? undefined;
   return {

@@ -1,17 +1,17 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { formatImageReference, parseImageReference, type DeployRequest, type DeployResult } from '@berth/contract';
-import type { DockerClient } from '../docker/client';
+import type { Engine } from '../docker/engine';
 import { createAndStart, findContainer, imagePresent, networkExists } from '../docker/deploy';
 import { startPull } from '../docker/images';
 import { replaceContainer } from '../docker/replace';
-import { AppError, ConflictError, EngineError, NotFoundError, ValidationError } from '../errors';
+import { ConflictError, EngineError, ImagePullFailedError, NotFoundError, ValidationError } from '../errors';
 import { buildContainerSpec } from './deploy-spec';
 import type { VariablesService } from './variables';
 
 /** Deploys an app from the four-step form (or a template), or replaces one in edit mode. */
 export class DeployService {
   constructor(
-    private readonly docker: DockerClient,
+    private readonly docker: Engine,
     private readonly variables: VariablesService,
     private readonly log: FastifyBaseLogger,
   ) {}
@@ -49,9 +49,9 @@ export class DeployService {
       const pull = await startPull(this.docker, ref);
       await pull.follow();
     } catch (err) {
-      if (!(err instanceof EngineError)) throw err;
+      if (!(err instanceof EngineError || err instanceof NotFoundError)) throw err;
       const status = err.statusCode === 404 ? 404 : 502;
-      throw new AppError(status, 'image_pull_failed', `Image ${full} is not on this host and could not be pulled: ${err.message}`);
+      throw new ImagePullFailedError(`Image ${full} is not on this host and could not be pulled: ${err.message}`, status);
     }
     return full;
   }

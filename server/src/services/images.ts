@@ -1,11 +1,11 @@
 import { parseImageReference, type ImageDetail, type ImageSummary, type PullProgress } from '@berth/contract';
-import type { DockerClient } from '../docker/client';
+import type { Engine } from '../docker/engine';
 import { inspectImage, listImages, removeImage, startPull, untagImage, type RunningPull } from '../docker/images';
 import { resourceUsage } from '../docker/usage';
 import { ConflictError, EngineError, NotFoundError, ValidationError } from '../errors';
 
 export class ImagesService {
-  constructor(private readonly docker: DockerClient) {}
+  constructor(private readonly docker: Engine) {}
 
   async list(): Promise<ImageSummary[]> {
     const [images, usage] = await Promise.all([listImages(this.docker), resourceUsage(this.docker)]);
@@ -51,7 +51,7 @@ export class ImagesService {
       await removeImage(this.docker, id, false);
     } catch (err) {
       // Unforced removal also refuses an image with several tags; force only when no container uses it.
-      if (!(err instanceof EngineError) || err.statusCode !== 409) throw err;
+      if (!(err instanceof ConflictError)) throw err;
       const usage = await resourceUsage(this.docker);
       if ((usage.images.get(image.Id) ?? 0) > 0) throw new ConflictError(err.message);
       await removeImage(this.docker, image.Id, true);

@@ -1,15 +1,16 @@
 import type { CreateNetworkBody, Network } from '@berth/contract';
 import type { z } from 'zod';
-import type { DockerClient } from '../docker/client';
+import type { Engine } from '../docker/engine';
 import { createNetwork, inspectNetwork, listNetworks, removeNetwork, type EngineNetwork, type NetworkSpec } from '../docker/networks';
+import { PROJECT_LABEL } from '../docker/names';
 import { resourceUsage, type ResourceUsage } from '../docker/usage';
+import { appsPhrase, containerNames } from '../docker/users';
 import { ConflictError, ValidationError } from '../errors';
 import { cidrContainsIp, cidrsOverlap, cidrWithin, formatCidr, parseCidr, parseIp, reservedRange, type IpVersion } from '../lib/cidr';
 
 export type CreateBody = z.output<typeof CreateNetworkBody>;
 type FieldError = { field: string; message: string };
 
-const PROJECT_LABEL = 'com.docker.compose.project';
 const PREDEFINED = new Set(['bridge', 'host', 'none']);
 /** Linux interface names: up to 15 characters, no slash, colon or space (VLAN parents like eth0.10 are fine). */
 const INTERFACE = /^[a-zA-Z0-9][a-zA-Z0-9_.@-]{0,14}$/;
@@ -119,7 +120,7 @@ function checkConflicts(spec: NetworkSpec, existing: EngineNetwork[]): void {
 }
 
 export class NetworksService {
-  constructor(private readonly docker: DockerClient) {}
+  constructor(private readonly docker: Engine) {}
 
   async list(): Promise<Network[]> {
     const [networks, usage] = await Promise.all([listNetworks(this.docker), resourceUsage(this.docker)]);
@@ -140,7 +141,15 @@ export class NetworksService {
 
   async remove(id: string): Promise<Network> {
     const network = await this.get(id);
-    await removeNetwork(this.docker, network.Id);
+    try {
+      // By the name or id the caller gave: an id prefix is refused there, before anything is deleted.
+      await removeNetwork(this.docker, id);
+    } catch (err) {
+      if (!(err instanceof ConflictError) || PREDEFINED.has(network.Name)) throw err;
+      const users = await containerNames(this.docker, { network: [network.Id] });
+      const attached = users.length ? users : Object.values(network.Containers).map((c) => c.Name);
+      throw attached.length ? new ConflictError(`Network ${network.Name} is in use by ${appsPhrase(attached)}; disconnect or remove it first.`) : err;
+    }
     return network;
   }
 }

@@ -1,9 +1,9 @@
 import type { PruneResource, PruneResult } from '@berth/contract';
-import type { DockerClient } from '../docker/client';
+import type { Engine } from '../docker/engine';
 import { prune } from '../docker/prune';
 
 export class PruneService {
-  constructor(private readonly docker: DockerClient) {}
+  constructor(private readonly docker: Engine) {}
 
   /** Removes unused things of one kind; see the contract for what "unused" means for each. */
   run(resource: PruneResource, label?: string): Promise<PruneResult> {

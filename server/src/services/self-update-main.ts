@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { loadConfig } from '../config';
-import { createDockerClient } from '../docker/client';
+import { createEngine } from '../docker/dockerode-engine';
 import { runSelfUpdate } from './self-update-run';
 
 async function main(): Promise<number> {
@@ -17,7 +17,7 @@ async function main(): Promise<number> {
   }
   const config = loadConfig();
   const log = pino({ level: config.logLevel === 'silent' ? 'info' : config.logLevel, base: { role: 'berth-updater' } });
-  const docker = createDockerClient(config.dockerHost);
+  const docker = createEngine(config);
   const outcome = await runSelfUpdate(docker, { target: values.target, image: values.image, dataDir: config.dataDir, log });
   return outcome.result === 'updated' ? 0 : 1;
 }

@@ -2,11 +2,10 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { SelfUpdateOutcome } from '@berth/contract';
-import type { DockerClient } from '../docker/client';
+import type { Engine } from '../docker/engine';
 import { recreateSpec, type ImageDefaults } from '../docker/containers';
 import { inspectImage } from '../docker/images';
-import { engineCall } from '../docker/client';
-import { swapContainer, type SwapOutcome } from '../docker/self-container';
+import { swapSelf, type SwapOutcome } from '../docker/self-container';
 import { writeFileAtomic } from '../lib/atomic-write';
 
 /** Where the updater leaves how the last self-update ended, for the Berth that runs afterwards. */
@@ -27,7 +26,7 @@ export interface RunOptions {
 }
 
 /** What the old image gave the container by default; null when it cannot be read (then everything is copied). */
-export async function imageDefaults(docker: DockerClient, imageId: string, log: FastifyBaseLogger): Promise<ImageDefaults | null> {
+export async function imageDefaults(docker: Engine, imageId: string, log: FastifyBaseLogger): Promise<ImageDefaults | null> {
   try {
     return ((await inspectImage(docker, imageId)) as { Config?: ImageDefaults }).Config ?? null;
   } catch (err) {
@@ -40,13 +39,13 @@ export async function imageDefaults(docker: DockerClient, imageId: string, log: 
  * The updater's whole job: replace `target` with a container of the same configuration running
  * `image`, keep it only if it comes up healthy, and record the outcome in the data folder.
  */
-export async function runSelfUpdate(docker: DockerClient, opts: RunOptions): Promise<SwapOutcome> {
+export async function runSelfUpdate(docker: Engine, opts: RunOptions): Promise<SwapOutcome> {
   await new Promise((r) => setTimeout(r, opts.graceMs ?? 2000));
   let outcome: SwapOutcome;
   try {
-    const old = await engineCall(() => docker.getContainer(opts.target).inspect());
+    const old = await docker.inspectContainer(opts.target);
     const spec = recreateSpec(old, await imageDefaults(docker, old.Image, opts.log), opts.image);
-    outcome = await swapContainer(docker, old.Id, spec, {
+    outcome = await swapSelf(docker, old.Id, spec, {
       log: opts.log,
       timeoutMs: opts.healthTimeoutMs ?? 120_000,
       stableMs: opts.stableMs ?? 15_000,

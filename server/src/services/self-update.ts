@@ -8,10 +8,10 @@ import { recreateSpec } from '../docker/containers';
 import { checkImageUpdate, pullImage } from '../docker/images-update';
 import { inspectImage } from '../docker/images';
 import { findSelfContainer, runningUpdater, startUpdater, updaterSpec, type SelfLookup } from '../docker/self-container';
-import { AppError, ConflictError, ValidationError } from '../errors';
+import { bareName, IMAGE_ID } from '../docker/names';
+import { ConflictError, NotInContainerError, UpdaterMissingError, UpToDateError, ValidationError } from '../errors';
 import { imageDefaults, readOutcome } from './self-update-run';
 
-const IMAGE_ID = /^(sha256:)?[0-9a-f]{64}$/;
 const PULL_IDLE_MS = 5 * 60_000;
 
 /**
@@ -21,7 +21,7 @@ const PULL_IDLE_MS = 5 * 60_000;
 function updaterCommand(target: string, image: string): string[] {
   const here = fileURLToPath(import.meta.url);
   const entry = path.join(path.dirname(here), `self-update-main${path.extname(here)}`);
-  if (!fs.existsSync(entry)) throw new AppError(500, 'updater_missing', `This build of Berth has no updater (${entry} is missing).`);
+  if (!fs.existsSync(entry)) throw new UpdaterMissingError(`This build of Berth has no updater (${entry} is missing).`);
   return [process.execPath, ...process.execArgv, entry, '--target', target, '--image', image];
 }
 
@@ -48,7 +48,7 @@ export class SelfUpdateService {
     if (!self.container) return { updatable: false, reason: self.reason, container: null, image: null, checkedAt, lastUpdate };
     const { Config, Image, Name } = self.container;
     const res = await checkImageUpdate(this.ctx.docker, Config.Image, { imageId: Image });
-    return { updatable: res.isUpdatable, reason: res.reason, container: Name.replace(/^\//, ''), image: Config.Image, checkedAt, lastUpdate };
+    return { updatable: res.isUpdatable, reason: res.reason, container: bareName(Name), image: Config.Image, checkedAt, lastUpdate };
   }
 
   async start(): Promise<SelfUpdateStarted> {
@@ -63,9 +63,9 @@ export class SelfUpdateService {
 
   private async prepare(): Promise<SelfUpdateStarted> {
     const self = await this.self();
-    if (!self.container) throw new AppError(400, 'not_in_container', `Cannot update: ${self.reason}`);
+    if (!self.container) throw new NotInContainerError(`Cannot update: ${self.reason}`);
     const info = self.container;
-    const name = info.Name.replace(/^\//, '');
+    const name = bareName(info.Name);
     const ref = info.Config.Image;
     const busyWith = await runningUpdater(this.ctx.docker, info.Id);
     if (busyWith) throw new ConflictError(`An update of Berth is already running (${busyWith}).`);
@@ -73,7 +73,7 @@ export class SelfUpdateService {
 
     await pullImage(this.ctx.docker, ref, { idleMs: PULL_IDLE_MS });
     const pulled = await inspectImage(this.ctx.docker, ref);
-    if (pulled.Id === info.Image) throw new AppError(409, 'up_to_date', `Berth already runs the newest ${ref}.`);
+    if (pulled.Id === info.Image) throw new UpToDateError(`Berth already runs the newest ${ref}.`);
 
     const command = updaterCommand(info.Id, ref);
     const base = recreateSpec(info, await imageDefaults(this.ctx.docker, info.Image, this.ctx.log), info.Image);

@@ -2,12 +2,12 @@ import { SETTINGS_FORMAT, SETTINGS_FORMAT_VERSION, SettingsFile, type ImportResu
 import type { SettingsImportRepo } from '../db/settings-import-repo';
 import type { TemplatesRepo } from '../db/templates-repo';
 import type { VariablesRepo } from '../db/variables-repo';
-import { AppError, ValidationError } from '../errors';
+import { ForbiddenKeyError, InvalidJsonError, InvalidSettingsFileError, ValidationError } from '../errors';
 
 /** Keys that could reach an object's prototype if some code ever merged the parsed file into an object. */
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
-class ForbiddenKeyError extends Error {}
+class ForbiddenKey extends Error {}
 
 /** The first few problems of a failed schema check, as `path: message`, for one readable detail. */
 function describeIssues(issues: { path: PropertyKey[]; message: string }[]): { field: string; message: string }[] {
@@ -23,23 +23,23 @@ export function parseSettingsFile(content: Buffer | string): SettingsFile {
   let raw: unknown;
   try {
     raw = JSON.parse(text, (key, value: unknown) => {
-      if (FORBIDDEN_KEYS.has(key)) throw new ForbiddenKeyError(key);
+      if (FORBIDDEN_KEYS.has(key)) throw new ForbiddenKey(key);
       return value;
     });
   } catch (err) {
-    if (err instanceof ForbiddenKeyError) {
-      throw new AppError(400, 'forbidden_key', `The settings file contains the key "${err.message}", which is not allowed anywhere in it.`);
+    if (err instanceof ForbiddenKey) {
+      throw new ForbiddenKeyError(`The settings file contains the key "${err.message}", which is not allowed anywhere in it.`);
     }
-    throw new AppError(400, 'invalid_json', `The settings file is not valid JSON: ${(err as Error).message}`);
+    throw new InvalidJsonError(`The settings file is not valid JSON: ${(err as Error).message}`);
   }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new AppError(422, 'invalid_settings_file', 'The settings file must be a JSON object as written by Export.');
+    throw new InvalidSettingsFileError('The settings file must be a JSON object as written by Export.');
   }
   const parsed = SettingsFile.safeParse(raw);
   if (!parsed.success) {
     const fields = describeIssues(parsed.error.issues);
     const more = parsed.error.issues.length > fields.length ? ` (and ${parsed.error.issues.length - fields.length} more)` : '';
-    throw new AppError(422, 'invalid_settings_file', `The settings file does not fit: ${fields.map((f) => `${f.field}: ${f.message}`).join('; ')}${more}`, fields);
+    throw new InvalidSettingsFileError(`The settings file does not fit: ${fields.map((f) => `${f.field}: ${f.message}`).join('; ')}${more}`, fields);
   }
   return parsed.data;
 }

@@ -1,6 +1,16 @@
 import type { NewTemplateBody, Template, TemplateDetail, TemplateItem, TemplateWriteResult } from '@berth/contract';
 import type { TemplatesRepo } from '../db/templates-repo';
-import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors';
+import {
+  BlockedAddressError,
+  CatalogueTooLargeError,
+  ConflictError,
+  InvalidCatalogueError,
+  NotFoundError,
+  UpstreamError,
+  UpstreamTimeoutError,
+  ValidationError,
+  type AppError,
+} from '../errors';
 import { safeFetch, SafeFetchError, type SafeFetchOptions } from '../lib/safe-fetch';
 import { CatalogueError, parseCatalogue, type ParsedCatalogue } from './template-parse';
 
@@ -18,13 +28,13 @@ function fetchFailure(err: SafeFetchError): AppError {
     case 'bad_url':
       return new ValidationError(detail, [{ field: 'url', message: err.message }]);
     case 'blocked_address':
-      return new AppError(400, 'blocked_address', detail, [{ field: 'url', message: err.message }]);
+      return new BlockedAddressError(detail, [{ field: 'url', message: err.message }]);
     case 'timeout':
-      return new AppError(504, 'upstream_timeout', detail);
+      return new UpstreamTimeoutError(detail);
     case 'too_large':
-      return new AppError(422, 'catalogue_too_large', detail);
+      return new CatalogueTooLargeError(detail);
     default:
-      return new AppError(502, 'upstream_error', detail);
+      return new UpstreamError(detail);
   }
 }
 
@@ -95,7 +105,7 @@ export class TemplatesService {
       return parseCatalogue(res.body.toString('utf8'), { url: res.url, contentType: res.contentType });
     } catch (err) {
       if (err instanceof SafeFetchError) throw fetchFailure(err);
-      if (err instanceof CatalogueError) throw new AppError(422, 'invalid_catalogue', err.message);
+      if (err instanceof CatalogueError) throw new InvalidCatalogueError(err.message);
       throw err;
     }
   }

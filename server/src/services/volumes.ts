@@ -1,17 +1,17 @@
 import type { Volume } from '@berth/contract';
-import type { DockerClient } from '../docker/client';
+import type { Engine } from '../docker/engine';
 import { createVolume, inspectVolume, listVolumes, removeVolume, type EngineVolume } from '../docker/volumes';
+import { PROJECT_LABEL } from '../docker/names';
 import { resourceUsage, type ResourceUsage } from '../docker/usage';
-import { ConflictError, EngineError, NotFoundError } from '../errors';
-
-const PROJECT_LABEL = 'com.docker.compose.project';
+import { appsPhrase, containerNames } from '../docker/users';
+import { ConflictError, NotFoundError } from '../errors';
 
 function withUsage(v: EngineVolume, usage: ResourceUsage): Volume {
   return { ...v, Project: v.Labels[PROJECT_LABEL] ?? null, inUse: usage.volumes.get(v.Name) ?? 0 };
 }
 
 export class VolumesService {
-  constructor(private readonly docker: DockerClient) {}
+  constructor(private readonly docker: Engine) {}
 
   async list(): Promise<Volume[]> {
     const [volumes, usage] = await Promise.all([listVolumes(this.docker), resourceUsage(this.docker)]);
@@ -32,7 +32,14 @@ export class VolumesService {
 
   async remove(name: string): Promise<Volume> {
     const volume = await this.get(name);
-    await removeVolume(this.docker, name);
+    try {
+      await removeVolume(this.docker, name);
+    } catch (err) {
+      if (!(err instanceof ConflictError)) throw err;
+      // The engine names the users by 64-character id; say which apps they are.
+      const users = await containerNames(this.docker, { volume: [name] });
+      throw users.length ? new ConflictError(`Volume ${name} is in use by ${appsPhrase(users)}; remove the app first.`) : err;
+    }
     return volume;
   }
 
@@ -41,7 +48,6 @@ export class VolumesService {
       await inspectVolume(this.docker, name);
       return true;
     } catch (err) {
-      if (err instanceof EngineError && err.statusCode === 404) return false;
       if (err instanceof NotFoundError) return false;
       throw err;
     }

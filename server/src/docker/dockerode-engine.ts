@@ -1,0 +1,420 @@
+import Docker from 'dockerode';
+import type { Processes } from '@berth/contract';
+import type {
+  ByteStream,
+  ContainerSpec,
+  Engine,
+  ExecSpec,
+  ExecState,
+  Filters,
+  ImageInspect,
+  EngineVersion,
+  LogQuery,
+  NetworkCreateSpec,
+  PruneAnswer,
+  PruneKind,
+  RawNetwork,
+  RawVolume,
+  RemovedImage,
+} from './engine';
+import { foundByIdPrefix, SHORT_ID_LENGTH } from './names';
+import {
+  AppError,
+  ConflictError,
+  DockerUnavailableError,
+  EngineError,
+  EngineTimeoutError,
+  NotFoundError,
+  PortInUseError,
+  ValidationError,
+} from '../errors';
+
+export interface EngineConfig {
+  dockerHost: string | undefined;
+  engineTimeoutMs: number;
+  engineSlowTimeoutMs: number;
+}
+
+/** What one call is about, for its timeout and error wording. */
+interface Target {
+  kind: 'container' | 'image' | 'volume' | 'network' | 'exec' | 'engine';
+  /** The name or id the caller gave; absent for lists and engine-wide calls. */
+  ref?: string;
+  /** What Berth asked, as a phrase: "inspecting container web". */
+  doing: string;
+}
+
+interface CallOptions {
+  /** Stops, removals, prunes and pulls: the slow timeout. */
+  slow?: boolean;
+  /** A stream: the timeout covers only its opening. */
+  signal?: AbortSignal;
+  /** The engine's 304 ("already started/stopped") counts as done. */
+  notModifiedIsDone?: boolean;
+  timeoutMs?: number;
+}
+
+interface DockerodeError {
+  code?: string;
+  statusCode?: number;
+  reason?: string;
+  json?: { message?: string } | null;
+  message?: string;
+  name?: string;
+}
+
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOENT', 'EACCES', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND']);
+/** Something that might be an id prefix rather than a name: the engine would match it against ids. */
+const HEXISH = /^(sha256:)?[0-9a-f]{1,63}$/;
+
+function dockerFor(dockerHost: string | undefined): Docker {
+  if (!dockerHost) return new Docker({ socketPath: '/var/run/docker.sock' });
+  const url = new URL(dockerHost);
+  if (url.protocol === 'unix:') return new Docker({ socketPath: url.pathname });
+  const protocol = url.protocol === 'https:' ? 'https' : 'http';
+  return new Docker({ protocol, host: url.hostname, port: Number(url.port || (protocol === 'https' ? 2376 : 2375)) });
+}
+
+function engineMessage(e: DockerodeError): string {
+  // Streaming calls leave `json` empty; the engine's reason is then only in the message,
+  // as `(HTTP code 404) unexpected - <reason>`.
+  const fromMessage = typeof e.message === 'string' ? e.message.match(/^\(HTTP code \d+\) [^-]*- ([\s\S]+)$/)?.[1] : undefined;
+  const message = e.json?.message ?? fromMessage ?? (typeof e.reason === 'string' ? e.reason : undefined) ?? 'The Docker engine refused the request.';
+  return message.trim();
+}
+
+/** The one translation of an engine failure into Berth's errors. */
+function translate(err: unknown, t: Target): Error {
+  if (err instanceof AppError) return err;
+  const e = err as DockerodeError;
+  if (typeof e?.code === 'string' && UNREACHABLE.has(e.code)) return new DockerUnavailableError();
+  if (typeof e?.statusCode !== 'number') return err instanceof Error ? err : new Error(String(err));
+  const message = engineMessage(e);
+  if (e.statusCode === 404) {
+    if (!t.ref) return new EngineError(404, message);
+    // A pull's 404 comes from the registry, whose words ("manifest unknown") say more.
+    return new NotFoundError(t.kind, t.ref, t.doing.startsWith('pulling') ? message : undefined);
+  }
+  if (e.statusCode === 409 || /marked for removal|removal of container .* (is )?already in progress|is being removed/i.test(message)) {
+    return new ConflictError(message);
+  }
+  if (/port is already allocated|address already in use/i.test(message)) return new PortInUseError(message);
+  const sysctl = message.match(/sysctl "?([\w./-]+)"? (is not in a separate kernel namespace|is not allowed|not allowed)/i);
+  if (sysctl) {
+    const problem = `The kernel setting ${sysctl[1]} cannot be set for one container (it is not namespaced); remove it from Sysctls.`;
+    return new ValidationError(`sysctls: ${problem}`, [{ field: 'sysctls', message: problem }]);
+  }
+  return new EngineError(e.statusCode, message);
+}
+
+/**
+ * The Docker engine through dockerode. Every call goes through `call()`: one timeout and one
+ * error translation. The timeout is ours (an abort plus a race), never dockerode's `timeout`
+ * option, which crashes the process over ssh.
+ */
+class DockerodeEngine implements Engine {
+  constructor(
+    private readonly docker: Docker,
+    private readonly quickMs: number,
+    private readonly slowMs: number,
+  ) {}
+
+  private async call<T>(t: Target, fn: (signal: AbortSignal) => Promise<T>, opts: CallOptions = {}): Promise<T> {
+    const ms = opts.timeoutMs ?? (opts.slow ? this.slowMs : this.quickMs);
+    const timeout = new AbortController();
+    const signal = opts.signal ? AbortSignal.any([opts.signal, timeout.signal]) : timeout.signal;
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        timeout.abort();
+        reject(new EngineTimeoutError(t.doing, Math.round(ms / 100) / 10));
+      }, ms);
+    });
+    try {
+      return await Promise.race([fn(signal), expired]);
+    } catch (err) {
+      if (opts.notModifiedIsDone && (err as DockerodeError)?.statusCode === 304) return undefined as T;
+      throw translate(err, t);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * Refuses an id prefix before a delete or an action: a ref that could be one is looked up and
+   * must be the object's name or full id (or a container's short id).
+   */
+  private async exact(kind: 'container' | 'image' | 'network', ref: string): Promise<void> {
+    if (!HEXISH.test(ref)) return;
+    const bare = ref.replace(/^sha256:/, '');
+    if (kind === 'container' && (bare.length === SHORT_ID_LENGTH || bare.length === 12)) return;
+    let found: { id: string; names: string[] };
+    if (kind === 'container') {
+      const c = await this.inspectContainer(ref);
+      found = { id: c.Id, names: [c.Name] };
+    } else if (kind === 'image') {
+      const i = await this.inspectImage(ref);
+      found = { id: i.Id, names: [...(i.RepoTags ?? []), ...(i.RepoDigests ?? [])] };
+    } else {
+      const n = await this.inspectNetwork(ref);
+      found = { id: n.Id, names: [n.Name] };
+    }
+    if (foundByIdPrefix(ref, found, { shortIds: kind === 'container' })) throw new NotFoundError(kind, ref);
+  }
+
+  /** A plain GET the engine answers with JSON, for calls whose dockerode method takes no abort signal. */
+  private get<T>(path: string, abortSignal: AbortSignal, notFound = 'not found'): Promise<T> {
+    const modem = this.docker.modem as { dial: (o: object, cb: (err: unknown, data: unknown) => void) => void };
+    return new Promise<T>((resolve, reject) => {
+      modem.dial({ path, method: 'GET', abortSignal, statusCodes: { 200: true, 404: notFound, 500: 'server error' } }, (err, data) =>
+        err ? reject(err) : resolve(data as T),
+      );
+    });
+  }
+
+  private container(ref: string, doing: string): Target {
+    return { kind: 'container', ref, doing: `${doing} container ${ref}` };
+  }
+
+  listContainers(opts: { all?: boolean; filters?: Filters } = {}) {
+    return this.call({ kind: 'container', doing: 'listing containers' }, (abortSignal) =>
+      this.docker.listContainers({ all: opts.all ?? false, ...(opts.filters ? { filters: opts.filters } : {}), abortSignal }),
+    );
+  }
+
+  inspectContainer(ref: string) {
+    return this.call(this.container(ref, 'inspecting'), (abortSignal) => this.docker.getContainer(ref).inspect({ abortSignal }));
+  }
+
+  async createContainer(name: string, spec: ContainerSpec): Promise<string> {
+    const created = await this.call(this.container(name, 'creating'), (abortSignal) => this.docker.createContainer({ ...spec, name, abortSignal }));
+    return created.id;
+  }
+
+  private async action(ref: string, doing: string, fn: (c: Docker.Container, abortSignal: AbortSignal) => Promise<unknown>, slow = false): Promise<void> {
+    await this.exact('container', ref);
+    await this.call(this.container(ref, doing), (abortSignal) => fn(this.docker.getContainer(ref), abortSignal), { slow, notModifiedIsDone: true });
+  }
+
+  startContainer(ref: string) {
+    return this.action(ref, 'starting', (c, abortSignal) => c.start({ abortSignal }), true);
+  }
+  stopContainer(ref: string, timeoutSeconds?: number) {
+    return this.action(ref, 'stopping', (c, abortSignal) => c.stop({ ...(timeoutSeconds !== undefined ? { t: timeoutSeconds } : {}), abortSignal }), true);
+  }
+  restartContainer(ref: string) {
+    return this.action(ref, 'restarting', (c, abortSignal) => c.restart({ abortSignal }), true);
+  }
+  killContainer(ref: string) {
+    return this.action(ref, 'killing', (c, abortSignal) => c.kill({ abortSignal }));
+  }
+  removeContainer(ref: string, opts: { force: boolean; volumes: boolean }) {
+    return this.action(ref, 'removing', (c, abortSignal) => c.remove({ force: opts.force, v: opts.volumes, abortSignal }), true);
+  }
+  renameContainer(ref: string, name: string) {
+    return this.action(ref, 'renaming', (c, abortSignal) => c.rename({ name, abortSignal }));
+  }
+  pauseContainer(ref: string) {
+    return this.action(ref, 'pausing', (c, abortSignal) => c.pause({ abortSignal }));
+  }
+  unpauseContainer(ref: string) {
+    return this.action(ref, 'unpausing', (c, abortSignal) => c.unpause({ abortSignal }));
+  }
+
+  async top(ref: string): Promise<Processes> {
+    const top = (await this.call(this.container(ref, 'listing the processes of'), (abortSignal) => this.docker.getContainer(ref).top({ abortSignal }))) as Partial<Processes>;
+    return { Titles: top?.Titles ?? [], Processes: top?.Processes ?? [] };
+  }
+
+  logs(ref: string, q: LogQuery): Promise<ByteStream> {
+    const options: Record<string, string | number | boolean> = { stdout: true, stderr: true, follow: q.follow, timestamps: q.timestamps };
+    if (q.tail !== undefined) options.tail = q.tail;
+    if (q.since !== undefined) options.since = q.since;
+    const modem = this.docker.modem as { dial: (o: object, cb: (err: unknown, data: unknown) => void) => void };
+    return this.call(
+      this.container(ref, 'reading the log of'),
+      (abortSignal) =>
+        new Promise<ByteStream>((resolve, reject) => {
+          modem.dial(
+            {
+              path: `/containers/${encodeURIComponent(ref)}/logs?`,
+              method: 'GET',
+              options,
+              abortSignal,
+              // Always a stream (dockerode buffers the whole log in memory when not following).
+              isStream: true,
+              statusCodes: { 200: true, 404: 'no such container', 500: 'server error' },
+            },
+            (err, data) => (err ? reject(err) : resolve(data as ByteStream)),
+          );
+        }),
+      { signal: q.signal },
+    );
+  }
+
+  stats(ref: string, signal: AbortSignal): Promise<ByteStream> {
+    return this.call(
+      this.container(ref, 'reading the stats of'),
+      (abortSignal) => this.docker.getContainer(ref).stats({ stream: true, abortSignal } as { stream: true }) as Promise<ByteStream>,
+      { signal },
+    );
+  }
+
+  events(filters: Filters, signal: AbortSignal): Promise<ByteStream> {
+    return this.call({ kind: 'engine', doing: 'subscribing to events' }, (abortSignal) => this.docker.getEvents({ filters, abortSignal }) as Promise<ByteStream>, {
+      signal,
+    });
+  }
+
+  async execCreate(ref: string, spec: ExecSpec): Promise<string> {
+    const exec = await this.call(this.container(ref, 'starting a command in'), (abortSignal) => this.docker.getContainer(ref).exec({ ...spec, abortSignal }));
+    return exec.id;
+  }
+
+  execStart(execId: string, opts: { tty: boolean; signal?: AbortSignal }): Promise<NodeJS.ReadWriteStream> {
+    return this.call(
+      { kind: 'exec', ref: execId, doing: `attaching to command ${execId}` },
+      (abortSignal) => this.docker.getExec(execId).start({ hijack: true, stdin: true, Tty: opts.tty, abortSignal }) as Promise<NodeJS.ReadWriteStream>,
+      { signal: opts.signal },
+    );
+  }
+
+  async execResize(execId: string, size: { rows: number; cols: number }): Promise<void> {
+    await this.call({ kind: 'exec', ref: execId, doing: `resizing command ${execId}` }, (abortSignal) =>
+      this.docker.getExec(execId).resize({ h: size.rows, w: size.cols, abortSignal }),
+    );
+  }
+
+  async execInspect(execId: string): Promise<ExecState> {
+    const i = await this.call({ kind: 'exec', ref: execId, doing: `inspecting command ${execId}` }, (abortSignal) => this.docker.getExec(execId).inspect({ abortSignal }));
+    return { ID: i.ID, Running: i.Running, ExitCode: i.ExitCode ?? null, ContainerID: i.ContainerID };
+  }
+
+  listImages() {
+    return this.call({ kind: 'image', doing: 'listing images' }, (abortSignal) => this.docker.listImages({ all: false, abortSignal }));
+  }
+
+  inspectImage(ref: string) {
+    return this.call({ kind: 'image', ref, doing: `inspecting image ${ref}` }, (abortSignal) => this.get<ImageInspect>(`/images/${ref}/json`, abortSignal, 'no such image'));
+  }
+
+  async removeImage(ref: string, force: boolean): Promise<RemovedImage[]> {
+    await this.exact('image', ref);
+    return this.call(
+      { kind: 'image', ref, doing: `removing image ${ref}` },
+      (abortSignal) => this.docker.getImage(ref).remove({ force, abortSignal }) as Promise<RemovedImage[]>,
+      { slow: true },
+    );
+  }
+
+  async pullImage(repository: string, tag: string, signal?: AbortSignal): Promise<ByteStream> {
+    const ref = `${repository}${tag.startsWith('sha256:') ? '@' : ':'}${tag}`;
+    try {
+      return await this.call(
+        { kind: 'image', ref, doing: `pulling image ${ref}` },
+        (abortSignal) => this.docker.createImage({ fromImage: repository, tag, abortSignal }) as Promise<ByteStream>,
+        { slow: true, ...(signal ? { signal } : {}) },
+      );
+    } catch (err) {
+      // The engine calls a registry it cannot reach its own 500; it is a bad gateway.
+      if (err instanceof EngineError && err.statusCode >= 500) throw new EngineError(502, `Pulling ${ref} failed: ${err.message}`);
+      throw err;
+    }
+  }
+
+  distributionInspect(ref: string, timeoutMs: number): Promise<{ Descriptor?: { digest?: string } }> {
+    const modem = this.docker.modem as { dial: (o: object, cb: (err: unknown, data: unknown) => void) => void };
+    return this.call(
+      { kind: 'image', ref, doing: `asking the registry about ${ref}` },
+      (abortSignal) =>
+        new Promise((resolve, reject) => {
+          modem.dial(
+            {
+              path: `/distribution/${ref}/json`,
+              method: 'GET',
+              abortSignal,
+              statusCodes: { 200: true, 401: 'unauthorized', 403: 'forbidden', 404: 'not found', 500: 'server error' },
+            },
+            (err, data) => (err ? reject(err) : resolve(data as { Descriptor?: { digest?: string } })),
+          );
+        }),
+      { timeoutMs },
+    );
+  }
+
+  async listVolumes(): Promise<RawVolume[]> {
+    const res = await this.call({ kind: 'volume', doing: 'listing volumes' }, (abortSignal) => this.docker.listVolumes({ abortSignal }));
+    return (res.Volumes ?? []) as RawVolume[];
+  }
+
+  async inspectVolume(name: string): Promise<RawVolume> {
+    return (await this.call({ kind: 'volume', ref: name, doing: `inspecting volume ${name}` }, (abortSignal) =>
+      this.docker.getVolume(name).inspect({ abortSignal }),
+    )) as RawVolume;
+  }
+
+  async createVolume(name: string): Promise<void> {
+    await this.call({ kind: 'volume', ref: name, doing: `creating volume ${name}` }, (abortSignal) => this.docker.createVolume({ Name: name, Driver: 'local', abortSignal }));
+  }
+
+  /** Not forced: a volume a container uses stays (409). Volumes are addressed by name only. */
+  async removeVolume(name: string): Promise<void> {
+    await this.call({ kind: 'volume', ref: name, doing: `removing volume ${name}` }, (abortSignal) => this.docker.getVolume(name).remove({ abortSignal }), { slow: true });
+  }
+
+  async listNetworks(): Promise<RawNetwork[]> {
+    return (await this.call({ kind: 'network', doing: 'listing networks' }, (abortSignal) => this.docker.listNetworks({ abortSignal }))) as RawNetwork[];
+  }
+
+  async inspectNetwork(ref: string): Promise<RawNetwork> {
+    return (await this.call({ kind: 'network', ref, doing: `inspecting network ${ref}` }, (abortSignal) => this.get<RawNetwork>(`/networks/${encodeURIComponent(ref)}`, abortSignal, 'no such network'))) as RawNetwork;
+  }
+
+  async createNetwork(spec: NetworkCreateSpec): Promise<string> {
+    const net = await this.call({ kind: 'network', ref: spec.Name, doing: `creating network ${spec.Name}` }, (abortSignal) =>
+      this.docker.createNetwork({ ...spec, CheckDuplicate: true, abortSignal }),
+    );
+    return net.id;
+  }
+
+  /** Engines before API 1.42 answer 403 for "still in use" and built-ins; both mean conflict. */
+  async removeNetwork(ref: string): Promise<void> {
+    await this.exact('network', ref);
+    try {
+      await this.call({ kind: 'network', ref, doing: `removing network ${ref}` }, (abortSignal) => this.docker.getNetwork(ref).remove({ abortSignal }), { slow: true });
+    } catch (err) {
+      if (err instanceof EngineError && err.statusCode === 403) throw new ConflictError(err.message);
+      throw err;
+    }
+  }
+
+  async connectNetwork(network: string, containerId: string, endpoint: object): Promise<void> {
+    await this.call({ kind: 'network', ref: network, doing: `connecting a container to network ${network}` }, (abortSignal) =>
+      this.docker.getNetwork(network).connect({ Container: containerId, EndpointConfig: endpoint, abortSignal } as Docker.NetworkConnectOptions),
+    );
+  }
+
+  prune(kind: PruneKind, filters: Filters): Promise<PruneAnswer> {
+    const t: Target = { kind: 'engine', doing: `pruning ${kind}` };
+    const run = {
+      images: (abortSignal: AbortSignal) => this.docker.pruneImages({ filters, abortSignal }),
+      containers: (abortSignal: AbortSignal) => this.docker.pruneContainers({ filters, abortSignal }),
+      networks: (abortSignal: AbortSignal) => this.docker.pruneNetworks({ filters, abortSignal }),
+      volumes: (abortSignal: AbortSignal) => this.docker.pruneVolumes({ filters, abortSignal }),
+    }[kind] as (s: AbortSignal) => Promise<PruneAnswer>;
+    return this.call(t, run, { slow: true });
+  }
+
+  version() {
+    return this.call({ kind: 'engine', doing: 'telling its version' }, (abortSignal) => this.get<EngineVersion>('/version', abortSignal));
+  }
+
+  info() {
+    return this.call({ kind: 'engine', doing: 'describing itself' }, (abortSignal) => this.get<Record<string, unknown>>('/info', abortSignal));
+  }
+}
+
+/** The engine at DOCKER_HOST (unix://, tcp://, http(s)://) or the default socket. */
+export function createEngine(config: EngineConfig): Engine {
+  return new DockerodeEngine(dockerFor(config.dockerHost), config.engineTimeoutMs, config.engineSlowTimeoutMs);
+}

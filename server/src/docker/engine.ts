@@ -1,0 +1,153 @@
+// The only other file in docker/ that names dockerode, and only for its type declarations of the
+// engine's JSON (the implementation lives in dockerode-engine.ts).
+import type Docker from 'dockerode';
+import type { Processes } from '@berth/contract';
+
+/** One container as the engine's list shows it. */
+export type ContainerListEntry = Docker.ContainerInfo;
+/** One container as the engine's inspect shows it. */
+export type ContainerDetail = Docker.ContainerInspectInfo;
+/** What a container is created from (the engine's create body without the name). */
+export type ContainerSpec = Omit<Docker.ContainerCreateOptions, 'name' | 'abortSignal'>;
+export type ContainerHostConfig = Docker.HostConfig;
+export type EndpointSettings = Docker.NetworkInfo;
+export type ImageListEntry = Docker.ImageInfo;
+export type ImageInspect = Docker.ImageInspectInfo;
+export type EngineVersion = Docker.DockerVersion;
+export type EnginePort = Docker.Port;
+
+export interface RawNetwork {
+  Id: string;
+  Name: string;
+  Driver: string;
+  Scope: string;
+  Attachable?: boolean;
+  Internal?: boolean;
+  EnableIPv6?: boolean;
+  Created?: string;
+  Labels?: Record<string, string> | null;
+  Options?: Record<string, string> | null;
+  IPAM?: { Driver?: string; Config?: { Subnet?: string; Gateway?: string; IPRange?: string }[] | null; Options?: unknown } | null;
+  Containers?: Record<string, { Name: string; EndpointID: string; MacAddress: string; IPv4Address: string; IPv6Address: string }> | null;
+}
+
+export interface RawVolume {
+  Name: string;
+  Driver: string;
+  Mountpoint: string;
+  Scope: string;
+  CreatedAt?: string;
+  Labels?: Record<string, string> | null;
+  Options?: Record<string, string> | null;
+}
+
+export interface NetworkCreateSpec {
+  Name: string;
+  Driver: string;
+  Internal: boolean;
+  Attachable: boolean;
+  EnableIPv6: boolean;
+  Options?: Record<string, string>;
+  IPAM?: { Driver: string; Config: { Subnet: string; Gateway?: string; IPRange?: string }[] };
+}
+
+export interface RemovedImage {
+  Untagged?: string;
+  Deleted?: string;
+}
+
+export type PruneKind = 'images' | 'containers' | 'networks' | 'volumes';
+export interface PruneAnswer {
+  ImagesDeleted?: { Untagged?: string; Deleted?: string }[] | null;
+  ContainersDeleted?: string[] | null;
+  NetworksDeleted?: string[] | null;
+  VolumesDeleted?: string[] | null;
+  SpaceReclaimed?: number;
+}
+
+export type Filters = Record<string, string[]>;
+
+/** A byte stream from the engine (logs, stats, events, pull progress); destroy it when done. */
+export type ByteStream = NodeJS.ReadableStream & AsyncIterable<Buffer> & { destroy?: (err?: Error) => void };
+
+export interface LogQuery {
+  follow: boolean;
+  timestamps: boolean;
+  tail?: number;
+  /** The engine's `since` ("seconds.nanoseconds", inclusive). */
+  since?: string;
+  signal?: AbortSignal;
+}
+
+export interface ExecSpec {
+  Cmd: string[];
+  Tty?: boolean;
+  AttachStdin?: boolean;
+  AttachStdout?: boolean;
+  AttachStderr?: boolean;
+  Env?: string[];
+  WorkingDir?: string;
+  User?: string;
+}
+
+export interface ExecState {
+  ID: string;
+  Running: boolean;
+  ExitCode: number | null;
+  ContainerID: string;
+}
+
+/**
+ * The Docker engine as Berth uses it. Every call has a timeout and one error translation:
+ * unreachable → DockerUnavailableError (503), no answer in time → EngineTimeoutError (504),
+ * 404 → NotFoundError naming the kind and name, 409 → ConflictError, anything else → EngineError
+ * with the engine's status and message. Streams have no overall timeout (only for their opening).
+ * Deletes and actions take names or full ids only (never an id prefix).
+ */
+export interface Engine {
+  listContainers(opts?: { all?: boolean; filters?: Filters }): Promise<ContainerListEntry[]>;
+  inspectContainer(ref: string): Promise<ContainerDetail>;
+  /** Creates a container and answers its id. */
+  createContainer(name: string, spec: ContainerSpec): Promise<string>;
+  /** Already started / stopped / paused counts as done. */
+  startContainer(ref: string): Promise<void>;
+  stopContainer(ref: string, timeoutSeconds?: number): Promise<void>;
+  restartContainer(ref: string): Promise<void>;
+  killContainer(ref: string): Promise<void>;
+  removeContainer(ref: string, opts: { force: boolean; volumes: boolean }): Promise<void>;
+  renameContainer(ref: string, name: string): Promise<void>;
+  pauseContainer(ref: string): Promise<void>;
+  unpauseContainer(ref: string): Promise<void>;
+  top(ref: string): Promise<Processes>;
+  logs(ref: string, query: LogQuery): Promise<ByteStream>;
+  stats(ref: string, signal: AbortSignal): Promise<ByteStream>;
+  events(filters: Filters, signal: AbortSignal): Promise<ByteStream>;
+
+  execCreate(ref: string, spec: ExecSpec): Promise<string>;
+  execStart(execId: string, opts: { tty: boolean; signal?: AbortSignal }): Promise<NodeJS.ReadWriteStream>;
+  execResize(execId: string, size: { rows: number; cols: number }): Promise<void>;
+  execInspect(execId: string): Promise<ExecState>;
+
+  listImages(): Promise<ImageListEntry[]>;
+  inspectImage(ref: string): Promise<ImageInspect>;
+  removeImage(ref: string, force: boolean): Promise<RemovedImage[]>;
+  /** Starts a pull; the stream carries the engine's JSON progress lines. */
+  pullImage(repository: string, tag: string, signal?: AbortSignal): Promise<ByteStream>;
+  /** The registry's descriptor for a reference, asked through the engine (its registry settings). */
+  distributionInspect(ref: string, timeoutMs: number): Promise<{ Descriptor?: { digest?: string } }>;
+
+  listVolumes(): Promise<RawVolume[]>;
+  inspectVolume(name: string): Promise<RawVolume>;
+  createVolume(name: string): Promise<void>;
+  removeVolume(name: string): Promise<void>;
+
+  listNetworks(): Promise<RawNetwork[]>;
+  inspectNetwork(ref: string): Promise<RawNetwork>;
+  createNetwork(spec: NetworkCreateSpec): Promise<string>;
+  removeNetwork(ref: string): Promise<void>;
+  connectNetwork(network: string, containerId: string, endpoint: object): Promise<void>;
+
+  prune(kind: PruneKind, filters: Filters): Promise<PruneAnswer>;
+  version(): Promise<EngineVersion>;
+  info(): Promise<Record<string, unknown>>;
+}

@@ -13,7 +13,7 @@ import {
   UpToDateError,
 } from '../src/errors';
 import { registerErrorHandler } from '../src/plugins/error-handler';
-import { createTestApp, type TestApp, type TestResponse } from './helpers/app';
+import { createTestApp, REAUTH, type TestApp, type TestResponse } from './helpers/app';
 import { testEngine } from './helpers/engine';
 import { cleanup, uniqueName } from './images-fixtures';
 
@@ -30,7 +30,9 @@ function expectCode(res: TestResponse<ApiError>, code: ErrorCode): void {
 
 function multipart(content: string) {
   const boundary = `----berth${Math.random().toString(16).slice(2)}`;
-  const body = `--${boundary}\r\nContent-Disposition: form-data; name="upload"; filename="settings.json"\r\nContent-Type: application/json\r\n\r\n${content}\r\n--${boundary}--\r\n`;
+  // Re-authentication (issue 22.5) comes first, so the file is what the import judges.
+  const password = `--${boundary}\r\nContent-Disposition: form-data; name="current_password"\r\n\r\n${REAUTH.current_password}\r\n`;
+  const body = `${password}--${boundary}\r\nContent-Disposition: form-data; name="upload"; filename="settings.json"\r\nContent-Type: application/json\r\n\r\n${content}\r\n--${boundary}--\r\n`;
   return { body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
@@ -157,7 +159,15 @@ describe('every error code, produced by a real request', () => {
   });
 
   it('not_in_container: a self-update where Berth runs outside a container', async () => {
-    expectCode(await t.client.post<ApiError>('/api/settings/update'), 'not_in_container');
+    expectCode(await t.client.post<ApiError>('/api/settings/update', REAUTH), 'not_in_container');
+  });
+
+  it('reauth_failed: a self-update with a wrong current password', async () => {
+    expectCode(await t.client.post<ApiError>('/api/settings/update', { current_password: 'not-the-password' }), 'reauth_failed');
+  });
+
+  it('host_not_allowed: a request naming a host Berth does not serve (DNS rebinding)', async () => {
+    expectCode(await t.client.request<ApiError>('GET', '/api/apps/', undefined, { host: 'attacker.example' }), 'host_not_allowed');
   });
 });
 

@@ -2,7 +2,7 @@ import { parseImageReference, type ImageDetail, type ImageSummary, type PullProg
 import type { Engine } from '../docker/engine';
 import { inspectImage, listImages, removeImage, startPull, untagImage, type RunningPull } from '../docker/images';
 import { resourceUsage } from '../docker/usage';
-import { ConflictError, EngineError, NotFoundError, ValidationError } from '../errors';
+import { ConflictError, NotFoundError, ValidationError } from '../errors';
 
 export class ImagesService {
   constructor(private readonly docker: Engine) {}

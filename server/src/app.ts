@@ -3,10 +3,7 @@ import fastifyCookie from '@fastify/cookie';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { AppContext } from './context';
-import { openDatabase, type Db } from './db/database';
-import { createDockerClient, type DockerClient } from './docker/client';
-import { EngineStatus } from './docker/engine-status';
-import { detectComposeCli, type ComposeCli } from './compose/cli';
+import { buildServices, type AppDeps, type Services } from './app-services';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerSecurityHeaders } from './plugins/security-headers';
@@ -22,17 +19,9 @@ import { variablesRoutes } from './routes/variables';
 import { pruneRoutes } from './routes/prune';
 import { resourceRoutes } from './routes/resources';
 import { registerOpenApi } from './routes/openapi';
-import { BERTH_VERSION } from './version';
 
-export interface AppDeps {
-  db?: Db;
-  docker?: DockerClient;
-  /** Skip detection (tests that do not need compose). */
-  compose?: ComposeCli | null;
-}
-
-/** Builds the whole app; no I/O happens at import time. */
-export async function buildApp(config: Config, deps: AppDeps = {}): Promise<{ app: FastifyInstance; ctx: AppContext }> {
+/** Builds the whole app; no I/O happens at import time. buildServices is the one composition root. */
+export async function buildApp(config: Config, deps: AppDeps = {}): Promise<{ app: FastifyInstance; ctx: AppContext; services: Services }> {
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -47,38 +36,28 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<{ ap
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const closers: (() => Promise<void> | void)[] = [];
-  const db = deps.db ?? openDatabase(config.dataDir);
-  const docker = deps.docker ?? createDockerClient(config.dockerHost);
-  const engine = new EngineStatus(docker, app.log);
-  const compose = deps.compose !== undefined ? deps.compose : await detectComposeCli(config.cliEnv);
-  const ctx: AppContext = { config, db, docker, engine, compose, log: app.log, version: BERTH_VERSION, onClose: (fn) => closers.push(fn) };
-
-  app.addHook('onClose', async () => {
-    engine.stop();
-    for (const fn of closers.reverse()) await fn();
-    if (!deps.db) db.close();
-  });
+  const { ctx, services, close } = await buildServices(config, app.log, deps);
+  app.addHook('onClose', close);
 
   await app.register(fastifyCookie);
   registerErrorHandler(app);
   registerSecurityHeaders(app);
-  const auth = await registerAuth(app, ctx);
-  await registerOpenApi(app, ctx);
+  registerAuth(app, ctx, services.auth);
+  await registerOpenApi(app, ctx.version);
 
-  healthRoutes(app, ctx);
-  settingsRoutes(app, ctx);
-  appsRoutes(app, ctx);
-  templatesRoutes(app, ctx);
-  deployRoutes(app, ctx);
-  variablesRoutes(app, ctx);
-  resourceRoutes(app, ctx);
-  pruneRoutes(app, ctx);
-  composeRoutes(app, ctx);
-  authRoutes(app, ctx, auth);
+  healthRoutes(app, services);
+  settingsRoutes(app, services);
+  appsRoutes(app, services);
+  templatesRoutes(app, services);
+  deployRoutes(app, services);
+  variablesRoutes(app, services);
+  resourceRoutes(app, services);
+  pruneRoutes(app, services);
+  composeRoutes(app, services);
+  authRoutes(app, services);
 
   await registerStaticWeb(app, config.webDist);
-  await engine.check();
-  engine.start();
-  return { app, ctx };
+  await ctx.engine.check();
+  ctx.engine.start();
+  return { app, ctx, services };
 }

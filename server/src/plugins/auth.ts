@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { UnauthorizedError } from '../errors';
 import { ApiKeyService } from '../services/auth/api-keys';
-import { createAuthService, type AuthService, type Principal, type SessionTokens } from '../services/auth';
+import type { AuthService, Principal, SessionTokens } from '../services/auth';
 import { DISABLED_USERNAME } from '../services/auth/principal';
 import { assertCsrf } from '../services/auth/tokens';
 
@@ -34,8 +34,7 @@ const DISABLED_PRINCIPAL: Principal = { userId: 0, username: DISABLED_USERNAME, 
  * JWT) or else the access cookie; never from the query string. Cookie-authenticated requests
  * that can change state need X-CSRF-TOKEN equal to the token's csrf claim.
  */
-export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promise<AuthService> {
-  const auth = await createAuthService(ctx);
+export function registerAuth(app: FastifyInstance, ctx: AppContext, auth: AuthService): void {
   if (ctx.config.disableAuth) {
     ctx.log.warn('AUTHENTICATION IS DISABLED (DISABLE_AUTH=true): anyone who can reach this port controls the Docker host. Only use this behind a proxy that authenticates.');
   }
@@ -49,7 +48,6 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
     if (apiRoute && req.routeOptions.config.open === true) return;
     req.principal = ctx.config.disableAuth ? DISABLED_PRINCIPAL : await authenticate(req, auth);
   });
-  return auth;
 }
 
 async function authenticate(req: FastifyRequest, auth: AuthService): Promise<Principal> {

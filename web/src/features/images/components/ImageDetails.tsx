@@ -1,9 +1,9 @@
 import { Code, Stack, Text } from '@mantine/core';
 import type { ImageDetail } from '@berth/contract';
 import { formatBytes, formatDate } from '../../../lib/format';
-import { Section } from '../../apps/components/Section';
+import { Section } from '../../../components/Section';
 import { imageCommand, imageTag } from '../model';
-import { FieldGrid, PairsTable } from './Fields';
+import { FieldGrid, PairsTable } from '../../../components/Fields';
 
 const list = (items: readonly string[] | null | undefined) => (items && items.length ? <Code>{items.join(' ')}</Code> : '-');
 

@@ -5,7 +5,7 @@ import type { ImageDetail } from '@berth/contract';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useDeleteImage, useRepullImage } from '../api/queries';
 import { imageTag } from '../model';
-import { DetailMenu } from './Menus';
+import { DetailMenu } from '../../../components/Menus';
 
 /** The detail page's menu: Pull Image (when tagged), Delete Image. */
 export function ImageMenu({ image }: { image: ImageDetail }) {

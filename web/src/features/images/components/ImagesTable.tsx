@@ -9,7 +9,7 @@ import { formatDate, toDate } from '../../../lib/format';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useDeleteImage, useImages, useRepullImage } from '../api/queries';
 import { imageTag, shortImageId } from '../model';
-import { RowMenu } from './Menus';
+import { RowMenu } from '../../../components/Menus';
 import { PullImageDialog } from './PullImageDialog';
 
 const columns: Column<ImageSummary>[] = [

@@ -48,6 +48,8 @@ const BOUNDARIES = [
     areas: ['services', 'docker', 'compose', 'db', 'lib'],
     patterns: ['fastify', 'fastify/*', 'fastify-*', '@fastify/*'],
     allowTypeImports: true,
+    // A colocated test may build a Fastify app around the unit it tests.
+    exceptTests: true,
     message: 'Boundary: services/, docker/, compose/, db/ and lib/ never import fastify at runtime (`import type` is fine).',
   },
   {
@@ -59,11 +61,11 @@ const BOUNDARIES = [
 
 const ENV_MESSAGE = BOUNDARIES.find((b) => b.importNames).message;
 
-function serverAreaConfig(area) {
+function serverAreaConfig(area, tests) {
   const paths = [];
   const patterns = [];
   const syntax = [];
-  for (const b of BOUNDARIES.filter((x) => x.areas.includes(area))) {
+  for (const b of BOUNDARIES.filter((x) => x.areas.includes(area) && !(tests && x.exceptTests))) {
     for (const name of b.modules ?? []) {
       paths.push({ name, message: b.message, ...(b.importNames ? { importNames: b.importNames } : {}) });
       if (b.importNames) continue;
@@ -80,10 +82,11 @@ function serverAreaConfig(area) {
   if (area !== 'config') {
     rules['no-restricted-properties'] = ['error', { object: 'process', property: 'env', message: ENV_MESSAGE }];
   }
+  const ignores = area === 'root' ? SERVER_AREAS.config : [];
   return {
-    name: `boundaries/server/${area}`,
-    files: SERVER_AREAS[area],
-    ...(area === 'root' ? { ignores: SERVER_AREAS.config } : {}),
+    name: `boundaries/server/${area}${tests ? '/tests' : ''}`,
+    files: tests ? SERVER_AREAS[area].map((g) => g.replace(/\.ts$/, '.test.ts')) : SERVER_AREAS[area],
+    ignores: tests ? ignores : [...ignores, '**/*.test.ts'],
     rules,
   };
 }
@@ -126,7 +129,7 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
-  ...ALL.map(serverAreaConfig),
+  ...ALL.flatMap((area) => [serverAreaConfig(area, false), serverAreaConfig(area, true)]),
   {
     name: 'boundaries/web',
     files: ['web/src/**/*.{ts,tsx}'],

@@ -1,4 +1,124 @@
+import fs from 'node:fs';
 import tseslint from 'typescript-eslint';
+
+/*
+ * Boundaries (architecture.md, "The layout"). Each entry reserves some imports for one folder or
+ * forbids them in some folders; the message says the rule. ESLint does not merge the options of
+ * a rule set by two config blocks for the same file, so the entries are folded below into ONE
+ * `@typescript-eslint/no-restricted-imports` (plus `no-restricted-syntax` for `import()` and
+ * `require()`) per folder of server/src.
+ */
+const SERVER_AREAS = {
+  config: ['server/src/config.ts'],
+  root: ['server/src/*.ts'], // app.ts (the composition root), main.ts, context.ts, errors.ts … (config.ts excluded below)
+  docker: ['server/src/docker/**/*.ts'],
+  compose: ['server/src/compose/**/*.ts'],
+  db: ['server/src/db/**/*.ts'],
+  lib: ['server/src/lib/**/*.ts'],
+  services: ['server/src/services/**/*.ts'],
+  plugins: ['server/src/plugins/**/*.ts'],
+  routes: ['server/src/routes/**/*.ts'],
+};
+const ALL = Object.keys(SERVER_AREAS);
+const except = (...owners) => ALL.filter((a) => !owners.includes(a));
+
+const BOUNDARIES = [
+  {
+    areas: except('docker'),
+    modules: ['dockerode', 'docker-modem'],
+    message: 'Boundary: only server/src/docker imports dockerode; use the engine interface it exports.',
+  },
+  {
+    areas: except('compose'),
+    modules: ['child_process', 'node:child_process'],
+    message: 'Boundary: only server/src/compose spawns processes (child_process).',
+  },
+  {
+    areas: except('db'),
+    modules: ['better-sqlite3'],
+    message: 'Boundary: only server/src/db imports better-sqlite3; use a repository.',
+  },
+  {
+    areas: except('config'),
+    modules: ['process', 'node:process'],
+    importNames: ['env'],
+    message: 'Boundary: only server/src/config.ts reads the environment; take the value from Config.',
+  },
+  {
+    areas: ['services', 'docker', 'compose', 'db', 'lib'],
+    patterns: ['fastify', 'fastify/*', 'fastify-*', '@fastify/*'],
+    allowTypeImports: true,
+    // A colocated test may build a Fastify app around the unit it tests.
+    exceptTests: true,
+    message: 'Boundary: services/, docker/, compose/, db/ and lib/ never import fastify at runtime (`import type` is fine).',
+  },
+  {
+    areas: ['routes'],
+    regex: '^(\\.\\./)+(db|docker|compose)(/|$)',
+    message: 'Boundary: routes never import db/, docker/ or compose/; they get services from buildServices (app-services.ts).',
+  },
+];
+
+const ENV_MESSAGE = BOUNDARIES.find((b) => b.importNames).message;
+
+function serverAreaConfig(area, tests) {
+  const paths = [];
+  const patterns = [];
+  const syntax = [];
+  for (const b of BOUNDARIES.filter((x) => x.areas.includes(area) && !(tests && x.exceptTests))) {
+    for (const name of b.modules ?? []) {
+      paths.push({ name, message: b.message, ...(b.importNames ? { importNames: b.importNames } : {}) });
+      if (b.importNames) continue;
+      syntax.push(
+        { selector: `ImportExpression[source.value='${name}']`, message: b.message },
+        { selector: `CallExpression[callee.name='require'][arguments.0.value='${name}']`, message: b.message },
+      );
+    }
+    if (b.patterns) patterns.push({ group: b.patterns, message: b.message, ...(b.allowTypeImports ? { allowTypeImports: true } : {}) });
+    if (b.regex) patterns.push({ regex: b.regex, message: b.message });
+  }
+  const rules = { '@typescript-eslint/no-restricted-imports': ['error', { paths, patterns }] };
+  if (syntax.length) rules['no-restricted-syntax'] = ['error', ...syntax];
+  if (area !== 'config') {
+    rules['no-restricted-properties'] = ['error', { object: 'process', property: 'env', message: ENV_MESSAGE }];
+  }
+  const ignores = area === 'root' ? SERVER_AREAS.config : [];
+  return {
+    name: `boundaries/server/${area}${tests ? '/tests' : ''}`,
+    files: tests ? SERVER_AREAS[area].map((g) => g.replace(/\.ts$/, '.test.ts')) : SERVER_AREAS[area],
+    ignores: tests ? ignores : [...ignores, '**/*.test.ts'],
+    rules,
+  };
+}
+
+/*
+ * Web features import another feature only through its public index.ts (`../../templates`, never
+ * `../../templates/api`); shared presentational pieces live in web/src/components.
+ */
+const WEB_FEATURES = fs.readdirSync(new URL('./web/src/features', import.meta.url), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+const WEB_NEVER_SERVER = { group: ['**/server/**', '@berth/server'], message: 'Boundary: web never imports server.' };
+
+function webFeatureConfig(feature) {
+  const others = WEB_FEATURES.filter((f) => f !== feature);
+  return {
+    name: `boundaries/web/features/${feature}`,
+    files: [`web/src/features/${feature}/**/*.{ts,tsx}`],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            WEB_NEVER_SERVER,
+            {
+              regex: `^(\\.\\./)+(features/)?(${others.join('|')})/.+`,
+              message: 'Boundary: a web feature imports another feature only through its public index.ts (import the folder); shared pieces go to web/src/components.',
+            },
+          ],
+        },
+      ],
+    },
+  };
+}
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '.test-env/**', 'web/public/sw.js'] },
@@ -9,15 +129,12 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  ...ALL.flatMap((area) => [serverAreaConfig(area, false), serverAreaConfig(area, true)]),
   {
-    // One owner per outside system: only server/src/docker imports dockerode, only db/ touches SQLite,
-    // only compose/ spawns processes, only config.ts reads the environment.
-    files: ['server/src/**/*.ts'],
-    ignores: ['server/src/docker/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'dockerode', message: 'Only server/src/docker may import dockerode.' }] }] },
-  },
-  {
+    name: 'boundaries/web',
     files: ['web/src/**/*.{ts,tsx}'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**', '@berth/server'], message: 'web never imports server.' }] }] },
+    ignores: ['web/src/features/**'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [WEB_NEVER_SERVER] }] },
   },
+  ...WEB_FEATURES.map(webFeatureConfig),
 );

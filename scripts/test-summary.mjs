@@ -3,7 +3,8 @@
 //
 //   node scripts/test-summary.mjs test-results/vitest.json [--vitest-exit=CODE] [--extra-failure=TEXT]...
 //
-// Exits 1 when a test failed, a test file failed to load, vitest itself exited non-zero, or no test
+// Exits 1 when a test failed, a test file failed to load, a check outside vitest failed (each counts
+// as one failure in the closing line), vitest itself exited non-zero, or no test
 // ran at all. Everything else it prints comes before the closing line, which is always the last.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,7 +13,7 @@ const args = process.argv.slice(2);
 const reportPath = args.find((a) => !a.startsWith('--')) ?? 'test-results/vitest.json';
 const exitArg = args.find((a) => a.startsWith('--vitest-exit='));
 const vitestExit = exitArg ? Number(exitArg.slice('--vitest-exit='.length)) : 0;
-// --extra-failure=TEXT (repeatable): something outside vitest failed (e.g. the web build).
+// --extra-failure=TEXT (repeatable): something outside vitest failed (lint, typecheck, the web build).
 const extraFailures = args.filter((a) => a.startsWith('--extra-failure=')).map((a) => a.slice('--extra-failure='.length));
 
 const out = (line) => process.stdout.write(`${line}\n`);
@@ -66,11 +67,16 @@ if (report) {
   }
 }
 
-for (const f of extraFailures) notes.push(`test-summary: ${f}`);
+// Each outside failure (lint, typecheck, the web build) counts as one failed check in the closing
+// line, so a reader of that line alone never sees "0 failed" for a failed run.
+for (const f of extraFailures) {
+  failed++;
+  notes.push(`test-summary: FAIL ${f}`);
+}
 if (vitestExit !== 0) notes.push(`test-summary: vitest exited with code ${vitestExit}`);
-if (passed + failed === 0) notes.push('test-summary: no test ran; a run with zero tests counts as a failure');
+if (passed + failed - extraFailures.length === 0) notes.push('test-summary: no test ran; a run with zero tests counts as a failure');
 
-const bad = failed > 0 || extraFailures.length > 0 || vitestExit !== 0 || passed + failed === 0 || (report && report.success === false);
+const bad = failed > 0 || extraFailures.length > 0 || vitestExit !== 0 || passed + failed - extraFailures.length === 0 || (report && report.success === false);
 if (notes.length) out('');
 for (const n of notes) out(n);
 out(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);

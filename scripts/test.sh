@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `npm test`: prepares the test engine (scripts/test-env.sh), builds the web app when there is one,
-# runs every vitest project, and closes with the line CI reads: "N passed, N failed[, N skipped]".
+# `npm test`: lints and typechecks, prepares the test engine (scripts/test-env.sh), builds the web
+# app when there is one, runs every vitest project, and closes with the line CI reads:
+# "N passed, N failed[, N skipped]".
 # Extra arguments go to vitest (e.g. `npm test -- --project unit`, `npm test -- server/test/foo.test.ts`).
 set -euo pipefail
 
@@ -15,6 +16,20 @@ if [[ ! -d node_modules ]]; then
   npm ci --no-audit --no-fund
 fi
 
+# Lint and typecheck come first. A finding fails the run, but the tests still run and report, and
+# the summary line stays the last line.
+summary_args=()
+echo "[test] lint (npm run lint)"
+if ! npm run --silent lint; then
+  echo "[test] lint FAILED; running the tests anyway, the run fails"
+  summary_args+=("--extra-failure=lint (npm run lint) reported problems")
+fi
+echo "[test] typecheck (npm run typecheck: contract, server, web, e2e)"
+if ! npm run --silent typecheck; then
+  echo "[test] typecheck FAILED; running the tests anyway, the run fails"
+  summary_args+=("--extra-failure=typecheck (npm run typecheck) reported errors")
+fi
+
 # Engine, registry, image; exports DOCKER_HOST, BERTH_TEST_DOCKER_HOST, BERTH_TEST_REGISTRY,
 # BERTH_TEST_IMAGE, BERTH_TEST_HARNESS_OWNED, BERTH_TEST_DOCKER_CLI.
 bash scripts/test-env.sh
@@ -24,7 +39,6 @@ source .test-env/env.sh
 export BERTH_CHROMIUM="${BERTH_CHROMIUM:-/usr/bin/chromium}"
 
 # e2e serves the built web app. A failed build fails the run, but the tests still run and report.
-summary_args=()
 if [[ "${BERTH_SKIP_WEB_BUILD:-0}" == 1 ]]; then
   echo "[test] BERTH_SKIP_WEB_BUILD=1: skipping the web build"
 elif [[ -d web ]] && compgen -G 'web/vite.config.*' >/dev/null; then

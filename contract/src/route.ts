@@ -22,8 +22,6 @@ export function defineRoute<const T extends RouteDef>(def: T): T {
   return def;
 }
 
-export type RouteBody<T extends RouteDef> = T['body'] extends z.ZodType ? z.input<T['body']> : undefined;
-export type RouteParams<T extends RouteDef> = T['params'] extends z.ZodType ? z.input<T['params']> : undefined;
 export type RouteResponse<T extends RouteDef> = z.output<T['response']>;
 
 /** Fills `{name}` placeholders of a contract path; each value is URL-encoded. */

@@ -2,7 +2,6 @@
 // (scripts/bench/apps.ts) talks to it over IPC: 'ready' with the URL, then probes on request.
 import { loadConfig } from '../../server/src/config';
 import { buildApp } from '../../server/src/app';
-import { appsRuntime } from '../../server/src/services/apps-runtime';
 
 export interface Probe {
   type: 'probe';
@@ -19,9 +18,9 @@ export interface Probe {
 
 async function main(): Promise<void> {
   const config = loadConfig({ ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn' });
-  const { app, ctx } = await buildApp(config);
+  const { app, services } = await buildApp(config);
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
-  const hub = appsRuntime(ctx).hub;
+  const { hub } = services;
   let last = process.cpuUsage();
   process.on('message', (msg: { type?: string }) => {
     if (msg?.type === 'probe') {

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** Berth's real version, from the root package.json. */
-export const BERTH_VERSION: string = (() => {
+/** Berth's real version, from the root package.json; read by buildServices, never at import time. */
+export function readBerthVersion(): string {
   const file = path.join(import.meta.dirname, '../../package.json');
   return (JSON.parse(fs.readFileSync(file, 'utf8')) as { version: string }).version;
-})();
+}

@@ -4,7 +4,6 @@ import { createTestApp, type TestApp } from './helpers/app';
 import { dockerCli, testEngine } from './helpers/engine';
 import { cleanup, uniqueName } from './images-fixtures';
 import { cookieHeader, listen, runTicker, SseReader, until } from './apps-fixtures';
-import { appsRuntime } from '../src/services/apps-runtime';
 
 let t: TestApp;
 let base: string;
@@ -25,7 +24,7 @@ async function open(path: string): Promise<SseReader> {
   return r;
 }
 
-const hub = () => appsRuntime(t.ctx).hub;
+const hub = () => t.services.hub;
 
 beforeAll(async () => {
   t = await createTestApp();

@@ -73,10 +73,6 @@ export function parseImageReference(input: string): ImageReference | { error: st
   return { domain, path: segments.join('/'), repository: rest, tag, digest };
 }
 
-export function isImageReference(input: string): boolean {
-  return !('error' in parseImageReference(input));
-}
-
 /** The canonical text of a parsed reference (`repo:tag`, `repo@digest` or `repo:tag@digest`). */
 export function formatImageReference(ref: ImageReference): string {
   return `${ref.repository}${ref.tag ? `:${ref.tag}` : ''}${ref.digest ? `@${ref.digest}` : ''}`;

@@ -77,4 +77,9 @@ export const migrations: { version: number; sql: string }[] = [
         ('!PGID', '100');
     `,
   },
+  {
+    version: 3,
+    // Migration 1 made a key/value `settings` table that nothing ever read or wrote.
+    sql: `DROP TABLE IF EXISTS settings;`,
+  },
 ];

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { CrossSiteError, UnauthorizedError } from '../errors';
 import { ApiKeyService } from '../services/auth/api-keys';
-import { createAuthService, type AuthService, type Principal, type SessionTokens } from '../services/auth';
+import type { AuthService, Principal, SessionTokens } from '../services/auth';
 import { DISABLED_USERNAME } from '../services/auth/principal';
 import { assertCsrf } from '../services/auth/tokens';
 
@@ -42,8 +42,7 @@ const DISABLED_PRINCIPAL: Principal = { userId: 0, username: DISABLED_USERNAME, 
  * comes from another site (Origin, Sec-Fetch-Site). With DISABLE_AUTH there is no session, so
  * a state change also needs the X-CSRF-TOKEN handed out by the open GET /api/auth/csrf.
  */
-export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promise<AuthService> {
-  const auth = await createAuthService(ctx);
+export function registerAuth(app: FastifyInstance, ctx: AppContext, auth: AuthService): void {
   if (ctx.config.disableAuth) {
     ctx.log.warn('AUTHENTICATION IS DISABLED (DISABLE_AUTH=true): anyone who can reach this port controls the Docker host. Only use this behind a proxy that authenticates.');
   }
@@ -67,7 +66,6 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
     }
     req.principal = DISABLED_PRINCIPAL;
   });
-  return auth;
 }
 
 /**

@@ -1,11 +1,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { appsApi } from '@berth/contract';
-import type { AppContext } from '../context';
+import type { Services } from '../app-services';
 import { route } from '../lib/route';
 import { openSse } from '../lib/sse';
-import { AppsService } from '../services/apps';
-import { AppStreams } from '../services/apps-live';
-import { AppUpdateService } from '../services/apps-update';
 
 /**
  * App lists are built by typed code (appFromListEntry) from one engine call; re-validating
@@ -14,11 +11,7 @@ import { AppUpdateService } from '../services/apps-update';
  */
 const plainJson = (reply: FastifyReply) => reply.type('application/json; charset=utf-8').serializer(JSON.stringify);
 
-export function appsRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const apps = new AppsService(ctx);
-  const updates = new AppUpdateService(ctx, apps);
-  const live = new AppStreams(ctx);
-
+export function appsRoutes(app: FastifyInstance, { apps, appUpdates: updates, appStreams: live }: Services): void {
   route(app, appsApi.list, (_req, reply) => {
     plainJson(reply);
     return apps.list();

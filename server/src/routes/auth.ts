@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { authApi } from '@berth/contract';
-import type { AppContext } from '../context';
+import type { Services } from '../app-services';
 import { UnauthorizedError } from '../errors';
 import { route } from '../lib/route';
 import { COOKIES, clearSessionCookies, requirePrincipal, setSessionCookies } from '../plugins/auth';
 import type { AuthService } from '../services/auth';
 import { AuthDisabledError, DISABLED_USERNAME } from '../services/auth/principal';
 
-export function authRoutes(app: FastifyInstance, _ctx: AppContext, auth: AuthService): void {
+export function authRoutes(app: FastifyInstance, { auth }: Services): void {
   route(app, authApi.login, async (req, reply) => {
     const { username, tokens } = await auth.login(req.body.username, req.body.password, req.ip);
     setSessionCookies(req, reply, tokens);

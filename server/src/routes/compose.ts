@@ -1,15 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ActionStreamEvent, projectApi } from '@berth/contract';
-import type { AppContext } from '../context';
-import type { ProjectActivity } from '../compose/activity';
+import type { Services } from '../app-services';
 import { openSse } from '../lib/sse';
 import { route } from '../lib/route';
-import { ProjectsService } from '../services/projects';
-import { ProjectActionsService } from '../services/projects-actions';
 
-export function composeRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const projects = new ProjectsService(ctx);
-  const actions = new ProjectActionsService(ctx, projects);
+export function composeRoutes(app: FastifyInstance, { projects, projectActions: actions }: Services): void {
   app.addHook('onReady', () => projects.sweepCheckFiles());
   app.addHook('preClose', () => projects.shutdown());
 
@@ -30,7 +25,7 @@ export function composeRoutes(app: FastifyInstance, ctx: AppContext): void {
 }
 
 /** Replays the running (or last) action's output, then follows every action of the project until the client goes. */
-function streamActivity(req: FastifyRequest, reply: FastifyReply, activity: ProjectActivity, name: string): FastifyReply {
+function streamActivity(req: FastifyRequest, reply: FastifyReply, activity: Services['projects']['activity'], name: string): FastifyReply {
   const sse = openSse(req, reply);
   // One queue so events keep their order while send() waits for a slow client.
   let queue = sse.send(activity.snapshot(name), ActionStreamEvent.state);

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
-import type { AppContext } from '../context';
 
 export const DOCS_PREFIX = '/api/docs';
 
@@ -11,13 +10,13 @@ export const DOCS_PREFIX = '/api/docs';
  * reference at /api/docs (JSON at /api/docs/json). Both sit under /api and are not open, so the
  * auth hook guards them. Register before the routes: swagger collects routes as they are added.
  */
-export async function registerOpenApi(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.0.3',
       info: {
         title: 'Berth API',
-        version: ctx.version,
+        version,
         description:
           'Sign in with POST /api/auth/login (cookies; send X-CSRF-TOKEN with the csrf_access_token cookie value on state-changing calls), or send an API key as `Authorization: Bearer <key>`.',
       },

@@ -2,11 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, imageApi, networkApi, volumeApi, type ApiError } from '@berth/contract';
 import { route } from '../lib/route';
 import { openSse } from '../lib/sse';
-import type { AppContext } from '../context';
+import type { Services } from '../app-services';
 import { AppError } from '../errors';
-import { ImagesService } from '../services/images';
-import { NetworksService } from '../services/networks';
-import { VolumesService } from '../services/volumes';
+import type { ImagesService } from '../services/images';
 
 const wantsEventStream = (req: FastifyRequest) => (req.headers.accept ?? '').includes('text/event-stream');
 
@@ -33,11 +31,7 @@ async function streamPull(req: FastifyRequest, reply: FastifyReply, images: Imag
   return reply;
 }
 
-export function resourceRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const images = new ImagesService(ctx.docker);
-  const volumes = new VolumesService(ctx.docker);
-  const networks = new NetworksService(ctx.docker);
-
+export function resourceRoutes(app: FastifyInstance, { images, volumes, networks }: Services): void {
   route(app, imageApi.list, () => images.list());
   route(app, imageApi.pull, (req, reply) => (wantsEventStream(req) ? streamPull(req, reply, images, req.body.image) : images.pull(req.body.image)));
   route(app, imageApi.get, (req) => images.get(req.params.id));

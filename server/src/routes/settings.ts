@@ -2,15 +2,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import { ReauthBody, SETTINGS_FILE_MAX_BYTES, settingsApi } from '@berth/contract';
 import { route } from '../lib/route';
-import type { AppContext } from '../context';
+import type { Services } from '../app-services';
 import { AppError, PayloadTooLargeError, ValidationError } from '../errors';
 import { requireReauth } from '../plugins/auth';
-import { SettingsImportRepo } from '../db/settings-import-repo';
-import { TemplatesRepo } from '../db/templates-repo';
-import { VariablesRepo } from '../db/variables-repo';
-import { SettingsExportService } from '../services/settings-export';
-import { serverInfo } from '../services/server-info';
-import { SelfUpdateService } from '../services/self-update';
 
 const MAX_MIB = SETTINGS_FILE_MAX_BYTES / 1024 / 1024;
 
@@ -46,11 +40,8 @@ async function readImportUpload(req: FastifyRequest): Promise<ImportUpload> {
   return upload;
 }
 
-export function settingsRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const settings = new SettingsExportService(new TemplatesRepo(ctx.db), new VariablesRepo(ctx.db), new SettingsImportRepo(ctx.db));
-  const selfUpdate = new SelfUpdateService(ctx);
-
-  route(app, settingsApi.info, () => serverInfo(ctx));
+export function settingsRoutes(app: FastifyInstance, { settings, selfUpdate, serverInfo }: Services): void {
+  route(app, settingsApi.info, () => serverInfo.info());
   route(app, settingsApi.export, (_req, reply) => {
     reply.header('Content-Disposition', 'attachment; filename="berth-settings.json"').header('Cache-Control', 'no-store');
     return settings.export();

@@ -1,17 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { templateApi } from '@berth/contract';
 import { route } from '../lib/route';
-import type { AppContext } from '../context';
-import { TemplatesRepo } from '../db/templates-repo';
-import { TemplatesService } from '../services/templates';
+import type { Services } from '../app-services';
 
-export function templatesRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const templates = new TemplatesService(new TemplatesRepo(ctx.db), {
-    allowLoopback: ctx.config.templateFetchAllowLoopback,
-    fetchTimeoutMs: ctx.config.templateFetchTimeoutMs,
-    userAgent: `Berth/${ctx.version}`,
-  });
-
+export function templatesRoutes(app: FastifyInstance, { templates }: Services): void {
   route(app, templateApi.list, () => templates.list());
   route(app, templateApi.create, (req) => templates.create(req.body));
   route(app, templateApi.get, (req) => templates.get(req.params.id));

@@ -6,7 +6,7 @@ import { bareName } from '../docker/names';
 import { DockerUnavailableError, NotFoundError } from '../errors';
 import type { SseStream } from '../lib/sse';
 import { withTimeout } from '../lib/timeout';
-import { appsRuntime, type AppsRuntime } from './apps-runtime';
+import type { AppsRuntime } from './apps-runtime';
 
 /** Lines sent first when a log stream opens. */
 export const LOG_TAIL_LINES = 500;
@@ -44,11 +44,10 @@ const appName = (info: ContainerDetail) => bareName(info.Name);
 
 /** The live streams of the apps pages: logs, per-app stats and the dashboard. */
 export class AppStreams {
-  private readonly rt: AppsRuntime;
-
-  constructor(private readonly ctx: AppContext) {
-    this.rt = appsRuntime(ctx);
-  }
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly rt: AppsRuntime,
+  ) {}
 
   /** Every running app's samples; apps that start or stop appear and disappear by engine events. */
   dashboard(sse: SseStream): void {

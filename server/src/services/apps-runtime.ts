@@ -3,7 +3,7 @@ import { EngineEvents } from '../docker/events';
 import { EngineStatsSource, StatsHub } from '../docker/stats-hub';
 import { listRunning, probeContainer } from '../docker/containers';
 
-/** Long-lived state behind the app routes: one per app instance, closed with it. */
+/** Long-lived state behind the app routes: built once by buildServices, closed with the app. */
 export interface AppsRuntime {
   /** The shared engine event subscription (other features may listen too). */
   events: EngineEvents;
@@ -12,13 +12,10 @@ export interface AppsRuntime {
   updatable: Map<string, boolean>;
   /** Config.Image per container ID, for list rows where the engine shows an image ID instead. */
   imageRefs: Map<string, string>;
+  close(): void;
 }
 
-const runtimes = new WeakMap<AppContext, AppsRuntime>();
-
-export function appsRuntime(ctx: AppContext): AppsRuntime {
-  let rt = runtimes.get(ctx);
-  if (rt) return rt;
+export function createAppsRuntime(ctx: AppContext): AppsRuntime {
   const events = new EngineEvents(ctx.docker, ctx.engine, ctx.log);
   const hub = new StatsHub({
     source: new EngineStatsSource(ctx.docker),
@@ -27,11 +24,14 @@ export function appsRuntime(ctx: AppContext): AppsRuntime {
     probe: (id) => probeContainer(ctx.docker, id),
     log: ctx.log,
   });
-  rt = { events, hub, updatable: new Map(), imageRefs: new Map() };
-  runtimes.set(ctx, rt);
-  ctx.onClose(() => {
-    hub.close();
-    events.close();
-  });
-  return rt;
+  return {
+    events,
+    hub,
+    updatable: new Map(),
+    imageRefs: new Map(),
+    close: () => {
+      hub.close();
+      events.close();
+    },
+  };
 }

@@ -7,7 +7,7 @@ import { replaceContainer } from '../docker/replace';
 import { findSelfContainer } from '../docker/self-container';
 import { bareName, IMAGE_ID } from '../docker/names';
 import { AppError, ConflictError, ValidationError } from '../errors';
-import { appsRuntime, type AppsRuntime } from './apps-runtime';
+import type { AppsRuntime } from './apps-runtime';
 import type { AppsService } from './apps';
 
 /** A pull that reports nothing for this long is stopped. */
@@ -15,15 +15,13 @@ const PULL_IDLE_MS = 5 * 60_000;
 
 /** Update check (registry digest vs. local) and one-click update (pull, then recreate in place). */
 export class AppUpdateService {
-  private readonly rt: AppsRuntime;
   private readonly busy = new Set<string>();
 
   constructor(
     private readonly ctx: AppContext,
     private readonly apps: AppsService,
-  ) {
-    this.rt = appsRuntime(ctx);
-  }
+    private readonly rt: AppsRuntime,
+  ) {}
 
   async check(name: string): Promise<AppUpdateCheck> {
     const info = await this.apps.inspect(name);

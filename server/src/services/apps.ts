@@ -15,7 +15,7 @@ import {
 import { readWholeLog } from '../docker/logs';
 import { bareName } from '../docker/names';
 import { attachmentName, buildZip } from '../lib/zip';
-import { appsRuntime, type AppsRuntime } from './apps-runtime';
+import type { AppsRuntime } from './apps-runtime';
 
 /** Support bundles keep the last 10 MiB of the log. */
 export const BUNDLE_LOG_BYTES = 10 * 1024 * 1024;
@@ -36,11 +36,10 @@ export function redactEnv(env: string[] | null | undefined): string[] | null {
 
 /** Containers: list, read, lifecycle actions, processes and support bundles. */
 export class AppsService {
-  private readonly rt: AppsRuntime;
-
-  constructor(private readonly ctx: AppContext) {
-    this.rt = appsRuntime(ctx);
-  }
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly rt: AppsRuntime,
+  ) {}
 
   /** Every container in one engine list call, sorted by name. */
   async list(): Promise<App[]> {

@@ -1,16 +1,36 @@
-import type { ServerInfo } from '@berth/contract';
+import type { Health, ServerInfo } from '@berth/contract';
 import type { AppContext } from '../context';
 
-/** What Settings > Info shows: Berth's real version, the engine, the compose CLI and Berth's folders. */
-export async function serverInfo(ctx: AppContext): Promise<ServerInfo> {
-  // A fresh check, so the page never shows an engine that went away since the last poll.
-  const engine = await ctx.engine.check();
-  return {
-    version: ctx.version,
-    engine: { reachable: engine.reachable, version: engine.version, apiVersion: engine.apiVersion },
-    compose: { found: ctx.compose !== null, command: ctx.compose?.argv.join(' ') ?? null, version: ctx.compose?.version ?? null },
-    dataDir: ctx.config.dataDir,
-    composeDir: ctx.config.composeDir,
-    authDisabled: ctx.config.disableAuth,
-  };
+/** Health and Settings > Info: Berth's real version, the engine, the compose CLI and Berth's folders. */
+export class ServerInfoService {
+  constructor(private readonly ctx: AppContext) {}
+
+  private compose() {
+    const { compose } = this.ctx;
+    return { found: compose !== null, command: compose?.argv.join(' ') ?? null, version: compose?.version ?? null };
+  }
+
+  async health(): Promise<Health> {
+    const engine = await this.ctx.engine.check();
+    return {
+      // `checking` while the compose CLI is still being looked for in the background.
+      status: this.ctx.composeReady ? 'checking' : engine.reachable && this.ctx.compose ? 'ok' : 'degraded',
+      version: this.ctx.version,
+      engine,
+      compose: this.compose(),
+    };
+  }
+
+  async info(): Promise<ServerInfo> {
+    // A fresh check, so the page never shows an engine that went away since the last poll.
+    const engine = await this.ctx.engine.check();
+    return {
+      version: this.ctx.version,
+      engine: { reachable: engine.reachable, version: engine.version, apiVersion: engine.apiVersion },
+      compose: this.compose(),
+      dataDir: this.ctx.config.dataDir,
+      composeDir: this.ctx.config.composeDir,
+      authDisabled: this.ctx.config.disableAuth,
+    };
+  }
 }

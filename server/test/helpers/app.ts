@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config';
 import { buildApp } from '../../src/app';
 import type { AppContext } from '../../src/context';
+import type { Services } from '../../src/app-services';
 
 export const TEST_ADMIN = { username: 'admin@berth.test', password: 'correct-horse-battery-staple' };
 /** Sensitive changes (account, API keys, settings import, self-update) re-authenticate with the current password. */
@@ -70,6 +71,7 @@ export class TestClient {
 export interface TestApp {
   app: FastifyInstance;
   ctx: AppContext;
+  services: Services;
   dataDir: string;
   /** A client already signed in as the admin. */
   client: TestClient;
@@ -98,7 +100,7 @@ export async function createTestApp(env: Record<string, string> = {}, { signIn =
     ...(process.env.DOCKER_HOST ? { DOCKER_HOST: process.env.DOCKER_HOST } : {}),
     ...env,
   });
-  const { app, ctx } = await buildApp(config);
+  const { app, ctx, services } = await buildApp(config);
   await app.ready();
   // The compose CLI is looked for in the background; a test's own time starts once it is known.
   await ctx.composeReady;
@@ -107,6 +109,7 @@ export async function createTestApp(env: Record<string, string> = {}, { signIn =
   return {
     app,
     ctx,
+    services,
     dataDir,
     client,
     anon: (remoteAddress?: string) => new TestClient(app, remoteAddress),

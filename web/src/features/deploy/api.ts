@@ -1,10 +1,9 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { deployApi, type DeployBody } from '@berth/contract';
 import { api } from '../../lib/api-client';
-import { appKeys } from '../apps/api/keys';
-import { appQuery } from '../apps/api/queries';
-import { imageQuery } from '../images/api/queries';
-import { networksQuery } from '../networks/api';
+import { appKeys, appQuery } from '../apps';
+import { imageQuery } from '../images';
+import { networksQuery } from '../networks';
 
 /** Names of the engine's networks, for the Network select (shares the networks list cache). */
 export const networkNamesQuery = () => queryOptions({ ...networksQuery(), select: (list) => list.map((n) => n.Name).sort() });

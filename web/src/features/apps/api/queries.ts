@@ -1,7 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { appsApi } from '@berth/contract';
 import { api } from '../../../lib/api-client';
-import { isRunning } from '../model';
 import { appKeys } from './keys';
 
 /** Fallback poll of the list while the tab is visible; the stats stream triggers refetches sooner (see useAppsLiveRefresh). */
@@ -33,10 +32,4 @@ export const useApp = (name: string) => useQuery(appQuery(name));
 /** Processes are only asked for while the app runs (the server answers 409 otherwise). */
 export function useProcesses(name: string, running: boolean) {
   return useQuery({ ...processesQuery(name), enabled: running });
-}
-
-/** The app detail, and whether it runs: what every tab of the app page starts from. */
-export function useAppState(name: string) {
-  const query = useApp(name);
-  return { ...query, running: isRunning(query.data) };
 }

@@ -2,8 +2,8 @@ import { Badge, Code, Group, Tabs } from '@mantine/core';
 import type { App } from '@berth/contract';
 import type { Column } from '../../../components/DataTable';
 import { capabilitiesOf, commandOf, devicesOf, sysctlsOf } from '../model';
-import { KeyValueTable } from './KeyValueTable';
-import { Section } from './Section';
+import { KeyValueTable } from '../../../components/KeyValueTable';
+import { Section } from '../../../components/Section';
 
 type Device = ReturnType<typeof devicesOf>[number];
 type Sysctl = ReturnType<typeof sysctlsOf>[number];

@@ -2,8 +2,8 @@ import { Code } from '@mantine/core';
 import type { App } from '@berth/contract';
 import type { Column } from '../../../components/DataTable';
 import { envRows, labelRows } from '../model';
-import { KeyValueTable } from './KeyValueTable';
-import { Section } from './Section';
+import { KeyValueTable } from '../../../components/KeyValueTable';
+import { Section } from '../../../components/Section';
 
 type Env = { name: string; value: string };
 type Label = { label: string; value: string };

@@ -3,9 +3,9 @@ import { Link } from 'react-router-dom';
 import type { App } from '@berth/contract';
 import type { Column } from '../../../components/DataTable';
 import { isRunning, networkRows, portRows, type NetworkRow, type PortRow } from '../model';
-import { KeyValueTable } from './KeyValueTable';
+import { KeyValueTable } from '../../../components/KeyValueTable';
 import { NotRunning } from './NotRunning';
-import { Section } from './Section';
+import { Section } from '../../../components/Section';
 
 const PORT_COLUMNS: Column<PortRow>[] = [
   { key: 'containerPort', header: 'Container Port' },

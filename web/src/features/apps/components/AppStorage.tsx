@@ -1,7 +1,7 @@
 import { Group, Stack, Tabs, Text } from '@mantine/core';
 import { IconArrowRight } from '@tabler/icons-react';
 import type { App } from '@berth/contract';
-import { Section } from './Section';
+import { Section } from '../../../components/Section';
 
 /** One tab per mount, named by where it is mounted: 'Source → Destination'. */
 export function AppStorage({ app }: { app: App }) {

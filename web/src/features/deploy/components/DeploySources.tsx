@@ -1,6 +1,6 @@
 import { Loader, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { templateItemQuery } from '../../templates/api';
+import { templateItemQuery } from '../../templates';
 import { editAppQuery, imageConfigQuery } from '../api';
 import { fromApp } from '../from-app';
 import { fromTemplateItem } from '../form-model';

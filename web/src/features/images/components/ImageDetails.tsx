@@ -1,11 +1,11 @@
 import { Code, Stack, Text } from '@mantine/core';
 import type { ImageDetail } from '@berth/contract';
 import { formatBytes, formatDate } from '../../../lib/format';
-import { Section } from '../../apps/components/Section';
+import { Section } from '../../../components/Section';
 import { imageCommand } from '../model';
 import { ImageTags } from './ImageTags';
 import { NameList } from './ImageNames';
-import { FieldGrid, PairsTable } from './Fields';
+import { FieldGrid, PairsTable } from '../../../components/Fields';
 
 const list = (items: readonly string[] | null | undefined) => (items && items.length ? <Code>{items.join(' ')}</Code> : '-');
 

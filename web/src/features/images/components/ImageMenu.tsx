@@ -6,7 +6,7 @@ import { notifySuccess } from '../../../lib/notify';
 import { useDeleteImage, useRepullImage } from '../api/queries';
 import { imageTag } from '../model';
 import { DeleteImageBody } from './ImageNames';
-import { DetailMenu } from './Menus';
+import { DetailMenu } from '../../../components/Menus';
 
 /** The detail page's menu: Pull Image (when tagged), Delete Image. */
 export function ImageMenu({ image }: { image: ImageDetail }) {

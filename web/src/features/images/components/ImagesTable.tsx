@@ -10,7 +10,7 @@ import { notifySuccess } from '../../../lib/notify';
 import { useDeleteImage, useImages, useRepullImage } from '../api/queries';
 import { imageNames, imageTag, shortImageId } from '../model';
 import { DeleteImageBody, TagCell } from './ImageNames';
-import { RowMenu } from './Menus';
+import { RowMenu } from '../../../components/Menus';
 import { PullImageDialog } from './PullImageDialog';
 
 const columns: Column<ImageSummary>[] = [

@@ -3,8 +3,8 @@ import { useNavigate } from 'react-router-dom';
 import type { Network, NetworkContainer } from '@berth/contract';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { formatDate } from '../../../lib/format';
-import { Section } from '../../apps/components/Section';
-import { FieldGrid, PairsTable } from '../../images/components/Fields';
+import { Section } from '../../../components/Section';
+import { FieldGrid, PairsTable } from '../../../components/Fields';
 
 type Attached = NetworkContainer & { id: string };
 

@@ -1,7 +1,7 @@
 import { useNavigate } from 'react-router-dom';
 import type { Network } from '@berth/contract';
 import { notifySuccess } from '../../../lib/notify';
-import { DetailMenu } from '../../images/components/Menus';
+import { DetailMenu } from '../../../components/Menus';
 import { useDeleteNetwork } from '../api';
 
 /** The detail page's menu: Delete Network (by name), then back to the list. */

@@ -7,7 +7,7 @@ import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { formatDate, toDate } from '../../../lib/format';
 import { notifySuccess } from '../../../lib/notify';
-import { RowMenu } from '../../images/components/Menus';
+import { RowMenu } from '../../../components/Menus';
 import { useDeleteNetwork, useNetworks } from '../api';
 
 const columns: Column<Network>[] = [

@@ -3,7 +3,7 @@ import { Alert, Button, Card, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconCloudDownload, IconRefresh } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { SELF_UPDATE_MESSAGE, type SelfUpdateOutcome } from '@berth/contract';
-import { useLogout } from '../../account/api';
+import { useLogout } from '../../account';
 import { errorMessage, notifyPlain } from '../../../lib/notify';
 import { useSession } from '../../../lib/session';
 import { PasswordField } from '../../../components/PasswordField';

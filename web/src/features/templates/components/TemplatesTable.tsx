@@ -8,7 +8,7 @@ import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { formatDate } from '../../../lib/format';
 import { notifySuccess } from '../../../lib/notify';
-import { RowMenu } from '../../images/components/Menus';
+import { RowMenu } from '../../../components/Menus';
 import { templatesQuery, useDeleteTemplate, useRefreshTemplate } from '../api';
 import { reportTemplateWrite } from './skipped-report';
 

@@ -3,9 +3,9 @@ import { useNavigate } from 'react-router-dom';
 import type { Volume } from '@berth/contract';
 import { formatDate } from '../../../lib/format';
 import { notifySuccess } from '../../../lib/notify';
-import { Section } from '../../apps/components/Section';
-import { FieldGrid, PairsTable } from '../../images/components/Fields';
-import { DetailMenu } from '../../images/components/Menus';
+import { Section } from '../../../components/Section';
+import { FieldGrid, PairsTable } from '../../../components/Fields';
+import { DetailMenu } from '../../../components/Menus';
 import { useDeleteVolume } from '../api';
 
 export function VolumeDetails({ volume }: { volume: Volume }) {

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { ActionIcon, Button, Menu } from '@mantine/core';
 import { IconChevronDown, IconDotsVertical, IconEye, IconTrash } from '@tabler/icons-react';
-import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { ConfirmDialog } from './ConfirmDialog';
 
 /** A list row's menu: View, any extra items, Delete (images, volumes, networks share it). */
 export function RowMenu({ name, onView, onDelete, loading, children }: { name: string; onView: () => void; onDelete: () => void; loading?: boolean; children?: ReactNode }) {

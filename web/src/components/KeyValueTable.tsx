@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { DataTable, type Column } from '../../../components/DataTable';
+import { DataTable, type Column } from './DataTable';
 
 export interface KeyValueTableProps<T> {
   rows: readonly T[];

@@ -1,7 +1,7 @@
 import { Code, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
-import type { Column } from '../../../components/DataTable';
-import { KeyValueTable } from '../../apps/components/KeyValueTable';
+import type { Column } from './DataTable';
+import { KeyValueTable } from './KeyValueTable';
 
 export interface FieldDef {
   label: string;

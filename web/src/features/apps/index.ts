@@ -1,0 +1,3 @@
+// The apps feature's public face: what other features may import (lint holds it).
+export { appKeys } from './api/keys';
+export { appQuery } from './api/queries';

@@ -1,0 +1,2 @@
+// The images feature's public face: what other features may import (lint holds it).
+export { imageQuery } from './api/queries';

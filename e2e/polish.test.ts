@@ -95,7 +95,7 @@ describe('polish (issue 23.3, 23.10)', () => {
     volumes.push(volume);
     dockerCli(['volume', 'create', '--label', 'berth.test=1', volume]);
     startApp(uniqueName('holder'), ['-v', `${volume}:/data`]);
-    await page.goto('/#/resources/volumes');
+    await openFresh(page, '/#/resources/volumes');
     await expectRouteName(page, 'Volumes');
     await page.getByRole('textbox', { name: 'Search' }).fill(volume);
     await page.getByRole('button', { name: `Actions for ${volume}` }).click();
@@ -112,9 +112,10 @@ describe('polish (issue 23.3, 23.10)', () => {
   it('sorts Volumes by name by default', async () => {
     const [b, a] = [`${PREFIX}-vol-b`, `${PREFIX}-vol-a`];
     volumes.push(b, a);
-    // Made in reverse order, so neither creation order nor the engine's order looks sorted by chance.
+    // Made in reverse order, so creation order does not look sorted by chance. Each visit reloads the
+    // page: the volumes list has no live updates, and an earlier test's cached list would hide these.
     for (const v of [b, a]) dockerCli(['volume', 'create', '--label', 'berth.test=1', v]);
-    await page.goto('/#/resources/volumes');
+    await openFresh(page, '/#/resources/volumes');
     await expectRouteName(page, 'Volumes');
     await page.getByRole('textbox', { name: 'Search' }).fill(`${PREFIX}-vol-`);
     const table = page.getByRole('table', { name: 'Volumes' });
@@ -128,7 +129,7 @@ describe('polish (issue 23.3, 23.10)', () => {
   it('starts the Apps list with its toolbar, and says when an app action has succeeded', async () => {
     const name = uniqueName('app');
     startApp(name);
-    await page.goto('/#/apps');
+    await openFresh(page, '/#/apps');
     await expectRouteName(page, 'View Applications');
     await page.getByRole('table', { name: 'Applications' }).getByRole('row').filter({ hasText: name }).waitFor({ timeout: 20_000 });
     // No reserved empty line between the top of the page and the toolbar.
@@ -148,7 +149,7 @@ describe('polish (issue 23.3, 23.10)', () => {
     const name = uniqueName('img');
     startApp(name);
     const { image } = testEngine();
-    await page.goto(`/#/apps/${name}/info`);
+    await openFresh(page, `/#/apps/${name}/info`);
     await expectRouteName(page, 'Info');
     const shown = page.getByTitle(image, { exact: true });
     await shown.waitFor();
@@ -185,7 +186,7 @@ describe('polish (issue 23.3, 23.10)', () => {
     const dir = path.join(run.server.dataDir, 'compose', project);
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, 'compose.yaml'), twoServiceYaml());
-    await page.goto(`/#/projects/${project}`);
+    await openFresh(page, `/#/projects/${project}`);
     await expectRouteName(page, 'Project Details');
     const status = page.getByTestId('status-web');
     await status.filter({ hasText: /^not created$/ }).waitFor({ timeout: 20_000 });

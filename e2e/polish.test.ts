@@ -4,7 +4,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { trackedProjects, twoServiceYaml } from '../server/test/helpers/compose-projects';
 import { dockerCli, removeContainersNamed, testEngine, tryDockerCli } from '../server/test/helpers/engine';
-import { expectRouteName, newPage, signIn } from './helpers/browser';
+import { newPage, routeName, signIn } from './helpers/browser';
 import { withConsole, type ConsoleRun } from './helpers/console';
 import { button, choose, field, fillAndLeave, openFresh } from './helpers/form';
 
@@ -19,6 +19,12 @@ const uniqueName = (what: string) => `${PREFIX}-${what}-${++seq}`;
 function startApp(name: string, extra: string[] = []): void {
   dockerCli(['run', '-d', '--name', name, '--label', 'berth.test=1', ...extra, testEngine().image, 'sh', '-c', 'trap "exit 0" TERM; while true; do sleep 1; done']);
 }
+
+/**
+ * The page with this route name is shown. A reload on the loaded test machine can take long (the
+ * project page's chunk is large), so the wait is generous; nothing here is timed.
+ */
+const expectRouteName = (page: Page, name: string) => routeName(page).filter({ hasText: new RegExp(`^${name}$`) }).waitFor({ timeout: 90_000 });
 
 const notification = (page: Page, text: string | RegExp) => page.locator('.mantine-Notification-root').filter({ hasText: text });
 

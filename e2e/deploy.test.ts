@@ -6,6 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dockerCli, testEngine, removeContainersNamed } from '../server/test/helpers/engine';
 import { expectRouteName, launchBrowser, newPage, signIn } from './helpers/browser';
+import { button, choose, clearSelect, field, fillAndLeave, openFresh } from './helpers/form';
 import { startServer, type TestServer } from './helpers/server';
 
 const EMAIL = 'admin@berth.local';
@@ -40,49 +41,7 @@ function freePort(): Promise<number> {
   });
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-/** The input with this exact label (a required field's label ends with an asterisk). */
-const field = (page: Page, label: string) => page.getByRole('textbox', { name: new RegExp(`^${escape(label)}\\s*\\*?$`) });
-const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
 const shown = (page: Page, text: string) => page.getByText(text, { exact: true }).first().waitFor({ timeout: 5_000 });
-
-/**
- * Picks an option of a select. On a busy machine the dropdown can still be moving into place
- * when the option is clicked, so the choice is checked and tried again.
- */
-async function choose(page: Page, label: string, option: string) {
-  const input = field(page, label);
-  const item = page.getByRole('option', { name: option, exact: true });
-  let last: unknown = null;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    if (!(await item.isVisible())) await input.click();
-    try {
-      await item.click({ timeout: 5_000 });
-    } catch (err) {
-      last = err;
-    }
-    if ((await input.inputValue()) === option) return;
-  }
-  throw new Error(`could not choose ${option} in ${label}: ${String(last)}`);
-}
-
-async function clearSelect(page: Page, label: string) {
-  await page.getByRole('button', { name: `Clear ${label}` }).click();
-  await expect.poll(() => field(page, label).inputValue()).toBe('');
-}
-
-/** A hash route loaded afresh: no form state carried over from the previous test. */
-async function openFresh(page: Page, hash: string) {
-  await page.goto(hash);
-  await page.reload();
-}
-
-/** Types a value and leaves the field, so its rule is checked and shown. */
-async function fillAndLeave(page: Page, label: string, value: string) {
-  const input = field(page, label);
-  await input.fill(value);
-  await input.blur();
-}
 
 describe('deploy form', () => {
   let server: TestServer;

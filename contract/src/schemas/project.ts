@@ -107,9 +107,14 @@ export const ActionState = z.object({
   action: z.string().nullable(),
   service: z.string().nullable(),
   output: z.string(),
+  /** ISO time the action started (absent when there is none). */
+  startedAt: z.string().optional(),
+  /** ISO time the last action ended and whether it succeeded (only when it has ended). */
+  endedAt: z.string().optional(),
+  ok: z.boolean().optional(),
 });
 export type ActionState = z.infer<typeof ActionState>;
-export const ActionEnd = z.object({ action: z.string(), service: z.string().nullable(), ok: z.boolean(), detail: z.string().nullable() });
+export const ActionEnd = z.object({ action: z.string(), service: z.string().nullable(), ok: z.boolean(), detail: z.string().nullable(), endedAt: z.string().optional() });
 export type ActionEnd = z.infer<typeof ActionEnd>;
 
 /** Names are checked by the server's one path resolver, so a bad one gets the rule in its 400. */

@@ -13,6 +13,10 @@ interface Run {
   output: string;
   /** Saves hold the lock but are not shown as a running compose action. */
   quiet: boolean;
+  /** ISO times, so a late viewer can tell how old the output is. */
+  startedAt: string;
+  endedAt?: string;
+  ok?: boolean;
 }
 
 export interface RunHandle {
@@ -38,9 +42,9 @@ export class ProjectActivity {
       const what = busy.quiet ? `a ${busy.action}` : `docker-compose ${busy.action}${busy.service ? ` ${busy.service}` : ''}`;
       throw new ConflictError(`Project ${project} is busy: ${what} is running. Try again when it has finished.`);
     }
-    const run: Run = { action, service, output: '', quiet: opts.quiet ?? false };
+    const run: Run = { action, service, output: '', quiet: opts.quiet ?? false, startedAt: new Date().toISOString() };
     this.runs.set(project, run);
-    if (!run.quiet) this.emit(project, { type: 'state', data: { running: true, action, service, output: '' } });
+    if (!run.quiet) this.emit(project, { type: 'state', data: { running: true, action, service, output: '', startedAt: run.startedAt } });
     let ended = false;
     return {
       append: (chunk) => {
@@ -54,8 +58,10 @@ export class ProjectActivity {
         this.runs.delete(project);
         if (this.runs.size === 0) for (const wake of this.idleWaiters) wake();
         if (run.quiet) return;
+        run.endedAt = new Date().toISOString();
+        run.ok = ok;
         this.finished.set(project, run);
-        this.emit(project, { type: 'end', data: { action, service, ok, detail } });
+        this.emit(project, { type: 'end', data: { action, service, ok, detail, endedAt: run.endedAt } });
       },
     };
   }
@@ -63,9 +69,10 @@ export class ProjectActivity {
   /** What a new viewer sees first: the running action's output so far, or the last one's. */
   snapshot(project: string): ActionState {
     const running = this.runs.get(project);
-    if (running && !running.quiet) return { running: true, action: running.action, service: running.service, output: running.output };
+    if (running && !running.quiet) return { running: true, action: running.action, service: running.service, output: running.output, startedAt: running.startedAt };
     const last = this.finished.get(project);
-    return { running: false, action: last?.action ?? null, service: last?.service ?? null, output: last?.output ?? '' };
+    if (!last) return { running: false, action: null, service: null, output: '' };
+    return { running: false, action: last.action, service: last.service, output: last.output, startedAt: last.startedAt, endedAt: last.endedAt, ok: last.ok };
   }
 
   subscribe(project: string, listener: Listener): () => void {

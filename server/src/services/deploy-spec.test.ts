@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DeployBody, type DeployBody as DeployInput } from '@berth/contract';
 import { ValidationError } from '../errors';
-import { buildContainerSpec } from './deploy-spec';
+import { buildContainerSpec, keepRandomHostPorts } from './deploy-spec';
 import { makeSubstituter } from './variables';
 
 const vars = makeSubstituter([
@@ -79,5 +79,40 @@ describe('buildContainerSpec', () => {
     expect(error).toBeInstanceOf(ValidationError);
     expect(error!.fields!.map((f) => f.field)).toEqual(['volumes.0.bind', 'volumes.1.bind', 'env.0.default']);
     expect(error!.message).toContain('The template variable !nope is not set (used in environment variable X, field env.0.default)');
+  });
+});
+
+describe('keepRandomHostPorts', () => {
+  it('keeps the host port the engine chose for a random port, and leaves fixed and newly fixed ports alone', () => {
+    const spec = buildContainerSpec(
+      parse({
+        ports: [
+          { cport: '80', hport: null },
+          { cport: '81', hport: null },
+          { cport: '82', hport: '9000' },
+          { cport: '53', hport: null, proto: 'udp' },
+        ],
+      }),
+      vars,
+    );
+    keepRandomHostPorts(spec, {
+      configured: { '80/tcp': [{ HostIp: '', HostPort: '' }], '81/tcp': [{ HostIp: '', HostPort: '8081' }], '82/tcp': [{ HostIp: '', HostPort: '' }] },
+      published: {
+        '80/tcp': [
+          { HostIp: '0.0.0.0', HostPort: '32768' },
+          { HostIp: '::', HostPort: '32768' },
+        ],
+        '81/tcp': [{ HostIp: '0.0.0.0', HostPort: '8081' }],
+        '82/tcp': [{ HostIp: '0.0.0.0', HostPort: '32769' }],
+      },
+    });
+    expect(spec.HostConfig?.PortBindings).toEqual({
+      '80/tcp': [{ HostIp: '', HostPort: '32768' }],
+      // was fixed at 8081 and the user cleared it: random, as asked
+      '81/tcp': [{ HostIp: '', HostPort: '' }],
+      '82/tcp': [{ HostIp: '', HostPort: '9000' }],
+      // new port: random
+      '53/udp': [{ HostIp: '', HostPort: '' }],
+    });
   });
 });

@@ -94,3 +94,29 @@ export function buildContainerSpec(req: DeployRequest, vars: Substituter): Conta
     ...(req.network ? { NetworkingConfig: { EndpointsConfig: { [req.network]: {} } } } : {}),
   };
 }
+
+type Bindings = Record<string, { HostIp?: string; HostPort?: string }[] | null | undefined>;
+
+/**
+ * On edit, a port the old app published on an engine-chosen ("random") host port keeps that host
+ * port when the form still says random: an edit should not move the app to a new port. Ports the
+ * old app had fixed, and ports the user now fixes, are left as the form says.
+ */
+export function keepRandomHostPorts(spec: ContainerSpec, old: { configured: Bindings | undefined; published: Bindings | undefined }): void {
+  const bindings = spec.HostConfig?.PortBindings as Record<string, { HostIp: string; HostPort: string }[]> | undefined;
+  if (!bindings) return;
+  const taken = new Set(Object.values(bindings).flatMap((list) => list.map((b) => b.HostPort).filter(Boolean)));
+  for (const [key, list] of Object.entries(bindings)) {
+    const configured = old.configured?.[key] ?? [];
+    const randoms = configured.filter((b) => !b.HostPort).length;
+    const fixed = new Set(configured.map((b) => b.HostPort).filter(Boolean));
+    // The engine lists one binding per address family (0.0.0.0 and ::) for the same host port.
+    const chosen = [...new Set((old.published?.[key] ?? []).map((b) => b.HostPort ?? ''))].filter((p) => p && !fixed.has(p) && !taken.has(p)).slice(0, randoms);
+    for (const b of list) {
+      if (b.HostPort) continue;
+      const port = chosen.shift();
+      if (port === undefined) break;
+      b.HostPort = port;
+    }
+  }
+}

@@ -1,11 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { formatImageReference, parseImageReference, type DeployRequest, type DeployResult } from '@berth/contract';
 import type { Engine } from '../docker/engine';
+import { inspectContainer } from '../docker/containers';
 import { createAndStart, findContainer, imagePresent, networkExists } from '../docker/deploy';
 import { startPull } from '../docker/images';
 import { replaceContainer } from '../docker/replace';
 import { ConflictError, EngineError, ImagePullFailedError, NotFoundError, ValidationError } from '../errors';
-import { buildContainerSpec } from './deploy-spec';
+import { buildContainerSpec, keepRandomHostPorts } from './deploy-spec';
 import type { VariablesService } from './variables';
 
 /** Deploys an app from the four-step form (or a template), or replaces one in edit mode. */
@@ -29,6 +30,8 @@ export class DeployService {
     spec.Image = await this.ensureImage(req.image);
 
     if (old) {
+      const info = await inspectContainer(this.docker, old.id);
+      keepRandomHostPorts(spec, { configured: info.HostConfig.PortBindings, published: info.NetworkSettings.Ports });
       const replaced = await replaceContainer(this.docker, old.id, spec, { name: req.name, log: this.log });
       const now = await findContainer(this.docker, replaced.id);
       return { id: replaced.id, name: replaced.name, status: now?.status ?? 'running' };

@@ -1,6 +1,6 @@
 import { Accordion, Alert, Card, Loader, Text, Title } from '@mantine/core';
 import { useParams } from 'react-router-dom';
-import { useActionOutput } from '../../features/projects/api/live';
+import { useActionOutput, useDismissOutput } from '../../features/projects/api/live';
 import { useProject } from '../../features/projects/api/queries';
 import { ActionOutputCard } from '../../features/projects/components/ActionOutputCard';
 import { ProjectHeader } from '../../features/projects/components/ProjectHeader';
@@ -14,6 +14,7 @@ export default function ProjectDetailsPage() {
   const name = useParams().projectName ?? '';
   const project = useProject(name);
   const output = useActionOutput(name, project.data !== undefined);
+  const dismissOutput = useDismissOutput(name);
   const services = Object.entries(project.data?.services ?? {});
   return (
     <>
@@ -24,7 +25,7 @@ export default function ProjectDetailsPage() {
         </Alert>
       )}
       {project.isLoading && <Loader size="sm" />}
-      <ActionOutputCard output={output} />
+      <ActionOutputCard output={output} onDismiss={dismissOutput} />
       {project.data && (
         <>
           <ProjectInfoCard project={project.data} />

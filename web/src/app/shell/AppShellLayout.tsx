@@ -6,12 +6,14 @@ import { BottomBar } from './BottomBar';
 import { EngineBanner } from './EngineBanner';
 import { Sidebar } from './Sidebar';
 import { TopBar } from './TopBar';
+import { useClearErrorsOnNavigate } from './use-clear-errors-on-navigate';
 
 export const WIDE_QUERY = '(min-width: 48em)';
 
 /** Sidebar on wide screens, bottom bar on narrow ones, the top bar and the routed page. */
 export function AppShellLayout() {
   const wide = useMediaQuery(WIDE_QUERY, window.matchMedia(WIDE_QUERY).matches);
+  useClearErrorsOnNavigate();
   return (
     <AppShell
       header={{ height: 56 }}

@@ -136,6 +136,20 @@ export function busyText(name: string, action: AppAction | 'update'): string {
   return action === 'update' ? `Updating ${name} ...` : `${action} ${name} ...`;
 }
 
+const DONE: Record<AppAction | 'update', string> = {
+  start: 'started',
+  stop: 'stopped',
+  restart: 'restarted',
+  kill: 'killed',
+  remove: 'removed',
+  pause: 'paused',
+  unpause: 'unpaused',
+  update: 'updated',
+};
+
+/** Success of an app action, worded like a project action's ('{name} has been {action}ed.'). */
+export const actionDoneText = (name: string, action: AppAction | 'update') => `${name} has been ${DONE[action]}.`;
+
 /** Actions that end the live streams of an app (spec: stop and kill close and clear them). */
 export const ENDS_STREAMS: readonly AppAction[] = ['stop', 'kill', 'remove', 'pause'];
 

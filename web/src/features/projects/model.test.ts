@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commandText, keyValueLines, names, portText, serviceStatus, successText, volumeRows } from './model';
+import { commandText, keyValueLines, names, portText, serviceActionApplies, serviceStatus, successText, volumeRows } from './model';
 import { yamlProblem } from './yaml-check';
 
 describe('yamlProblem', () => {
@@ -43,5 +43,15 @@ describe('service fields', () => {
   it('words the success notification', () => {
     expect(successText('media', 'stop')).toBe('media has been stopped.');
     expect(successText('media', 'rm')).toBe('media has been removed.');
+  });
+});
+
+describe('serviceActionApplies', () => {
+  it('offers only the actions that mean something in the service state', () => {
+    const offered = (status: string) => (['up', 'start', 'stop', 'restart', 'pull', 'kill', 'rm'] as const).filter((a) => serviceActionApplies(a, status));
+    expect(offered('running')).toEqual(['up', 'stop', 'restart', 'pull', 'kill', 'rm']);
+    expect(offered('exited')).toEqual(['up', 'start', 'restart', 'pull', 'rm']);
+    expect(offered('not created')).toEqual(['up', 'pull']);
+    expect(offered('running, exited')).toEqual(['up', 'start', 'stop', 'restart', 'pull', 'kill', 'rm']);
   });
 });

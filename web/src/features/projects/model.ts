@@ -1,4 +1,4 @@
-import { PROJECT_ACTIONS, type ComposeService, type ProjectAction, type ProjectDetail } from '@berth/contract';
+import { PROJECT_ACTIONS, type ComposeService, type ProjectAction, type ProjectDetail, type ServiceAction } from '@berth/contract';
 
 /** Pure helpers that read a project for display; no React, no fetch. */
 
@@ -44,6 +44,29 @@ export const NEW_PROJECT = '_';
 export function serviceStatus(detail: Pick<ProjectDetail, 'containers'> | undefined, service: string): string {
   const states = (detail?.containers ?? []).filter((c) => c.service === service).map((c) => c.state);
   return states.length ? [...new Set(states)].join(', ') : 'not created';
+}
+
+const LIVE = new Set(['running', 'restarting', 'paused']);
+const STOPPED = new Set(['exited', 'created', 'dead']);
+
+/**
+ * Whether a one-service action means anything in the service's state (as serviceStatus words it):
+ * Start needs a stopped container, Stop and Kill a live one, Restart and Remove any container.
+ */
+export function serviceActionApplies(action: ServiceAction, status: string): boolean {
+  const states = status === 'not created' ? [] : status.split(', ');
+  switch (action) {
+    case 'start':
+      return states.some((s) => STOPPED.has(s));
+    case 'stop':
+    case 'kill':
+      return states.some((s) => LIVE.has(s));
+    case 'restart':
+    case 'rm':
+      return states.length > 0;
+    default:
+      return true;
+  }
 }
 
 export interface VolumeRow {

@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { useMutation, useMutationState, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { appsApi, type App, type AppAction } from '@berth/contract';
 import { api, apiDownload } from '../../../lib/api-client';
-import { notifyError, notifyInfo } from '../../../lib/notify';
-import { busyText, ENDS_STREAMS } from '../model';
+import { notifyError, notifyInfo, notifySuccess } from '../../../lib/notify';
+import { actionDoneText, busyText, ENDS_STREAMS } from '../model';
 import { appKeys, liveKeys } from './keys';
 
 const actionKey = [...appKeys.all, 'action'] as const;
@@ -52,7 +52,10 @@ export function useAppAction() {
   return useMutation({
     mutationKey: actionKey,
     mutationFn: ({ name, action }: ActionVars) => api(appsApi.action, { params: { name, action } }),
-    onSuccess: (list, { name, action }) => afterAction(queryClient, name, list, action),
+    onSuccess: (list, { name, action }) => {
+      afterAction(queryClient, name, list, action);
+      notifySuccess(actionDoneText(name, action));
+    },
   });
 }
 
@@ -62,7 +65,10 @@ export function useUpdateApp() {
   return useMutation({
     mutationKey: updateKey,
     mutationFn: (name: string) => api(appsApi.update, { params: { name } }),
-    onSuccess: (list, name) => afterAction(queryClient, name, list, 'update'),
+    onSuccess: (list, name) => {
+      afterAction(queryClient, name, list, 'update');
+      notifySuccess(actionDoneText(name, 'update'));
+    },
   });
 }
 

@@ -23,7 +23,12 @@ export function AppSummary({ app }: { app: App }) {
     <Paper withBorder p="md">
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 5 }}>
         <Field label="Name">{app.name}</Field>
-        <Field label="Image">{app.Config.Image}</Field>
+        <Field label="Image">
+          {/* One line: an image reference broken mid-word is hard to read; the title has it whole. */}
+          <Text span size="sm" display="block" truncate="end" title={app.Config.Image} data-testid="app-image">
+            {app.Config.Image}
+          </Text>
+        </Field>
         <Field label="Short ID">
           <Text span ff="monospace" size="sm">
             {app.short_id}

@@ -86,13 +86,16 @@ export function AppsTable({ apps, loading, progress, busy, onRefresh, onCheckUpd
   );
   return (
     <Box>
-      <Box mih={22}>
-        {busy.map((text) => (
-          <Text key={text} size="sm" c="dimmed" role="status">
-            {text}
-          </Text>
-        ))}
-      </Box>
+      {/* Only while something runs: an empty reserved line read as a gap above the toolbar. */}
+      {busy.length > 0 && (
+        <Box mb="xs">
+          {busy.map((text) => (
+            <Text key={text} size="sm" c="dimmed" role="status">
+              {text}
+            </Text>
+          ))}
+        </Box>
+      )}
       <DataTable
         label="Applications"
         data={apps}

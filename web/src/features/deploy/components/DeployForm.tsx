@@ -1,5 +1,4 @@
-import { Button, Card, Group, Loader, Stepper, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { Button, Card, Group, Loader, Notification, Stepper, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
@@ -30,9 +29,13 @@ export function DeployForm({ initial, prefilled = false, edit }: DeployFormProps
   const deploy = useDeploy();
   const [active, setActive] = useState(0);
   const [confirming, setConfirming] = useState(false);
+  // Inline at the top of step 1, not a floating notification: it must not cover the form's
+  // buttons, stays while the form is corrected, and goes with the page.
+  const [failure, setFailure] = useState<string | null>(null);
 
   const submit = () => {
     setConfirming(false);
+    setFailure(null);
     deploy.mutate(toPayload(form.getValues(), edit?.id), {
       onSuccess: (res) => {
         notifySuccess(`${res.name} ${edit ? 'replaced' : 'deployed'}.`);
@@ -40,8 +43,7 @@ export function DeployForm({ initial, prefilled = false, edit }: DeployFormProps
       },
       onError: (err) => {
         setActive(0);
-        // Stays until closed: the reason is needed while the form is corrected.
-        notifications.show({ color: 'red', message: errorMessage(err), autoClose: false, withCloseButton: true, closeButtonProps: { 'aria-label': 'Close' } });
+        setFailure(errorMessage(err));
       },
     });
   };
@@ -74,6 +76,11 @@ export function DeployForm({ initial, prefilled = false, edit }: DeployFormProps
         <Stepper active={active} onStepClick={setActive} allowNextStepsSelect size="sm" mb="lg">
           {STEPS.map((label, i) => (
             <Stepper.Step key={label} label={label} color={i !== active && i < active && !stepValid(i) ? 'red' : undefined}>
+              {i === 0 && failure && (
+                <Notification color="red" role="alert" mb="md" withBorder onClose={() => setFailure(null)} closeButtonProps={{ 'aria-label': 'Close' }} data-testid="deploy-error">
+                  {failure}
+                </Notification>
+              )}
               {i === 0 && <GeneralStep form={form} />}
               {i === 1 && <NetworkingStep form={form} />}
               {i === 2 && <VolumesStep form={form} />}

@@ -1,4 +1,4 @@
-import { Select, Stack, TextInput, SegmentedControl, Group, Input } from '@mantine/core';
+import { Select, Stack, TextInput, SegmentedControl, Group, Input, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { NETWORK_MODES } from '@berth/contract';
 import { networkNamesQuery } from '../api';
@@ -57,7 +57,12 @@ export function NetworkingStep({ form }: { form: DeployForm }) {
           error={form.errors.network_mode}
         />
       </Group>
-      {!isHostNetworking(form.values) && (
+      {isHostNetworking(form.values) ? (
+        <Text size="sm" c="dimmed" data-testid="host-ports-note">
+          Ports are hidden: with host networking the app listens on the host&apos;s own ports, so none are published.
+          {form.values.ports.length > 0 && ` The ${form.values.ports.length} port row(s) entered are kept but not sent.`}
+        </Text>
+      ) : (
         <RowList
           title="Ports"
           noun="port"

@@ -10,6 +10,8 @@ const MAX_OUTPUT_CHARS = 200_000;
 export interface ActionOutput extends ActionState {
   /** How the last action ended, once it has. */
   ended: ActionEnd | null;
+  /** The viewer closed this (finished) output; the next action shows again. */
+  dismissed?: boolean;
 }
 
 type StreamItem = { kind: 'state'; state: ActionState } | { kind: 'output'; chunk: string } | { kind: 'end'; end: ActionEnd };
@@ -20,10 +22,16 @@ function parse(data: string, event: string): StreamItem {
   return { kind: 'state', state: JSON.parse(data) as ActionState };
 }
 
+/** A replayed, finished action carries how it ended in its state. */
+function endOf(s: ActionState): ActionEnd | null {
+  if (s.running || !s.action || !s.endedAt) return null;
+  return { action: s.action, service: s.service, ok: s.ok ?? true, detail: null, endedAt: s.endedAt };
+}
+
 export function foldOutput(prev: ActionOutput | undefined, batch: StreamItem[]): ActionOutput {
   let next: ActionOutput = prev ?? { running: false, action: null, service: null, output: '', ended: null };
   for (const item of batch) {
-    if (item.kind === 'state') next = { ...item.state, ended: null };
+    if (item.kind === 'state') next = { ...item.state, ended: endOf(item.state) };
     else if (item.kind === 'output') next = { ...next, output: (next.output + item.chunk).slice(-MAX_OUTPUT_CHARS) };
     else next = { ...next, running: false, ended: item.end };
   }
@@ -45,4 +53,10 @@ export function useActionOutput(name: string, enabled = true): ActionOutput | un
     },
   });
   return useQuery<ActionOutput>({ queryKey: projectLiveKeys.output(name), queryFn: skipToken, staleTime: Infinity }).data;
+}
+
+/** Hides the finished action's output card until the next action starts. */
+export function useDismissOutput(name: string): () => void {
+  const queryClient = useQueryClient();
+  return () => queryClient.setQueryData<ActionOutput>(projectLiveKeys.output(name), (prev) => prev && { ...prev, dismissed: true });
 }

@@ -1,6 +1,9 @@
+import { useState } from 'react';
 import { Accordion, Badge, Button, Group, Text } from '@mantine/core';
 import type { ComposeService, ServiceAction } from '@berth/contract';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { useProjectAction } from '../api/mutations';
+import { serviceActionApplies } from '../model';
 import { ServiceFields } from './ServiceFields';
 
 const SERVICE_BUTTONS: { action: ServiceAction; label: string }[] = [
@@ -13,11 +16,20 @@ const SERVICE_BUTTONS: { action: ServiceAction; label: string }[] = [
   { action: 'rm', label: 'Remove' },
 ];
 
+/** Kill and Remove lose what the containers hold, so they ask first (like an app's Remove). */
+const CONFIRM: Partial<Record<ServiceAction, { title: (s: string) => string; text: (s: string) => string }>> = {
+  kill: { title: (s) => `Kill ${s}?`, text: (s) => `The containers of ${s} are killed at once, without a chance to shut down cleanly; work they have not saved is lost.` },
+  rm: { title: (s) => `Remove ${s}?`, text: (s) => `The containers of ${s} are stopped and removed. All non-persistent data will be removed` },
+};
+
 const STATUS_COLOR: Record<string, string> = { running: 'green', exited: 'red', created: 'blue', paused: 'yellow', restarting: 'orange' };
 
-/** One service: its image and live status, its own actions, and its fields. */
+/** One service: its image and live status, its own actions (those its state allows), and its fields. */
 export function ServicePanel({ project, name, service, status }: { project: string; name: string; service: ComposeService; status: string }) {
   const action = useProjectAction();
+  const [confirming, setConfirming] = useState<ServiceAction | null>(null);
+  const run = (a: ServiceAction) => action.mutate({ name: project, action: a, service: name }, { onSettled: () => setConfirming(null) });
+  const confirm = confirming ? CONFIRM[confirming] : undefined;
   return (
     <Accordion.Item value={name}>
       <Accordion.Control aria-label={`Service ${name}`}>
@@ -39,9 +51,9 @@ export function ServicePanel({ project, name, service, status }: { project: stri
               size="xs"
               variant="light"
               color={b.action === 'rm' || b.action === 'kill' ? 'red' : undefined}
-              disabled={action.isPending}
+              disabled={action.isPending || !serviceActionApplies(b.action, status)}
               loading={action.isPending && action.variables?.service === name && action.variables.action === b.action}
-              onClick={() => action.mutate({ name: project, action: b.action, service: name })}
+              onClick={() => (CONFIRM[b.action] ? setConfirming(b.action) : run(b.action))}
               aria-label={`${b.label} ${name}`}
             >
               {b.label}
@@ -50,6 +62,16 @@ export function ServicePanel({ project, name, service, status }: { project: stri
         </Group>
         <ServiceFields service={service} />
       </Accordion.Panel>
+      <ConfirmDialog
+        opened={confirm !== undefined}
+        title={confirm?.title(name) ?? ''}
+        confirmLabel={confirming === 'kill' ? 'Kill' : 'Remove'}
+        loading={action.isPending}
+        onConfirm={() => confirming && run(confirming)}
+        onCancel={() => setConfirming(null)}
+      >
+        {confirm?.text(name)}
+      </ConfirmDialog>
     </Accordion.Item>
   );
 }

@@ -62,6 +62,7 @@ export function VolumesTable() {
         columns={columns}
         rowKey={(v) => v.Name}
         searchPlaceholder="Search volumes"
+        defaultSort={{ key: 'Name', direction: 'asc' }}
         loading={volumes.isLoading}
         onRowClick={open}
         rowMenu={rowMenu}

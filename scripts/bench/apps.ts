@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Probe } from './server';
-import { docker, engineGet, median, mib, parallel, serverGet, timed, Viewer } from './lib';
+import { docker, engineGet, median, mib, parallel, runBench, serverGet, timed, Viewer } from './lib';
 
 const LIST_N = Number(process.env.BENCH_LIST_CONTAINERS ?? 500);
 const STATS_N = Number(process.env.BENCH_STATS_APPS ?? 50);
@@ -191,23 +191,4 @@ async function main(): Promise<void> {
   log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
 
-let stopping = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    log(`${signal}: cleaning up`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
-
-main()
-  .then(cleanup, async (err: unknown) => {
-    console.error('[bench] failed:', err instanceof Error ? err.message : err);
-    await cleanup();
-    process.exitCode = 1;
-  })
-  .catch((err: unknown) => {
-    console.error('[bench] cleanup failed:', err);
-    process.exitCode = 1;
-  });
+runBench(main, cleanup);

@@ -11,7 +11,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { docker, engineGet, median, mib, parallel, serverGet, timed, Viewer } from './lib';
+import { docker, engineGet, median, mib, parallel, runBench, serverGet, timed, Viewer } from './lib';
 import { initialJs } from './web';
 
 const STARTS = 5;
@@ -226,23 +226,4 @@ async function cleanup(): Promise<void> {
   await removeBenchContainers();
 }
 
-let stopping = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    log(`${signal}: cleaning up`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
-
-main()
-  .then(cleanup, async (err: unknown) => {
-    console.error('[bench] failed:', err instanceof Error ? err.message : err);
-    await cleanup();
-    process.exitCode = 1;
-  })
-  .catch((err: unknown) => {
-    console.error('[bench] cleanup failed:', err);
-    process.exitCode = 1;
-  });
+runBench(main, cleanup);

@@ -109,3 +109,29 @@ export class Viewer {
     }
   }
 }
+
+/**
+ * Runs a bench's `main`, then its `cleanup` whatever happens; SIGINT/SIGTERM clean up too
+ * (the containers it made carry berth.bench=1), so an interrupted run leaves nothing behind.
+ */
+export function runBench(main: () => Promise<void>, cleanup: () => Promise<void>): void {
+  let stopping = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      console.log(`[bench] ${signal}: cleaning up`);
+      void cleanup().finally(() => process.exit(130));
+    });
+  }
+  main()
+    .then(cleanup, async (err: unknown) => {
+      console.error('[bench] failed:', err instanceof Error ? err.message : err);
+      await cleanup();
+      process.exitCode = 1;
+    })
+    .catch((err: unknown) => {
+      console.error('[bench] cleanup failed:', err);
+      process.exitCode = 1;
+    });
+}

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ActionResult } from '@berth/contract';
 import { createTestApp, type TestApp } from './helpers/app';
 import { testEngine } from './helpers/engine';
-import { trackedProjects, twoServiceYaml } from './helpers/compose-projects';
+import { hangingYaml, trackedProjects, twoServiceYaml } from './helpers/compose-projects';
 
 const TIMEOUT_SECONDS = 5;
 /** Default timeout, for actions that must finish even on a busy machine. */
@@ -27,34 +27,6 @@ function processesMentioning(text: string): number[] {
   return pids;
 }
 
-/**
- * `up` blocks for real in compose v1: `waiter` depends on `never` being healthy, and `never`'s
- * first health check is an hour away.
- */
-function hangingYaml(): string {
-  const image = testEngine().image;
-  return `services:
-  waiter:
-    image: ${image}
-    command: ["sleep", "3600"]
-    stop_signal: SIGKILL
-    depends_on:
-      never:
-        condition: service_healthy
-    labels:
-      berth.test: "1"
-  never:
-    image: ${image}
-    command: ["sleep", "3600"]
-    stop_signal: SIGKILL
-    healthcheck:
-      test: ["CMD", "false"]
-      interval: 1h
-      start_period: 1h
-    labels:
-      berth.test: "1"
-`;
-}
 
 beforeAll(async () => {
   testEngine();

@@ -7,7 +7,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TEST_ADMIN } from './helpers/app';
 import { testEngine } from './helpers/engine';
-import { trackedProjects } from './helpers/compose-projects';
+import { hangingYaml, trackedProjects } from './helpers/compose-projects';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const projects = trackedProjects();
@@ -68,31 +68,6 @@ async function startBerth() {
   return { child, base, headers, exited, output: () => out };
 }
 
-/** `up` blocks for real: `waiter` waits for `never` to be healthy, an hour away. */
-function hangingYaml(): string {
-  const image = testEngine().image;
-  return `services:
-  waiter:
-    image: ${image}
-    command: ["sleep", "3600"]
-    stop_signal: SIGKILL
-    depends_on:
-      never:
-        condition: service_healthy
-    labels:
-      berth.test: "1"
-  never:
-    image: ${image}
-    command: ["sleep", "3600"]
-    stop_signal: SIGKILL
-    healthcheck:
-      test: ["CMD", "false"]
-      interval: 1h
-      start_period: 1h
-    labels:
-      berth.test: "1"
-`;
-}
 
 describe('shutdown', () => {
   it('on SIGTERM during a compose action stops the compose child, answers the action, ends streams with `end` and exits 0', async () => {

@@ -71,3 +71,32 @@ export function trackedProjects(): { name: (feature: string) => string; cleanup:
     },
   };
 }
+
+/**
+ * `up` blocks for real in compose v1: `waiter` depends on `never` being healthy, and `never`'s
+ * first health check is an hour away.
+ */
+export function hangingYaml(): string {
+  const image = testEngine().image;
+  return `services:
+  waiter:
+    image: ${image}
+    command: ["sleep", "3600"]
+    stop_signal: SIGKILL
+    depends_on:
+      never:
+        condition: service_healthy
+    labels:
+      berth.test: "1"
+  never:
+    image: ${image}
+    command: ["sleep", "3600"]
+    stop_signal: SIGKILL
+    healthcheck:
+      test: ["CMD", "false"]
+      interval: 1h
+      start_period: 1h
+    labels:
+      berth.test: "1"
+`;
+}

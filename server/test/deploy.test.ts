@@ -33,6 +33,7 @@ interface Inspect {
     RestartPolicy: { Name: string };
   };
   Mounts: { Type: string; Name?: string; Source: string; Destination: string; RW: boolean }[];
+  NetworkSettings: { Ports: Record<string, { HostIp: string; HostPort: string }[] | null> };
 }
 const inspect = (name: string) => JSON.parse(dockerCli(['inspect', name]))[0] as Inspect;
 /** Containers whose name contains `fragment` (the backups and temporaries of a replace included). */
@@ -154,9 +155,20 @@ describe('deploy', () => {
       expect(after.Config.Cmd).toEqual(first.Config.Cmd);
       expect(after.Config.Image).toBe(first.Config.Image);
       expect(after.Config.Labels).toEqual(first.Config.Labels);
-      for (const key of ['Binds', 'PortBindings', 'NanoCpus', 'Memory', 'RestartPolicy', 'CapAdd', 'Devices', 'Sysctls', 'NetworkMode']) {
+      for (const key of ['Binds', 'NanoCpus', 'Memory', 'RestartPolicy', 'CapAdd', 'Devices', 'Sysctls', 'NetworkMode']) {
         expect(after.HostConfig[key], key).toEqual(first.HostConfig[key]);
       }
+      // Changed on purpose (issue 23.10): a random host port is kept across the edit, so the new
+      // container binds the port the engine had picked for the old one; fixed ports stay as they were.
+      const published = first.NetworkSettings.Ports;
+      const kept = Object.fromEntries(
+        Object.entries(first.HostConfig.PortBindings).map(([port, bindings]) => [
+          port,
+          bindings.map((b, i) => (b.HostPort === '' ? { ...b, HostPort: published[port]?.[i]?.HostPort ?? '' } : b)),
+        ]),
+      );
+      expect(after.HostConfig.PortBindings).toEqual(kept);
+      expect(after.NetworkSettings.Ports).toEqual(first.NetworkSettings.Ports);
       // The engine lists Mounts in no fixed order; compare them as a set.
       const mounts = (c: typeof first) => c.Mounts.map((m) => [m.Type, m.Name ?? m.Source, m.Destination]).sort((a, b) => String(a).localeCompare(String(b)));
       expect(mounts(after)).toEqual(mounts(first));

@@ -61,7 +61,8 @@ export class ProjectActivity {
         run.endedAt = new Date().toISOString();
         run.ok = ok;
         this.finished.set(project, run);
-        this.emit(project, { type: 'end', data: { action, service, ok, detail, endedAt: run.endedAt } });
+        // The end event keeps the spec's shape; the time it ended is in the replayed state.
+        this.emit(project, { type: 'end', data: { action, service, ok, detail } });
       },
     };
   }

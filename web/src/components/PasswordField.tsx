@@ -1,5 +1,5 @@
 import { PasswordInput, type PasswordInputProps } from '@mantine/core';
-import { useState } from 'react';
+import { useState, type KeyboardEvent } from 'react';
 
 /**
  * A password input whose show/hide toggle is a real control: it is named ("Show password" /
@@ -13,7 +13,17 @@ export function PasswordField(props: Omit<PasswordInputProps, 'visible' | 'onVis
       {...props}
       visible={visible}
       onVisibilityChange={setVisible}
-      visibilityToggleButtonProps={{ tabIndex: 0, 'aria-label': visible ? 'Hide password' : 'Show password', 'aria-pressed': visible }}
+      visibilityToggleButtonProps={{
+        tabIndex: 0,
+        'aria-label': visible ? 'Hide password' : 'Show password',
+        'aria-pressed': visible,
+        // Mantine toggles on mouse down and Space only; Enter is the other key a button answers to.
+        onKeyDown: (event: KeyboardEvent<HTMLButtonElement>) => {
+          if (event.key !== 'Enter') return;
+          event.preventDefault();
+          setVisible((v) => !v);
+        },
+      }}
     />
   );
 }

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { createTheme, Modal, type CSSVariablesResolver, type MantineColorsTuple, type MantineThemeOverride } from '@mantine/core';
+import { createTheme, Modal, Notification, type CSSVariablesResolver, type MantineColorsTuple, type MantineThemeOverride } from '@mantine/core';
 
 /**
  * Colours the user can edit. `foreground` is the surface of cards, bars and menus (as in
@@ -155,8 +155,13 @@ export function buildMantineTheme(s: ThemeState): MantineThemeOverride {
     // Text on a filled (primary) button is dark or light by the colour's luminance, so a light
     // custom colour still reads (WCAG AA contrast).
     autoContrast: true,
-    // Every dialog's close button gets a name screen readers can say.
-    components: { Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }) },
+    // Every dialog's close (X) button gets a name screen readers can say; not "Close", which the
+    // dialogs' own Close buttons are called.
+    components: {
+      Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss dialog' } } }),
+      // A notification's X too ("Close" is taken by notifications' own text in a few journeys).
+      Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss notification' } } }),
+    },
   });
 }
 

@@ -33,7 +33,8 @@ export function foldOutput(prev: ActionOutput | undefined, batch: StreamItem[]):
   for (const item of batch) {
     if (item.kind === 'state') next = { ...item.state, ended: endOf(item.state) };
     else if (item.kind === 'output') next = { ...next, output: (next.output + item.chunk).slice(-MAX_OUTPUT_CHARS) };
-    else next = { ...next, running: false, ended: item.end };
+    // The live end event carries no time: it ended now.
+    else next = { ...next, running: false, ended: { ...item.end, endedAt: item.end.endedAt ?? new Date().toISOString() } };
   }
   return next;
 }

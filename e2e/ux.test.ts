@@ -148,6 +148,9 @@ describe('ux journey (issue 23)', () => {
 
     // The catalogue goes in through the API, as the signed-in browser would add it.
     const { context, page } = await newPage(browser, server.baseUrl);
+    // The first load after the server starts can be slow on a busy machine: wait for it generously once.
+    await page.goto('/');
+    await page.getByLabel('Email').waitFor({ timeout: 120_000 });
     await signIn(page, EMAIL, PASSWORD);
     const csrf = (await context.cookies()).find((c) => c.name === 'csrf_access_token')?.value ?? '';
     const url = `http://127.0.0.1:${(catalogueServer.address() as { port: number }).port}/catalogue.json`;

@@ -342,6 +342,9 @@ describe('ux journey (issue 23)', () => {
       await page.getByRole('button', { name: 'Remove', exact: true }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
       await expectRouteName(page, 'View Applications');
+      // Judged once the dialog and its fading overlay are gone (under it every text reads as low contrast).
+      await page.getByRole('dialog').waitFor({ state: 'detached' });
+      await page.locator('.mantine-Modal-overlay').waitFor({ state: 'detached' });
       await page.getByRole('row').filter({ hasText: APP }).first().waitFor();
       await settle(page);
       await expectCleanAndAccessible(page, watch, 'after removing an app');

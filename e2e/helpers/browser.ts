@@ -39,8 +39,8 @@ export async function signIn(page: Page, email: string, password: string, opts: 
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByLabel('Password', { exact: true }).press('Enter');
-  // The shell's chunk loads after sign-in; a loaded CI machine needs more than a few seconds.
-  await routeName(page).waitFor({ timeout: 30_000 });
+  // Generous: the first sign-in after a server starts is slow on a loaded machine.
+  await routeName(page).waitFor({ timeout: 60_000 });
   expect(await page.getByRole('button', { name: 'Login' }).count()).toBe(0);
 }
 

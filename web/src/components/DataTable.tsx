@@ -99,7 +99,8 @@ export function DataTable<T>(props: DataTableProps<T>) {
       <Box h={4} mb={4}>
         {props.loading && <Progress size={4} value={props.progress ?? 100} animated={props.progress === undefined} striped={props.progress === undefined} aria-label="Loading" />}
       </Box>
-      <Table.ScrollContainer minWidth={500}>
+      {/* A table that scrolls sideways (on a phone) can be scrolled with the keyboard too. */}
+      <Table.ScrollContainer minWidth={500} scrollAreaProps={{ viewportProps: { tabIndex: 0 } }}>
         <Table highlightOnHover={!!onRowClick} verticalSpacing="xs" aria-label={props.label}>
           <Table.Thead>
             <Table.Tr>

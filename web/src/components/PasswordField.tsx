@@ -4,7 +4,7 @@ import { useState, type KeyboardEvent } from 'react';
 /**
  * A password input whose show/hide toggle is a real control: it is named ("Show password" /
  * "Hide password"; it sits right after its field, which names the context) and reachable with
- * Tab, which Mantine's default toggle (tabIndex -1, no name) is not.
+ * Tab and works with Enter as well as Space, which Mantine's default toggle (tabIndex -1, no name) is not.
  */
 export function PasswordField(props: Omit<PasswordInputProps, 'visible' | 'onVisibilityChange' | 'visibilityToggleButtonProps'>) {
   const [visible, setVisible] = useState(false);
@@ -17,10 +17,10 @@ export function PasswordField(props: Omit<PasswordInputProps, 'visible' | 'onVis
         tabIndex: 0,
         'aria-label': visible ? 'Hide password' : 'Show password',
         'aria-pressed': visible,
-        // Mantine toggles on mouse down and Space only; Enter is the other key a button answers to.
-        onKeyDown: (event: KeyboardEvent<HTMLButtonElement>) => {
-          if (event.key !== 'Enter') return;
-          event.preventDefault();
+        // Mantine toggles on mouse down, touch and Space only; Enter (a button's other key) does nothing there.
+        onKeyDown: (e: KeyboardEvent<HTMLButtonElement>) => {
+          if (e.key !== 'Enter') return;
+          e.preventDefault();
           setVisible((v) => !v);
         },
       }}

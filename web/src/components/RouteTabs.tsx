@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Tabs } from '@mantine/core';
 import { IconArrowLeft, type Icon } from '@tabler/icons-react';
 import { useLocation, useNavigate } from 'react-router-dom';
@@ -13,16 +14,22 @@ export interface RouteTabsProps {
   tabs: readonly RouteTab[];
   /** Adds a leading 'Back' tab going there. */
   back?: string;
+  /** The routed page: shown in the current tab's panel. */
+  children?: ReactNode;
 }
 
-/** Tabs where each tab is a route (user area, settings, app area); the strip uses the theme's tabs colour. */
-export function RouteTabs({ tabs, back }: RouteTabsProps) {
+/**
+ * Tabs where each tab is a route (user area, settings, app area); the strip uses the theme's tabs colour.
+ * Every tab has its panel (each tab's `aria-controls` names a real element); the current tab's holds the page.
+ */
+export function RouteTabs({ tabs, back, children }: RouteTabsProps) {
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const current = tabs.find((t) => pathname === t.to || pathname.startsWith(`${t.to}/`))?.to ?? null;
+  const values = [...(back !== undefined ? [back] : []), ...tabs.map((t) => t.to)];
   return (
-    <Tabs value={current} onChange={(v) => v && navigate(v)} mb="md" styles={{ list: { background: 'var(--berth-tabs)' } }}>
-      <Tabs.List>
+    <Tabs value={current} onChange={(v) => v && navigate(v)} styles={{ list: { background: 'var(--berth-tabs)' } }}>
+      <Tabs.List mb="md">
         {back !== undefined && (
           <Tabs.Tab value={back} leftSection={<IconArrowLeft size={16} />}>
             Back
@@ -34,6 +41,12 @@ export function RouteTabs({ tabs, back }: RouteTabsProps) {
           </Tabs.Tab>
         ))}
       </Tabs.List>
+      {values.map((v) => (
+        <Tabs.Panel key={v} value={v}>
+          {v === current && children}
+        </Tabs.Panel>
+      ))}
+      {current === null && children}
     </Tabs>
   );
 }

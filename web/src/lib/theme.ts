@@ -155,11 +155,13 @@ export function buildMantineTheme(s: ThemeState): MantineThemeOverride {
     // Text on a filled (primary) button is dark or light by the colour's luminance, so a light
     // custom colour still reads (WCAG AA contrast).
     autoContrast: true,
-    // Every dialog's close (X) button gets a name screen readers can say; not "Close", which the
-    // dialogs' own Close buttons are called.
+    // ...and it picks whichever of the two reads better: black and white give the same contrast at a
+    // luminance of about 0.18 (Mantine's default 0.3 put white on the red buttons at 3.3:1).
+    luminanceThreshold: 0.18,
+    // Every dialog's and notification's close (X) button gets a name screen readers can say; not
+    // "Close", which the dialogs' and the deploy error's own Close buttons are called.
     components: {
       Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss dialog' } } }),
-      // A notification's X too ("Close" is taken by notifications' own text in a few journeys).
       Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss notification' } } }),
     },
   });

@@ -5,8 +5,9 @@ import { SettingsHeader } from '../../features/settings/components/SettingsHeade
 export default function SettingsLayout() {
   return (
     <>
-      <SettingsHeader />
-      <Outlet />
+      <SettingsHeader>
+        <Outlet />
+      </SettingsHeader>
     </>
   );
 }

@@ -4,8 +4,9 @@ import { UserAreaHeader } from '../../features/account/components/UserAreaHeader
 export default function UserLayout() {
   return (
     <>
-      <UserAreaHeader />
-      <Outlet />
+      <UserAreaHeader>
+        <Outlet />
+      </UserAreaHeader>
     </>
   );
 }

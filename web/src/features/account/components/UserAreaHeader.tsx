@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Alert } from '@mantine/core';
 import { IconKey, IconLock } from '@tabler/icons-react';
 import { PageHeader } from '../../../components/PageHeader';
@@ -9,8 +10,8 @@ const TABS: RouteTab[] = [
   { to: '/user/changePassword', label: 'Change Password', icon: IconLock },
 ];
 
-/** The user area's heading (the username) and its tabs. */
-export function UserAreaHeader() {
+/** The user area's heading (the username) and its tabs around the tab's page. */
+export function UserAreaHeader({ children }: { children?: ReactNode }) {
   const { username, authDisabled } = useSession();
   return (
     <>
@@ -20,7 +21,7 @@ export function UserAreaHeader() {
           Authentication is disabled on this server, so there is no account to change and API keys are not used.
         </Alert>
       )}
-      <RouteTabs tabs={TABS} />
+      <RouteTabs tabs={TABS}>{children}</RouteTabs>
     </>
   );
 }

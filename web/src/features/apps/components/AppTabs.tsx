@@ -1,8 +1,9 @@
+import type { ReactNode } from 'react';
 import { IconChartLine, IconInfoCircle, IconList, IconListDetails } from '@tabler/icons-react';
 import { RouteTabs } from '../../../components/RouteTabs';
 
-/** Back, Info, Processes, Logs, Stats: each tab is a route under /apps/{name}/. */
-export function AppTabs({ name }: { name: string }) {
+/** Back, Info, Processes, Logs, Stats: each tab is a route under /apps/{name}/; `children` is the tab's page. */
+export function AppTabs({ name, children }: { name: string; children?: ReactNode }) {
   const base = `/apps/${encodeURIComponent(name)}`;
   return (
     <RouteTabs
@@ -13,6 +14,8 @@ export function AppTabs({ name }: { name: string }) {
         { to: `${base}/logs`, label: 'Logs', icon: IconList },
         { to: `${base}/stats`, label: 'Stats', icon: IconChartLine },
       ]}
-    />
+    >
+      {children}
+    </RouteTabs>
   );
 }

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { Box, useComputedColorScheme } from '@mantine/core';
 import { useViewportSize } from '@mantine/hooks';
 import { yaml } from '@codemirror/lang-yaml';
-import CodeMirror from '@uiw/react-codemirror';
+import CodeMirror, { EditorView } from '@uiw/react-codemirror';
 import { textmate, twilight } from './editor-themes';
 
 /** Spec: the editor is the window's height minus 205 and its width minus 80 (never wider than the page). */
@@ -13,7 +13,8 @@ const WIDTH_OFFSET = 80;
 export function ComposeEditor({ value, onChange }: { value: string; onChange: (value: string) => void }) {
   const scheme = useComputedColorScheme('light');
   const { height, width } = useViewportSize();
-  const extensions = useMemo(() => [yaml()], []);
+  // The name goes on the editable element itself (the wrapper div has no role to carry it).
+  const extensions = useMemo(() => [yaml(), EditorView.contentAttributes.of({ 'aria-label': 'Compose file' })], []);
   return (
     <Box maw="100%" style={{ overflow: 'hidden', borderRadius: 4, border: '1px solid var(--mantine-color-default-border)' }} data-testid="compose-editor">
       <CodeMirror
@@ -25,7 +26,6 @@ export function ComposeEditor({ value, onChange }: { value: string; onChange: (v
         width={`${Math.max(280, width - WIDTH_OFFSET)}px`}
         maxWidth="100%"
         basicSetup={{ tabSize: 2 }}
-        aria-label="Compose file"
       />
     </Box>
   );

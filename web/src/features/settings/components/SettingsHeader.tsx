@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Badge } from '@mantine/core';
 import { IconBrush, IconCloudDownload, IconInfoCircle, IconTrash, IconVariable } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -13,8 +14,8 @@ const TABS: RouteTab[] = [
   { to: '/settings/update', label: 'Update', icon: IconCloudDownload },
 ];
 
-/** Settings heading with Berth's real version, then Back and the settings tabs. */
-export function SettingsHeader() {
+/** Settings heading with Berth's real version, then Back and the settings tabs around the tab's page. */
+export function SettingsHeader({ children }: { children?: ReactNode }) {
   const info = useQuery(serverInfoQuery());
   return (
     <>
@@ -28,7 +29,9 @@ export function SettingsHeader() {
           )
         }
       />
-      <RouteTabs tabs={TABS} back="/" />
+      <RouteTabs tabs={TABS} back="/">
+        {children}
+      </RouteTabs>
     </>
   );
 }

@@ -59,7 +59,8 @@ export function ThemeEditor() {
           }}
           swatches={SWATCHES}
           fullWidth
-          aria-label={`${LABELS[name]} colour picker`}
+          saturationLabel={`${LABELS[name]} colour saturation and brightness`}
+          hueLabel={`${LABELS[name]} colour hue`}
         />
         <TextInput
           label={`${LABELS[name]} colour`}

@@ -16,7 +16,7 @@ export default defineConfig({
         },
       },
       {
-        test: { name: 'e2e', include: ['e2e/**/*.test.ts'], fileParallelism: false, testTimeout: 90_000, hookTimeout: 180_000 },
+        test: { name: 'e2e', include: ['e2e/**/*.test.ts'], fileParallelism: false, testTimeout: 150_000, hookTimeout: 180_000 },
       },
     ],
   },

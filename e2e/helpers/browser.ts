@@ -36,7 +36,17 @@ export async function expectRouteName(page: Page, name: string): Promise<void> {
 /** Fills the login form and submits with Enter; resolves once the shell is shown. */
 export async function signIn(page: Page, email: string, password: string, opts: { path?: string } = {}): Promise<void> {
   await page.goto(opts.path ?? '/');
-  await page.getByLabel('Email').fill(email);
+  // The first page of a freshly started server sometimes took over 30 s to show the form in CI
+  // (1 sign-in in ~60, always a file's first; cause not found). Wait longer, and load the page
+  // once more if the form is still missing, before judging anything.
+  const emailField = page.getByLabel('Email');
+  try {
+    await emailField.waitFor({ timeout: 45_000 });
+  } catch {
+    await page.reload();
+    await emailField.waitFor({ timeout: 60_000 });
+  }
+  await emailField.fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByLabel('Password', { exact: true }).press('Enter');
   // Generous: the first sign-in after a server starts is slow on a loaded machine.

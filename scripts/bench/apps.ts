@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Probe } from './server';
-import { docker, engineGet, median, mib, parallel, runBench, serverGet, timed, Viewer } from './lib';
+import { docker, engineGet, median, mib, parallel, runBench, serverGet, signInCookies, timed, Viewer } from './lib';
 
 const LIST_N = Number(process.env.BENCH_LIST_CONTAINERS ?? 500);
 const STATS_N = Number(process.env.BENCH_STATS_APPS ?? 50);
@@ -58,15 +58,6 @@ function startServer(): Promise<{ url: string; ask: () => Promise<Probe> }> {
       resolve({ url: m.url!, ask });
     });
   });
-}
-
-async function login(url: string): Promise<string> {
-  const res = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
-  if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
-  return res.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
 }
 
 /** CPU seconds the harness's dockerd has used so far (null when it is not ours to read). */
@@ -118,7 +109,7 @@ async function main(): Promise<void> {
   await parallel(range(LIST_N), 8, (i) => docker(['create', '--name', `${RUN}-c${i}`, '--label', LABEL, '--label', 'berth.test=1', image, 'true']));
 
   const { url, ask } = await startServer();
-  const cookie = await login(url);
+  const cookie = await signInCookies(url, ADMIN);
   await new Promise((r) => setTimeout(r, 2000));
   const idle = await ask();
 

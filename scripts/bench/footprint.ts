@@ -11,7 +11,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { docker, engineGet, median, mib, parallel, runBench, serverGet, timed, Viewer } from './lib';
+import { docker, engineGet, median, mib, parallel, runBench, serverGet, signInCookies, timed, Viewer } from './lib';
 import { initialJs } from './web';
 
 const STARTS = 5;
@@ -125,15 +125,6 @@ async function stopBerth(s: Started): Promise<void> {
   fs.rmSync(s.dataDir, { recursive: true, force: true });
 }
 
-async function login(url: string): Promise<string> {
-  const res = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
-  if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
-  return res.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-}
-
 async function removeBenchContainers(): Promise<void> {
   const ids = (await docker(['ps', '-aq', '--filter', `label=${LABEL}`])).split('\n').filter(Boolean);
   const batches = range(Math.ceil(ids.length / 50)).map((i) => ids.slice(i * 50, i * 50 + 50));
@@ -168,7 +159,7 @@ async function main(): Promise<void> {
   const sum = () => serverProcesses(s.npm.pid!).reduce((n, p) => n + p.rss, 0);
   const idle = sum();
   const npmRss = rssOf(s.npm.pid!);
-  const cookie = await login(s.url);
+  const cookie = await signInCookies(s.url, ADMIN);
   const names = range(VIEWED_APPS).map((i) => `${RUN}-s${i}`);
   await parallel(names, 4, (name) => docker(['run', '-d', '--name', name, '--label', LABEL, '--label', 'berth.test=1', image, 'sleep', '100000']));
   const viewers: Viewer[] = [];

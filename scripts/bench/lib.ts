@@ -135,3 +135,13 @@ export function runBench(main: () => Promise<void>, cleanup: () => Promise<void>
       process.exitCode = 1;
     });
 }
+
+/** Signs in and returns the session cookies as one Cookie header value. */
+export async function signInCookies(url: string, admin: { username: string; password: string }): Promise<string> {
+  const res = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) });
+  if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+}

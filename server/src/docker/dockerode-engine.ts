@@ -18,30 +18,13 @@ import type {
   RemovedImage,
 } from './engine';
 import { foundByIdPrefix, SHORT_ID_LENGTH } from './names';
-import {
-  AppError,
-  ConflictError,
-  DockerUnavailableError,
-  EngineError,
-  EngineTimeoutError,
-  NotFoundError,
-  PortInUseError,
-  ValidationError,
-} from '../errors';
+import { ConflictError, EngineError, EngineTimeoutError, NotFoundError } from '../errors';
+import { translate, type DockerodeError, type Target } from './engine-errors';
 
 export interface EngineConfig {
   dockerHost: string | undefined;
   engineTimeoutMs: number;
   engineSlowTimeoutMs: number;
-}
-
-/** What one call is about, for its timeout and error wording. */
-interface Target {
-  kind: 'container' | 'image' | 'volume' | 'network' | 'exec' | 'engine';
-  /** The name or id the caller gave; absent for lists and engine-wide calls. */
-  ref?: string;
-  /** What Berth asked, as a phrase: "inspecting container web". */
-  doing: string;
 }
 
 interface CallOptions {
@@ -54,16 +37,6 @@ interface CallOptions {
   timeoutMs?: number;
 }
 
-interface DockerodeError {
-  code?: string;
-  statusCode?: number;
-  reason?: string;
-  json?: { message?: string } | null;
-  message?: string;
-  name?: string;
-}
-
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOENT', 'EACCES', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND']);
 /** Something that might be an id prefix rather than a name: the engine would match it against ids. */
 const HEXISH = /^(sha256:)?[0-9a-f]{1,63}$/;
 
@@ -73,38 +46,6 @@ function dockerFor(dockerHost: string | undefined): Docker {
   if (url.protocol === 'unix:') return new Docker({ socketPath: url.pathname });
   const protocol = url.protocol === 'https:' ? 'https' : 'http';
   return new Docker({ protocol, host: url.hostname, port: Number(url.port || (protocol === 'https' ? 2376 : 2375)) });
-}
-
-function engineMessage(e: DockerodeError): string {
-  // Streaming calls leave `json` empty; the engine's reason is then only in the message,
-  // as `(HTTP code 404) unexpected - <reason>`.
-  const fromMessage = typeof e.message === 'string' ? e.message.match(/^\(HTTP code \d+\) [^-]*- ([\s\S]+)$/)?.[1] : undefined;
-  const message = e.json?.message ?? fromMessage ?? (typeof e.reason === 'string' ? e.reason : undefined) ?? 'The Docker engine refused the request.';
-  return message.trim();
-}
-
-/** The one translation of an engine failure into Berth's errors. */
-function translate(err: unknown, t: Target): Error {
-  if (err instanceof AppError) return err;
-  const e = err as DockerodeError;
-  if (typeof e?.code === 'string' && UNREACHABLE.has(e.code)) return new DockerUnavailableError();
-  if (typeof e?.statusCode !== 'number') return err instanceof Error ? err : new Error(String(err));
-  const message = engineMessage(e);
-  if (e.statusCode === 404) {
-    if (!t.ref) return new EngineError(404, message);
-    // A pull's 404 comes from the registry, whose words ("manifest unknown") say more.
-    return new NotFoundError(t.kind, t.ref, t.doing.startsWith('pulling') ? message : undefined);
-  }
-  if (e.statusCode === 409 || /marked for removal|removal of container .* (is )?already in progress|is being removed/i.test(message)) {
-    return new ConflictError(message);
-  }
-  if (/port is already allocated|address already in use/i.test(message)) return new PortInUseError(message);
-  const sysctl = message.match(/sysctl "?([\w./-]+)"? (is not in a separate kernel namespace|is not allowed|not allowed)/i);
-  if (sysctl) {
-    const problem = `The kernel setting ${sysctl[1]} cannot be set for one container (it is not namespaced); remove it from Sysctls.`;
-    return new ValidationError(`sysctls: ${problem}`, [{ field: 'sysctls', message: problem }]);
-  }
-  return new EngineError(e.statusCode, message);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /** One endpoint of Berth's public API: the server registers it, the web app calls it. */
 export interface RouteDef {
@@ -12,6 +12,8 @@ export interface RouteDef {
   alsoMethods?: readonly ('GET' | 'POST' | 'DELETE')[];
   /** Open routes skip the auth check; everything else is denied by default. */
   open?: boolean;
+  /** The lowest role that may call this route. */
+  role?: RouteRole;
   params?: z.ZodType;
   querystring?: z.ZodType;
   body?: z.ZodType;
@@ -31,4 +33,38 @@ export function fillPath(path: string, params: Record<string, string | number> =
     if (value === undefined) throw new Error(`missing path parameter ${key}`);
     return encodeURIComponent(String(value));
   });
+}
+
+/** The lowest role that may call a route (the Accounts work enforces it). */
+export type RouteRole = 'viewer' | 'operator' | 'admin';
+
+/** An environment's id: a slug. `local` is the engine Berth was started with. */
+export const EnvironmentId = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'An environment id is 1-63 lowercase letters, digits or dashes, starting with a letter or digit');
+export const LOCAL_ENVIRONMENT = 'local';
+
+/**
+ * Engine-backed paths. Each also exists under `/api/environments/{env}/…` and acts on that
+ * environment; the spec's own path acts on `local`.
+ */
+const ENVIRONMENT_SCOPED = /^\/api\/(?:apps|compose|resources|settings\/prune|swarm|events|host)(?:\/|$)/;
+
+export const isEnvironmentScoped = (path: string): boolean => ENVIRONMENT_SCOPED.test(path);
+
+/** The contract path of a scoped route under `/api/environments/{env}` (placeholder kept). */
+export const scopedContractPath = (path: string): string => `/api/environments/{env}${path.slice('/api'.length)}`;
+
+/** A concrete URL for an environment: scoped paths of any environment but `local` move under it. */
+export function environmentPath(path: string, env: string): string {
+  if (env === LOCAL_ENVIRONMENT || !isEnvironmentScoped(path)) return path;
+  return `/api/environments/${encodeURIComponent(env)}${path.slice('/api'.length)}`;
+}
+
+/** A route's params schema with the environment id added, for its scoped copy. */
+export function withEnvironmentParam(params: z.ZodType | undefined): z.ZodType {
+  const env = z.object({ env: EnvironmentId });
+  if (!params) return env;
+  if (params instanceof z.ZodObject) return params.extend(env.shape);
+  return z.intersection(params, env);
 }

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { LOCAL_ENVIRONMENT } from '@berth/contract';
 import type { Config } from './config';
 import type { AppContext } from './context';
 import { detectComposeCli, type ComposeCli } from './compose/cli';
@@ -17,6 +18,7 @@ import { createAppsRuntime } from './services/apps-runtime';
 import { AppUpdateService } from './services/apps-update';
 import { createAuthService, type AuthService } from './services/auth';
 import { DeployService } from './services/deploy';
+import { EnvironmentScopes } from './services/environment-scopes';
 import { ImagesService } from './services/images';
 import { NetworksService } from './services/networks';
 import { ProjectsService } from './services/projects';
@@ -37,14 +39,20 @@ export interface AppDeps {
   compose?: ComposeCli | null | Promise<ComposeCli | null>;
 }
 
-/** Every service the route modules use, built once per app by buildServices. */
-export interface Services {
-  serverInfo: ServerInfoService;
-  auth: AuthService;
+/**
+ * The engine-backed services of one environment (an engine plus its compose folder and CLI
+ * settings): built once per environment by buildScope, reached by handlers through
+ * `services.scope(req)`.
+ */
+export interface EngineScope {
+  /** The environment's id (`local` for the engine Berth was started with). */
+  id: string;
+  /** The environment's context: its engine, engine status and compose settings; the rest is shared. */
+  ctx: AppContext;
   apps: AppsService;
   appUpdates: AppUpdateService;
   appStreams: AppStreams;
-  /** The shared engine event subscription and stats hub (one engine stream per running container). */
+  /** The environment's engine event subscription and stats hub (one engine stream per running container). */
   events: EngineEvents;
   hub: StatsHub;
   projects: ProjectsService;
@@ -54,10 +62,21 @@ export interface Services {
   networks: NetworksService;
   prune: PruneService;
   deploy: DeployService;
+  close(): Promise<void>;
+}
+
+/** Every service the route modules use, built once per app by buildServices. */
+export interface Services {
+  serverInfo: ServerInfoService;
+  auth: AuthService;
   variables: VariablesService;
   templates: TemplatesService;
   settings: SettingsExportService;
   selfUpdate: SelfUpdateService;
+  /** Every environment's engine-backed services, built on first use. */
+  environments: EnvironmentScopes<EngineScope>;
+  /** The engine-backed services of the request's environment (`/api/environments/{env}/…`, else `local`); 404 for an unknown one. */
+  scope(req: { params: unknown }): EngineScope;
 }
 
 export interface BuiltServices {
@@ -98,26 +117,13 @@ export async function buildServices(config: Config, log: FastifyBaseLogger, deps
     const variablesRepo = new VariablesRepo(db);
     const variables = new VariablesService(variablesRepo);
 
-    const runtime = createAppsRuntime(ctx);
-    ctx.onClose(() => runtime.close());
-    const apps = new AppsService(ctx, runtime);
-    const projects = new ProjectsService(ctx);
+    const environments = new EnvironmentScopes<EngineScope>((id) => (id === LOCAL_ENVIRONMENT ? buildScope(id, ctx, variables) : null));
+    closers.push(() => environments.closeAll());
+    environments.get(LOCAL_ENVIRONMENT);
 
     const services: Services = {
       serverInfo: new ServerInfoService(ctx),
       auth: await createAuthService(ctx),
-      apps,
-      appUpdates: new AppUpdateService(ctx, apps, runtime),
-      appStreams: new AppStreams(ctx, runtime),
-      events: runtime.events,
-      hub: runtime.hub,
-      projects,
-      projectActions: new ProjectActionsService(ctx, projects),
-      images: new ImagesService(docker),
-      volumes: new VolumesService(docker),
-      networks: new NetworksService(docker),
-      prune: new PruneService(docker),
-      deploy: new DeployService(docker, variables, log),
       variables,
       templates: new TemplatesService(templatesRepo, {
         allowLoopback: config.templateFetchAllowLoopback,
@@ -126,10 +132,48 @@ export async function buildServices(config: Config, log: FastifyBaseLogger, deps
       }),
       settings: new SettingsExportService(templatesRepo, variablesRepo, new SettingsImportRepo(db)),
       selfUpdate: new SelfUpdateService(ctx),
+      environments,
+      scope: (req) => environments.get(environmentOf(req)),
     };
     return { ctx, services, close };
   } catch (err) {
     await close();
     throw err;
   }
+}
+
+/** The environment a request names in its path, else `local`. */
+function environmentOf(req: { params: unknown }): string {
+  const params = req.params as { env?: unknown } | undefined;
+  return typeof params?.env === 'string' ? params.env : LOCAL_ENVIRONMENT;
+}
+
+/**
+ * Builds one environment's engine-backed services over `envCtx` (its engine, engine status and
+ * compose settings). Everything else (database, log, the compose CLI found at start) is shared.
+ */
+export function buildScope(id: string, envCtx: AppContext, variables: VariablesService): EngineScope {
+  const runtime = createAppsRuntime(envCtx);
+  const apps = new AppsService(envCtx, runtime);
+  const projects = new ProjectsService(envCtx);
+  return {
+    id,
+    ctx: envCtx,
+    apps,
+    appUpdates: new AppUpdateService(envCtx, apps, runtime),
+    appStreams: new AppStreams(envCtx, runtime),
+    events: runtime.events,
+    hub: runtime.hub,
+    projects,
+    projectActions: new ProjectActionsService(envCtx, projects),
+    images: new ImagesService(envCtx.docker),
+    volumes: new VolumesService(envCtx.docker),
+    networks: new NetworksService(envCtx.docker),
+    prune: new PruneService(envCtx.docker),
+    deploy: new DeployService(envCtx.docker, variables, envCtx.log),
+    close: async () => {
+      await projects.shutdown();
+      runtime.close();
+    },
+  };
 }

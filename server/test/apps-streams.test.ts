@@ -24,7 +24,7 @@ async function open(path: string): Promise<SseReader> {
   return r;
 }
 
-const hub = () => t.services.hub;
+const hub = () => t.services.environments.local.hub;
 
 beforeAll(async () => {
   t = await createTestApp();

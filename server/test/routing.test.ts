@@ -30,4 +30,20 @@ describe('routing', () => {
     expect(res.body.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(typeof res.body.engine.reachable).toBe('boolean');
   });
+
+  it('serves every engine-backed route under /api/environments/{env} as well, `local` being the spec path', async () => {
+    const spec = await t.client.get<unknown[]>('/api/resources/volumes/');
+    const scoped = await t.client.get<unknown[]>('/api/environments/local/resources/volumes/');
+    expect(scoped.status).toBe(200);
+    expect(scoped.body).toEqual(spec.body);
+  });
+
+  it('answers 404 for an unknown environment and 400 for a malformed id', async () => {
+    const unknown = await t.client.get<{ code: string; detail: string }>('/api/environments/nowhere/apps/');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ code: 'not_found', detail: 'No such environment: nowhere' });
+    const malformed = await t.client.get<{ code: string }>('/api/environments/Not_A_Slug/compose/');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.code).toBe('validation_error');
+  });
 });

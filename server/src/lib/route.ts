@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { RouteDef } from '@berth/contract';
+import { isEnvironmentScoped, scopedContractPath, withEnvironmentParam, type RouteDef } from '@berth/contract';
 import type { z } from 'zod';
 
 type Req<T extends RouteDef> = FastifyRequest<{
@@ -23,16 +23,26 @@ declare module 'fastify' {
 /** `/api/apps/{name}` → `/api/apps/:name` */
 export const toFastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
-/** Registers one contract endpoint (and its alias methods) with its schemas. */
+/**
+ * Registers one contract endpoint (and its alias methods) with its schemas. An engine-backed
+ * endpoint is registered a second time under `/api/environments/{env}/…` with the same handler;
+ * handlers reach the engine through `services.scope(req)`, which reads that `env` param (absent:
+ * `local`), so one handler serves every environment.
+ */
 export function route<T extends RouteDef>(app: FastifyInstance, def: T, handler: Handler<T>): void {
+  register(app, def.path, def, def.params, handler);
+  if (isEnvironmentScoped(def.path)) register(app, scopedContractPath(def.path), def, withEnvironmentParam(def.params), handler);
+}
+
+function register<T extends RouteDef>(app: FastifyInstance, path: string, def: T, params: z.ZodType | undefined, handler: Handler<T>): void {
   const methods = [def.method, ...(def.alsoMethods ?? [])];
   app.route({
     method: [...new Set(methods)],
-    url: toFastifyPath(def.path),
+    url: toFastifyPath(path),
     config: { open: def.open ?? false },
     schema: {
       summary: def.summary,
-      ...(def.params ? { params: def.params } : {}),
+      ...(params ? { params } : {}),
       ...(def.querystring ? { querystring: def.querystring } : {}),
       ...(def.body ? { body: def.body } : {}),
       response: { 200: def.response },

@@ -1,31 +1,35 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ActionStreamEvent, projectApi } from '@berth/contract';
-import type { Services } from '../app-services';
+import type { EngineScope, Services } from '../app-services';
 import { openSse } from '../lib/sse';
 import { route } from '../lib/route';
 
-export function composeRoutes(app: FastifyInstance, { projects, projectActions: actions }: Services): void {
-  app.addHook('onReady', () => projects.sweepCheckFiles());
-  app.addHook('preClose', () => projects.shutdown());
+export function composeRoutes(app: FastifyInstance, { scope, environments }: Services): void {
+  app.addHook('onReady', () => environments.local.projects.sweepCheckFiles());
+  // Before in-flight requests are waited for: running compose commands of every environment end.
+  app.addHook('preClose', async () => {
+    await Promise.all(environments.built().map((env) => env.projects.shutdown()));
+  });
 
-  route(app, projectApi.list, () => projects.list());
-  route(app, projectApi.get, (req) => projects.get(req.params.name));
-  route(app, projectApi.create, (req) => projects.write(req.body.name, req.body.content, 'create'));
-  route(app, projectApi.edit, (req) => projects.edit(req.params.name, req.body));
+  route(app, projectApi.list, (req) => scope(req).projects.list());
+  route(app, projectApi.get, (req) => scope(req).projects.get(req.params.name));
+  route(app, projectApi.create, (req) => scope(req).projects.write(req.body.name, req.body.content, 'create'));
+  route(app, projectApi.edit, (req) => scope(req).projects.edit(req.params.name, req.body));
   route(app, projectApi.stream, async (req, reply) => {
+    const { projects } = scope(req);
     await projects.resolveExisting(req.params.name);
     return streamActivity(req, reply, projects.activity, req.params.name);
   });
-  route(app, projectApi.action, (req) => actions.run(req.params.name, req.params.action, null));
-  route(app, projectApi.serviceAction, (req) => actions.run(req.params.project, req.params.action, req.params.service));
+  route(app, projectApi.action, (req) => scope(req).projectActions.run(req.params.name, req.params.action, null));
+  route(app, projectApi.serviceAction, (req) => scope(req).projectActions.run(req.params.project, req.params.action, req.params.service));
   route(app, projectApi.support, async (req, reply) => {
-    const { filename, zip } = await actions.support(req.params.name);
+    const { filename, zip } = await scope(req).projectActions.support(req.params.name);
     return reply.type('application/zip').header('Content-Disposition', `attachment; filename="${filename}"`).send(zip);
   });
 }
 
 /** Replays the running (or last) action's output, then follows every action of the project until the client goes. */
-function streamActivity(req: FastifyRequest, reply: FastifyReply, activity: Services['projects']['activity'], name: string): FastifyReply {
+function streamActivity(req: FastifyRequest, reply: FastifyReply, activity: EngineScope['projects']['activity'], name: string): FastifyReply {
   const sse = openSse(req, reply);
   // One queue so events keep their order while send() waits for a slow client.
   let queue = sse.send(activity.snapshot(name), ActionStreamEvent.state);

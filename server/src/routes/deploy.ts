@@ -3,6 +3,6 @@ import { deployApi } from '@berth/contract';
 import { route } from '../lib/route';
 import type { Services } from '../app-services';
 
-export function deployRoutes(app: FastifyInstance, { deploy }: Services): void {
-  route(app, deployApi.deploy, (req) => deploy.deploy(req.body));
+export function deployRoutes(app: FastifyInstance, { scope }: Services): void {
+  route(app, deployApi.deploy, (req) => scope(req).deploy.deploy(req.body));
 }

@@ -3,6 +3,6 @@ import { pruneApi } from '@berth/contract';
 import { route } from '../lib/route';
 import type { Services } from '../app-services';
 
-export function pruneRoutes(app: FastifyInstance, { prune }: Services): void {
-  route(app, pruneApi.prune, (req) => prune.run(req.params.resource, req.query.label));
+export function pruneRoutes(app: FastifyInstance, { scope }: Services): void {
+  route(app, pruneApi.prune, (req) => scope(req).prune.run(req.params.resource, req.query.label));
 }

@@ -31,21 +31,21 @@ async function streamPull(req: FastifyRequest, reply: FastifyReply, images: Imag
   return reply;
 }
 
-export function resourceRoutes(app: FastifyInstance, { images, volumes, networks }: Services): void {
-  route(app, imageApi.list, () => images.list());
-  route(app, imageApi.pull, (req, reply) => (wantsEventStream(req) ? streamPull(req, reply, images, req.body.image) : images.pull(req.body.image)));
-  route(app, imageApi.get, (req) => images.get(req.params.id));
-  route(app, imageApi.remove, (req) => images.remove(req.params.id));
-  route(app, imageApi.untag, (req) => images.untag(req.params.id, req.params.tag));
-  route(app, imageApi.repull, (req) => images.repull(req.params.id));
+export function resourceRoutes(app: FastifyInstance, { scope }: Services): void {
+  route(app, imageApi.list, (req) => scope(req).images.list());
+  route(app, imageApi.pull, (req, reply) => (wantsEventStream(req) ? streamPull(req, reply, scope(req).images, req.body.image) : scope(req).images.pull(req.body.image)));
+  route(app, imageApi.get, (req) => scope(req).images.get(req.params.id));
+  route(app, imageApi.remove, (req) => scope(req).images.remove(req.params.id));
+  route(app, imageApi.untag, (req) => scope(req).images.untag(req.params.id, req.params.tag));
+  route(app, imageApi.repull, (req) => scope(req).images.repull(req.params.id));
 
-  route(app, volumeApi.list, () => volumes.list());
-  route(app, volumeApi.create, (req) => volumes.create(req.body.name));
-  route(app, volumeApi.get, (req) => volumes.get(req.params.name));
-  route(app, volumeApi.remove, (req) => volumes.remove(req.params.name));
+  route(app, volumeApi.list, (req) => scope(req).volumes.list());
+  route(app, volumeApi.create, (req) => scope(req).volumes.create(req.body.name));
+  route(app, volumeApi.get, (req) => scope(req).volumes.get(req.params.name));
+  route(app, volumeApi.remove, (req) => scope(req).volumes.remove(req.params.name));
 
-  route(app, networkApi.list, () => networks.list());
-  route(app, networkApi.create, (req) => networks.create(req.body));
-  route(app, networkApi.get, (req) => networks.get(req.params.id));
-  route(app, networkApi.remove, (req) => networks.remove(req.params.id));
+  route(app, networkApi.list, (req) => scope(req).networks.list());
+  route(app, networkApi.create, (req) => scope(req).networks.create(req.body));
+  route(app, networkApi.get, (req) => scope(req).networks.get(req.params.id));
+  route(app, networkApi.remove, (req) => scope(req).networks.remove(req.params.id));
 }

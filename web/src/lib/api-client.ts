@@ -1,6 +1,7 @@
-import { authApi, fillPath, type ErrorCode, type RouteDef, type RouteResponse } from '@berth/contract';
+import { authApi, environmentPath, fillPath, type ErrorCode, type RouteDef, type RouteResponse } from '@berth/contract';
 import { createParser } from 'eventsource-parser';
 import type { z } from 'zod';
+import { currentEnvironment } from './environment';
 import { session } from './session';
 
 /**
@@ -84,6 +85,8 @@ async function csrfHeader(path: string, method: string): Promise<string | undefi
 // --- end DISABLE_AUTH ---
 
 async function send(url: string, init: FetchInit): Promise<Response> {
+  // Engine-backed calls go to the selected environment; the spec's own paths mean `local`.
+  url = environmentPath(url, currentEnvironment());
   const headers: Record<string, string> = { Accept: init.accept ?? 'application/json' };
   const csrf = await csrfHeader(url.split('?')[0]!, init.method ?? 'GET');
   if (csrf) headers['X-CSRF-TOKEN'] = csrf;

@@ -99,12 +99,39 @@ describe('templates', () => {
     expect(item.body).toEqual(detail.body.items[1]);
   });
 
+  it('makes a stack template into a compose project with its values filled in, and refuses a container template', async () => {
+    const stackPath = `/stack${++n}/docker-compose.yml`;
+    cat.routes.set(stackPath, json('services:\n  web:\n    image: ${IMAGE:-busybox}\n    command: ["sh", "-c", "echo $GREETING $$HOME"]\n    labels:\n      dir: "!appdata"\n', 'text/plain'));
+    const catalogue = [
+      { type: 'stack', title: 'Greeter', repository: { url: `${cat.base}/${stackPath.split('/')[1]}`, stackfile: 'docker-compose.yml' }, env: [{ name: 'GREETING', default: 'hi' }, { name: 'IMAGE', default: 'busybox:1' }] },
+      { type: 'container', title: 'Plain', image: 'busybox' },
+    ];
+    const created = await create({ title: title('Stacks'), url: serve(json(catalogue)) });
+    expect(created.status).toBe(200);
+    const [stack, plain] = (await t.client.get<TemplateDetail>(`${API}${created.body.id}`)).body.items;
+    await t.client.post('/api/settings/variables', [{ variable: '!appdata', replacement: '/srv/appdata' }]);
+    const name = `stack-${Date.now().toString(36)}`;
+
+    const res = await t.client.post<{ name: string; content: string }>('/api/compose/from-template', { item_id: stack!.id, name, env: { GREETING: 'hello' } });
+    expect(res.status).toBe(200);
+    expect(res.body.content).toContain('image: busybox:1');
+    expect(res.body.content).toContain('echo hello $$HOME');
+    expect(res.body.content).toContain('dir: "/srv/appdata"');
+    expect((await t.client.get<{ content: string }>(`/api/compose/${name}`)).body.content).toBe(res.body.content);
+
+    const refused = await t.client.post<ApiError>('/api/compose/from-template', { item_id: plain!.id, name: `${name}-2` });
+    expect(refused.status).toBe(400);
+    expect(refused.body.detail).toContain('container template');
+    expect((await t.client.get(`/api/compose/${name}-2`)).status).toBe(404);
+  });
+
   it('imports Portainer v2 JSON and v3 YAML objects', async () => {
     const v2 = await create({ title: title('V2'), url: serve(json(portainerV2)) });
     expect(v2.status).toBe(200);
-    expect(v2.body.skipped).toEqual([{ index: 1, title: 'A stack', reason: expect.stringContaining('stack templates') }]);
+    expect(v2.body.skipped).toEqual([]);
     const v2items = (await t.client.get<TemplateDetail>(`${API}${v2.body.id}`)).body.items;
-    expect(v2items[0]).toMatchObject({ title: 'Postgres', env: [{ name: 'POSTGRES_PASSWORD', label: 'Password', default: '' }] });
+    expect(v2items[0]).toMatchObject({ title: 'Postgres', env: [{ name: 'POSTGRES_PASSWORD', label: 'Password', default: '' }], stack: null });
+    expect(v2items[1]).toMatchObject({ title: 'A stack', type: 3, image: '', stack: { kind: 'compose', url: 'https://example.test/repo/stack.yml' } });
 
     const v3 = await create({ title: title('V3'), url: serve(json(portainerV3Yaml, 'application/x-yaml'), 'yml') });
     expect(v3.status).toBe(200);

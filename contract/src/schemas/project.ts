@@ -82,6 +82,15 @@ export const WriteProjectBody = z.strictObject({
 export type WriteProjectBody = z.infer<typeof WriteProjectBody>;
 export const WrittenProject = z.object({ name: z.string(), path: z.string(), content: z.string() });
 
+/** A stack template made into a project: its compose file fetched, `env` values and template variables filled in; not started. */
+export const ProjectFromTemplateBody = z.strictObject({
+  item_id: z.number({ error: 'Must be a template item id.' }).int().positive('Must be a template item id.'),
+  name: z.string().max(200),
+  /** Values for the template's env entries (by name); an entry left out takes its default. */
+  env: z.record(z.string(), z.string().max(4096)).default({}),
+});
+export type ProjectFromTemplateBody = z.infer<typeof ProjectFromTemplateBody>;
+
 export const ActionResult = z.object({
   name: z.string(),
   action: z.string(),
@@ -126,6 +135,14 @@ export const projectApi = {
   list: defineRoute({ method: 'GET', path: '/api/compose/', summary: 'Compose projects under COMPOSE_DIR', response: z.array(Project) }),
   get: defineRoute({ method: 'GET', path: '/api/compose/{name}', summary: 'One project with its file content and containers', params: NameParams, response: ProjectDetail }),
   create: defineRoute({ method: 'POST', path: '/api/compose/', summary: 'Create a project (validated, written atomically)', body: WriteProjectBody, response: WrittenProject }),
+  fromTemplate: defineRoute({
+    method: 'POST',
+    path: '/api/compose/from-template',
+    summary: 'Create a project from a stack template (compose file fetched, values filled in, validated, not started)',
+    role: 'operator',
+    body: ProjectFromTemplateBody,
+    response: WrittenProject,
+  }),
   edit: defineRoute({ method: 'POST', path: '/api/compose/{name}/edit', summary: 'Create or replace a project file (validated, written atomically)', params: NameParams, body: WriteProjectBody, response: WrittenProject }),
   stream: defineRoute({ method: 'GET', path: '/api/compose/{name}/actions/stream', summary: 'Live output of the running action (SSE: state, output, end)', params: NameParams, response: z.unknown() }),
   action: defineRoute({ method: 'POST', path: '/api/compose/{name}/actions/{action}', summary: 'Run a compose action on the whole project', alsoMethods: ['GET'], params: ActionParams, response: ActionResult }),

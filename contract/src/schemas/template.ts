@@ -52,6 +52,13 @@ export const TemplateDevice = z.object({ container: z.string(), host: z.string()
 export const TemplateLabel = z.object({ label: z.string(), value: z.string() });
 export const TemplateSysctl = z.object({ name: z.string(), value: z.string() });
 
+/**
+ * A stack template (Portainer types 2 and 3, or a `stackfile` entry): its compose file is fetched
+ * from `url` when it is deployed, as a compose project (or a swarm stack on a swarm).
+ */
+export const TemplateStack = z.object({ kind: z.enum(['swarm', 'compose']), url: z.string() });
+export type TemplateStack = z.infer<typeof TemplateStack>;
+
 /** One deployable app of a catalogue, normalised from whichever format it came in. */
 export const TemplateItemData = z.object({
   type: z.number().int(),
@@ -77,6 +84,8 @@ export const TemplateItemData = z.object({
   cap_add: z.array(z.string()),
   cpus: z.number().nullable(),
   mem_limit: z.string().nullable(),
+  /** Set for a stack template (then `image` is empty); null for a container template. */
+  stack: TemplateStack.nullable().default(null),
 });
 export type TemplateItemData = z.infer<typeof TemplateItemData>;
 export const TemplateItem = TemplateItemData.extend({ id: z.number().int(), template_id: z.number().int() });

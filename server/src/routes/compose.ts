@@ -4,7 +4,7 @@ import type { EngineScope, Services } from '../app-services';
 import { openSse } from '../lib/sse';
 import { route } from '../lib/route';
 
-export function composeRoutes(app: FastifyInstance, { scope, environments }: Services): void {
+export function composeRoutes(app: FastifyInstance, { scope, environments, templates, variables }: Services): void {
   app.addHook('onReady', () => environments.local.projects.sweepCheckFiles());
   // Before in-flight requests are waited for: running compose commands of every environment end.
   app.addHook('preClose', async () => {
@@ -14,6 +14,10 @@ export function composeRoutes(app: FastifyInstance, { scope, environments }: Ser
   route(app, projectApi.list, (req) => scope(req).projects.list());
   route(app, projectApi.get, (req) => scope(req).projects.get(req.params.name));
   route(app, projectApi.create, (req) => scope(req).projects.write(req.body.name, req.body.content, 'create'));
+  route(app, projectApi.fromTemplate, async (req) => {
+    const content = await templates.stackFile(req.body.item_id, req.body.env, variables.substituter());
+    return scope(req).projects.write(req.body.name, content, 'create');
+  });
   route(app, projectApi.edit, (req) => scope(req).projects.edit(req.params.name, req.body));
   route(app, projectApi.stream, async (req, reply) => {
     const { projects } = scope(req);

@@ -114,14 +114,39 @@ describe('parseCatalogue', () => {
       ],
     };
     const { items, skipped } = parseCatalogue(JSON.stringify(doc), SRC);
-    expect(items).toHaveLength(1);
+    expect(items).toHaveLength(2);
     expect(items[0]).toMatchObject({
       logo: 'https://example.test/logos/nginx.png',
       env: [{ name: 'MODE', default: 'b' }],
       volumes: [{ bind: '/srv/nginx', container: '/etc/nginx', readonly: true }, { bind: '', container: '/cache' }],
       categories: ['web'],
     });
-    expect(skipped).toEqual([{ index: 1, title: 'Stack', reason: expect.stringContaining('stack templates') }]);
+    expect(items[1]).toMatchObject({ type: 3, title: 'Stack', image: '', stack: { kind: 'compose', url: 'https://x/a.yml' } });
+    expect(skipped).toEqual([]);
+  });
+
+  it('reads string types, stack templates of every kind, and skips Windows-only entries with their reason', () => {
+    const doc = [
+      { type: 'container', title: 'Web', image: 'nginx:1' },
+      { type: '1', title: 'Numeric string', image: 'redis:7' },
+      { type: 'swarm', title: 'On a swarm', repository: { url: 'https://github.com/acme/stacks.git', stackfile: 'web/docker-stack.yml' } },
+      { type: 'stack', title: 'Lab', repository: { url: 'https://gitlab.com/acme/lab', stackfile: '/compose.yaml' } },
+      { title: 'Own stackfile', stackfile: 'stacks/app.yml' },
+      { type: 1, title: 'IIS', image: 'mcr.microsoft.com/windows/servercore/iis', platform: 'windows' },
+      { type: 'vm', title: 'Odd' },
+    ];
+    const { items, skipped } = parseCatalogue(JSON.stringify(doc), SRC);
+    expect(items.map((i) => [i.title, i.type, i.stack?.kind ?? null, i.stack?.url ?? null])).toEqual([
+      ['Web', 1, null, null],
+      ['Numeric string', 1, null, null],
+      ['On a swarm', 2, 'swarm', 'https://raw.githubusercontent.com/acme/stacks/HEAD/web/docker-stack.yml'],
+      ['Lab', 3, 'compose', 'https://gitlab.com/acme/lab/-/raw/HEAD/compose.yaml'],
+      ['Own stackfile', 3, 'compose', 'https://example.test/stacks/app.yml'],
+    ]);
+    expect(skipped).toEqual([
+      { index: 5, title: 'IIS', reason: 'Windows-only template' },
+      { index: 6, title: 'Odd', reason: 'unknown type vm' },
+    ]);
   });
 
   it('reads YAML and reports a broken entry without failing the rest', () => {

@@ -98,19 +98,60 @@ function number(v: unknown): number | null {
   return Number.isFinite(n) && n >= 0 ? n : null;
 }
 
+/** Catalogues write the type as a number, a numeric string or a word. */
+const TYPE_WORDS: Record<string, number> = { container: 1, swarm: 2, stack: 3 };
+
+function templateType(raw: Record<string, unknown>): number {
+  if (raw.type === undefined || raw.type === null) return raw.stackfile !== undefined || isObj(raw.repository) ? 3 : 1;
+  const word = typeof raw.type === 'string' ? TYPE_WORDS[raw.type.trim().toLowerCase()] : undefined;
+  const type = word ?? Number(raw.type);
+  if (type !== 1 && type !== 2 && type !== 3) throw new ItemError(`unknown type ${String(raw.type)}`);
+  return type;
+}
+
+/**
+ * The raw compose file of a stack template: `repository: {url, stackfile}` (Portainer) or a
+ * `stackfile` URL of its own. Repository pages of the common git hosts become their raw-file URL.
+ */
+export function stackFileUrl(raw: Record<string, unknown>, catalogueUrl: string): string {
+  const repo = isObj(raw.repository) ? raw.repository : null;
+  const file = scalar(repo?.stackfile ?? raw.stackfile)?.trim();
+  if (!file) throw new ItemError('stack template without a stackfile');
+  const repoUrl = scalar(repo?.url)?.trim();
+  let url: URL;
+  try {
+    url = repoUrl ? rawFileUrl(new URL(repoUrl), file) : new URL(file, catalogueUrl);
+  } catch {
+    throw new ItemError('stackfile is not a valid URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ItemError('stackfile must be an http(s) URL');
+  return url.toString();
+}
+
+function rawFileUrl(repo: URL, file: string): URL {
+  const [owner, name] = repo.pathname.replace(/\.git$/, '').split('/').filter(Boolean);
+  const path = file.replace(/^\/+/, '');
+  if (repo.hostname === 'github.com' && owner && name) return new URL(`https://raw.githubusercontent.com/${owner}/${name}/HEAD/${path}`);
+  if (repo.hostname === 'gitlab.com' && owner && name) return new URL(`https://gitlab.com/${owner}/${name}/-/raw/HEAD/${path}`);
+  if (repo.hostname === 'bitbucket.org' && owner && name) return new URL(`https://bitbucket.org/${owner}/${name}/raw/HEAD/${path}`);
+  return new URL(path, repo.toString().replace(/\/?$/, '/'));
+}
+
 /** One catalogue entry → our item, or ItemError with the reason. */
 export function parseItem(raw: unknown, catalogueUrl: string): TemplateItemData {
   if (!isObj(raw)) throw new ItemError('not an object');
-  const type = raw.type === undefined || raw.type === null ? 1 : Number(raw.type);
-  if (type === 2 || type === 3) throw new ItemError('stack templates (type 2 and 3) are not supported, only containers');
-  if (type !== 1) throw new ItemError(`unknown type ${String(raw.type)}`);
+  const type = templateType(raw);
+  if (/^windows$/i.test(scalar(raw.platform)?.trim() ?? '')) throw new ItemError('Windows-only template');
   const title = scalar(raw.title)?.trim();
   if (!title) throw new ItemError('title is missing');
   if (title.length > 255) throw new ItemError('title is longer than 255 characters');
-  const image = scalar(raw.image)?.trim();
-  if (!image) throw new ItemError('image is missing');
-  const ref = parseImageReference(image);
-  if ('error' in ref) throw new ItemError(`image: ${ref.error}`);
+  const stack = type === 1 ? null : { kind: type === 2 ? ('swarm' as const) : ('compose' as const), url: stackFileUrl(raw, catalogueUrl) };
+  const image = scalar(raw.image)?.trim() ?? '';
+  if (!stack) {
+    if (!image) throw new ItemError('image is missing');
+    const ref = parseImageReference(image);
+    if ('error' in ref) throw new ItemError(`image: ${ref.error}`);
+  }
   return {
     type,
     title,
@@ -118,7 +159,7 @@ export function parseItem(raw: unknown, catalogueUrl: string): TemplateItemData 
     description: text(raw.description),
     logo: logoUrl(raw.logo, catalogueUrl),
     notes: text(raw.note ?? raw.notes),
-    image,
+    image: stack ? '' : image,
     platform: text(raw.platform, 64) || 'linux',
     categories: Array.isArray(raw.categories) ? raw.categories.filter((c): c is string => typeof c === 'string').map((c) => c.slice(0, 64)) : [],
     command: parseCommand(raw.command),
@@ -134,6 +175,7 @@ export function parseItem(raw: unknown, catalogueUrl: string): TemplateItemData 
     cap_add: parseCapAdd(raw.cap_add),
     cpus: number(raw.cpus),
     mem_limit: scalar(raw.mem_limit)?.trim() || null,
+    stack,
   };
 }
 

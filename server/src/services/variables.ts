@@ -10,7 +10,7 @@ const BEFORE = '(?<![A-Za-z0-9_!])';
 const AFTER = '(?![A-Za-z0-9_])';
 const ANY_TOKEN = new RegExp(`${BEFORE}!${TOKEN_BODY}${AFTER}`, 'g');
 
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+export const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export interface Substituter {
   /** Replaces every known whole token in one pass (a replacement is never substituted again). */

@@ -71,7 +71,7 @@ describe('toPayload', () => {
 
 describe('fromTemplateItem', () => {
   const item: TemplateItem = {
-    id: 7, template_id: 1, type: 1, title: 'Handbrake', name: 'handbrake', description: '', logo: '', notes: '', image: 'jlesage/handbrake:latest',
+    id: 7, template_id: 1, type: 1, stack: null, title: 'Handbrake', name: 'handbrake', description: '', logo: '', notes: '', image: 'jlesage/handbrake:latest',
     platform: 'linux', categories: [], command: null, restart_policy: null, network: 'proxy', network_mode: 'bridge',
     ports: [{ label: 'WebUI', hport: null, cport: '5800', proto: 'tcp' }],
     volumes: [{ bind: '!config/handbrake', container: '/config' }],

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { templateApi, type Template } from '@berth/contract';
+import { projectApi, templateApi, type Template } from '@berth/contract';
 import { api } from '../../lib/api-client';
 
 export const templateKeys = {
@@ -48,5 +48,16 @@ export function useDeleteTemplate() {
       queryClient.removeQueries({ queryKey: templateKeys.detail(id) });
       return queryClient.invalidateQueries({ queryKey: templateKeys.list() });
     },
+  });
+}
+
+/** A stack template made into a compose project (not started); the project list is re-read. */
+export function useProjectFromTemplate() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { item_id: number; name: string; env: Record<string, string> }) => api(projectApi.fromTemplate, { body }),
+    // The dialog shows the failure where the user is looking.
+    meta: { notifyError: false },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['projects'] }),
   });
 }

@@ -1,12 +1,12 @@
-import { Button, Card, Group, Stack, Text } from '@mantine/core';
-import { Link } from 'react-router-dom';
+import { Badge, Button, Card, Group, Stack, Text } from '@mantine/core';
 import type { TemplateItem } from '@berth/contract';
 import { truncate } from '../../../lib/format';
+import { DeployItemButton } from './DeployItemButton';
 import { ItemLogo } from './ItemLogo';
 
 const DESCRIPTION_MAX = 120;
 
-export function TemplateItemCard({ item, onView }: { item: TemplateItem; onView: (item: TemplateItem) => void }) {
+export function TemplateItemCard({ item, onView, onDeployStack }: { item: TemplateItem; onView: (item: TemplateItem) => void; onDeployStack: (item: TemplateItem) => void }) {
   return (
     <Card withBorder padding="md" style={{ background: 'var(--berth-surface)' }} role="group" aria-label={item.title}>
       <Stack gap="xs" h="100%" justify="space-between">
@@ -16,6 +16,11 @@ export function TemplateItemCard({ item, onView }: { item: TemplateItem; onView:
             <Text fw={600} lineClamp={2}>
               {item.title}
             </Text>
+            {item.stack && (
+              <Badge variant="light" size="sm" style={{ flexShrink: 0 }}>
+                stack
+              </Badge>
+            )}
           </Group>
           <Text size="sm" c="dimmed">
             {truncate(item.description, DESCRIPTION_MAX)}
@@ -25,9 +30,7 @@ export function TemplateItemCard({ item, onView }: { item: TemplateItem; onView:
           <Button variant="default" size="xs" onClick={() => onView(item)}>
             View
           </Button>
-          <Button size="xs" component={Link} to={`/apps/deploy/${item.id}`}>
-            Deploy
-          </Button>
+          <DeployItemButton size="xs" item={item} onDeployStack={onDeployStack} />
         </Group>
       </Stack>
     </Card>

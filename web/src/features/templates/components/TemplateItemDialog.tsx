@@ -1,8 +1,8 @@
 import { Anchor, Button, Group, Modal, Stack, Table, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router-dom';
 import type { TemplateItem } from '@berth/contract';
 import { registryPageUrl } from '../registry-link';
+import { DeployItemButton } from './DeployItemButton';
 import { ItemLogo } from './ItemLogo';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
@@ -48,8 +48,8 @@ function Rows({ title, head, rows }: { title: string; head: string[]; rows: (str
 }
 
 /** Every field of one catalogue item, as stored (variables such as !config are shown unsubstituted). */
-export function TemplateItemDialog({ item, onClose }: { item: TemplateItem | null; onClose: () => void }) {
-  const link = item ? registryPageUrl(item.image) : null;
+export function TemplateItemDialog({ item, onClose, onDeployStack }: { item: TemplateItem | null; onClose: () => void; onDeployStack: (item: TemplateItem) => void }) {
+  const link = item?.image ? registryPageUrl(item.image) : null;
   return (
     <Modal opened={item !== null} onClose={onClose} size="lg" title={item && <Group gap="sm"><ItemLogo src={item.logo} size={32} /><Text fw={600}>{item.title}</Text></Group>}>
       {item && (
@@ -62,6 +62,7 @@ export function TemplateItemDialog({ item, onClose }: { item: TemplateItem | nul
             </Field>
           )}
           <Field label="Name">{item.name || '-'}</Field>
+          {item.stack && <Field label="Compose file">{item.stack.url}</Field>}
           <Field label="Image">
             {link ? (
               <Anchor href={link} target="_blank" rel="noopener noreferrer" size="sm">
@@ -80,9 +81,7 @@ export function TemplateItemDialog({ item, onClose }: { item: TemplateItem | nul
             <Button variant="default" onClick={onClose}>
               Close
             </Button>
-            <Button component={Link} to={`/apps/deploy/${item.id}`}>
-              Deploy
-            </Button>
+            <DeployItemButton item={item} onDeployStack={onDeployStack} />
           </Group>
         </Stack>
       )}

@@ -175,6 +175,22 @@ describe('compose file validation', () => {
     expect(fs.readdirSync(composeDir).filter((f) => f.startsWith('.'))).toEqual([]);
   });
 
+  it('saves what can be fixed later with a warning each: a missing build context and env file, spec keys the CLI is too old for', async () => {
+    const name = newName('later');
+    const content = `name: ${name}\nservices:\n  web:\n    build: ./web\n    image: ${testEngine().image}\n    env_file: ./web.env\n    develop:\n      watch: []\n`;
+    const res = await t.client.post<{ content: string; warnings: string[] }>('/api/compose/', { name, content });
+    expect(res.status).toBe(200);
+    expect(res.body.content).toBe(content);
+    expect(res.body.warnings).toEqual([
+      expect.stringContaining('top-level key "name"'),
+      expect.stringContaining('"develop" of service web'),
+      'The build context ./web does not exist yet; create it before building or starting the project.',
+      'The env file ./web.env does not exist yet; create it before starting the project.',
+    ]);
+    expect(res.body.warnings.join(' ')).not.toMatch(/berth-check/);
+    expect(fs.readFileSync(path.join(composeDir, name, 'compose.yaml'), 'utf8')).toBe(content);
+  });
+
   it('leaves no folder behind when a new project is refused', async () => {
     const name = newName('newbad');
     for (const content of ['', 'just a string', '- a\n- list\n', 'services: [a, b]\n', 'services:\n  a:\n    image: x\n    ports: "abc"\n']) {

@@ -80,7 +80,14 @@ export const WriteProjectBody = z.strictObject({
   content: z.string(),
 });
 export type WriteProjectBody = z.infer<typeof WriteProjectBody>;
-export const WrittenProject = z.object({ name: z.string(), path: z.string(), content: z.string() });
+export const WrittenProject = z.object({
+  name: z.string(),
+  path: z.string(),
+  content: z.string(),
+  /** What the file needs before it can run but did not stop the save (a build context or env file not there yet, a key the CLI is too old for). */
+  warnings: z.array(z.string()).default([]),
+});
+export type WrittenProject = z.infer<typeof WrittenProject>;
 
 /** A stack template made into a project: its compose file fetched, `env` values and template variables filled in; not started. */
 export const ProjectFromTemplateBody = z.strictObject({

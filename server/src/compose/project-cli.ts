@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { ProjectAction, ServiceAction } from '@berth/contract';
 import { ComposeFailedError, ValidationError } from '../errors';
+import { relaxCheck } from './check-warnings';
 import { run, type ComposeCli } from './cli';
 import { NEW_COMPOSE_FILE } from './paths';
 
@@ -98,10 +99,15 @@ export async function sweepCheckFiles(checkRoot: string, composeRoot: string | n
   return swept;
 }
 
+/** At most this many later-fixable findings are turned into warnings before a check gives up. */
+const MAX_RELAXED = 8;
+
 /**
  * The CLI's own check (`config -q`) of new content before it replaces anything: the content goes
  * to a private folder (`checkRoot`, under DATA_DIR, never among the project folders), and
- * relative paths resolve against the project folder when it exists.
+ * relative paths resolve against the project folder when it exists. What can be fixed later (a
+ * build context or env file not there yet, a key the installed CLI is too old for) comes back as
+ * warnings; anything else refuses the save.
  */
 export async function checkWithCli(
   r: ComposeRunner,
@@ -110,21 +116,30 @@ export async function checkWithCli(
   projectDir: string | null,
   content: string,
   shownAs: string = NEW_COMPOSE_FILE,
-): Promise<void> {
+): Promise<string[]> {
   await fs.mkdir(checkRoot, { recursive: true, mode: 0o700 });
   const tmpDir = path.join(checkRoot, `${CHECK_PREFIX}${randomBytes(6).toString('hex')}`);
   await fs.mkdir(tmpDir, { mode: 0o700 });
+  const warnings: string[] = [];
   try {
     const tmpFile = path.join(tmpDir, NEW_COMPOSE_FILE);
-    await fs.writeFile(tmpFile, content, { mode: 0o600 });
     const argv = [...r.cli.argv, '--ansi', 'never', '-p', name, '-f', tmpFile, ...(projectDir ? ['--project-directory', projectDir] : []), 'config', '-q'];
-    const res = await run(argv, { timeoutMs: Math.min(r.timeoutMs, CHECK_TIMEOUT_MS), env: r.env, cwd: projectDir ?? tmpDir, signal: r.signal });
-    if (res.timedOut) throw new ComposeFailedError(`The compose CLI did not finish checking the file within ${Math.round(Math.min(r.timeoutMs, CHECK_TIMEOUT_MS) / 1000)} s.`, 504);
-    if (res.code !== 0) {
+    const timeoutMs = Math.min(r.timeoutMs, CHECK_TIMEOUT_MS);
+    let checked = content;
+    for (;;) {
+      await fs.writeFile(tmpFile, checked, { mode: 0o600 });
+      const res = await run(argv, { timeoutMs, env: r.env, cwd: projectDir ?? tmpDir, signal: r.signal });
+      if (res.timedOut) throw new ComposeFailedError(`The compose CLI did not finish checking the file within ${Math.round(timeoutMs / 1000)} s.`, 504);
+      if (res.code === 0) return warnings;
       // Name the file as the user knows it, not our temp copy.
       const text = tail(res.stderr || res.stdout).replace(new RegExp(`\\S*${path.basename(tmpDir)}/${NEW_COMPOSE_FILE.replace('.', '\\.')}`, 'g'), shownAs);
-      const detail = `The compose CLI refused the file: ${text || `exit ${res.code ?? 'by signal'}`}`;
-      throw new ValidationError(detail, [{ field: 'content', message: detail }]);
+      const relaxed = warnings.length < MAX_RELAXED ? relaxCheck(checked, text) : null;
+      if (!relaxed) {
+        const detail = `The compose CLI refused the file: ${text || `exit ${res.code ?? 'by signal'}`}`;
+        throw new ValidationError(detail, [{ field: 'content', message: detail }]);
+      }
+      warnings.push(relaxed.warning.replaceAll(tmpDir, projectDir ?? '.'));
+      checked = relaxed.retry;
     }
   } finally {
     await fs.rm(tmpDir, { recursive: true, force: true });

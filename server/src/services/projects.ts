@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { MAX_COMPOSE_BYTES, PROJECT_NAME_PATTERN, PROJECT_NAME_RULE, type Project, type ProjectDetail } from '@berth/contract';
+import { MAX_COMPOSE_BYTES, PROJECT_NAME_PATTERN, PROJECT_NAME_RULE, type Project, type ProjectDetail, type WrittenProject } from '@berth/contract';
 import type { AppContext } from '../context';
 import { AppError, ComposeFailedError, ConflictError, DockerUnavailableError, NotFoundError, ValidationError } from '../errors';
 import { ProjectActivity } from '../compose/activity';
@@ -156,7 +156,7 @@ export class ProjectsService {
    * Validates (YAML limits, then the CLI's `config -q`) and only then writes, atomically; a
    * refused save leaves the old file byte-identical and a new project leaves no folder.
    */
-  async write(name: string, content: string, mode: 'create' | 'edit'): Promise<{ name: string; path: string; content: string }> {
+  async write(name: string, content: string, mode: 'create' | 'edit'): Promise<WrittenProject> {
     checkProjectName(name);
     const { data } = parseCompose(content);
     const lock = this.activity.begin(name, 'save', null, { quiet: true });
@@ -165,7 +165,8 @@ export class ProjectsService {
       if (mode === 'create' && p.file) throw new ConflictError(`Project ${name} already exists; edit it instead.`);
       checkFileReferences(data, await interpolationEnv(p.exists ? p.dir : null, this.ctx.config.cliEnv));
       const file = p.file ?? path.join(p.dir, NEW_COMPOSE_FILE);
-      if (this.ctx.compose) await checkWithCli(this.runner(), this.checkRoot, name, p.exists ? p.dir : null, content, path.basename(file));
+      let warnings: string[] = [];
+      if (this.ctx.compose) warnings = await checkWithCli(this.runner(), this.checkRoot, name, p.exists ? p.dir : null, content, path.basename(file));
       else this.ctx.log.warn({ project: name }, 'no compose CLI: saved after the YAML check only');
       if (!p.exists) await fs.mkdir(p.dir, { mode: 0o755 });
       try {
@@ -174,7 +175,7 @@ export class ProjectsService {
         if (!p.exists) await fs.rm(p.dir, { recursive: true, force: true });
         throw err;
       }
-      return { name, path: file, content };
+      return { name, path: file, content, warnings };
     } finally {
       lock.end(true, null);
     }

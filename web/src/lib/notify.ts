@@ -22,6 +22,6 @@ export function notifyInfo(info: string, statusText = 'Info'): void {
 }
 
 /** A plain snackbar without a status prefix ('Copied to clipboard', 'Saved'). */
-export function notifyPlain(message: string, color = 'green'): void {
-  notifications.show({ color, message, autoClose: 3000 });
+export function notifyPlain(message: string, color = 'green', autoClose: number | false = 3000): void {
+  notifications.show({ color, message, autoClose });
 }

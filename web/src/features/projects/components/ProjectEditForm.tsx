@@ -5,7 +5,7 @@ import { IconDeviceFloppy } from '@tabler/icons-react';
 import { useNavigate } from 'react-router-dom';
 import { PROJECT_NAME_PATTERN, PROJECT_NAME_RULE } from '@berth/contract';
 import { PageHeader } from '../../../components/PageHeader';
-import { errorMessage } from '../../../lib/notify';
+import { errorMessage, notifyPlain } from '../../../lib/notify';
 import { useSaveProject } from '../api/mutations';
 import { yamlProblem } from '../yaml-check';
 import { ComposeEditor } from './ComposeEditor';
@@ -27,7 +27,16 @@ export function ProjectEditForm({ name, isNew, initial }: { name: string; isNew:
 
   const submit = () => {
     if (!canSave) return;
-    save.mutate({ name: projectName, content, isNew }, { onSuccess: (res) => navigate(`/projects/${encodeURIComponent(res.name)}`) });
+    save.mutate(
+      { name: projectName, content, isNew },
+      {
+        onSuccess: (res) => {
+          // Saved, but the file needs something before it can run: say what, where it stays visible.
+          if (res.warnings.length) notifyPlain(`Saved ${res.name}; before it can run: ${res.warnings.join(' ')}`, 'yellow', false);
+          void navigate(`/projects/${encodeURIComponent(res.name)}`);
+        },
+      },
+    );
   };
 
   return (
@@ -64,7 +73,7 @@ export function ProjectEditForm({ name, isNew, initial }: { name: string; isNew:
       <ComposeEditor value={content} onChange={setContent} />
       <Group justify="flex-end">
         <Text size="xs" c="dimmed">
-          Saved only when the compose CLI accepts the file; the previous file stays as it was otherwise.
+          Saved only when the compose CLI accepts the file (a missing build folder or env file is only a warning); the previous file stays as it was otherwise.
         </Text>
       </Group>
     </Stack>

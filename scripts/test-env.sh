@@ -6,6 +6,10 @@
 #   scripts/test-env.sh stop      stop the dockerd and registry this harness started
 #   scripts/test-env.sh purge     stop, then delete .test-env/ entirely (images, containers, volumes)
 #   scripts/test-env.sh status    say what runs
+#   scripts/test-env.sh remote-stop | remote-start   stop / start only the remote (TLS) dockerd
+#
+# Next to the first engine it also starts a TLS "remote" dockerd, an sshd reaching it and a single-node
+# swarm dockerd (scripts/test-env-remote.sh); their addresses, keys and certs are exported in env.sh.
 #
 # Environment knobs:
 #   BERTH_TEST_DOCKER_HOST   use this engine (e.g. unix:///var/run/docker.sock) instead of starting one;
@@ -32,7 +36,7 @@ set_slot() {
   ADDRESS_POOL="base=10.$((214 + SLOT)).0.0/16,size=24"
 }
 set_slot 0
-PACKAGES=(docker.io docker-compose docker-registry busybox-static chromium)
+PACKAGES=(docker.io docker-compose docker-registry busybox-static chromium openssh-server python3-paramiko openssl)
 
 say() { printf '[test-env] %s\n' "$*"; }
 die() { printf '[test-env] ERROR: %s\n' "$*" >&2; exit 1; }
@@ -65,6 +69,9 @@ engine_answers() { timeout 10 "$DOCKER_CLI" -H "$1" version --format '{{.Server.
 registry_answers() { curl -sf -m 3 -o /dev/null "http://$REGISTRY/v2/"; }
 # Process still carrying the command line we gave it (guards against a recycled pid).
 pid_is() { pid_alive "$1" && tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null | grep -q -- "$2"; }
+
+# shellcheck source=scripts/test-env-remote.sh
+source "$ROOT/scripts/test-env-remote.sh"
 
 # ---------------------------------------------------------------------------------------------
 # Packages
@@ -109,11 +116,12 @@ ensure_packages() {
 # ---------------------------------------------------------------------------------------------
 # dockerd
 # ---------------------------------------------------------------------------------------------
+# Our own remote/swarm dockerds run with --iptables=false and do not count.
 other_dockerd_running() {
   local mine p
-  mine=$(pid_of "$PIDFILE")
+  mine=" $(pid_of "$PIDFILE") $(own_extra_dockerd_pids | tr '\n' ' ') "
   for p in $(pgrep -x dockerd || true); do
-    [[ "$p" != "$mine" ]] && return 0
+    [[ "$mine" != *" $p "* ]] && return 0
   done
   return 1
 }
@@ -396,6 +404,7 @@ write_env() {
     echo "export BERTH_TEST_IMAGE='$IMAGE'"
     echo "export BERTH_TEST_HARNESS_OWNED=$owned"
     echo "export BERTH_TEST_DOCKER_CLI='$DOCKER_CLI'"
+    extras_env
   } >"$tmp"
   mv -f "$tmp" "$ENV_FILE"
 }
@@ -418,12 +427,14 @@ cmd_start() {
   ensure_registry
   ensure_image
   ((FRESH_ENGINE)) && check_compose
+  extras_start
   write_env "$owned"
   say "ready in $((SECONDS - t0)) s: DOCKER_HOST=$ENGINE image=$IMAGE (env: .test-env/env.sh)"
 }
 
 cmd_stop() {
   local pid i
+  extras_stop
   pid=$(pid_of "$REG_PIDFILE")
   if pid_is "$pid" docker-registry; then
     kill "$pid" 2>/dev/null || true
@@ -457,6 +468,7 @@ cmd_status() {
   pid=$(pid_of "$PIDFILE")
   if pid_is "$pid" dockerd && engine_answers "$OWN_HOST"; then say "dockerd: running (pid $pid) at $OWN_HOST"; else say "dockerd: not running"; fi
   if registry_answers; then say "registry: answering at $REGISTRY"; else say "registry: not answering"; fi
+  extras_status
   [[ -f "$ENV_FILE" ]] && cat "$ENV_FILE"
   return 0
 }
@@ -472,5 +484,7 @@ case "${1:-start}" in
   stop) cmd_stop ;;
   purge) cmd_stop; rm -rf "$DATA_ROOT" "$STATE/registry"; [[ "$RUNDIR" != "$STATE" ]] && rm -rf "$RUNDIR"; rm -rf "$STATE"; say "purged .test-env" ;;
   status) cmd_status ;;
-  *) die "usage: scripts/test-env.sh [start|stop|purge|status]" ;;
+  remote-stop) remote_stop ;;
+  remote-start) remote_start ;;
+  *) die "usage: scripts/test-env.sh [start|stop|purge|status|remote-stop|remote-start]" ;;
 esac

@@ -125,14 +125,14 @@ describe.skipIf(!ENABLED)('self-update of the built Berth image (BERTH_TEST_IMAG
     expect(dockerCli(['exec', name, 'id', '-u']).trim()).toBe('1000');
     expect(dockerCli(['exec', name, 'sh', '-c', 'docker-compose version --short || docker compose version --short']).trim()).toMatch(/^v?\d+\.\d+/);
     const b = await signedIn();
-    const check = await b.call<SelfUpdateCheck>('GET', '/api/settings/check/update');
+    const check = await b.call<SelfUpdateCheck>('GET', '/api/settings/update/status');
     expect(check.body).toMatchObject({ updatable: false, container: name, image: ref });
   });
 
   it('updates itself to a newer image under the same tag, keeping its data', async () => {
     const v2 = pushVariant(ref, 'LABEL berth.test.generation="2"');
     const b = await signedIn();
-    expect((await b.call<SelfUpdateCheck>('GET', '/api/settings/check/update')).body.updatable).toBe(true);
+    expect((await b.call<SelfUpdateCheck>('GET', '/api/settings/update/status')).body.updatable).toBe(true);
     const old = state(name);
     const started = await b.call<SelfUpdateStarted>('POST', '/api/settings/update', { current_password: PASSWORD });
     expect(started.status).toBe(200);
@@ -142,7 +142,7 @@ describe.skipIf(!ENABLED)('self-update of the built Berth image (BERTH_TEST_IMAG
     expect(now.Id).not.toBe(old.Id);
     // The same admin signs in: the data volume came along.
     const again = await signedIn();
-    const check = await again.call<SelfUpdateCheck>('GET', '/api/settings/check/update');
+    const check = await again.call<SelfUpdateCheck>('GET', '/api/settings/update/status');
     expect(check.body).toMatchObject({ updatable: false, container: name, lastUpdate: { result: 'updated' } });
     await waitFor('updater gone', async () => (dockerCli(['ps', '-a', '--filter', `name=${name}-berth-`, '--format', '{{.Names}}']).trim() === '' ? true : null), 60_000);
   }, 6 * 60_000);
@@ -155,7 +155,7 @@ describe.skipIf(!ENABLED)('self-update of the built Berth image (BERTH_TEST_IMAG
 
     await waitFor('the rollback outcome', async () => {
       const client = await signedIn();
-      const check = await client.call<SelfUpdateCheck>('GET', '/api/settings/check/update');
+      const check = await client.call<SelfUpdateCheck>('GET', '/api/settings/update/status');
       return check.body.lastUpdate?.result === 'rolled_back' ? check.body : null;
     }, 240_000);
     const after = await healthyAt(running.Image);

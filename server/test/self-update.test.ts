@@ -122,7 +122,7 @@ describe('self-update check and start against a stand-in Berth container and the
   });
 
   const check = async () => {
-    const res = await t.client.get<SelfUpdateCheck>('/api/settings/check/update');
+    const res = await t.client.get<SelfUpdateCheck>('/api/settings/update/status');
     expect(res.status, res.text).toBe(200);
     return res.body;
   };

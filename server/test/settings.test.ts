@@ -218,7 +218,10 @@ describe('server info and the update check outside a container', () => {
   });
 
   it('says no update is possible, and why, when Berth is not in a container', async () => {
-    const res = await t.client.get<SelfUpdateCheck>('/api/settings/check/update');
+    const plain = await t.client.get<boolean>('/api/settings/check/update');
+    expect(plain.status).toBe(200);
+    expect(plain.body).toBe(false);
+    const res = await t.client.get<SelfUpdateCheck>('/api/settings/update/status');
     expect(res.status).toBe(200);
     expect(res.body.updatable).toBe(false);
     expect(res.body.reason).toMatch(/^Berth is not running in a container/);

@@ -123,7 +123,13 @@ export const settingsApi = {
   checkUpdate: defineRoute({
     method: 'GET',
     path: '/api/settings/check/update',
-    summary: "Whether a newer image of Berth's own container is in its registry",
+    summary: "Whether a newer image of Berth's own container is in its registry (the spec's plain boolean)",
+    response: z.boolean(),
+  }),
+  updateStatus: defineRoute({
+    method: 'GET',
+    path: '/api/settings/update/status',
+    summary: "The self-update check with its details: why not, which container and image, the last update",
     response: SelfUpdateCheck,
   }),
   update: defineRoute({

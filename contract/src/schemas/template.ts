@@ -14,6 +14,9 @@ export function isCatalogueUrl(value: string): boolean {
   return url.pathname.length > 1;
 }
 
+/** The spec's shared url rule: the catalogue URL's requirement with its own message. */
+export const UrlRule = z.string({ error: 'This is not a valid URL' }).trim().refine(isCatalogueUrl, 'This is not a valid URL');
+
 const titleRule = 'Length between 2 and 255 Characters.';
 
 export const NewTemplateBody = z.strictObject({

@@ -55,7 +55,8 @@ export function settingsRoutes(app: FastifyInstance, { settings, selfUpdate, ser
       return settings.import(file);
     });
   });
-  route(app, settingsApi.checkUpdate, () => selfUpdate.check());
+  route(app, settingsApi.checkUpdate, async () => (await selfUpdate.check()).updatable);
+  route(app, settingsApi.updateStatus, () => selfUpdate.check());
   // Registered without its body schema (Fastify refuses one on the GET alias); checked here instead.
   route(app, { ...settingsApi.update, body: undefined }, async (req) => {
     const body = ReauthBody.safeParse(req.body ?? {});

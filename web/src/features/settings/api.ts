@@ -12,7 +12,7 @@ export const serverInfoQuery = () => queryOptions({ queryKey: settingsKeys.info(
 
 /** Asks the registry, so it is read once a minute at most. */
 export const updateCheckQuery = () =>
-  queryOptions({ queryKey: settingsKeys.updateCheck(), queryFn: ({ signal }) => api(settingsApi.checkUpdate, { signal }), staleTime: 60_000 });
+  queryOptions({ queryKey: settingsKeys.updateCheck(), queryFn: ({ signal }) => api(settingsApi.updateStatus, { signal }), staleTime: 60_000 });
 
 /** Spec rule for the import field: a file is required and must be .json. */
 export function importFileError(file: File | null): string | null {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ActionResult, Project, ProjectDetail } from '@berth/contract';
 import { createTestApp, type TestApp } from './helpers/app';
-import { testEngine, tryDockerCli } from './helpers/engine';
+import { dockerCli as dockerCliOk, testEngine, tryDockerCli } from './helpers/engine';
 import { projectContainers, trackedProjects, twoServiceYaml } from './helpers/compose-projects';
 
 let t: TestApp;
@@ -189,6 +189,41 @@ describe('compose file validation', () => {
     ]);
     expect(res.body.warnings.join(' ')).not.toMatch(/berth-check/);
     expect(fs.readFileSync(path.join(composeDir, name, 'compose.yaml'), 'utf8')).toBe(content);
+  });
+
+  it('turns a docker run line into a compose file that deploys with its ports, volumes, env, restart, network and labels', async () => {
+    const name = newName('fromrun');
+    const net = `${name}-net`;
+    dockerCliOk(['network', 'create', '--label', 'berth-test=1', net]);
+    try {
+      const command = `docker run -d --name ${name}-web -p 127.0.0.1::80 -v ${name}-data:/data -e GREETING="hello world" --restart unless-stopped --network ${net} -l berth.test=run --frobnicate 1 ${testEngine().image} sleep 600`;
+      const conv = await t.client.post<{ content: string; warnings: string[] }>('/api/compose/convert-run', { command });
+      expect(conv.status, conv.text).toBe(200);
+      expect(conv.body.content).not.toContain('your project name');
+      expect(conv.body.warnings).toEqual([expect.stringContaining('--frobnicate'), `Network ${net} must exist before the project starts, as for docker run.`]);
+      expect((await t.client.post('/api/compose/', { name, content: conv.body.content })).status).toBe(200);
+      const up = await t.client.post<ActionResult>(`/api/compose/${name}/actions/up`);
+      expect(up.status, up.text).toBe(200);
+      const inspect = JSON.parse(dockerCliOk(['inspect', `${name}-web`]))[0];
+      expect(inspect.Config.Env).toContain('GREETING=hello world');
+      expect(inspect.Config.Labels['berth.test']).toBe('run');
+      expect(inspect.HostConfig.RestartPolicy.Name).toBe('unless-stopped');
+      expect(inspect.HostConfig.PortBindings['80/tcp'][0].HostIp).toBe('127.0.0.1');
+      expect(Object.keys(inspect.NetworkSettings.Networks)).toEqual([net]);
+      expect(inspect.Mounts.map((m: { Destination: string }) => m.Destination)).toEqual(['/data']);
+    } finally {
+      tryDockerCli(['rm', '-f', `${name}-web`]);
+      tryDockerCli(['volume', 'rm', '-f', `${name}-data`]);
+      tryDockerCli(['network', 'rm', net]);
+    }
+  });
+
+  it('refuses a command line that is not docker run, or names no image', async () => {
+    for (const command of ['ls -la', 'docker run', '']) {
+      const res = await t.client.post<{ code: string; fields: { field: string }[] }>('/api/compose/convert-run', { command });
+      expect(res.status, command).toBe(400);
+      expect(res.body.fields[0]!.field).toBe('command');
+    }
   });
 
   it('leaves no folder behind when a new project is refused', async () => {

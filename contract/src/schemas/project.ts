@@ -89,6 +89,10 @@ export const WrittenProject = z.object({
 });
 export type WrittenProject = z.infer<typeof WrittenProject>;
 
+export const ConvertRunBody = z.strictObject({ command: z.string() });
+export const ConvertedRun = z.object({ content: z.string(), warnings: z.array(z.string()) });
+export type ConvertedRun = z.infer<typeof ConvertedRun>;
+
 /** A stack template made into a project: its compose file fetched, `env` values and template variables filled in; not started. */
 export const ProjectFromTemplateBody = z.strictObject({
   item_id: z.number({ error: 'Must be a template item id.' }).int().positive('Must be a template item id.'),
@@ -142,6 +146,14 @@ export const projectApi = {
   list: defineRoute({ method: 'GET', path: '/api/compose/', summary: 'Compose projects under COMPOSE_DIR', response: z.array(Project) }),
   get: defineRoute({ method: 'GET', path: '/api/compose/{name}', summary: 'One project with its file content and containers', params: NameParams, response: ProjectDetail }),
   create: defineRoute({ method: 'POST', path: '/api/compose/', summary: 'Create a project (validated, written atomically)', body: WriteProjectBody, response: WrittenProject }),
+  convertRun: defineRoute({
+    method: 'POST',
+    path: '/api/compose/convert-run',
+    summary: 'Turn a `docker run …` command line into a compose file (only parsed, never run)',
+    role: 'operator',
+    body: ConvertRunBody,
+    response: ConvertedRun,
+  }),
   fromTemplate: defineRoute({
     method: 'POST',
     path: '/api/compose/from-template',

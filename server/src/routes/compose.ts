@@ -3,6 +3,7 @@ import { ActionStreamEvent, projectApi } from '@berth/contract';
 import type { EngineScope, Services } from '../app-services';
 import { openSse } from '../lib/sse';
 import { route } from '../lib/route';
+import { convertDockerRun } from '../services/run-to-compose';
 
 export function composeRoutes(app: FastifyInstance, { scope, environments, templates, variables }: Services): void {
   app.addHook('onReady', () => environments.local.projects.sweepCheckFiles());
@@ -14,6 +15,7 @@ export function composeRoutes(app: FastifyInstance, { scope, environments, templ
   route(app, projectApi.list, (req) => scope(req).projects.list());
   route(app, projectApi.get, (req) => scope(req).projects.get(req.params.name));
   route(app, projectApi.create, (req) => scope(req).projects.write(req.body.name, req.body.content, 'create'));
+  route(app, projectApi.convertRun, (req) => convertDockerRun(req.body.command));
   route(app, projectApi.fromTemplate, async (req) => {
     const content = await templates.stackFile(req.body.item_id, req.body.env, variables.substituter());
     return scope(req).projects.write(req.body.name, content, 'create');

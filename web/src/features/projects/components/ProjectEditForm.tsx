@@ -9,6 +9,7 @@ import { errorMessage, notifyPlain } from '../../../lib/notify';
 import { useSaveProject } from '../api/mutations';
 import { yamlProblem } from '../yaml-check';
 import { ComposeEditor } from './ComposeEditor';
+import { RunToCompose } from './RunToCompose';
 
 /**
  * New project (Template Name + file) or the file of an existing one. The YAML is checked as it
@@ -60,6 +61,7 @@ export function ProjectEditForm({ name, isNew, initial }: { name: string; isNew:
           maw={420}
         />
       )}
+      {isNew && <RunToCompose onConverted={setContent} />}
       {problem && (
         <Text c="red" size="sm" role="alert" data-testid="yaml-error">
           YAML error: {problem}

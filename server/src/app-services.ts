@@ -23,6 +23,7 @@ import { ImagesService } from './services/images';
 import { NetworksService } from './services/networks';
 import { ProjectsService } from './services/projects';
 import { ProjectActionsService } from './services/projects-actions';
+import { ProjectPlanService } from './services/project-plan';
 import { PruneService } from './services/prune';
 import { SelfUpdateService } from './services/self-update';
 import { ServerInfoService } from './services/server-info';
@@ -57,6 +58,7 @@ export interface EngineScope {
   hub: StatsHub;
   projects: ProjectsService;
   projectActions: ProjectActionsService;
+  projectPlan: ProjectPlanService;
   images: ImagesService;
   volumes: VolumesService;
   networks: NetworksService;
@@ -166,6 +168,8 @@ export function buildScope(id: string, envCtx: AppContext, variables: VariablesS
     hub: runtime.hub,
     projects,
     projectActions: new ProjectActionsService(envCtx, projects),
+    // Host paths are only Berth's own to check on the engine it runs beside.
+    projectPlan: new ProjectPlanService(envCtx, projects, id === LOCAL_ENVIRONMENT),
     images: new ImagesService(envCtx.docker),
     volumes: new VolumesService(envCtx.docker),
     networks: new NetworksService(envCtx.docker),

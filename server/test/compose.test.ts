@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ActionResult, Project, ProjectDetail } from '@berth/contract';
+import type { ActionResult, Project, ProjectDetail, ProjectPlan } from '@berth/contract';
 import { createTestApp, type TestApp } from './helpers/app';
 import { dockerCli as dockerCliOk, testEngine, tryDockerCli } from './helpers/engine';
 import { projectContainers, trackedProjects, twoServiceYaml } from './helpers/compose-projects';
@@ -22,6 +23,15 @@ afterEach(() => projects.cleanup());
 afterAll(async () => {
   await t?.close();
 });
+
+/** A loopback port nothing listens on right now. */
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 /** Reads one entry of a zip with the system's unzip, independently of our zip writer. */
 function unzipEntry(zip: Buffer, entry: string): string {
@@ -223,6 +233,47 @@ describe('compose file validation', () => {
       const res = await t.client.post<{ code: string; fields: { field: string }[] }>('/api/compose/convert-run', { command });
       expect(res.status, command).toBe(400);
       expect(res.body.fields[0]!.field).toBe('command');
+    }
+  });
+
+  it('plans up before it runs: creates, recreates, pulls, orphans, a taken host port and a missing bind path', async () => {
+    const name = newName('plan');
+    const image = testEngine().image;
+    const port = await freePort();
+    const blocker = `${name}-blocker`;
+    const missing = path.join(t.dataDir, 'not-there-yet');
+    dockerCliOk(['run', '-d', '--name', blocker, '--label', 'berth-test=1', '-p', `127.0.0.1:${port}:80`, image, 'sleep', '600']);
+    try {
+      const file = (cmd: string, extra = '') =>
+        `services:\n  web:\n    image: ${image}\n    command: ${cmd}\n    ports: ["127.0.0.1:${port}:80"]\n    volumes: ["${missing}:/data"]\n${extra}`;
+      expect((await t.client.post('/api/compose/', { name, content: file('sleep 600', `  gone:\n    image: ${image}\n    command: sleep 600\n`) })).status).toBe(200);
+      const first = await t.client.get<ProjectPlan>(`/api/compose/${name}/plan`);
+      expect(first.status, first.text).toBe(200);
+      expect(first.body).toEqual({
+        services: [
+          { name: 'gone', action: 'create', image, pull: false, build: false },
+          { name: 'web', action: 'create', image, pull: false, build: false },
+        ],
+        orphans: [],
+        port_conflicts: [{ service: 'web', port: `127.0.0.1:${port}/tcp`, used_by: blocker }],
+        missing_binds: [{ service: 'web', path: missing }],
+        binds_checked: true,
+      });
+
+      tryDockerCli(['rm', '-f', blocker]);
+      expect((await t.client.post(`/api/compose/${name}/actions/up`)).status).toBe(200);
+      const extra = `  pulled:\n    image: 127.0.0.1:5000/berth-test/never-pushed-${name}:1\n`;
+      expect((await t.client.post(`/api/compose/${name}/edit`, { name, content: file('sleep 601', extra) })).status).toBe(200);
+      const next = await t.client.get<ProjectPlan>(`/api/compose/${name}/plan`);
+      expect(next.body.services.map((s) => [s.name, s.action, s.pull])).toEqual([
+        ['pulled', 'create', true],
+        ['web', 'recreate', false],
+      ]);
+      expect(next.body.orphans).toEqual([{ name: expect.stringContaining('gone'), service: 'gone' }]);
+      expect(next.body.port_conflicts).toEqual([]);
+      expect(next.body.missing_binds).toEqual([]);
+    } finally {
+      tryDockerCli(['rm', '-f', blocker]);
     }
   });
 

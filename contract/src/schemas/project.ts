@@ -89,6 +89,30 @@ export const WrittenProject = z.object({
 });
 export type WrittenProject = z.infer<typeof WrittenProject>;
 
+/** What `up` would do, worked out before it runs. */
+export const ProjectPlan = z.object({
+  services: z.array(
+    z.object({
+      name: z.string(),
+      /** create: no container yet; recreate: its container was made from a different config; unchanged: up leaves it (starting it if stopped). */
+      action: z.enum(['create', 'recreate', 'unchanged']),
+      image: z.string().nullable(),
+      /** The image is not on the engine and has to be pulled. */
+      pull: z.boolean(),
+      build: z.boolean(),
+    }),
+  ),
+  /** Containers of the project whose service is no longer in the file (up leaves them; down removes them). */
+  orphans: z.array(z.object({ name: z.string(), service: z.string() })),
+  /** Host ports the file publishes that another container already holds. */
+  port_conflicts: z.array(z.object({ service: z.string(), port: z.string(), used_by: z.string() })),
+  /** Bind-mount host paths that do not exist (docker would create them as empty root-owned folders). */
+  missing_binds: z.array(z.object({ service: z.string(), path: z.string() })),
+  /** Host paths can only be checked on the engine Berth runs beside (not on a remote environment). */
+  binds_checked: z.boolean(),
+});
+export type ProjectPlan = z.infer<typeof ProjectPlan>;
+
 export const ConvertRunBody = z.strictObject({ command: z.string() });
 export const ConvertedRun = z.object({ content: z.string(), warnings: z.array(z.string()) });
 export type ConvertedRun = z.infer<typeof ConvertedRun>;
@@ -146,6 +170,14 @@ export const projectApi = {
   list: defineRoute({ method: 'GET', path: '/api/compose/', summary: 'Compose projects under COMPOSE_DIR', response: z.array(Project) }),
   get: defineRoute({ method: 'GET', path: '/api/compose/{name}', summary: 'One project with its file content and containers', params: NameParams, response: ProjectDetail }),
   create: defineRoute({ method: 'POST', path: '/api/compose/', summary: 'Create a project (validated, written atomically)', body: WriteProjectBody, response: WrittenProject }),
+  plan: defineRoute({
+    method: 'GET',
+    path: '/api/compose/{name}/plan',
+    summary: 'What up would do: services created or recreated, images to pull, host ports taken, bind paths missing',
+    role: 'viewer',
+    params: NameParams,
+    response: ProjectPlan,
+  }),
   convertRun: defineRoute({
     method: 'POST',
     path: '/api/compose/convert-run',

@@ -145,3 +145,21 @@ export async function checkWithCli(
     await fs.rm(tmpDir, { recursive: true, force: true });
   }
 }
+
+/** The file as the CLI resolves it (interpolated, normalised) and each service's config hash, which compose also stamps on the containers it makes. */
+export async function resolvedConfig(r: ComposeRunner, p: ProjectFile): Promise<{ yaml: string; hashes: Map<string, string> }> {
+  const stdout = async (args: string[]) => {
+    const argv = [...r.cli.argv, '--ansi', 'never', '-p', p.name, '-f', p.file, ...args];
+    const res = await run(argv, { timeoutMs: Math.min(r.timeoutMs, CHECK_TIMEOUT_MS), env: r.env, cwd: p.dir, signal: r.signal });
+    if (res.timedOut) throw new ComposeFailedError(`${commandLabel(r.cli, args)} did not finish within ${Math.round(CHECK_TIMEOUT_MS / 1000)} s.`, 504);
+    if (res.code !== 0) throw new ComposeFailedError(`${commandLabel(r.cli, args)} failed (exit ${res.code ?? 'by signal'}): ${tail(res.stderr || res.stdout) || 'no output'}`, 400);
+    return res.stdout;
+  };
+  const yaml = await stdout(['config']);
+  const hashes = new Map<string, string>();
+  for (const line of (await stdout(['config', '--hash=*'])).split('\n')) {
+    const m = /^(\S+)\s+([0-9a-f]{64})$/.exec(line.trim());
+    if (m) hashes.set(m[1]!, m[2]!);
+  }
+  return { yaml, hashes };
+}

@@ -1,6 +1,8 @@
 /** The compose labels that tie a container, volume or network to a project and service (v1 and v2 alike). */
 export const PROJECT_LABEL = 'com.docker.compose.project';
 export const SERVICE_LABEL = 'com.docker.compose.service';
+/** The hash of a service's resolved config that compose stamps on each container it makes (v1 and v2). */
+export const CONFIG_HASH_LABEL = 'com.docker.compose.config-hash';
 
 /** A full image id, with or without its `sha256:` prefix. */
 export const IMAGE_ID = /^(sha256:)?[0-9a-f]{64}$/;

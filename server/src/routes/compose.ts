@@ -15,6 +15,7 @@ export function composeRoutes(app: FastifyInstance, { scope, environments, templ
   route(app, projectApi.list, (req) => scope(req).projects.list());
   route(app, projectApi.get, (req) => scope(req).projects.get(req.params.name));
   route(app, projectApi.create, (req) => scope(req).projects.write(req.body.name, req.body.content, 'create'));
+  route(app, projectApi.plan, (req) => scope(req).projectPlan.plan(req.params.name));
   route(app, projectApi.convertRun, (req) => convertDockerRun(req.body.command));
   route(app, projectApi.fromTemplate, async (req) => {
     const content = await templates.stackFile(req.body.item_id, req.body.env, variables.substituter());

@@ -23,3 +23,7 @@ export const useProjects = () => useQuery(projectsQuery());
 /** `poll` keeps service states current on the project page; the editor reads the file once. */
 export const useProject = (name: string, opts: { enabled?: boolean; poll?: boolean } = {}) =>
   useQuery({ ...projectQuery(name), enabled: opts.enabled ?? true, ...(opts.poll === false ? { refetchInterval: false as const } : {}) });
+
+/** What `up` would do; read right before it runs, never cached. */
+export const projectPlanQuery = (name: string) =>
+  queryOptions({ queryKey: [...projectKeys.detail(name), 'plan'], queryFn: ({ signal }) => api(projectApi.plan, { params: { name }, signal }), staleTime: 0, gcTime: 0 });

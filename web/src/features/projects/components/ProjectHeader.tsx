@@ -1,11 +1,15 @@
 import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import type { ProjectAction, ProjectPlan } from '@berth/contract';
 import { Button, Menu } from '@mantine/core';
 import { IconChevronDown, IconDownload, IconEdit, IconTrash } from '@tabler/icons-react';
 import { useNavigate } from 'react-router-dom';
 import { PageHeader } from '../../../components/PageHeader';
 import { useProjectAction, useProjectBusyTexts, useProjectSupportBundle } from '../api/mutations';
 import { ACTION_LABELS, CONTROL_ACTIONS } from '../model';
+import { projectPlanQuery } from '../api/queries';
 import { DeleteProjectDialog } from './DeleteProjectDialog';
+import { UpPlanDialog, planNeedsConfirmation } from './UpPlanDialog';
 
 /** The project page's header: name, running action, the whole-project actions, Edit, Delete, support bundle. */
 export function ProjectHeader({ name }: { name: string }) {
@@ -14,6 +18,15 @@ export function ProjectHeader({ name }: { name: string }) {
   const bundle = useProjectSupportBundle();
   const busy = useProjectBusyTexts(name);
   const [confirming, setConfirming] = useState(false);
+  const queryClient = useQueryClient();
+  const [plan, setPlan] = useState<ProjectPlan | null>(null);
+  const run = (a: ProjectAction) => action.mutate({ name, action: a });
+  // `up` is planned first; the plan is shown when it holds something to confirm. A plan that cannot be made does not stop up: up reports its own error.
+  const up = () =>
+    queryClient.fetchQuery(projectPlanQuery(name)).then(
+      (p) => (planNeedsConfirmation(p) ? setPlan(p) : run('up')),
+      () => run('up'),
+    );
   return (
     <>
       <PageHeader
@@ -29,7 +42,7 @@ export function ProjectHeader({ name }: { name: string }) {
               </Menu.Target>
               <Menu.Dropdown>
                 {CONTROL_ACTIONS.map((a) => (
-                  <Menu.Item key={a} onClick={() => action.mutate({ name, action: a })}>
+                  <Menu.Item key={a} onClick={() => (a === 'up' ? void up() : run(a))}>
                     {ACTION_LABELS[a]}
                   </Menu.Item>
                 ))}
@@ -46,6 +59,15 @@ export function ProjectHeader({ name }: { name: string }) {
             </Button>
           </>
         }
+      />
+      <UpPlanDialog
+        name={name}
+        plan={plan}
+        onCancel={() => setPlan(null)}
+        onConfirm={() => {
+          setPlan(null);
+          run('up');
+        }}
       />
       <DeleteProjectDialog
         name={name}

@@ -24,6 +24,7 @@ import { NetworksService } from './services/networks';
 import { ProjectsService } from './services/projects';
 import { ProjectActionsService } from './services/projects-actions';
 import { ProjectPlanService } from './services/project-plan';
+import { ProjectEnvService } from './services/project-env';
 import { PruneService } from './services/prune';
 import { SelfUpdateService } from './services/self-update';
 import { ServerInfoService } from './services/server-info';
@@ -59,6 +60,7 @@ export interface EngineScope {
   projects: ProjectsService;
   projectActions: ProjectActionsService;
   projectPlan: ProjectPlanService;
+  projectEnv: ProjectEnvService;
   images: ImagesService;
   volumes: VolumesService;
   networks: NetworksService;
@@ -170,6 +172,7 @@ export function buildScope(id: string, envCtx: AppContext, variables: VariablesS
     projectActions: new ProjectActionsService(envCtx, projects),
     // Host paths are only Berth's own to check on the engine it runs beside.
     projectPlan: new ProjectPlanService(envCtx, projects, id === LOCAL_ENVIRONMENT),
+    projectEnv: new ProjectEnvService(envCtx, projects),
     images: new ImagesService(envCtx.docker),
     volumes: new VolumesService(envCtx.docker),
     networks: new NetworksService(envCtx.docker),

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Project } from '@berth/contract';
-import { createTestApp, type TestApp } from './helpers/app';
+import { createTestApp, REAUTH, type TestApp } from './helpers/app';
 import { testEngine } from './helpers/engine';
 import { cleanupProject, projectName, twoServiceYaml } from './helpers/compose-projects';
 
@@ -302,5 +302,40 @@ describe('hostile compose content', () => {
   it('refuses unknown body fields', async () => {
     const res = await t.client.post('/api/compose/', { name: projectName('extra'), content: 'services: {}\n', path: '/etc' });
     expect(res.status).toBe(400);
+  });
+});
+
+describe("a project's .env", () => {
+  it('reads back masked, reveals only after re-authentication, keeps masked values on save, and is judged with the compose file', async () => {
+    const name = projectName('dotenv-edit');
+    const content = `services:\n  a:\n    image: ${testEngine().image}\n    env_file: \${CONF:-./app.env}\n`;
+    try {
+      expect((await t.client.post('/api/compose/', { name, content })).status).toBe(200);
+      expect((await t.client.get(`/api/compose/${name}/env`)).body).toEqual({ exists: false, content: '' });
+
+      const saved = await t.client.request<{ content: string }>('PUT', `/api/compose/${name}/env`, { content: '# db\nDB_PASSWORD=s3cret-value\nEMPTY=\nBARE\n' });
+      expect(saved.status, saved.text).toBe(200);
+      expect(saved.body.content).toBe('# db\nDB_PASSWORD=********\nEMPTY=\nBARE\n');
+      expect(fs.statSync(path.join(composeDir, name, '.env')).mode & 0o777).toBe(0o600);
+
+      const refused = await t.client.post<{ code: string }>(`/api/compose/${name}/env/reveal`, {});
+      expect([refused.status, refused.body.code]).toEqual([403, 'reauth_failed']);
+      const revealed = await t.client.post<{ content: string }>(`/api/compose/${name}/env/reveal`, REAUTH);
+      expect(revealed.body.content).toBe('# db\nDB_PASSWORD=s3cret-value\nEMPTY=\nBARE\n');
+
+      expect((await t.client.request('PUT', `/api/compose/${name}/env`, { content: 'DB_PASSWORD=********\nNEW=1\n' })).status).toBe(200);
+      expect(fs.readFileSync(path.join(composeDir, name, '.env'), 'utf8')).toBe('DB_PASSWORD=s3cret-value\nNEW=1\n');
+      const unknown = await t.client.request<{ detail: string }>('PUT', `/api/compose/${name}/env`, { content: 'OTHER=********\n' });
+      expect(unknown.status).toBe(400);
+      expect(unknown.body.detail).toContain('OTHER has no stored value');
+
+      // The .env feeds ${CONF}: a value that sends env_file outside the project is refused and nothing changes.
+      const escape = await t.client.request<{ detail: string }>('PUT', `/api/compose/${name}/env`, { content: 'DB_PASSWORD=********\nCONF=/etc/passwd\n' });
+      expect(escape.status).toBe(400);
+      expect(fs.readFileSync(path.join(composeDir, name, '.env'), 'utf8')).toBe('DB_PASSWORD=s3cret-value\nNEW=1\n');
+
+    } finally {
+      cleanupProject(name);
+    }
   });
 });

@@ -113,6 +113,12 @@ export const ProjectPlan = z.object({
 });
 export type ProjectPlan = z.infer<typeof ProjectPlan>;
 
+/** A project's .env: values come back masked (`********`) unless revealed; a masked line sent back keeps its stored value. */
+export const ProjectEnv = z.object({ exists: z.boolean(), content: z.string() });
+export type ProjectEnv = z.infer<typeof ProjectEnv>;
+export const WriteProjectEnvBody = z.strictObject({ content: z.string() });
+export const RevealProjectEnvBody = z.strictObject({ current_password: z.string().optional() });
+
 export const ConvertRunBody = z.strictObject({ command: z.string() });
 export const ConvertedRun = z.object({ content: z.string(), warnings: z.array(z.string()) });
 export type ConvertedRun = z.infer<typeof ConvertedRun>;
@@ -177,6 +183,25 @@ export const projectApi = {
     role: 'viewer',
     params: NameParams,
     response: ProjectPlan,
+  }),
+  env: defineRoute({ method: 'GET', path: '/api/compose/{name}/env', summary: "The project's .env with its values masked", role: 'operator', params: NameParams, response: ProjectEnv }),
+  writeEnv: defineRoute({
+    method: 'PUT',
+    path: '/api/compose/{name}/env',
+    summary: "Replace the project's .env (written atomically, 0600); masked values keep what is stored",
+    role: 'operator',
+    params: NameParams,
+    body: WriteProjectEnvBody,
+    response: ProjectEnv,
+  }),
+  revealEnv: defineRoute({
+    method: 'POST',
+    path: '/api/compose/{name}/env/reveal',
+    summary: "The project's .env with its values, after re-authentication (current_password)",
+    role: 'operator',
+    params: NameParams,
+    body: RevealProjectEnvBody,
+    response: ProjectEnv,
   }),
   convertRun: defineRoute({
     method: 'POST',

@@ -3,6 +3,7 @@ import { ActionStreamEvent, projectApi } from '@berth/contract';
 import type { EngineScope, Services } from '../app-services';
 import { openSse } from '../lib/sse';
 import { route } from '../lib/route';
+import { requireReauth } from '../plugins/auth';
 import { convertDockerRun } from '../services/run-to-compose';
 
 export function composeRoutes(app: FastifyInstance, { scope, environments, templates, variables }: Services): void {
@@ -16,6 +17,12 @@ export function composeRoutes(app: FastifyInstance, { scope, environments, templ
   route(app, projectApi.get, (req) => scope(req).projects.get(req.params.name));
   route(app, projectApi.create, (req) => scope(req).projects.write(req.body.name, req.body.content, 'create'));
   route(app, projectApi.plan, (req) => scope(req).projectPlan.plan(req.params.name));
+  route(app, projectApi.env, (req) => scope(req).projectEnv.read(req.params.name));
+  route(app, projectApi.writeEnv, (req) => scope(req).projectEnv.write(req.params.name, req.body.content));
+  route(app, projectApi.revealEnv, async (req) => {
+    await requireReauth(req, req.body.current_password);
+    return scope(req).projectEnv.read(req.params.name, true);
+  });
   route(app, projectApi.convertRun, (req) => convertDockerRun(req.body.command));
   route(app, projectApi.fromTemplate, async (req) => {
     const content = await templates.stackFile(req.body.item_id, req.body.env, variables.substituter());

@@ -1,7 +1,8 @@
-import { Alert, Loader } from '@mantine/core';
+import { Alert, Loader, Stack } from '@mantine/core';
 import { useParams } from 'react-router-dom';
 import { useProject } from '../../features/projects/api/queries';
 import { ProjectEditForm } from '../../features/projects/components/ProjectEditForm';
+import { ProjectEnvCard } from '../../features/projects/components/ProjectEnvCard';
 import { NEW_PROJECT } from '../../features/projects/model';
 import { errorMessage } from '../../lib/notify';
 
@@ -19,5 +20,11 @@ export default function ProjectEditPage() {
     );
   }
   // Keyed by name so the editor starts from the file once it has loaded (later polls do not overwrite typing).
-  return project.data ? <ProjectEditForm key={name} name={name} isNew={false} initial={project.data.content} /> : <Loader size="sm" />;
+  if (!project.data) return <Loader size="sm" />;
+  return (
+    <Stack gap="md">
+      <ProjectEditForm key={name} name={name} isNew={false} initial={project.data.content} />
+      <ProjectEnvCard name={name} />
+    </Stack>
+  );
 }

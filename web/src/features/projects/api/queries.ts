@@ -27,3 +27,7 @@ export const useProject = (name: string, opts: { enabled?: boolean; poll?: boole
 /** What `up` would do; read right before it runs, never cached. */
 export const projectPlanQuery = (name: string) =>
   queryOptions({ queryKey: [...projectKeys.detail(name), 'plan'], queryFn: ({ signal }) => api(projectApi.plan, { params: { name }, signal }), staleTime: 0, gcTime: 0 });
+
+/** The project's .env, values masked (revealed only through a re-authenticated call). */
+export const projectEnvQuery = (name: string) =>
+  queryOptions({ queryKey: [...projectKeys.detail(name), 'env'], queryFn: ({ signal }) => api(projectApi.env, { params: { name }, signal }) });

@@ -277,6 +277,43 @@ describe('compose file validation', () => {
     }
   });
 
+  it('lists a project started outside Berth as external, runs its actions, and adopts it', async () => {
+    const name = newName('outside');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-t-outside-'));
+    const content = `services:\n  web:\n    image: ${testEngine().image}\n    command: sleep 600\n`;
+    fs.writeFileSync(path.join(dir, 'docker-compose.yml'), content);
+    fs.writeFileSync(path.join(dir, '.env'), 'TOKEN=outside-secret\n');
+    const sneaky = `${name}-sneaky`;
+    try {
+      const up = spawnSync('docker-compose', ['-p', name, 'up', '-d'], { cwd: dir, encoding: 'utf8', env: { ...process.env, DOCKER_HOST: testEngine().dockerHost } });
+      expect(up.status, up.stderr).toBe(0);
+      // A label naming a file that is not a compose file is never read.
+      dockerCliOk(['create', '--name', sneaky, '--label', `com.docker.compose.project=${sneaky}`, '--label', 'com.docker.compose.project.working_dir=/etc', '--label', 'com.docker.compose.project.config_files=/etc/shadow', testEngine().image]);
+
+      const list = (await t.client.get<Project[]>('/api/compose/')).body;
+      expect(list.find((p) => p.name === name)).toMatchObject({ external: true, inUse: true, path: path.join(dir, 'docker-compose.yml'), error: null });
+      expect(list.find((p) => p.name === sneaky)).toMatchObject({ external: true, error: expect.stringContaining('not readable') });
+      expect((await t.client.get(`/api/compose/${sneaky}`)).status).toBe(404);
+      const detail = await t.client.get<ProjectDetail>(`/api/compose/${name}`);
+      expect(detail.body).toMatchObject({ external: true, content });
+
+      expect((await t.client.post(`/api/compose/${name}/actions/stop`)).status).toBe(200);
+      expect(projectContainers(name).map((c) => c.state)).toEqual(['exited']);
+      expect((await t.client.request('PUT', `/api/compose/${name}/env`, { content: 'A=1\n' })).status).toBe(409);
+
+      const adopted = await t.client.post<{ path: string }>(`/api/compose/${name}/adopt`);
+      expect(adopted.status, adopted.text).toBe(200);
+      expect(adopted.body.path).toBe(path.join(composeDir, name, 'compose.yaml'));
+      expect(fs.readFileSync(path.join(composeDir, name, '.env'), 'utf8')).toBe('TOKEN=outside-secret\n');
+      const after = (await t.client.get<Project[]>('/api/compose/')).body.find((p) => p.name === name);
+      expect(after).toMatchObject({ external: false, inUse: true });
+      expect((await t.client.post(`/api/compose/${name}/adopt`)).status).toBe(409);
+    } finally {
+      tryDockerCli(['rm', '-f', sneaky]);
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('leaves no folder behind when a new project is refused', async () => {
     const name = newName('newbad');
     for (const content of ['', 'just a string', '- a\n- list\n', 'services: [a, b]\n', 'services:\n  a:\n    image: x\n    ports: "abc"\n']) {

@@ -63,6 +63,8 @@ export const Project = z.object({
   inUse: z.boolean(),
   /** Why the project cannot be read (broken YAML, bad folder name...); the other fields are then empty. */
   error: z.string().nullable(),
+  /** Started outside Berth (found from its containers' labels): actions and logs work; adopt it to edit it. */
+  external: z.boolean().default(false),
 });
 export type Project = z.infer<typeof Project>;
 
@@ -176,6 +178,14 @@ export const projectApi = {
   list: defineRoute({ method: 'GET', path: '/api/compose/', summary: 'Compose projects under COMPOSE_DIR', response: z.array(Project) }),
   get: defineRoute({ method: 'GET', path: '/api/compose/{name}', summary: 'One project with its file content and containers', params: NameParams, response: ProjectDetail }),
   create: defineRoute({ method: 'POST', path: '/api/compose/', summary: 'Create a project (validated, written atomically)', body: WriteProjectBody, response: WrittenProject }),
+  adopt: defineRoute({
+    method: 'POST',
+    path: '/api/compose/{name}/adopt',
+    summary: "Copy a project started outside Berth (its compose file and .env) into Berth's folder; its containers keep running",
+    role: 'operator',
+    params: NameParams,
+    response: WrittenProject,
+  }),
   plan: defineRoute({
     method: 'GET',
     path: '/api/compose/{name}/plan',

@@ -29,3 +29,6 @@ export function foundByIdPrefix(ref: string, obj: { id: string; names: string[] 
   const wanted = new Set([bareName(ref), `${bareName(ref)}:latest`]);
   return !obj.names.some((n) => wanted.has(bareName(n)));
 }
+/** Where compose ran (v1 and v2 stamp it on every container) and the files it read (comma-separated in v2). */
+export const WORKING_DIR_LABEL = 'com.docker.compose.project.working_dir';
+export const CONFIG_FILES_LABEL = 'com.docker.compose.project.config_files';

@@ -16,6 +16,7 @@ export function composeRoutes(app: FastifyInstance, { scope, environments, templ
   route(app, projectApi.list, (req) => scope(req).projects.list());
   route(app, projectApi.get, (req) => scope(req).projects.get(req.params.name));
   route(app, projectApi.create, (req) => scope(req).projects.write(req.body.name, req.body.content, 'create'));
+  route(app, projectApi.adopt, (req) => scope(req).projects.adopt(req.params.name));
   route(app, projectApi.plan, (req) => scope(req).projectPlan.plan(req.params.name));
   route(app, projectApi.env, (req) => scope(req).projectEnv.read(req.params.name));
   route(app, projectApi.writeEnv, (req) => scope(req).projectEnv.write(req.params.name, req.body.content));

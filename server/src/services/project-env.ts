@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { AppContext } from '../context';
 import { parseDotenv } from '../compose/interpolate';
 import { checkFileReferences } from '../compose/references';
-import { ValidationError } from '../errors';
+import { ConflictError, ValidationError } from '../errors';
 import { writeFileAtomic } from '../lib/atomic-write';
 import type { ProjectsService } from './projects';
 
@@ -71,8 +71,9 @@ export class ProjectEnvService {
     }
     const current = await this.read(name, true);
     const next = unmaskEnv(content, current.content);
-    // The .env feeds the compose file's ${…}: its paths are judged again with the new values, as at a save of the file.
     const p = await this.projects.resolveExisting(name);
+    if (p.external) throw new ConflictError(`Project ${name} was started outside Berth; adopt it before editing its .env.`);
+    // The .env feeds the compose file's ${…}: its paths are judged again with the new values, as at a save of the file.
     const { parsed } = await this.projects.parseExisting(p);
     checkFileReferences(parsed.data, { ...parseDotenv(next), ...this.ctx.config.cliEnv });
     await writeFileAtomic(path.join(p.dir, '.env'), next, { mode: 0o600 });

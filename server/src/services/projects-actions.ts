@@ -64,7 +64,8 @@ export class ProjectActionsService {
     }
     // Resolve again right before removing: the folder must still be a real folder inside COMPOSE_DIR.
     const again = await resolveProject(this.ctx.config.composeDir, p.name);
-    if (again.exists) await fs.rm(again.dir, { recursive: true });
+    if (!again.exists) return;
+    await fs.rm(again.dir, { recursive: true });
     onOutput(`Removed ${again.dir}\n`);
   }
 

@@ -10,10 +10,13 @@ import { interpolationEnv } from '../compose/interpolate';
 import { composeRoot, findComposeFile, NEW_COMPOSE_FILE, resolveProject, checkProjectName, type ProjectPaths } from '../compose/paths';
 import { checkWithCli, sweepCheckFiles, type ComposeRunner } from '../compose/project-cli';
 import { listComposeContainers, type LabelledContainer } from '../docker/compose-containers';
+import { findExternalProjects, type ExternalProject } from './projects-external';
 import { writeFileAtomic } from '../lib/atomic-write';
 
 export interface ExistingProject extends ProjectPaths {
   file: string;
+  /** Started outside Berth (its folder is not under COMPOSE_DIR): actions and logs work, edits need an adopt first. */
+  external?: boolean;
 }
 
 /** On shutdown, how long compose gets after SIGTERM before its process group is killed. */
@@ -22,7 +25,7 @@ const SHUTDOWN_GRACE_MS = 10_000;
 const EMPTY = { version: null, services: {}, networks: [], volumes: [] };
 
 function errorEntry(name: string, where: string, error: string): Project {
-  return { name, path: where, ...EMPTY, inUse: false, error };
+  return { name, path: where, ...EMPTY, inUse: false, error, external: false };
 }
 
 /** Reads a compose file, refusing one too large to be a compose file before reading it all. */
@@ -71,11 +74,23 @@ export class ProjectsService {
     if (swept) this.ctx.log.info({ swept }, 'removed compose check copies left by an interrupted save');
   }
 
-  /** A project that exists and has a compose file, or a 404. */
+  /** A project that exists and has a compose file (Berth's own, else one started outside Berth), or a 404. */
   async resolveExisting(name: string): Promise<ExistingProject> {
     const p = await resolveProject(this.ctx.config.composeDir, name);
-    if (!p.exists || !p.file) throw new NotFoundError('project', name);
-    return p as ExistingProject;
+    if (p.exists && p.file) return p as ExistingProject;
+    const ext = p.exists ? undefined : (await this.external(new Set())).get(name);
+    if (!ext?.file) throw new NotFoundError('project', name);
+    return { name, root: ext.dir, dir: ext.dir, exists: true, file: ext.file, external: true };
+  }
+
+  /** Projects started outside Berth, found from their containers' labels; none while the engine is unreachable. */
+  private async external(own: ReadonlySet<string>): Promise<Map<string, ExternalProject>> {
+    try {
+      return await findExternalProjects(this.ctx.docker, own);
+    } catch (err) {
+      if (!(err instanceof DockerUnavailableError)) throw err;
+      return new Map();
+    }
   }
 
   async parseExisting(p: ExistingProject): Promise<{ content: string; parsed: ParsedCompose }> {
@@ -97,14 +112,13 @@ export class ProjectsService {
   /** Every project folder under COMPOSE_DIR; a broken one carries its error and never breaks the list. */
   async list(): Promise<Project[]> {
     const root = await composeRoot(this.ctx.config.composeDir);
-    if (!root) return [];
-    const [entries, containers] = await Promise.all([fs.readdir(root, { withFileTypes: true }), this.containers()]);
+    const [entries, containers] = await Promise.all([root ? fs.readdir(root, { withFileTypes: true }) : [], this.containers()]);
     const used = new Set(containers.map((c) => c.project));
     const out: Project[] = [];
     for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
       // Dot folders are hidden on purpose (older versions also kept save checks there).
       if (entry.name.startsWith('.')) continue;
-      const dir = path.join(root, entry.name);
+      const dir = path.join(root!, entry.name);
       if (entry.isSymbolicLink()) out.push(errorEntry(entry.name, dir, 'The folder is a symbolic link; Berth does not follow links out of COMPOSE_DIR.'));
       else if (!entry.isDirectory()) continue;
       else if (!PROJECT_NAME_PATTERN.test(entry.name)) out.push(errorEntry(entry.name, dir, `The folder name is not a valid project name. ${PROJECT_NAME_RULE}`));
@@ -113,16 +127,22 @@ export class ProjectsService {
         if (project) out.push(project);
       }
     }
+    for (const ext of (await this.external(new Set(out.map((p) => p.name)))).values()) {
+      const project = ext.file
+        ? await this.readForList(ext.name, path.dirname(ext.file), true, ext.file)
+        : errorEntry(ext.name, ext.dir, 'Started outside Berth; its compose file is not readable here.');
+      if (project) out.push({ ...project, inUse: true, external: true });
+    }
     return out;
   }
 
-  private async readForList(name: string, dir: string, inUse: boolean): Promise<Project | null> {
+  private async readForList(name: string, dir: string, inUse: boolean, known?: string): Promise<Project | null> {
     let file: string | null = null;
     try {
-      file = await findComposeFile(dir);
+      file = known ?? (await findComposeFile(dir));
       if (!file) return null;
       const { data } = parseCompose(await readComposeFile(file));
-      return { name, path: file, ...summarise(data), inUse, error: null };
+      return { name, path: file, ...summarise(data), inUse, error: null, external: false };
     } catch (err) {
       const error = err instanceof AppError ? err.message : `The compose file cannot be read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`;
       return { ...errorEntry(name, file ?? dir, error), inUse };
@@ -137,11 +157,27 @@ export class ProjectsService {
     const inUse = containers.length > 0;
     try {
       const { data } = parseCompose(content);
-      return { name, path: p.file, ...summarise(data), inUse, error: null, content, containers };
+      return { name, path: p.file, ...summarise(data), inUse, error: null, external: p.external ?? false, content, containers };
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
-      return { name, path: p.file, ...EMPTY, inUse, error: err.message, content, containers };
+      return { name, path: p.file, ...EMPTY, inUse, error: err.message, external: p.external ?? false, content, containers };
     }
+  }
+
+  /**
+   * Makes a project started outside Berth one of Berth's: its compose file (and .env) are copied
+   * into COMPOSE_DIR/<name> through the same checks as a save. The containers keep running.
+   */
+  async adopt(name: string): Promise<WrittenProject> {
+    const p = await this.resolveExisting(name);
+    if (!p.external) throw new ConflictError(`Project ${name} is already in Berth's folder.`);
+    const written = await this.write(name, await readComposeFile(p.file), 'create');
+    const dotenv = await fs.readFile(path.join(p.dir, '.env')).catch(() => null);
+    if (dotenv) await writeFileAtomic(path.join(path.dirname(written.path), '.env'), dotenv, { mode: 0o600 });
+    const relative = /(^|[\s"'=:-])\.\.?\//m.test(written.content)
+      ? [`Relative paths in the file now start from ${path.dirname(written.path)}, not ${p.dir}; copy what they point at or make them absolute.`]
+      : [];
+    return { ...written, warnings: [...written.warnings, ...relative] };
   }
 
   /** POST /api/compose/{name}/edit: the body's name must be the path's (no renames); creates the project if missing. */

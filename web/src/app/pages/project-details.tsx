@@ -18,7 +18,7 @@ export default function ProjectDetailsPage() {
   const services = Object.entries(project.data?.services ?? {});
   return (
     <>
-      <ProjectHeader name={name} />
+      <ProjectHeader name={name} external={project.data?.external ?? false} />
       {project.error && !project.data && (
         <Alert color="red" mb="sm" title="The project could not be read">
           {errorMessage(project.error)}

@@ -8,11 +8,12 @@ import { PageHeader } from '../../../components/PageHeader';
 import { useProjectAction, useProjectBusyTexts, useProjectSupportBundle } from '../api/mutations';
 import { ACTION_LABELS, CONTROL_ACTIONS } from '../model';
 import { projectPlanQuery } from '../api/queries';
+import { AdoptButton } from './AdoptButton';
 import { DeleteProjectDialog } from './DeleteProjectDialog';
 import { UpPlanDialog, planNeedsConfirmation } from './UpPlanDialog';
 
 /** The project page's header: name, running action, the whole-project actions, Edit, Delete, support bundle. */
-export function ProjectHeader({ name }: { name: string }) {
+export function ProjectHeader({ name, external = false }: { name: string; external?: boolean }) {
   const navigate = useNavigate();
   const action = useProjectAction();
   const bundle = useProjectSupportBundle();
@@ -48,9 +49,13 @@ export function ProjectHeader({ name }: { name: string }) {
                 ))}
               </Menu.Dropdown>
             </Menu>
-            <Button variant="default" leftSection={<IconEdit size={16} />} onClick={() => navigate(`/projects/${encodeURIComponent(name)}/edit`)}>
-              Edit
-            </Button>
+            {external ? (
+              <AdoptButton name={name} />
+            ) : (
+              <Button variant="default" leftSection={<IconEdit size={16} />} onClick={() => navigate(`/projects/${encodeURIComponent(name)}/edit`)}>
+                Edit
+              </Button>
+            )}
             <Button variant="default" leftSection={<IconDownload size={16} />} loading={bundle.isPending} onClick={() => bundle.mutate(name)}>
               Download Support Bundle
             </Button>

@@ -32,6 +32,13 @@ const columns: Column<Project>[] = [
             </Badge>
           )
         )}
+        {p.external && (
+          <Tooltip label="Started outside Berth; open it to adopt it into Berth's folder" withinPortal>
+            <Badge size="sm" color="grape" variant="light">
+              External
+            </Badge>
+          </Tooltip>
+        )}
       </Group>
     ),
   },

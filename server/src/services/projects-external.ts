@@ -1,0 +1,39 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { PROJECT_NAME_PATTERN } from '@berth/contract';
+import type { Engine } from '../docker/engine';
+import { CONFIG_FILES_LABEL, PROJECT_LABEL, WORKING_DIR_LABEL } from '../docker/names';
+
+/** A compose project started outside Berth: its containers carry where compose ran and which file it read. */
+export interface ExternalProject {
+  name: string;
+  dir: string;
+  /** The compose file, when the label names one Berth can read as a compose file; else null. */
+  file: string | null;
+}
+
+/**
+ * Only a regular file with a compose file's extension is ever read from a label: labels are set by
+ * whoever made the container, so a label naming /etc/shadow must not turn Berth into a file reader.
+ */
+async function composeFileFrom(dir: string, configFiles: string | undefined): Promise<string | null> {
+  const first = configFiles?.split(',')[0]?.trim();
+  if (!first) return null;
+  const file = path.resolve(dir, first);
+  if (!/\.ya?ml$/i.test(file)) return null;
+  const st = await fs.lstat(file).catch(() => null);
+  return st?.isFile() ? file : null;
+}
+
+/** Projects whose containers say compose ran in a folder that is not one of Berth's (`own` names), by name. */
+export async function findExternalProjects(engine: Engine, own: ReadonlySet<string>): Promise<Map<string, ExternalProject>> {
+  const list = await engine.listContainers({ all: true, filters: { label: [PROJECT_LABEL, WORKING_DIR_LABEL] } });
+  const found = new Map<string, ExternalProject>();
+  for (const c of list) {
+    const name = c.Labels[PROJECT_LABEL] ?? '';
+    const dir = c.Labels[WORKING_DIR_LABEL] ?? '';
+    if (own.has(name) || found.has(name) || !PROJECT_NAME_PATTERN.test(name) || !path.isAbsolute(dir)) continue;
+    found.set(name, { name, dir, file: await composeFileFrom(dir, c.Labels[CONFIG_FILES_LABEL]) });
+  }
+  return found;
+}

@@ -14,3 +14,4 @@ export * from './schemas/variables';
 export * from './schemas/stats';
 export * from './schemas/app';
 export * from './schemas/settings';
+export * from './schemas/compose-keys';

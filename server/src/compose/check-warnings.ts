@@ -1,4 +1,5 @@
 import YAML, { isMap, type Document } from 'yaml';
+import { COMPOSE_SERVICE_KEYS, COMPOSE_TOP_LEVEL_KEYS } from '@berth/contract';
 
 /**
  * CLI check failures that only say something is not there yet (a build context, an env file) or
@@ -13,20 +14,8 @@ interface Relaxation {
   drop: (doc: Document, m: RegExpExecArray) => boolean;
 }
 
-/** Keys of the Compose Specification (top level, and of a service) that an older CLI may not know yet. */
-const SPEC_TOP_LEVEL = new Set(['version', 'name', 'include', 'services', 'networks', 'volumes', 'secrets', 'configs', 'models']);
-const SPEC_SERVICE = new Set(
-  (
-    'annotations attach build blkio_config cap_add cap_drop cgroup cgroup_parent command configs container_name cpu_count cpu_percent ' +
-    'cpu_shares cpu_quota cpu_period cpu_rt_period cpu_rt_runtime cpus cpuset credential_spec depends_on deploy develop ' +
-    'device_cgroup_rules devices dns dns_opt dns_search domainname entrypoint env_file label_file environment expose extends provider ' +
-    'external_links extra_hosts gpus group_add healthcheck hostname image init ipc isolation labels links logging mac_address ' +
-    'mem_limit mem_reservation mem_swappiness memswap_limit network_mode models networks oom_kill_disable oom_score_adj pid ' +
-    'pids_limit platform ports post_start pre_stop privileged profiles pull_policy pull_refresh_after read_only restart runtime ' +
-    'scale security_opt shm_size secrets sysctls stdin_open stop_grace_period stop_signal storage_opt tmpfs tty ulimits ' +
-    'use_api_socket user uts userns_mode volumes volumes_from working_dir'
-  ).split(' '),
-);
+const SPEC_TOP_LEVEL: ReadonlySet<string> = new Set(COMPOSE_TOP_LEVEL_KEYS);
+const SPEC_SERVICE: ReadonlySet<string> = new Set(COMPOSE_SERVICE_KEYS);
 
 const servicesOf = (doc: Document): [string, YAML.YAMLMap][] => {
   const services = doc.get('services');

@@ -1,8 +1,9 @@
 import { useMemo } from 'react';
 import { Box, useComputedColorScheme } from '@mantine/core';
 import { useViewportSize } from '@mantine/hooks';
-import { yaml } from '@codemirror/lang-yaml';
+import { yaml, yamlLanguage } from '@codemirror/lang-yaml';
 import CodeMirror, { EditorView } from '@uiw/react-codemirror';
+import { composeCompletion } from '../compose-completion';
 import { textmate, twilight } from './editor-themes';
 
 /** Spec: the editor is the window's height minus 205 and its width minus 80 (never wider than the page). */
@@ -14,7 +15,10 @@ export function ComposeEditor({ value, onChange }: { value: string; onChange: (v
   const scheme = useComputedColorScheme('light');
   const { height, width } = useViewportSize();
   // The name goes on the editable element itself (the wrapper div has no role to carry it).
-  const extensions = useMemo(() => [yaml(), EditorView.contentAttributes.of({ 'aria-label': 'Compose file' })], []);
+  const extensions = useMemo(
+    () => [yaml(), yamlLanguage.data.of({ autocomplete: composeCompletion }), EditorView.contentAttributes.of({ 'aria-label': 'Compose file' })],
+    [],
+  );
   return (
     <Box maw="100%" style={{ overflow: 'hidden', borderRadius: 4, border: '1px solid var(--mantine-color-default-border)' }} data-testid="compose-editor">
       <CodeMirror

@@ -17,6 +17,7 @@ import { AppStreams } from './services/apps-live';
 import { createAppsRuntime } from './services/apps-runtime';
 import { AppUpdateService } from './services/apps-update';
 import { createAuthService, type AuthService } from './services/auth';
+import { BatchService } from './services/batch';
 import { DeployService } from './services/deploy';
 import { EnvironmentScopes } from './services/environment-scopes';
 import { ImagesService } from './services/images';
@@ -66,6 +67,8 @@ export interface EngineScope {
   networks: NetworksService;
   prune: PruneService;
   deploy: DeployService;
+  /** One action on many apps, projects, images, volumes or networks (through the single-item services above). */
+  batch: BatchService;
   close(): Promise<void>;
 }
 
@@ -160,14 +163,9 @@ export function buildScope(id: string, envCtx: AppContext, variables: VariablesS
   const runtime = createAppsRuntime(envCtx);
   const apps = new AppsService(envCtx, runtime);
   const projects = new ProjectsService(envCtx);
-  return {
-    id,
-    ctx: envCtx,
+  const single = {
     apps,
     appUpdates: new AppUpdateService(envCtx, apps, runtime),
-    appStreams: new AppStreams(envCtx, runtime),
-    events: runtime.events,
-    hub: runtime.hub,
     projects,
     projectActions: new ProjectActionsService(envCtx, projects),
     // Host paths are only Berth's own to check on the engine it runs beside.
@@ -176,8 +174,17 @@ export function buildScope(id: string, envCtx: AppContext, variables: VariablesS
     images: new ImagesService(envCtx.docker),
     volumes: new VolumesService(envCtx.docker),
     networks: new NetworksService(envCtx.docker),
+  };
+  return {
+    id,
+    ctx: envCtx,
+    ...single,
+    appStreams: new AppStreams(envCtx, runtime),
+    events: runtime.events,
+    hub: runtime.hub,
     prune: new PruneService(envCtx.docker),
     deploy: new DeployService(envCtx.docker, variables, envCtx.log),
+    batch: new BatchService({ ...single, log: envCtx.log }),
     close: async () => {
       await projects.shutdown();
       runtime.close();

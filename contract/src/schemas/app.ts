@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../route';
+import { BatchItemResult, BatchNames } from './batch';
 import { CONTAINER_NAME } from './deploy';
 
 /** What app actions accept; anything else is a 400 naming these. */
@@ -70,7 +71,7 @@ export const AppUpdateCheck = App.extend({
 });
 export type AppUpdateCheck = z.infer<typeof AppUpdateCheck>;
 
-const AppName = z
+export const AppName = z
   .string()
   .regex(CONTAINER_NAME, 'An app name is letters, digits and _ . - (it starts with a letter or digit).')
   .max(255, 'An app name is at most 255 characters.');
@@ -79,6 +80,16 @@ export const AppActionParams = z.object({
   name: AppName,
   action: z.enum(APP_ACTIONS, { error: () => `Unknown action; use one of: ${APP_ACTIONS.join(', ')}.` }),
 });
+
+/** What a batch of apps accepts: every single action, and update. */
+export const APP_BATCH_ACTIONS = [...APP_ACTIONS, 'update'] as const;
+export type AppBatchAction = (typeof APP_BATCH_ACTIONS)[number];
+export const AppBatchBody = z.strictObject({
+  action: z.enum(APP_BATCH_ACTIONS, { error: () => `Unknown action; use one of: ${APP_BATCH_ACTIONS.join(', ')}.` }),
+  names: BatchNames,
+});
+export const AppBatchResult = z.object({ results: z.array(BatchItemResult), apps: AppList });
+export type AppBatchResult = z.infer<typeof AppBatchResult>;
 
 /** Server-sent events: see StreamEvent in ./stats for the event names and their data. */
 const EventStream = z.string().describe('text/event-stream');
@@ -108,6 +119,14 @@ export const appsApi = {
     summary: 'start, stop, restart, kill, remove (forced; volumes kept), pause or unpause; returns the app list',
     params: AppActionParams,
     response: AppList,
+  }),
+  batch: defineRoute({
+    method: 'POST',
+    path: '/api/apps/actions/batch',
+    summary: 'One action (or update) on many apps, a few at a time; one result per name (a failure never stops the others) and the app list',
+    role: 'operator',
+    body: AppBatchBody,
+    response: AppBatchResult,
   }),
   support: defineRoute({
     method: 'GET',

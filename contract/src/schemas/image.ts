@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../route';
+import { BatchItemResult, RemoveBatchBody } from './batch';
 import { parseImageReference } from './image-reference';
 
 /** One image as listed; engine fields pass through, `Created` is ISO 8601, `inUse` counts containers (running or stopped). */
@@ -86,6 +87,14 @@ export const imageApi = {
     summary: 'Remove an image (all its tags) unless a container uses it (409 with the engine reason); returns it as it was',
     params: ImageIdParams,
     response: ImageDetail,
+  }),
+  batch: defineRoute({
+    method: 'POST',
+    path: '/api/resources/images/batch',
+    summary: 'Remove many images; one result per image (one a container uses is refused unless force, and a running one is always kept) and the image list',
+    role: 'operator',
+    body: RemoveBatchBody,
+    response: z.object({ results: z.array(BatchItemResult), images: z.array(ImageSummary) }),
   }),
   untag: defineRoute({
     method: 'DELETE',

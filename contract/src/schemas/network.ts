@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../route';
+import { BatchItemResult, RemoveBatchBody } from './batch';
 
 export const NETWORK_DRIVERS = ['bridge', 'macvlan', 'ipvlan'] as const;
 export type NetworkDriver = (typeof NETWORK_DRIVERS)[number];
@@ -81,6 +82,14 @@ export const networkApi = {
     summary: 'Create a bridge, macvlan or ipvlan network; returns the network list',
     body: CreateNetworkBody,
     response: z.array(Network),
+  }),
+  batch: defineRoute({
+    method: 'POST',
+    path: '/api/resources/networks/batch',
+    summary: 'Remove many networks; one result per network (one with containers attached is refused, even with force) and the network list',
+    role: 'operator',
+    body: RemoveBatchBody,
+    response: z.object({ results: z.array(BatchItemResult), networks: z.array(Network) }),
   }),
   get: defineRoute({ method: 'GET', path: '/api/resources/networks/{id}', summary: 'One network (by id or name) with its attached containers', params: NetworkIdParams, response: Network }),
   remove: defineRoute({

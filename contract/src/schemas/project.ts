@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../route';
+import { BatchItemResult, BatchNames } from './batch';
 
 /** A project's name is its folder's name; the leading character keeps it from reading as a CLI option. */
 export const PROJECT_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,62}$/;
@@ -174,6 +175,8 @@ const NameParams = z.object({ name: z.string() });
 const ActionParams = z.object({ name: z.string(), action: ProjectAction });
 const ServiceActionParams = z.object({ project: z.string(), action: ServiceAction, service: z.string() });
 
+export const ProjectBatchBody = z.strictObject({ action: ProjectAction, names: BatchNames });
+
 export const projectApi = {
   list: defineRoute({ method: 'GET', path: '/api/compose/', summary: 'Compose projects under COMPOSE_DIR', response: z.array(Project) }),
   get: defineRoute({ method: 'GET', path: '/api/compose/{name}', summary: 'One project with its file content and containers', params: NameParams, response: ProjectDetail }),
@@ -233,5 +236,13 @@ export const projectApi = {
   stream: defineRoute({ method: 'GET', path: '/api/compose/{name}/actions/stream', summary: 'Live output of the running action (SSE: state, output, end)', params: NameParams, response: z.unknown() }),
   action: defineRoute({ method: 'POST', path: '/api/compose/{name}/actions/{action}', summary: 'Run a compose action on the whole project', alsoMethods: ['GET'], params: ActionParams, response: ActionResult }),
   serviceAction: defineRoute({ method: 'POST', path: '/api/compose/{project}/actions/{action}/{service}', summary: 'Run a compose action on one service', alsoMethods: ['GET'], params: ServiceActionParams, response: ActionResult }),
+  batch: defineRoute({
+    method: 'POST',
+    path: '/api/compose/batch',
+    summary: 'One compose action on many projects, a few at a time; one result per project and the project list',
+    role: 'operator',
+    body: ProjectBatchBody,
+    response: z.object({ results: z.array(BatchItemResult), projects: z.array(Project) }),
+  }),
   support: defineRoute({ method: 'GET', path: '/api/compose/{name}/support', summary: 'Zip of the compose file (environment values redacted) and each service log', params: NameParams, response: z.unknown() }),
 };

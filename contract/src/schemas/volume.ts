@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../route';
+import { BatchItemResult, RemoveBatchBody } from './batch';
 
 /** Docker's rule for volume names (and container names); also keeps path tricks out of engine URLs. */
 export const VOLUME_NAME_PATTERN = /^[a-zA-Z0-9][a-zA-Z0-9_.-]+$/;
@@ -29,6 +30,14 @@ export const VolumeNameParams = z.object({ name: VolumeName });
 export const volumeApi = {
   list: defineRoute({ method: 'GET', path: '/api/resources/volumes/', summary: 'Volumes with their compose project and use count', response: z.array(Volume) }),
   create: defineRoute({ method: 'POST', path: '/api/resources/volumes/', summary: 'Create a local volume; returns the volume list', body: CreateVolumeBody, response: z.array(Volume) }),
+  batch: defineRoute({
+    method: 'POST',
+    path: '/api/resources/volumes/batch',
+    summary: 'Remove many volumes; one result per volume (one a container mounts is refused, even with force) and the volume list',
+    role: 'operator',
+    body: RemoveBatchBody,
+    response: z.object({ results: z.array(BatchItemResult), volumes: z.array(Volume) }),
+  }),
   get: defineRoute({ method: 'GET', path: '/api/resources/volumes/{name}', summary: 'One volume, inspected', params: VolumeNameParams, response: Volume }),
   remove: defineRoute({
     method: 'DELETE',

@@ -27,6 +27,11 @@ export function appsRoutes(app: FastifyInstance, { scope }: Services): void {
     plainJson(reply);
     return scope(req).apps.action(req.params.name, req.params.action);
   });
+  // Its own path: /api/apps/actions/{name}/{action} has one segment more, so no app name can shadow it.
+  route(app, appsApi.batch, (req, reply) => {
+    plainJson(reply);
+    return scope(req).batch.apps(req.body.action, req.body.names);
+  });
   route(app, appsApi.support, async (req, reply) => {
     const bundle = await scope(req).apps.supportBundle(req.params.name);
     return reply.type('application/zip').header('Content-Disposition', `attachment; filename="${bundle.filename}"`).send(bundle.zip);

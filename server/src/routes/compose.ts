@@ -37,6 +37,7 @@ export function composeRoutes(app: FastifyInstance, { scope, environments, templ
   });
   route(app, projectApi.action, (req) => scope(req).projectActions.run(req.params.name, req.params.action, null));
   route(app, projectApi.serviceAction, (req) => scope(req).projectActions.run(req.params.project, req.params.action, req.params.service));
+  route(app, projectApi.batch, (req) => scope(req).batch.projects(req.body.action, req.body.names));
   route(app, projectApi.support, async (req, reply) => {
     const { filename, zip } = await scope(req).projectActions.support(req.params.name);
     return reply.type('application/zip').header('Content-Disposition', `attachment; filename="${filename}"`).send(zip);

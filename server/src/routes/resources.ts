@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ErrorCode, imageApi, networkApi, volumeApi, type ApiError } from '@berth/contract';
+import { ErrorCode, imageApi, networkApi, removeBatchItems, volumeApi, type ApiError } from '@berth/contract';
 import { route } from '../lib/route';
 import { openSse } from '../lib/sse';
 import type { Services } from '../app-services';
@@ -36,16 +36,20 @@ export function resourceRoutes(app: FastifyInstance, { scope }: Services): void 
   route(app, imageApi.pull, (req, reply) => (wantsEventStream(req) ? streamPull(req, reply, scope(req).images, req.body.image) : scope(req).images.pull(req.body.image)));
   route(app, imageApi.get, (req) => scope(req).images.get(req.params.id));
   route(app, imageApi.remove, (req) => scope(req).images.remove(req.params.id));
+  // POST only: GET and DELETE /api/resources/images/batch still reach an image named "batch".
+  route(app, imageApi.batch, (req) => scope(req).batch.removeImages(removeBatchItems(req.body), req.body.force ?? false));
   route(app, imageApi.untag, (req) => scope(req).images.untag(req.params.id, req.params.tag));
   route(app, imageApi.repull, (req) => scope(req).images.repull(req.params.id));
 
   route(app, volumeApi.list, (req) => scope(req).volumes.list());
   route(app, volumeApi.create, (req) => scope(req).volumes.create(req.body.name));
+  route(app, volumeApi.batch, (req) => scope(req).batch.removeVolumes(removeBatchItems(req.body)));
   route(app, volumeApi.get, (req) => scope(req).volumes.get(req.params.name));
   route(app, volumeApi.remove, (req) => scope(req).volumes.remove(req.params.name));
 
   route(app, networkApi.list, (req) => scope(req).networks.list());
   route(app, networkApi.create, (req) => scope(req).networks.create(req.body));
+  route(app, networkApi.batch, (req) => scope(req).batch.removeNetworks(removeBatchItems(req.body)));
   route(app, networkApi.get, (req) => scope(req).networks.get(req.params.id));
   route(app, networkApi.remove, (req) => scope(req).networks.remove(req.params.id));
 }

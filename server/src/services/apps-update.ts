@@ -31,11 +31,17 @@ export class AppUpdateService {
     return { ...appFromInspect(info, res.isUpdatable), reason: res.reason, update: { image, remoteDigest, localDigests, checkedAt } };
   }
 
+  /** Updates the app (see replace) and returns the new list. */
+  async update(name: string): Promise<App[]> {
+    await this.replace(name);
+    return this.apps.list();
+  }
+
   /**
    * Pulls the app's image, then replaces the container with one made from it under the same name
    * and configuration (created first, swapped in, the old one removed last; put back on failure).
    */
-  async update(name: string): Promise<App[]> {
+  async replace(name: string): Promise<void> {
     const old = await this.apps.inspect(name);
     if (this.busy.has(old.Id)) throw new ConflictError(`${name} is already being updated.`);
     // Replacing Berth's own container from inside it would stop Berth halfway through the swap.
@@ -58,7 +64,6 @@ export class AppUpdateService {
     } finally {
       this.busy.delete(old.Id);
     }
-    return this.apps.list();
   }
 
   /** What the old image gave the container by default; null when that image is gone (then everything is copied). */

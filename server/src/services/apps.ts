@@ -67,9 +67,15 @@ export class AppsService {
     return containerProcesses(this.ctx.docker, name);
   }
 
+  /** One lifecycle action; returns the new list. */
   async action(name: string, action: AppAction): Promise<App[]> {
-    await containerAction(this.ctx.docker, name, action);
+    await this.act(name, action);
     return this.list();
+  }
+
+  /** One lifecycle action, without reading the list again (a batch reads it once at the end). */
+  act(name: string, action: AppAction): Promise<void> {
+    return containerAction(this.ctx.docker, name, action);
   }
 
   /** A zip with the log (its last 10 MiB) and the configuration as YAML, every environment value redacted. */

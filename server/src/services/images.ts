@@ -43,10 +43,16 @@ export class ImagesService {
 
   /**
    * Removes the image with all its tags and returns it as it was. An image a container uses
-   * (running or stopped) stays: the engine's refusal (409) explains which container.
+   * (running or stopped) stays: the engine's refusal (409) explains which container. `force`
+   * removes what `id` names even when stopped containers use it (the engine keeps a running one's image).
    */
-  async remove(id: string): Promise<ImageDetail> {
+  async remove(id: string, force = false): Promise<ImageDetail> {
     const image = await this.get(id);
+    if (force) {
+      // By what the caller named: a tag forced away leaves the image's other tags alone.
+      await removeImage(this.docker, id, true);
+      return image;
+    }
     try {
       await removeImage(this.docker, id, false);
     } catch (err) {

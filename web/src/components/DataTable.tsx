@@ -1,9 +1,11 @@
-import { useEffect, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { Box, Center, Group, Pagination, Progress, Select, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconChevronUp, IconSearch, IconSelector } from '@tabler/icons-react';
+import { PageSelectBox, RowSelectBox, type RowSelection } from './SelectCells';
 import { filterRows, nextSort, pageCount, pageRows, PAGE_SIZES, sortRows, type Column, type SortState } from './data-table-model';
 
 export type { Column } from './data-table-model';
+export type { RowSelection } from './SelectCells';
 
 export interface DataTableProps<T> {
   data: readonly T[] | undefined;
@@ -27,6 +29,8 @@ export interface DataTableProps<T> {
   /** Extra controls right of the search box (add button, refresh...). */
   toolbar?: ReactNode;
   label?: string;
+  /** A first column of boxes (keys are rowKey's); `selectLabel` names a row for its box. */
+  selection?: RowSelection & { selectLabel: (row: T) => string };
 }
 
 /**
@@ -42,7 +46,8 @@ function SortIcon({ active, direction }: { active: boolean; direction?: 'asc' | 
 
 /** The one table of the app: search, sorting, paging (15/25/50/all), row click, row menu. */
 export function DataTable<T>(props: DataTableProps<T>) {
-  const { columns, rowKey, onRowClick, rowMenu } = props;
+  const { columns, rowKey, onRowClick, rowMenu, selection } = props;
+  const anchor = useRef<string | null>(null);
   const [query, setQuery] = useState('');
   const [sort, setSort] = useState<SortState | null>(props.defaultSort ?? null);
   const [pageSize, setPageSize] = useState(props.pageSize ?? 25);
@@ -56,6 +61,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
   }, [page, pages]);
   const shown = pageRows(rows, Math.min(page, pages), pageSize);
   const sizes = props.pageSizeOptions ?? PAGE_SIZES;
+  const pageKeys = shown.map(rowKey);
 
   const header = visible.map((col) => (
     <Table.Th key={col.key} style={col.width !== undefined ? { width: col.width } : undefined}>
@@ -104,6 +110,11 @@ export function DataTable<T>(props: DataTableProps<T>) {
         <Table highlightOnHover={!!onRowClick} verticalSpacing="xs" aria-label={props.label}>
           <Table.Thead>
             <Table.Tr>
+              {selection && (
+                <Table.Th w={40}>
+                  <PageSelectBox selection={selection} pageKeys={pageKeys} />
+                </Table.Th>
+              )}
               {header}
               {rowMenu && <Table.Th w={48} aria-label="Actions" style={PINNED} />}
             </Table.Tr>
@@ -111,6 +122,11 @@ export function DataTable<T>(props: DataTableProps<T>) {
           <Table.Tbody>
             {shown.map((row) => (
               <Table.Tr key={rowKey(row)} onClick={onRowClick ? () => onRowClick(row) : undefined} style={onRowClick ? { cursor: 'pointer' } : undefined}>
+                {selection && (
+                  <Table.Td onClick={(e) => e.stopPropagation()}>
+                    <RowSelectBox selection={selection} pageKeys={pageKeys} rowKey={rowKey(row)} label={selection.selectLabel(row)} anchor={anchor} />
+                  </Table.Td>
+                )}
                 {visible.map((col) => (
                   <Table.Td key={col.key}>{col.render ? col.render(row) : String((row as Record<string, unknown>)[col.key] ?? '')}</Table.Td>
                 ))}

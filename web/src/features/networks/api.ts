@@ -39,3 +39,17 @@ export function useDeleteNetwork() {
     },
   });
 }
+
+/** Removes many networks; the answer's list replaces the cached one. */
+export function useRemoveNetworks() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (ids: string[]) => api(networkApi.batch, { body: { action: 'remove', ids } }),
+    // The selection bar shows the outcome.
+    meta: { notifyError: false },
+    onSuccess: ({ networks }, ids) => {
+      queryClient.setQueryData(networkKeys.list(), networks);
+      for (const id of ids) queryClient.removeQueries({ queryKey: networkKeys.detail(id) });
+    },
+  });
+}

@@ -35,3 +35,17 @@ export function useDeleteVolume() {
     },
   });
 }
+
+/** Removes many volumes; the answer's list replaces the cached one. */
+export function useRemoveVolumes() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (names: string[]) => api(volumeApi.batch, { body: { action: 'remove', names } }),
+    // The selection bar shows the outcome.
+    meta: { notifyError: false },
+    onSuccess: ({ volumes }, names) => {
+      queryClient.setQueryData(volumeKeys.list(), volumes);
+      for (const name of names) queryClient.removeQueries({ queryKey: volumeKeys.detail(name) });
+    },
+  });
+}

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useMutation, useMutationState, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { appsApi, type App, type AppAction } from '@berth/contract';
+import { appsApi, type App, type AppAction, type AppBatchAction } from '@berth/contract';
 import { api, apiDownload } from '../../../lib/api-client';
 import { notifyError, notifyInfo, notifySuccess } from '../../../lib/notify';
 import { actionDoneText, busyText, ENDS_STREAMS } from '../model';
@@ -68,6 +68,20 @@ export function useUpdateApp() {
     onSuccess: (list, name) => {
       afterAction(queryClient, name, list, 'update');
       notifySuccess(actionDoneText(name, 'update'));
+    },
+  });
+}
+
+/** One action (or update) on many apps; the answer's list replaces the cached one. */
+export function useAppBatch() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: [...appKeys.all, 'batch'],
+    mutationFn: (body: { action: AppBatchAction; names: string[] }) => api(appsApi.batch, { body }),
+    // The selection bar shows the outcome.
+    meta: { notifyError: false },
+    onSuccess: ({ apps }, { action, names }) => {
+      for (const name of names) afterAction(queryClient, name, apps, action);
     },
   });
 }

@@ -3,9 +3,12 @@ import { useLocalStorage } from '@mantine/hooks';
 import { IconCloudDownload, IconPlus, IconRefresh } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router-dom';
 import type { App } from '@berth/contract';
+import { BatchBar, useBatchSelection } from '../../../components/BatchBar';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { formatDate } from '../../../lib/format';
+import { useAppBatch } from '../api/mutations';
 import { portChips, projectOf } from '../model';
+import { BATCH_ACTIONS } from './actions';
 import { AppRowMenu } from './AppRowMenu';
 import { AppStatusBadge } from './AppStatusBadge';
 import { ColumnsMenu } from './ColumnsMenu';
@@ -26,6 +29,9 @@ function AppName({ app }: { app: App }) {
     </Tooltip>
   );
 }
+
+const appId = (a: App) => a.Id;
+const appName = (a: App) => a.name;
 
 const COLUMNS: Column<App>[] = [
   { key: 'name', header: 'Name', sortable: true, render: (a) => <AppName app={a} />, sortValue: (a) => a.name },
@@ -70,6 +76,8 @@ export interface AppsTableProps {
 export function AppsTable({ apps, loading, progress, busy, onRefresh, onCheckUpdates, checking }: AppsTableProps) {
   const navigate = useNavigate();
   const [hidden, setHidden] = useLocalStorage<string[]>({ key: 'berth.apps.hiddenColumns', defaultValue: [] });
+  const { selection, selectedRows } = useBatchSelection(apps, appId, appName);
+  const batch = useAppBatch();
   const toolbar = (
     <>
       <Button component={Link} to="/apps/deploy" leftSection={<IconPlus size={16} />}>
@@ -96,11 +104,22 @@ export function AppsTable({ apps, loading, progress, busy, onRefresh, onCheckUpd
           ))}
         </Box>
       )}
+      <BatchBar
+        noun={['app', 'apps']}
+        selectedRows={selectedRows}
+        selection={selection}
+        rowKey={appId}
+        itemOf={appName}
+        labelOf={appName}
+        actions={BATCH_ACTIONS}
+        run={async (action, names) => (await batch.mutateAsync({ action, names })).results}
+      />
       <DataTable
         label="Applications"
         data={apps}
         columns={COLUMNS}
-        rowKey={(a) => a.Id}
+        rowKey={appId}
+        selection={selection}
         hiddenColumns={hidden}
         searchPlaceholder="Search"
         defaultSort={{ key: 'name', direction: 'asc' }}

@@ -46,6 +46,20 @@ export function useDeleteImage() {
   });
 }
 
+/** Removes many images; the answer's list replaces the cached one. */
+export function useRemoveImages() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (ids: string[]) => api(imageApi.batch, { body: { action: 'remove', ids } }),
+    // The selection bar shows the outcome.
+    meta: { notifyError: false },
+    onSuccess: ({ images }, ids) => {
+      queryClient.setQueryData(imageKeys.list(), images);
+      for (const id of ids) queryClient.removeQueries({ queryKey: imageKeys.detail(id) });
+    },
+  });
+}
+
 /** Remove one tag of a multi-tagged image; the answer is the image with its remaining tags. */
 export function useUntagImage() {
   const queryClient = useQueryClient();

@@ -4,14 +4,17 @@ import { IconCloudDownload, IconPlus } from '@tabler/icons-react';
 import { useNavigate } from 'react-router-dom';
 import type { ImageSummary } from '@berth/contract';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { BatchBar, REMOVE_ACTIONS, useBatchSelection } from '../../../components/BatchBar';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { formatDate, toDate } from '../../../lib/format';
 import { notifySuccess } from '../../../lib/notify';
-import { useDeleteImage, useImages, useRepullImage } from '../api/queries';
+import { useDeleteImage, useImages, useRemoveImages, useRepullImage } from '../api/queries';
 import { imageNames, imageTag, shortImageId } from '../model';
 import { DeleteImageBody, TagCell } from './ImageNames';
 import { RowMenu } from '../../../components/Menus';
 import { PullImageDialog } from './PullImageDialog';
+
+const imageId = (i: ImageSummary) => i.Id;
 
 const columns: Column<ImageSummary>[] = [
   {
@@ -32,6 +35,8 @@ export function ImagesTable() {
   const images = useImages();
   const repull = useRepullImage();
   const remove = useDeleteImage();
+  const removeMany = useRemoveImages();
+  const { selection, selectedRows } = useBatchSelection(images.data, imageId, imageTag);
   const [pulling, setPulling] = useState(false);
   const [deleting, setDeleting] = useState<ImageSummary | null>(null);
   const open = (i: ImageSummary) => navigate(`/resources/images/${encodeURIComponent(i.Id)}`);
@@ -60,11 +65,22 @@ export function ImagesTable() {
   return (
     <>
       {images.error && <Text c="red">{images.error.message}</Text>}
+      <BatchBar
+        noun={['image', 'images']}
+        selectedRows={selectedRows}
+        selection={selection}
+        rowKey={imageId}
+        itemOf={imageId}
+        labelOf={imageTag}
+        actions={REMOVE_ACTIONS}
+        run={async (_action, ids) => (await removeMany.mutateAsync(ids)).results}
+      />
       <DataTable
         label="Images"
         data={images.data}
         columns={columns}
-        rowKey={(i) => i.Id}
+        rowKey={imageId}
+        selection={selection}
         searchPlaceholder="Search images"
         loading={images.isLoading || repull.isPending}
         onRowClick={open}

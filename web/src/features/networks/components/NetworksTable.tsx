@@ -4,11 +4,15 @@ import { IconPlus } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router-dom';
 import type { Network } from '@berth/contract';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { BatchBar, REMOVE_ACTIONS, useBatchSelection } from '../../../components/BatchBar';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { formatDate, toDate } from '../../../lib/format';
 import { notifySuccess } from '../../../lib/notify';
 import { RowMenu } from '../../../components/Menus';
-import { useDeleteNetwork, useNetworks } from '../api';
+import { useDeleteNetwork, useNetworks, useRemoveNetworks } from '../api';
+
+const networkId = (n: Network) => n.Id;
+const networkName = (n: Network) => n.Name;
 
 const columns: Column<Network>[] = [
   {
@@ -37,6 +41,8 @@ export function NetworksTable() {
   const navigate = useNavigate();
   const networks = useNetworks();
   const remove = useDeleteNetwork();
+  const removeMany = useRemoveNetworks();
+  const { selection, selectedRows } = useBatchSelection(networks.data, networkId, networkName);
   const [deleting, setDeleting] = useState<Network | null>(null);
   const open = (n: Network) => navigate(`/resources/networks/${encodeURIComponent(n.Id)}`);
 
@@ -53,11 +59,22 @@ export function NetworksTable() {
   return (
     <>
       {networks.error && <Text c="red">{networks.error.message}</Text>}
+      <BatchBar
+        noun={['network', 'networks']}
+        selectedRows={selectedRows}
+        selection={selection}
+        rowKey={networkId}
+        itemOf={networkId}
+        labelOf={networkName}
+        actions={REMOVE_ACTIONS}
+        run={async (_action, ids) => (await removeMany.mutateAsync(ids)).results}
+      />
       <DataTable
         label="Networks"
         data={networks.data}
         columns={columns}
-        rowKey={(n) => n.Id}
+        rowKey={networkId}
+        selection={selection}
         searchPlaceholder="Search networks"
         loading={networks.isLoading}
         onRowClick={open}

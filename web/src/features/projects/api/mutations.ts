@@ -42,6 +42,21 @@ export function useProjectAction() {
   });
 }
 
+/** One compose action on many projects; the answer's list replaces the cached one and apps are re-read. */
+export function useProjectBatch() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { action: ProjectAction; names: string[] }) => api(projectApi.batch, { body }),
+    // The selection bar shows the outcome.
+    meta: { notifyError: false },
+    onSuccess: (result, { names }) => {
+      queryClient.setQueryData(projectKeys.list(), result.projects);
+      for (const name of names) void queryClient.invalidateQueries({ queryKey: projectKeys.detail(name) });
+      void queryClient.invalidateQueries({ queryKey: ['apps'] });
+    },
+  });
+}
+
 /** 'Running docker-compose {action} ...' for every action under way (of one project when named). */
 export function useProjectBusyTexts(name?: string): string[] {
   const running = useMutationState({

@@ -1,13 +1,27 @@
 import { Badge, Button, Group, Text, Tooltip } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router-dom';
-import type { Project } from '@berth/contract';
+import type { Project, ProjectAction } from '@berth/contract';
+import { BatchBar, useBatchSelection, type BatchAction } from '../../../components/BatchBar';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { PageHeader } from '../../../components/PageHeader';
+import { useProjectBatch } from '../api/mutations';
 import { NEW_PROJECT } from '../model';
 import { ProjectRowMenu } from './ProjectRowMenu';
 
 const serviceCount = (p: Project) => Object.keys(p.services).length;
+const projectName = (p: Project) => p.name;
+
+/** What the selection bar offers for projects (the whole-project compose actions). */
+const BATCH_ACTIONS: readonly BatchAction<Project, ProjectAction>[] = [
+  { key: 'up', label: 'Up', done: 'brought up', color: 'green' },
+  { key: 'start', label: 'Start', done: 'started', color: 'green' },
+  { key: 'stop', label: 'Stop', done: 'stopped', color: 'orange' },
+  { key: 'restart', label: 'Restart', done: 'restarted' },
+  { key: 'pull', label: 'Pull', done: 'pulled' },
+  { key: 'down', label: 'Down', done: 'taken down', color: 'orange' },
+  { key: 'delete', label: 'Delete', done: 'deleted', color: 'red', danger: true },
+];
 
 const columns: Column<Project>[] = [
   {
@@ -50,14 +64,27 @@ const columns: Column<Project>[] = [
 /** /projects: every compose project, with its row menu and the running action's subtitle. */
 export function ProjectsTable({ projects, loading, busy }: { projects: Project[] | undefined; loading: boolean; busy: string[] }) {
   const navigate = useNavigate();
+  const batch = useProjectBatch();
+  const { selection, selectedRows } = useBatchSelection(projects, projectName, projectName);
   return (
     <>
       <PageHeader title="Projects" subtitle={busy[0]} />
+      <BatchBar
+        noun={['project', 'projects']}
+        selectedRows={selectedRows}
+        selection={selection}
+        rowKey={projectName}
+        itemOf={projectName}
+        labelOf={projectName}
+        actions={BATCH_ACTIONS}
+        run={async (action, names) => (await batch.mutateAsync({ action, names })).results}
+      />
       <DataTable
         label="Projects"
         data={projects}
         columns={columns}
-        rowKey={(p) => p.name}
+        rowKey={projectName}
+        selection={selection}
         searchPlaceholder="Search projects"
         loading={loading || busy.length > 0}
         emptyText="No Projects available."

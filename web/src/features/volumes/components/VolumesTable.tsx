@@ -4,12 +4,15 @@ import { IconPlus } from '@tabler/icons-react';
 import { useNavigate } from 'react-router-dom';
 import type { Volume } from '@berth/contract';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { BatchBar, REMOVE_ACTIONS, useBatchSelection } from '../../../components/BatchBar';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { formatDate, toDate } from '../../../lib/format';
 import { notifySuccess } from '../../../lib/notify';
 import { RowMenu } from '../../../components/Menus';
-import { useDeleteVolume, useVolumes } from '../api';
+import { useDeleteVolume, useRemoveVolumes, useVolumes } from '../api';
 import { CreateVolumeDialog } from './CreateVolumeDialog';
+
+const volumeName = (v: Volume) => v.Name;
 
 const columns: Column<Volume>[] = [
   {
@@ -39,6 +42,8 @@ export function VolumesTable() {
   const navigate = useNavigate();
   const volumes = useVolumes();
   const remove = useDeleteVolume();
+  const removeMany = useRemoveVolumes();
+  const { selection, selectedRows } = useBatchSelection(volumes.data, volumeName, volumeName);
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<Volume | null>(null);
   const open = (v: Volume) => navigate(`/resources/volumes/${encodeURIComponent(v.Name)}`);
@@ -56,11 +61,22 @@ export function VolumesTable() {
   return (
     <>
       {volumes.error && <Text c="red">{volumes.error.message}</Text>}
+      <BatchBar
+        noun={['volume', 'volumes']}
+        selectedRows={selectedRows}
+        selection={selection}
+        rowKey={volumeName}
+        itemOf={volumeName}
+        labelOf={volumeName}
+        actions={REMOVE_ACTIONS}
+        run={async (_action, names) => (await removeMany.mutateAsync(names)).results}
+      />
       <DataTable
         label="Volumes"
         data={volumes.data}
         columns={columns}
-        rowKey={(v) => v.Name}
+        rowKey={volumeName}
+        selection={selection}
         searchPlaceholder="Search volumes"
         defaultSort={{ key: 'Name', direction: 'asc' }}
         loading={volumes.isLoading}

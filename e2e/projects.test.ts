@@ -117,7 +117,8 @@ describe('compose projects in the browser', () => {
     const row = table.getByRole('row').filter({ hasText: name });
     await row.waitFor();
     await row.getByText('Unused').waitFor();
-    expect(await row.getByRole('cell').nth(2).textContent()).toBe('2');
+    // Cells: selection box, name, version, services.
+    expect(await row.getByRole('cell').nth(3).textContent()).toBe('2');
 
     await row.getByRole('button', { name: `Actions for ${name}` }).click();
     await page.getByRole('menuitem', { name: 'Controls' }).hover();

@@ -16,3 +16,4 @@ export * from './schemas/app';
 export * from './schemas/settings';
 export * from './schemas/compose-keys';
 export * from './schemas/batch';
+export * from './schemas/auto-update';

@@ -17,6 +17,7 @@ import { AppStreams } from './services/apps-live';
 import { createAppsRuntime } from './services/apps-runtime';
 import { AppUpdateService } from './services/apps-update';
 import { createAuthService, type AuthService } from './services/auth';
+import { AutoUpdateService } from './services/auto-update';
 import { BatchService } from './services/batch';
 import { DeployService } from './services/deploy';
 import { EnvironmentScopes } from './services/environment-scopes';
@@ -69,6 +70,8 @@ export interface EngineScope {
   deploy: DeployService;
   /** One action on many apps, projects, images, volumes or networks (through the single-item services above). */
   batch: BatchService;
+  /** Scheduled updates with a health gate (started by the routes once the server is ready). */
+  autoUpdate: AutoUpdateService;
   close(): Promise<void>;
 }
 
@@ -163,9 +166,11 @@ export function buildScope(id: string, envCtx: AppContext, variables: VariablesS
   const runtime = createAppsRuntime(envCtx);
   const apps = new AppsService(envCtx, runtime);
   const projects = new ProjectsService(envCtx);
+  const appUpdates = new AppUpdateService(envCtx, apps, runtime);
+  const autoUpdate = new AutoUpdateService(envCtx, id, apps, appUpdates);
   const single = {
     apps,
-    appUpdates: new AppUpdateService(envCtx, apps, runtime),
+    appUpdates,
     projects,
     projectActions: new ProjectActionsService(envCtx, projects),
     // Host paths are only Berth's own to check on the engine it runs beside.
@@ -185,7 +190,9 @@ export function buildScope(id: string, envCtx: AppContext, variables: VariablesS
     prune: new PruneService(envCtx.docker),
     deploy: new DeployService(envCtx.docker, variables, envCtx.log),
     batch: new BatchService({ ...single, log: envCtx.log }),
+    autoUpdate,
     close: async () => {
+      await autoUpdate.close();
       await projects.shutdown();
       runtime.close();
     },

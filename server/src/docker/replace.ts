@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ContainerSpec, Engine } from './engine';
-import { swapContainer } from './swap';
+import { swapContainer, type SwapOptions, type SwapResult } from './swap';
 import { RestoreFailedError } from '../errors';
 
 export type { ContainerSpec } from './engine';
@@ -24,6 +24,25 @@ export interface ReplaceOptions {
  */
 export async function replaceContainer(engine: Engine, oldRef: string, spec: ContainerSpec, opts: ReplaceOptions): Promise<ReplaceResult> {
   const out = await swapContainer(engine, oldRef, { spec, extraNetworks: opts.extraNetworks, name: opts.name }, { tempTag: 'new', log: opts.log });
+  return settled(out, opts);
+}
+
+/**
+ * replaceContainer with a gate the started replacement must pass: when it fails the gate, the
+ * replacement is removed, the old container is back as it was, and the gate's reason is returned.
+ */
+export async function replaceContainerGated(
+  engine: Engine,
+  oldRef: string,
+  spec: ContainerSpec,
+  opts: ReplaceOptions & { gate: NonNullable<SwapOptions['gate']> },
+): Promise<ReplaceResult | { rolledBack: string }> {
+  const out = await swapContainer(engine, oldRef, { spec, extraNetworks: opts.extraNetworks, name: opts.name }, { tempTag: 'new', gate: opts.gate, log: opts.log });
+  if (out.result === 'rolled_back' && out.error === null && out.problems.length === 0) return { rolledBack: out.reason };
+  return settled(out, opts);
+}
+
+function settled(out: SwapResult, opts: ReplaceOptions): ReplaceResult {
   if (out.result === 'swapped') return { id: out.id, name: out.name };
   if (out.result === 'not_created') throw out.error;
   const failure = out.error ?? new Error(out.reason);

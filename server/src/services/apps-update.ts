@@ -3,7 +3,8 @@ import type { AppContext } from '../context';
 import { appFromInspect, recreateSpec, type ImageDefaults } from '../docker/containers';
 import { checkImageUpdate, pullImage } from '../docker/images-update';
 import { inspectImage } from '../docker/images';
-import { replaceContainer } from '../docker/replace';
+import type { GateVerdict } from '../docker/health-gate';
+import { replaceContainer, replaceContainerGated } from '../docker/replace';
 import { findSelfContainer } from '../docker/self-container';
 import { bareName, IMAGE_ID } from '../docker/names';
 import { AppError, ConflictError, ValidationError } from '../errors';
@@ -40,8 +41,10 @@ export class AppUpdateService {
   /**
    * Pulls the app's image, then replaces the container with one made from it under the same name
    * and configuration (created first, swapped in, the old one removed last; put back on failure).
+   * With a `gate`, the started replacement must pass it, else the old container is put back and
+   * the gate's reason returned as `rolledBack`.
    */
-  async replace(name: string): Promise<void> {
+  async replace(name: string, gate?: (id: string) => Promise<GateVerdict>): Promise<{ rolledBack: string | null }> {
     const old = await this.apps.inspect(name);
     if (this.busy.has(old.Id)) throw new ConflictError(`${name} is already being updated.`);
     // Replacing Berth's own container from inside it would stop Berth halfway through the swap.
@@ -53,8 +56,15 @@ export class AppUpdateService {
     try {
       await pullImage(this.ctx.docker, ref, { idleMs: PULL_IDLE_MS });
       const spec = recreateSpec(old, await this.imageDefaults(old.Image), ref);
-      await replaceContainer(this.ctx.docker, old.Id, spec.create, { extraNetworks: spec.extraNetworks, log: this.ctx.log });
+      const opts = { extraNetworks: spec.extraNetworks, log: this.ctx.log };
+      if (gate) {
+        const out = await replaceContainerGated(this.ctx.docker, old.Id, spec.create, { ...opts, gate });
+        if ('rolledBack' in out) return { rolledBack: out.rolledBack };
+      } else {
+        await replaceContainer(this.ctx.docker, old.Id, spec.create, opts);
+      }
       this.rt.updatable.delete(old.Id);
+      return { rolledBack: null };
     } catch (err) {
       // replaceContainer leaves the old container as it was unless it says restore_failed.
       if (err instanceof AppError && err.code !== ErrorCode.restoreFailed) {

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { defineRoute } from '../route';
+import { AppNameParams } from './app';
+
+export const AUTO_UPDATE_MODES = ['notify', 'update'] as const;
+export const AutoUpdateMode = z.enum(AUTO_UPDATE_MODES, { error: () => `The mode is one of: ${AUTO_UPDATE_MODES.join(', ')}.` });
+export type AutoUpdateMode = z.infer<typeof AutoUpdateMode>;
+
+/** A cron expression (5 fields, or 6 with seconds first); the server checks it with croner. */
+const Schedule = z.string().trim().min(1, 'A schedule is a cron expression such as "0 4 * * *".').max(120);
+const SettleSeconds = z.number().int().min(1, 'At least 1 second.').max(3600, 'At most 3600 seconds.');
+
+/** The global policy: the default of every app. */
+export const AutoUpdatePolicy = z.strictObject({
+  enabled: z.boolean(),
+  mode: AutoUpdateMode,
+  schedule: Schedule,
+  /** How long a new container without a HEALTHCHECK must run without restarting to count as good. */
+  settle_seconds: SettleSeconds,
+});
+export type AutoUpdatePolicy = z.infer<typeof AutoUpdatePolicy>;
+export const AutoUpdateSettings = AutoUpdatePolicy.extend({
+  /** When the schedule fires next (ISO), null when it never will. */
+  next_run_at: z.string().nullable(),
+});
+export type AutoUpdateSettings = z.infer<typeof AutoUpdateSettings>;
+
+/** An app's override: null fields follow the global policy (labels `berth.auto-update`, `berth.auto-update.schedule` win over both). */
+export const AutoUpdateOverride = z.strictObject({
+  enabled: z.boolean().nullable(),
+  mode: AutoUpdateMode.nullable(),
+  schedule: Schedule.nullable(),
+  settle_seconds: SettleSeconds.nullable(),
+});
+export type AutoUpdateOverride = z.infer<typeof AutoUpdateOverride>;
+
+export const AUTO_UPDATE_RESULTS = ['up_to_date', 'updated', 'rolled_back', 'failed', 'update_available'] as const;
+export const AutoUpdateItem = z.object({
+  name: z.string(),
+  result: z.enum(AUTO_UPDATE_RESULTS),
+  reason: z.string().nullable(),
+  from_digest: z.string().nullable(),
+  to_digest: z.string().nullable(),
+});
+export type AutoUpdateItem = z.infer<typeof AutoUpdateItem>;
+
+export const AutoUpdateRun = z.object({
+  id: z.number().int(),
+  started_at: z.string(),
+  /** Null while the run is under way. */
+  finished_at: z.string().nullable(),
+  /** `manual` (run now) or the schedule that fired. */
+  trigger: z.string(),
+  results: z.array(AutoUpdateItem),
+});
+export type AutoUpdateRun = z.infer<typeof AutoUpdateRun>;
+
+export const AppAutoUpdate = z.object({
+  override: AutoUpdateOverride,
+  /** What applies after labels, the override and the global policy. */
+  effective: AutoUpdatePolicy,
+  /** Which labels set part of the effective policy. */
+  labels: z.record(z.string(), z.string()),
+  last: AutoUpdateItem.extend({ run_id: z.number().int(), at: z.string() }).nullable(),
+});
+export type AppAutoUpdate = z.infer<typeof AppAutoUpdate>;
+
+const RunIdParams = z.object({ id: z.coerce.number().int().min(1) });
+
+export const autoUpdateApi = {
+  get: defineRoute({ method: 'GET', path: '/api/settings/auto-update', summary: 'The global auto-update policy and when it runs next', role: 'viewer', response: AutoUpdateSettings }),
+  put: defineRoute({ method: 'PUT', path: '/api/settings/auto-update', summary: 'Set the global auto-update policy', role: 'admin', body: AutoUpdatePolicy, response: AutoUpdateSettings }),
+  run: defineRoute({
+    method: 'POST',
+    path: '/api/settings/auto-update/run',
+    summary: 'Start a run over every app with auto-update enabled now; answers its id (the run goes on in the background)',
+    role: 'operator',
+    response: z.object({ id: z.number().int() }),
+  }),
+  runs: defineRoute({ method: 'GET', path: '/api/settings/auto-update/runs', summary: 'The last 50 runs, newest first', role: 'viewer', response: z.array(AutoUpdateRun) }),
+  runById: defineRoute({ method: 'GET', path: '/api/settings/auto-update/runs/{id}', summary: 'One run with its results', role: 'viewer', params: RunIdParams, response: AutoUpdateRun }),
+  app: defineRoute({ method: 'GET', path: '/api/apps/{name}/auto-update', summary: "An app's auto-update override, the effective policy and its last result", role: 'viewer', params: AppNameParams, response: AppAutoUpdate }),
+  putApp: defineRoute({
+    method: 'PUT',
+    path: '/api/apps/{name}/auto-update',
+    summary: "Set an app's auto-update override (null fields follow the global policy)",
+    role: 'operator',
+    params: AppNameParams,
+    body: AutoUpdateOverride,
+    response: AppAutoUpdate,
+  }),
+};

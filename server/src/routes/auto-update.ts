@@ -1,0 +1,17 @@
+import type { FastifyInstance } from 'fastify';
+import { autoUpdateApi } from '@berth/contract';
+import type { Services } from '../app-services';
+import { route } from '../lib/route';
+
+/** Auto-update: the global policy and runs (of the local environment) and each app's override. */
+export function autoUpdateRoutes(app: FastifyInstance, { scope, environments }: Services): void {
+  app.addHook('onReady', () => environments.local.autoUpdate.startSchedules());
+
+  route(app, autoUpdateApi.get, () => environments.local.autoUpdate.settings());
+  route(app, autoUpdateApi.put, (req) => environments.local.autoUpdate.setGlobal(req.body));
+  route(app, autoUpdateApi.run, () => environments.local.autoUpdate.runNow());
+  route(app, autoUpdateApi.runs, () => environments.local.autoUpdate.runs());
+  route(app, autoUpdateApi.runById, (req) => environments.local.autoUpdate.run(req.params.id));
+  route(app, autoUpdateApi.app, (req) => scope(req).autoUpdate.forApp(req.params.name));
+  route(app, autoUpdateApi.putApp, (req) => scope(req).autoUpdate.setApp(req.params.name, req.body));
+}

@@ -1,0 +1,207 @@
+import { Cron } from 'croner';
+import type { App, AppAutoUpdate, AutoUpdateItem, AutoUpdateOverride, AutoUpdatePolicy, AutoUpdateRun, AutoUpdateSettings } from '@berth/contract';
+import type { AppContext } from '../context';
+import { AutoUpdateRepo } from '../db/auto-update-repo';
+import { healthGate } from '../docker/health-gate';
+import { findSelfContainer } from '../docker/self-container';
+import { NotFoundError } from '../errors';
+import type { AppsService } from './apps';
+import type { AppUpdateService } from './apps-update';
+import { checkSchedule, DEFAULT_POLICY, effectivePolicy, nextRun, policyLabels } from './auto-update-policy';
+
+/** Schedules are looked for again this often, so a newly labelled app gets its own schedule. */
+const RESYNC_SCHEDULE = '*/10 * * * *';
+const NO_OVERRIDE: AutoUpdateOverride = { enabled: null, mode: null, schedule: null, settle_seconds: null };
+
+/**
+ * Scheduled auto-update of one environment's apps: check the registry, then notify only or
+ * update through the same swap as a one-click update, with a health gate; a replacement that
+ * fails the gate is removed, the old container put back and the digest remembered as bad.
+ * Berth's own container is never touched (Settings → Update is its path).
+ */
+export class AutoUpdateService {
+  private readonly repo: AutoUpdateRepo;
+  private jobs = new Map<string, Cron>();
+  private running: { id: number; done: Promise<void> } | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly ctx: AppContext,
+    env: string,
+    private readonly apps: AppsService,
+    private readonly updates: AppUpdateService,
+  ) {
+    this.repo = new AutoUpdateRepo(ctx.db, env);
+  }
+
+  settings(): AutoUpdateSettings {
+    const policy = this.global();
+    return { ...policy, next_run_at: nextRun(policy.schedule) };
+  }
+
+  async setGlobal(policy: AutoUpdatePolicy): Promise<AutoUpdateSettings> {
+    checkSchedule(policy.schedule);
+    this.repo.setPolicy('global', '', policy);
+    await this.syncSchedules();
+    return this.settings();
+  }
+
+  async forApp(name: string): Promise<AppAutoUpdate> {
+    const info = await this.apps.inspect(name);
+    const labels = info.Config.Labels ?? {};
+    const override = this.repo.policy('app', name) ?? NO_OVERRIDE;
+    return { override, effective: effectivePolicy(this.global(), override, labels), labels: policyLabels(labels), last: this.lastResult(name) };
+  }
+
+  async setApp(name: string, override: AutoUpdateOverride): Promise<AppAutoUpdate> {
+    checkSchedule(override.schedule);
+    await this.apps.inspect(name);
+    this.repo.setPolicy('app', name, override);
+    await this.syncSchedules();
+    return this.forApp(name);
+  }
+
+  runs(): AutoUpdateRun[] {
+    return this.repo.runs(50);
+  }
+
+  run(id: number): AutoUpdateRun {
+    const run = this.repo.run(id);
+    if (!run) throw new NotFoundError('auto-update run', String(id));
+    return run;
+  }
+
+  /** Starts a run over every enabled app (or answers the one under way). */
+  async runNow(): Promise<{ id: number }> {
+    if (this.running) return { id: this.running.id };
+    const targets = await this.targets(() => true);
+    return { id: this.start('manual', targets) };
+  }
+
+  /** Starts the schedules (after the server is ready). */
+  async startSchedules(): Promise<void> {
+    await this.syncSchedules();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.jobs.values()) job.stop();
+    this.jobs.clear();
+    await this.running?.done;
+  }
+
+  private global(): AutoUpdatePolicy {
+    const stored = this.repo.policy('global', '');
+    if (!stored) return DEFAULT_POLICY;
+    return {
+      enabled: stored.enabled ?? DEFAULT_POLICY.enabled,
+      mode: stored.mode ?? DEFAULT_POLICY.mode,
+      schedule: stored.schedule ?? DEFAULT_POLICY.schedule,
+      settle_seconds: stored.settle_seconds ?? DEFAULT_POLICY.settle_seconds,
+    };
+  }
+
+  /** Enabled apps (Berth itself left out) whose effective policy `pick` accepts. */
+  private async targets(pick: (p: AutoUpdatePolicy) => boolean): Promise<{ app: App; policy: AutoUpdatePolicy }[]> {
+    const [list, self] = await Promise.all([
+      this.apps.list(),
+      findSelfContainer(this.ctx.docker, { containerName: this.ctx.config.containerName, hostname: this.ctx.config.hostname }),
+    ]);
+    const global = this.global();
+    const overrides = this.repo.appPolicies();
+    return list
+      .filter((app) => app.Id !== self.container?.Id)
+      .map((app) => ({ app, policy: effectivePolicy(global, overrides.get(app.name) ?? null, app.Config.Labels) }))
+      .filter((t) => t.policy.enabled && pick(t.policy));
+  }
+
+  private start(trigger: string, targets: { app: App; policy: AutoUpdatePolicy }[]): number {
+    const id = this.repo.startRun(trigger);
+    const done = this.execute(id, targets).finally(() => {
+      this.running = null;
+    });
+    this.running = { id, done };
+    return id;
+  }
+
+  private async execute(id: number, targets: { app: App; policy: AutoUpdatePolicy }[]): Promise<void> {
+    const results: AutoUpdateItem[] = [];
+    for (const { app, policy } of targets) {
+      if (this.closed) break;
+      results.push(await this.one(app.name, policy));
+      this.repo.saveResults(id, results, false);
+    }
+    this.repo.saveResults(id, results, true);
+    this.report(this.repo.run(id)!);
+  }
+
+  private async one(name: string, policy: AutoUpdatePolicy): Promise<AutoUpdateItem> {
+    let from: string | null = null;
+    let to: string | null = null;
+    const item = (result: AutoUpdateItem['result'], reason: string | null): AutoUpdateItem => ({ name, result, reason, from_digest: from, to_digest: to });
+    try {
+      const check = await this.updates.check(name);
+      from = check.update.localDigests[0] ?? null;
+      to = check.update.remoteDigest;
+      if (!check.isUpdatable) return item('up_to_date', check.reason);
+      if (to && this.repo.isBadDigest(name, to)) return item('up_to_date', `Skipped ${to}: it failed the health gate before; waiting for a newer image.`);
+      if (policy.mode === 'notify') return item('update_available', null);
+      const out = await this.updates.replace(name, (id) => healthGate(this.ctx.docker, id, policy.settle_seconds * 1000));
+      if (out.rolledBack === null) return item('updated', null);
+      if (to) this.repo.rememberBadDigest(name, to);
+      return item('rolled_back', `${out.rolledBack} The previous container was put back.`);
+    } catch (err) {
+      return item('failed', err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  /**
+   * The one place a finished run is announced. Notifications and the audit log (as the user
+   * `auto-update`) are being built separately; they hook in here.
+   */
+  private report(run: AutoUpdateRun): void {
+    const changed = run.results.filter((r) => r.result !== 'up_to_date');
+    this.ctx.log.info({ run: run.id, trigger: run.trigger, results: changed.map((r) => `${r.name}: ${r.result}`) }, 'auto-update run finished');
+  }
+
+  private lastResult(name: string): AppAutoUpdate['last'] {
+    for (const run of this.repo.runs(50)) {
+      const hit = run.results.find((r) => r.name === name);
+      if (hit) return { ...hit, run_id: run.id, at: run.finished_at ?? run.started_at };
+    }
+    return null;
+  }
+
+  /** One cron job per schedule in use (global, overrides, labels) and one that looks again every 10 minutes. */
+  private async syncSchedules(): Promise<void> {
+    if (this.closed) return;
+    const wanted = new Set([this.global().schedule, ...[...this.repo.appPolicies().values()].flatMap((o) => (o.schedule ? [o.schedule] : []))]);
+    try {
+      for (const t of await this.targets(() => true)) wanted.add(t.policy.schedule);
+    } catch (err) {
+      this.ctx.log.warn({ err }, 'auto-update: could not read the apps for their schedules');
+    }
+    wanted.add(RESYNC_SCHEDULE);
+    for (const [expr, job] of this.jobs) {
+      if (!wanted.has(expr)) {
+        job.stop();
+        this.jobs.delete(expr);
+      }
+    }
+    for (const expr of wanted) {
+      if (this.jobs.has(expr)) continue;
+      this.jobs.set(expr, new Cron(expr, { protect: true }, () => void this.fire(expr)));
+    }
+  }
+
+  private async fire(expr: string): Promise<void> {
+    try {
+      if (expr === RESYNC_SCHEDULE) await this.syncSchedules();
+      if (this.running || this.closed) return;
+      const targets = await this.targets((p) => p.schedule === expr);
+      if (targets.length > 0) this.start(expr, targets);
+    } catch (err) {
+      this.ctx.log.warn({ err, schedule: expr }, 'auto-update: a scheduled run could not start');
+    }
+  }
+}

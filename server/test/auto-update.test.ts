@@ -1,0 +1,133 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiError, AppAutoUpdate, AutoUpdateRun, AutoUpdateSettings } from '@berth/contract';
+import { createTestApp, type TestApp } from './helpers/app';
+import { dockerCli, testEngine } from './helpers/engine';
+import { cleanup, uniqueName } from './images-fixtures';
+import { inspect, runTicker } from './apps-fixtures';
+
+interface Inspected {
+  Id: string;
+  Image: string;
+  State: { Running: boolean };
+  Config: { Env: string[]; Labels: Record<string, string> };
+}
+
+let t: TestApp;
+const repo = `${testEngine().registry}/berth-t-au-${randomBytes(4).toString('hex')}/app`;
+const ref = `${repo}:latest`;
+const name = uniqueName('autoupd');
+const images: string[] = [];
+const digests: string[] = [];
+
+/** Builds an image from the test image (offline) under `ref` and pushes it; `extra` adds Dockerfile lines. */
+function publish(extra = ''): string {
+  const dockerfile = `FROM ${testEngine().image}\n${extra}LABEL berth.nonce="${Math.random()}"\n`;
+  const id = dockerCli(['build', '-q', '-t', ref, '--label', 'berth.test=1', '-'], { input: dockerfile, timeoutMs: 120_000 }).trim();
+  images.push(id);
+  dockerCli(['push', ref], { timeoutMs: 120_000 });
+  digests.push(dockerCli(['inspect', '--format', '{{index .RepoDigests 0}}', id]).trim().split('@')[1]!);
+  return id;
+}
+
+/** Deletes every pushed manifest from the local registry, so the test leaves nothing behind there. */
+async function deleteFromRegistry(): Promise<void> {
+  const [registry, ...path] = repo.split('/');
+  for (const digest of digests) await fetch(`http://${registry}/v2/${path.join('/')}/manifests/${digest}`, { method: 'DELETE' });
+}
+
+/** Starts a run now and waits (bounded) until it has finished; returns this app's result. */
+async function runNow() {
+  const started = await t.client.post<{ id: number }>('/api/settings/auto-update/run');
+  expect(started.status, started.text).toBe(200);
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const run = await t.client.get<AutoUpdateRun>(`/api/settings/auto-update/runs/${started.body.id}`);
+    if (run.body.finished_at) return run.body.results.find((r) => r.name === name)!;
+    if (Date.now() > deadline) throw new Error(`run ${started.body.id} did not finish: ${run.text}`);
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
+const setOverride = (body: Record<string, unknown>) => t.client.request<AppAutoUpdate>('PUT', `/api/apps/${name}/auto-update`, { enabled: true, mode: 'update', schedule: null, settle_seconds: 1, ...body });
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+
+afterAll(async () => {
+  const leftovers = dockerCli(['ps', '-a', '--filter', `name=${name}`, '--format', '{{.Names}}']).trim().split('\n').filter(Boolean);
+  cleanup('container', name, ...leftovers);
+  cleanup('image', ref, ...images);
+  await deleteFromRegistry();
+  await t?.close();
+});
+
+// The global policy stays disabled: only this test's app (enabled by its override) is ever touched on the shared engine.
+describe('auto-update', () => {
+  it('shows the global policy with its next run, and refuses a schedule croner cannot read', async () => {
+    const res = await t.client.get<AutoUpdateSettings>('/api/settings/auto-update');
+    expect(res.body).toMatchObject({ enabled: false, mode: 'notify', schedule: '0 4 * * *', settle_seconds: 30 });
+    expect(new Date(res.body.next_run_at!).getTime()).toBeGreaterThan(Date.now());
+    const bad = await t.client.request<ApiError>('PUT', '/api/settings/auto-update', { enabled: false, mode: 'notify', schedule: 'every day', settle_seconds: 30 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.detail).toMatch(/not a cron expression/);
+  });
+
+  it('records "update available" in notify mode and changes nothing, then updates the app keeping its configuration', async () => {
+    publish();
+    runTicker(name, ['-e', 'KEEP=me', '--label', 'custom=yes'], ref);
+    const before = inspect<Inspected>(name);
+    expect((await setOverride({ mode: 'notify' })).status).toBe(200);
+    const second = publish();
+
+    const notified = await runNow();
+    expect(notified).toMatchObject({ result: 'update_available', from_digest: digests[0], to_digest: digests[1] });
+    expect(inspect<Inspected>(name).Id).toBe(before.Id);
+
+    await setOverride({ mode: 'update' });
+    const updated = await runNow();
+    expect(updated).toMatchObject({ result: 'updated', from_digest: digests[0], to_digest: digests[1] });
+    const after = inspect<Inspected>(name);
+    expect(after.Id).not.toBe(before.Id);
+    expect(after.Image).toBe(second);
+    expect(after.State.Running).toBe(true);
+    expect(after.Config.Env).toContain('KEEP=me');
+    expect(after.Config.Labels).toMatchObject({ custom: 'yes' });
+  });
+
+  it('rolls back an image whose container exits at once, then skips that digest on the next run', async () => {
+    const before = inspect<Inspected>(name);
+    publish('ENTRYPOINT ["false"]\n');
+
+    const rolled = await runNow();
+    expect(rolled).toMatchObject({ result: 'rolled_back', to_digest: digests[2] });
+    expect(rolled.reason).toMatch(/stopped/);
+    const after = inspect<Inspected>(name);
+    expect(after.Id).toBe(before.Id);
+    expect(after.Image).toBe(before.Image);
+    expect(after.State.Running).toBe(true);
+    expect(dockerCli(['ps', '-a', '--filter', `name=${name}-berth-`, '--format', '{{.Names}}']).trim()).toBe('');
+
+    const skipped = await runNow();
+    expect(skipped).toMatchObject({ result: 'up_to_date', to_digest: digests[2] });
+    expect(skipped.reason).toMatch(/failed the health gate before/);
+    expect(inspect<Inspected>(name).Id).toBe(before.Id);
+
+    const panel = await t.client.get<AppAutoUpdate>(`/api/apps/${name}/auto-update`);
+    expect(panel.body).toMatchObject({ override: { enabled: true, mode: 'update' }, effective: { enabled: true, settle_seconds: 1 }, last: { result: 'up_to_date' } });
+  });
+
+  it('runs an app on its own schedule within the scheduled second', async () => {
+    const every2s = '*/2 * * * * *';
+    await setOverride({ mode: 'notify', schedule: every2s });
+    const deadline = Date.now() + 20_000;
+    let fired: AutoUpdateRun | undefined;
+    while (!fired && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 500));
+      fired = (await t.client.get<AutoUpdateRun[]>('/api/settings/auto-update/runs')).body.find((r) => r.trigger === every2s && r.finished_at);
+    }
+    await setOverride({ enabled: false, schedule: null });
+    expect(fired?.results.map((r) => r.name)).toEqual([name]);
+  });
+});

@@ -84,6 +84,7 @@ export const routes: RouteObject[] = [
           { path: 'templateVariables', handle: named('Template Variables'), lazy: page(() => import('./pages/settings-template-variables')) },
           { path: 'prune', handle: named('Prune'), lazy: page(() => import('./pages/settings-prune')) },
           { path: 'update', handle: named('Update'), lazy: page(() => import('./pages/settings-update')) },
+          { path: 'auto-update', handle: named('Auto-update'), lazy: page(() => import('./pages/settings-auto-update')) },
         ],
       },
       {

@@ -1,6 +1,7 @@
 import { SimpleGrid, Stack } from '@mantine/core';
 import { useParams } from 'react-router-dom';
 import { useApp } from '../../features/apps/api/queries';
+import { AppAutoUpdatePanel } from '../../features/auto-update';
 import { AppAdvanced } from '../../features/apps/components/AppAdvanced';
 import { AppEnvironment, AppLabels } from '../../features/apps/components/AppConfigTables';
 import { AppNetworking } from '../../features/apps/components/AppNetworking';
@@ -23,6 +24,7 @@ export default function AppInfoPage() {
       <AppEnvironment app={app} />
       <AppLabels app={app} />
       <AppAdvanced app={app} />
+      <AppAutoUpdatePanel name={app.name} />
     </Stack>
   );
 }

@@ -1,0 +1,48 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dockerCli, testEngine, tryDockerCli } from '../server/test/helpers/engine';
+import { expectRouteName, launchBrowser, newPage, signIn } from './helpers/browser';
+import { startServer, type TestServer } from './helpers/server';
+
+const EMAIL = 'admin@berth.local';
+const PASSWORD = 'berth-e2e-autoupdate-password';
+
+describe('auto-update', () => {
+  let server: TestServer;
+  let browser: Browser;
+  const name = `berth-t-e2eau-${Math.random().toString(36).slice(2, 8)}`;
+
+  beforeAll(async () => {
+    dockerCli(['create', '--name', name, '--label', 'berth.test=1', testEngine().image, 'true']);
+    server = await startServer({ env: { ADMIN_PASSWORD: PASSWORD } });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    tryDockerCli(['rm', '-f', name]);
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('shows the policy with its next run, runs now into the history, and sets an app override on its page', async () => {
+    const { context, page } = await newPage(browser, server.baseUrl);
+    await signIn(page, EMAIL, PASSWORD, { path: '/#/settings/auto-update' });
+    await expectRouteName(page, 'Auto-update');
+    await page.getByTestId('auto-update-next-run').filter({ hasText: /^Next run at / }).waitFor();
+
+    // Nothing is enabled in this fresh server, so the run touches nothing and says so.
+    await page.getByRole('button', { name: 'Run now' }).click();
+    const runs = page.getByRole('table', { name: 'Auto-update runs' });
+    await runs.getByText('No app has auto-update enabled.').waitFor({ timeout: 30_000 });
+    expect(await runs.getByText('Run now', { exact: true }).count()).toBe(1);
+
+    await page.goto(`/#/apps/${name}/info`);
+    await expectRouteName(page, 'Info');
+    const effective = page.getByTestId('auto-update-effective');
+    await effective.filter({ hasText: 'In effect: off' }).waitFor();
+    await page.getByRole('textbox', { name: 'Auto-update' }).click();
+    await page.getByRole('option', { name: 'On', exact: true }).click();
+    await page.getByRole('button', { name: 'Save auto-update' }).click();
+    await effective.filter({ hasText: 'In effect: on, notify only' }).waitFor();
+    await context.close();
+  });
+});

@@ -1,0 +1,16 @@
+import { Stack } from '@mantine/core';
+import { PageHeader } from '../../components/PageHeader';
+import { AutoUpdatePolicyForm, AutoUpdateRuns } from '../../features/auto-update';
+
+/** /settings/auto-update */
+export default function SettingsAutoUpdatePage() {
+  return (
+    <>
+      <PageHeader title="Auto-update" subtitle="Check apps for new images on a schedule; updates that come up unhealthy are rolled back." />
+      <Stack>
+        <AutoUpdatePolicyForm />
+        <AutoUpdateRuns />
+      </Stack>
+    </>
+  );
+}

@@ -1,0 +1,68 @@
+import { useEffect, useState } from 'react';
+import { Alert, Button, Group, NumberInput, SegmentedControl, Stack, Switch, Text, TextInput } from '@mantine/core';
+import type { AutoUpdateMode, AutoUpdatePolicy } from '@berth/contract';
+import { Section } from '../../../components/Section';
+import { formatDate } from '../../../lib/format';
+import { errorMessage, notifySuccess } from '../../../lib/notify';
+import { useAutoUpdateSettings, useSaveAutoUpdate } from '../api';
+
+/** Settings → Auto-update: the global policy (every app's default) and when it runs next. */
+export function AutoUpdatePolicyForm() {
+  const settings = useAutoUpdateSettings();
+  const save = useSaveAutoUpdate();
+  const [draft, setDraft] = useState<AutoUpdatePolicy | null>(null);
+  useEffect(() => {
+    if (settings.data && !draft) {
+      const { enabled, mode, schedule, settle_seconds } = settings.data;
+      setDraft({ enabled, mode, schedule, settle_seconds });
+    }
+  }, [settings.data, draft]);
+  if (settings.error) return <Alert color="red">{errorMessage(settings.error)}</Alert>;
+  if (!draft || !settings.data) return null;
+  const set = (patch: Partial<AutoUpdatePolicy>) => setDraft({ ...draft, ...patch });
+
+  return (
+    <Section title="Policy">
+      <Stack>
+        <Switch label="Check apps for new images on a schedule" checked={draft.enabled} onChange={(e) => set({ enabled: e.currentTarget.checked })} />
+        <div>
+          <Text size="sm" fw={500} mb={4} id="auto-update-mode">
+            Mode
+          </Text>
+          <SegmentedControl
+            aria-labelledby="auto-update-mode"
+            value={draft.mode}
+            onChange={(v) => set({ mode: v as AutoUpdateMode })}
+            data={[
+              { value: 'notify', label: 'Notify only' },
+              { value: 'update', label: 'Update' },
+            ]}
+          />
+        </div>
+        <TextInput
+          label="Schedule"
+          description='A cron expression: minute hour day month weekday, e.g. "0 4 * * *" (04:00 every day).'
+          value={draft.schedule}
+          onChange={(e) => set({ schedule: e.currentTarget.value })}
+        />
+        <NumberInput
+          label="Settle time (seconds)"
+          description="An app without a health check must run this long without restarting, else the update is rolled back."
+          min={1}
+          max={3600}
+          value={draft.settle_seconds}
+          onChange={(v) => set({ settle_seconds: typeof v === 'number' ? v : Number(v) || 1 })}
+        />
+        <Text size="sm" c="dimmed" data-testid="auto-update-next-run">
+          {settings.data.next_run_at ? `Next run at ${formatDate(settings.data.next_run_at)}` : 'The schedule never fires.'}
+        </Text>
+        {save.error && <Alert color="red">{errorMessage(save.error)}</Alert>}
+        <Group>
+          <Button loading={save.isPending} onClick={() => save.mutate(draft, { onSuccess: () => notifySuccess('Auto-update policy saved.') })}>
+            Save
+          </Button>
+        </Group>
+      </Stack>
+    </Section>
+  );
+}

@@ -5,7 +5,7 @@ import { route } from '../lib/route';
 
 /** Auto-update: the global policy and runs (of the local environment) and each app's override. */
 export function autoUpdateRoutes(app: FastifyInstance, { scope, environments }: Services): void {
-  app.addHook('onReady', () => environments.local.autoUpdate.startSchedules());
+  app.addHook('onReady', async () => environments.local.autoUpdate.startSchedules());
 
   route(app, autoUpdateApi.get, () => environments.local.autoUpdate.settings());
   route(app, autoUpdateApi.put, (req) => environments.local.autoUpdate.setGlobal(req.body));

@@ -73,14 +73,16 @@ export class AutoUpdateService {
 
   /** Starts a run over every enabled app (or answers the one under way). */
   async runNow(): Promise<{ id: number }> {
-    if (this.running) return { id: this.running.id };
+    const before = this.runningId();
+    if (before !== null) return { id: before };
     const targets = await this.targets(() => true);
-    return { id: this.start('manual', targets) };
+    // A scheduled run may have begun while the apps were read.
+    return { id: this.runningId() ?? this.start('manual', targets) };
   }
 
-  /** Starts the schedules (after the server is ready). */
-  async startSchedules(): Promise<void> {
-    await this.syncSchedules();
+  /** Starts the schedules (after the server is ready); never holds up the start, even with the engine away. */
+  startSchedules(): void {
+    this.syncSchedules().catch((err: unknown) => this.ctx.log.warn({ err }, 'auto-update: the schedules could not be set up'));
   }
 
   async close(): Promise<void> {
@@ -88,6 +90,10 @@ export class AutoUpdateService {
     for (const job of this.jobs.values()) job.stop();
     this.jobs.clear();
     await this.running?.done;
+  }
+
+  private runningId(): number | null {
+    return this.running?.id ?? null;
   }
 
   private global(): AutoUpdatePolicy {
@@ -182,6 +188,7 @@ export class AutoUpdateService {
       this.ctx.log.warn({ err }, 'auto-update: could not read the apps for their schedules');
     }
     wanted.add(RESYNC_SCHEDULE);
+    if (this.closed) return;
     for (const [expr, job] of this.jobs) {
       if (!wanted.has(expr)) {
         job.stop();
@@ -197,9 +204,11 @@ export class AutoUpdateService {
   private async fire(expr: string): Promise<void> {
     try {
       if (expr === RESYNC_SCHEDULE) await this.syncSchedules();
-      if (this.running || this.closed) return;
       const targets = await this.targets((p) => p.schedule === expr);
-      if (targets.length > 0) this.start(expr, targets);
+      if (targets.length === 0) return;
+      // Another schedule's run (or a manual one) goes first; this one follows rather than being lost.
+      while (this.running) await this.running.done;
+      if (!this.closed) this.start(expr, targets);
     } catch (err) {
       this.ctx.log.warn({ err, schedule: expr }, 'auto-update: a scheduled run could not start');
     }

@@ -8,6 +8,7 @@ import { AppNetworking } from '../../features/apps/components/AppNetworking';
 import { AppStorage } from '../../features/apps/components/AppStorage';
 import { AppSummary } from '../../features/apps/components/AppSummary';
 import { AppLoading } from '../../features/apps/components/RunningOnly';
+import { isBerthImage } from '../../features/apps/model';
 
 /** /apps/:appName/info */
 export default function AppInfoPage() {
@@ -24,7 +25,8 @@ export default function AppInfoPage() {
       <AppEnvironment app={app} />
       <AppLabels app={app} />
       <AppAdvanced app={app} />
-      <AppAutoUpdatePanel name={app.name} />
+      {/* Berth never auto-updates itself (Settings → Update is its path), so it gets no panel. */}
+      {!isBerthImage(app) && <AppAutoUpdatePanel name={app.name} />}
     </Stack>
   );
 }

@@ -32,10 +32,16 @@ describe('routing', () => {
   });
 
   it('serves every engine-backed route under /api/environments/{env} as well, `local` being the spec path', async () => {
-    const spec = await t.client.get<unknown[]>('/api/resources/volumes/');
-    const scoped = await t.client.get<unknown[]>('/api/environments/local/resources/volumes/');
-    expect(scoped.status).toBe(200);
-    expect(scoped.body).toEqual(spec.body);
+    const name = `berth-t-scoped-${Date.now().toString(36)}`;
+    const created = await t.client.post('/api/environments/local/resources/volumes/', { name });
+    expect(created.status, created.text).toBe(200);
+    try {
+      const spec = await t.client.get<{ Name: string }>(`/api/resources/volumes/${name}`);
+      expect([spec.status, spec.body.Name]).toEqual([200, name]);
+    } finally {
+      expect((await t.client.delete(`/api/environments/local/resources/volumes/${name}`)).status).toBe(200);
+    }
+    expect((await t.client.get(`/api/resources/volumes/${name}`)).status).toBe(404);
   });
 
   it('answers 404 for an unknown environment and 400 for a malformed id', async () => {

@@ -12,6 +12,7 @@ import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerStaticWeb } from './plugins/static-web';
 import { authRoutes } from './routes/auth';
 import { composeRoutes } from './routes/compose';
+import { swarmRoutes } from './routes/swarm';
 import { healthRoutes } from './routes/health';
 import { settingsRoutes } from './routes/settings';
 import { appsRoutes } from './routes/apps';
@@ -66,6 +67,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<{ ap
   resourceRoutes(app, services);
   pruneRoutes(app, services);
   composeRoutes(app, services);
+  swarmRoutes(app, services);
   authRoutes(app, services);
 
   await registerStaticWeb(app, config.webDist);

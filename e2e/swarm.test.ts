@@ -1,0 +1,64 @@
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { testEngine } from '../server/test/helpers/engine';
+import { expectRouteName, launchBrowser, newPage, signIn } from './helpers/browser';
+import { startServer, type TestServer } from './helpers/server';
+
+const EMAIL = 'admin@berth.local';
+const PASSWORD = 'berth-e2e-swarm-password';
+
+/** The harness's single-node swarm engine (scripts/test-env.sh exports it). */
+function swarmHost(): string {
+  const host = process.env.BERTH_TEST_SWARM_HOST;
+  if (!host) throw new Error('BERTH_TEST_SWARM_HOST is unset: run `npm test` (scripts/test-env.sh starts the swarm engine) or source .test-env/env.sh');
+  return host;
+}
+
+describe('swarm', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+  const name = `berth-e2e-svc-${randomBytes(3).toString('hex')}`;
+
+  beforeAll(async () => {
+    server = await startServer({ dockerHost: swarmHost(), env: { ADMIN_PASSWORD: PASSWORD } });
+    browser = await launchBrowser();
+    ({ page } = await newPage(browser, server.baseUrl));
+    await signIn(page, EMAIL, PASSWORD);
+  });
+  afterAll(async () => {
+    spawnSync(process.env.BERTH_TEST_DOCKER_CLI || 'docker', ['--host', swarmHost(), 'service', 'rm', name], { timeout: 60_000 });
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const notification = (text: string | RegExp) => page.locator('.mantine-Notification-root').filter({ hasText: text });
+  const tasksRunning = (n: number) => page.getByRole('table', { name: 'Tasks' }).getByRole('row').filter({ hasText: /running\s*running/i }).nth(n - 1);
+
+  it('creates a service from the sidebar, scales it and removes it', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Services' }).click();
+    await expectRouteName(page, 'Services');
+    await page.getByRole('link', { name: 'Create Service' }).click();
+    const form = page.getByRole('form', { name: 'Create Service' });
+    await form.getByLabel('Name').fill(name);
+    await form.getByLabel('Image').fill(testEngine().image);
+    await form.getByLabel('Replicas').fill('1');
+    await form.getByLabel('Command').fill("sh\n-c\ntrap 'exit 0' TERM; sleep 600 & wait");
+    await form.getByRole('button', { name: 'Create' }).click();
+    await notification(`Service ${name} created.`).waitFor();
+    await expectRouteName(page, 'Service');
+    await tasksRunning(1).waitFor({ timeout: 60_000 });
+
+    await page.getByLabel(`Replicas of ${name}`).fill('2');
+    await page.getByRole('button', { name: `Scale ${name}` }).click();
+    await notification(`${name} scaled to 2.`).waitFor();
+    await tasksRunning(2).waitFor({ timeout: 60_000 });
+
+    await page.getByRole('button', { name: 'Remove' }).click();
+    await page.getByRole('dialog', { name: 'Remove the service?' }).getByRole('button', { name: 'Remove' }).click();
+    await notification(`Service ${name} removed.`).waitFor();
+    await expectRouteName(page, 'Services');
+  });
+});

@@ -35,6 +35,7 @@ export function translate(err: unknown, t: Target): Error {
   if (typeof e?.code === 'string' && UNREACHABLE.has(e.code)) return new DockerUnavailableError();
   if (typeof e?.statusCode !== 'number') return err instanceof Error ? err : new Error(String(err));
   const message = engineMessage(e);
+  if (/worker nodes can't be used/i.test(message)) return new NotInSwarmError('This Docker engine is a swarm worker; swarm pages need a manager node of the swarm.');
   if (/not a swarm manager|not part of a swarm/i.test(message)) return new NotInSwarmError();
   // A swarm write made against an older version of the object, or a config/secret still in use.
   if (/update out of sequence/i.test(message)) return new ConflictError(`${t.ref ?? 'The object'} was changed meanwhile; reload it and try again.`);

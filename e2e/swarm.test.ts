@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEngine } from '../server/test/helpers/engine';
+import { ConsoleWatch, seriousViolations } from './helpers/audit';
 import { expectRouteName, launchBrowser, newPage, signIn } from './helpers/browser';
 import { startServer, type TestServer } from './helpers/server';
 
@@ -60,5 +61,32 @@ describe('swarm', () => {
     await page.getByRole('dialog', { name: 'Remove the service?' }).getByRole('button', { name: 'Remove' }).click();
     await notification(`Service ${name} removed.`).waitFor();
     await expectRouteName(page, 'Services');
+  });
+
+  it('shows every swarm page without console errors, failed calls or serious axe findings', async () => {
+    const watch = new ConsoleWatch(page);
+    const found: string[] = [];
+    for (const [path, name] of [
+      ['swarm', 'Swarm'],
+      ['swarm/nodes', 'Nodes'],
+      ['swarm/services', 'Services'],
+      ['swarm/services/new', 'Create Service'],
+      ['swarm/stacks', 'Stacks'],
+      ['swarm/stacks/new', 'Deploy Stack'],
+      ['swarm/configs', 'Configs'],
+      ['swarm/secrets', 'Secrets'],
+    ] as const) {
+      await page.goto(`/#/${path}`);
+      await expectRouteName(page, name);
+      await page.getByRole('heading', { name, level: 2 }).waitFor();
+      await expect.poll(() => page.locator('.mantine-Loader-root:visible').count(), { timeout: 30_000 }).toBe(0);
+      const seen = watch.take();
+      found.push(
+        ...(await seriousViolations(page)).map((v) => `${path}: axe ${v.id}: ${v.help} @ ${v.targets.join(' | ')}`),
+        ...seen.messages.map((m) => `${path}: console ${m}`),
+        ...seen.failedApi.map((m) => `${path}: API ${m}`),
+      );
+    }
+    expect(found).toEqual([]);
   });
 });

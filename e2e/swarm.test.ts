@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEngine } from '../server/test/helpers/engine';
 import { ConsoleWatch, seriousViolations } from './helpers/audit';
-import { expectRouteName, launchBrowser, newPage, signIn } from './helpers/browser';
+import { launchBrowser, newPage, routeName, signIn } from './helpers/browser';
 import { startServer, type TestServer } from './helpers/server';
 
 const EMAIL = 'admin@berth.local';
@@ -27,6 +27,8 @@ describe('swarm', () => {
     server = await startServer({ dockerHost: swarmHost(), env: { ADMIN_PASSWORD: PASSWORD } });
     browser = await launchBrowser();
     ({ page } = await newPage(browser, server.baseUrl));
+    // Generous bounds: on a loaded machine a lazily loaded page (the YAML editor) takes a while.
+    page.setDefaultTimeout(60_000);
     await signIn(page, EMAIL, PASSWORD);
   });
   afterAll(async () => {
@@ -35,12 +37,13 @@ describe('swarm', () => {
     await server?.stop();
   });
 
+  const onRoute = (name: string) => routeName(page).filter({ hasText: new RegExp(`^${name}$`) }).waitFor();
   const notification = (text: string | RegExp) => page.locator('.mantine-Notification-root').filter({ hasText: text });
   const tasksRunning = (n: number) => page.getByRole('table', { name: 'Tasks' }).getByRole('row').filter({ hasText: /running\s*running/i }).nth(n - 1);
 
   it('creates a service from the sidebar, scales it and removes it', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Services' }).click();
-    await expectRouteName(page, 'Services');
+    await onRoute('Services');
     await page.getByRole('link', { name: 'Create Service' }).click();
     const form = page.getByRole('form', { name: 'Create Service' });
     await form.getByLabel('Name').fill(name);
@@ -49,7 +52,7 @@ describe('swarm', () => {
     await form.getByLabel('Command').fill("sh\n-c\ntrap 'exit 0' TERM; sleep 600 & wait");
     await form.getByRole('button', { name: 'Create' }).click();
     await notification(`Service ${name} created.`).waitFor();
-    await expectRouteName(page, 'Service');
+    await onRoute('Service');
     await tasksRunning(1).waitFor({ timeout: 60_000 });
 
     await page.getByLabel(`Replicas of ${name}`).fill('2');
@@ -60,7 +63,7 @@ describe('swarm', () => {
     await page.getByRole('button', { name: 'Remove' }).click();
     await page.getByRole('dialog', { name: 'Remove the service?' }).getByRole('button', { name: 'Remove' }).click();
     await notification(`Service ${name} removed.`).waitFor();
-    await expectRouteName(page, 'Services');
+    await onRoute('Services');
   });
 
   it('shows every swarm page without console errors, failed calls or serious axe findings', async () => {
@@ -77,9 +80,9 @@ describe('swarm', () => {
       ['swarm/secrets', 'Secrets'],
     ] as const) {
       await page.goto(`/#/${path}`);
-      await expectRouteName(page, name);
+      await onRoute(name);
       await page.getByRole('heading', { name, level: 2 }).waitFor();
-      await expect.poll(() => page.locator('.mantine-Loader-root:visible').count(), { timeout: 30_000 }).toBe(0);
+      await expect.poll(() => page.locator('.mantine-Loader-root:visible').count(), { timeout: 60_000 }).toBe(0);
       const seen = watch.take();
       found.push(
         ...(await seriousViolations(page)).map((v) => `${path}: axe ${v.id}: ${v.help} @ ${v.targets.join(' | ')}`),

@@ -181,6 +181,11 @@ describe('swarm', () => {
     expect(deployed.status, deployed.text).toBe(200);
     await untilRunning(`${stack}_web`, 1);
     await untilRunning(`${stack}_worker`, 1);
+    // The CLI's output stays for viewers of the stack's activity stream.
+    const activity = await SseReader.open(base, `/api/swarm/stacks/${stack}/stream`, cookieHeader(t.client));
+    readers.push(activity);
+    await activity.waitFor((r) => r.of<{ output: string; ok?: boolean }>('state').some((st) => st.ok === true && st.output.includes(`Creating service ${stack}_web`)), 'the deploy output');
+    activity.close();
     const listed = (await t.client.get<SwarmStack[]>('/api/swarm/stacks')).body.find((s) => s.name === stack);
     expect(listed).toMatchObject({ services: 2, hasFile: true });
 

@@ -3,9 +3,14 @@ import { swarmApi } from '@berth/contract';
 import type { Services } from '../app-services';
 import { route } from '../lib/route';
 import { openSse } from '../lib/sse';
+import { streamActivity } from './compose';
 
-export function swarmRoutes(app: FastifyInstance, { scope }: Services): void {
+export function swarmRoutes(app: FastifyInstance, { scope, environments }: Services): void {
   const swarm = (req: { params: unknown }) => scope(req).swarm;
+  // Before in-flight requests are waited for: running stack deploys of every environment end.
+  app.addHook('preClose', async () => {
+    await Promise.all(environments.built().map((env) => env.swarm.stacks.shutdown()));
+  });
 
   route(app, swarmApi.info, (req) => swarm(req).cluster.info());
   route(app, swarmApi.nodes, (req) => swarm(req).cluster.nodes());
@@ -31,6 +36,7 @@ export function swarmRoutes(app: FastifyInstance, { scope }: Services): void {
   route(app, swarmApi.stack, (req) => swarm(req).stacks.get(req.params.name));
   route(app, swarmApi.deployStack, (req) => swarm(req).stacks.deploy(req.body.name, req.body.content, 'create'));
   route(app, swarmApi.redeployStack, (req) => swarm(req).stacks.deploy(req.params.name, req.body.content, 'redeploy'));
+  route(app, swarmApi.stackStream, (req, reply) => streamActivity(req, reply, swarm(req).stacks.activity, req.params.name));
   route(app, swarmApi.removeStack, (req) => swarm(req).stacks.remove(req.params.name));
 
   route(app, swarmApi.configs, (req) => swarm(req).configs.list());

@@ -2,11 +2,12 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { StackDetail, SwarmStack } from '@berth/contract';
 import type { AppContext } from '../context';
+import { ProjectActivity } from '../compose/activity';
 import { parseCompose } from '../compose/document';
 import { checkProjectName } from '../compose/paths';
 import { stackDeploy, stackRemove, type StackRunner } from '../compose/stack-cli';
 import type { Engine } from '../docker/engine';
-import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors';
 import { writeFileAtomic } from '../lib/atomic-write';
 import { STACK_LABEL, toService } from './swarm-spec';
 
@@ -19,10 +20,10 @@ const NEXT_FILE = '.docker-stack.next.yml';
  * translation of compose into services, networks, configs and secrets is used; redoing it on the
  * engine API would be a second, hand-made compose implementation). Files are validated like
  * compose projects and kept in DATA_DIR/stacks/<environment>/<name>/docker-stack.yml. One
- * deploy or removal per stack at a time.
+ * deploy or removal per stack at a time; its output is live for viewers of `activity`.
  */
 export class SwarmStacksService {
-  private readonly busy = new Set<string>();
+  readonly activity = new ProjectActivity();
   private readonly closing = new AbortController();
 
   constructor(
@@ -98,12 +99,12 @@ export class SwarmStacksService {
     }
     if (mode === 'create' && (await this.list()).some((s) => s.name === name)) throw new ConflictError(`A stack named ${name} already exists; edit it instead.`);
     if (mode === 'redeploy') await this.get(name);
-    return this.locked(name, async () => {
+    return this.locked(name, 'deploy', async (append) => {
       await fs.mkdir(dir, { recursive: true, mode: 0o700 });
       const next = path.join(dir, NEXT_FILE);
       await writeFileAtomic(next, content, { mode: 0o600 });
       try {
-        const output = await stackDeploy(this.runner(), name, next, dir);
+        const output = await stackDeploy(this.runner(), name, next, dir, append);
         await fs.rename(next, path.join(dir, STACK_FILE));
         return { name, output };
       } finally {
@@ -115,20 +116,29 @@ export class SwarmStacksService {
 
   async remove(name: string): Promise<{ removed: string }> {
     const stack = await this.get(name);
-    return this.locked(name, async () => {
-      if (stack.services) await stackRemove(this.runner(), name);
+    return this.locked(name, 'rm', async (append) => {
+      if (stack.services) append(await stackRemove(this.runner(), name));
       await fs.rm(this.dir(name), { recursive: true, force: true });
       return { removed: name };
     });
   }
 
-  private async locked<T>(name: string, fn: () => Promise<T>): Promise<T> {
-    if (this.busy.has(name)) throw new ConflictError(`Stack ${name} is being deployed or removed right now; try again when that is done.`);
-    this.busy.add(name);
+  /** Holds the stack's lock (a second operation meanwhile is a 409) and publishes the CLI's output as it comes. */
+  private async locked<T>(name: string, action: string, fn: (append: (chunk: string) => void) => Promise<T>): Promise<T> {
+    const run = this.activity.begin(name, action);
     try {
-      return await fn();
-    } finally {
-      this.busy.delete(name);
+      const result = await fn(run.append);
+      run.end(true, null);
+      return result;
+    } catch (err) {
+      run.end(false, err instanceof AppError ? err.message : 'The stack operation failed; the server log has the details.');
+      throw err;
     }
+  }
+
+  /** On shutdown: running CLI commands get SIGTERM; waits until every stack's lock is free. */
+  async shutdown(): Promise<void> {
+    this.closing.abort();
+    await this.activity.idle(15_000);
   }
 }

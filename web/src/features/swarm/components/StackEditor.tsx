@@ -1,9 +1,11 @@
 import { useState } from 'react';
-import { Alert, Button, Code, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useNavigate } from 'react-router-dom';
+import { PROJECT_NAME_PATTERN } from '@berth/contract';
 import { errorMessage, notifySuccess } from '../../../lib/notify';
 import { ComposeEditor } from '../../projects';
 import { useDeployStack, useStack } from '../api';
+import { StackOutput } from './StackOutput';
 
 const STARTER = 'version: "3.8"\nservices:\n  web:\n    image: nginx:alpine\n    deploy:\n      replicas: 2\n';
 
@@ -12,18 +14,20 @@ function Editor({ name: fixedName, initial }: { name: string | null; initial: st
   const deploy = useDeployStack();
   const [name, setName] = useState(fixedName ?? '');
   const [content, setContent] = useState(initial);
-  const [output, setOutput] = useState<string | null>(null);
-  const submit = () =>
+  /** The stack whose live output shows: this one, or a new one from its first deploy. */
+  const [watching, setWatching] = useState<string | null>(fixedName);
+  const submit = () => {
+    if (PROJECT_NAME_PATTERN.test(name.trim())) setWatching(name.trim());
     deploy.mutate(
       { name: name.trim(), content, existing: fixedName !== null },
       {
         onSuccess: (r) => {
           notifySuccess(`Stack ${r.name} deployed.`);
-          setOutput(r.output);
           if (fixedName === null) navigate(`/swarm/stacks/${encodeURIComponent(r.name)}`);
         },
       },
     );
+  };
   return (
     <Stack>
       {fixedName === null && <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} placeholder="my-stack" autoComplete="off" />}
@@ -38,11 +42,7 @@ function Editor({ name: fixedName, initial }: { name: string | null; initial: st
           Deploy
         </Button>
       </Group>
-      {output && (
-        <Code block aria-label="Deploy output">
-          {output}
-        </Code>
-      )}
+      {watching && <StackOutput key={watching} name={watching} />}
     </Stack>
   );
 }

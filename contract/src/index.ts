@@ -17,3 +17,4 @@ export * from './schemas/settings';
 export * from './schemas/compose-keys';
 export * from './schemas/batch';
 export * from './schemas/auto-update';
+export * from './schemas/swarm';

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { LOCAL_ENVIRONMENT } from '@berth/contract';
 import type { Config } from './config';
@@ -31,6 +32,10 @@ import { PruneService } from './services/prune';
 import { SelfUpdateService } from './services/self-update';
 import { ServerInfoService } from './services/server-info';
 import { SettingsExportService } from './services/settings-export';
+import { SwarmClusterService } from './services/swarm';
+import { SwarmObjectsService } from './services/swarm-objects';
+import { SwarmServicesService } from './services/swarm-services';
+import { SwarmStacksService } from './services/swarm-stacks';
 import { TemplatesService } from './services/templates';
 import { VariablesService } from './services/variables';
 import { VolumesService } from './services/volumes';
@@ -72,6 +77,14 @@ export interface EngineScope {
   batch: BatchService;
   /** Scheduled updates with a health gate (started by the routes once the server is ready). */
   autoUpdate: AutoUpdateService;
+  /** Swarm management (the engine must be a swarm manager; else NotInSwarmError). */
+  swarm: {
+    cluster: SwarmClusterService;
+    services: SwarmServicesService;
+    stacks: SwarmStacksService;
+    configs: SwarmObjectsService;
+    secrets: SwarmObjectsService;
+  };
   close(): Promise<void>;
 }
 
@@ -191,6 +204,13 @@ export function buildScope(id: string, envCtx: AppContext, variables: VariablesS
     deploy: new DeployService(envCtx.docker, variables, envCtx.log),
     batch: new BatchService({ ...single, log: envCtx.log }),
     autoUpdate,
+    swarm: {
+      cluster: new SwarmClusterService(envCtx.docker),
+      services: new SwarmServicesService(envCtx.docker, envCtx.log),
+      stacks: new SwarmStacksService(envCtx, envCtx.docker, path.join(envCtx.config.dataDir, 'stacks', id)),
+      configs: new SwarmObjectsService(envCtx.docker, 'config'),
+      secrets: new SwarmObjectsService(envCtx.docker, 'secret'),
+    },
     close: async () => {
       await autoUpdate.close();
       await projects.shutdown();

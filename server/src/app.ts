@@ -13,6 +13,7 @@ import { registerStaticWeb } from './plugins/static-web';
 import { authRoutes } from './routes/auth';
 import { composeRoutes } from './routes/compose';
 import { autoUpdateRoutes } from './routes/auto-update';
+import { swarmRoutes } from './routes/swarm';
 import { healthRoutes } from './routes/health';
 import { settingsRoutes } from './routes/settings';
 import { appsRoutes } from './routes/apps';
@@ -68,6 +69,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<{ ap
   pruneRoutes(app, services);
   composeRoutes(app, services);
   autoUpdateRoutes(app, services);
+  swarmRoutes(app, services);
   authRoutes(app, services);
 
   await registerStaticWeb(app, config.webDist);

@@ -34,6 +34,7 @@ export const ERROR_STATUS = {
   up_to_date: 409,
   host_not_allowed: 421,
   reauth_failed: 403,
+  not_in_swarm: 409,
 } as const satisfies Record<ErrorCode, number>;
 
 /** An error meant for the client: its message is the human `detail`, safe to show. Throw a named subclass. */
@@ -249,5 +250,12 @@ export class HostNotAllowedError extends AppError {
 export class ReauthFailedError extends AppError {
   constructor(detail: string) {
     super(ErrorCode.reauthFailed, detail);
+  }
+}
+
+/** A swarm call on an engine that is not a swarm manager (not in a swarm, or only a worker). */
+export class NotInSwarmError extends AppError {
+  constructor(detail = 'This Docker engine is not part of a swarm; swarm pages need an engine that is a swarm manager (docker swarm init).') {
+    super(ErrorCode.notInSwarm, detail);
   }
 }

@@ -162,6 +162,10 @@ describe('every error code, produced by a real request', () => {
     expectCode(await t.client.post<ApiError>('/api/settings/update', REAUTH), 'not_in_container');
   });
 
+  it('not_in_swarm: swarm pages on an engine that is not a swarm manager', async () => {
+    expectCode(await t.client.get<ApiError>('/api/swarm'), 'not_in_swarm');
+  });
+
   it('reauth_failed: a self-update with a wrong current password', async () => {
     expectCode(await t.client.post<ApiError>('/api/settings/update', { current_password: 'not-the-password' }), 'reauth_failed');
   });

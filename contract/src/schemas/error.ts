@@ -35,6 +35,7 @@ export const ErrorCodeSchema = z.enum({
   updaterMissing: 'updater_missing',
   notInContainer: 'not_in_container',
   upToDate: 'up_to_date',
+  notInSwarm: 'not_in_swarm',
 });
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
 /** The members by name: `ErrorCode.notFound === 'not_found'`. */

@@ -20,6 +20,7 @@ import type {
 import { foundByIdPrefix, SHORT_ID_LENGTH } from './names';
 import { ConflictError, EngineError, EngineTimeoutError, NotFoundError } from '../errors';
 import { translate, type DockerodeError, type Target } from './engine-errors';
+import { DockerodeSwarm, type SwarmEngine } from './swarm-engine';
 
 export interface EngineConfig {
   dockerHost: string | undefined;
@@ -54,11 +55,15 @@ function dockerFor(dockerHost: string | undefined): Docker {
  * option, which crashes the process over ssh.
  */
 class DockerodeEngine implements Engine {
+  readonly swarm: SwarmEngine;
+
   constructor(
     private readonly docker: Docker,
     private readonly quickMs: number,
     private readonly slowMs: number,
-  ) {}
+  ) {
+    this.swarm = new DockerodeSwarm(docker, (t, fn, opts) => this.call(t, fn, opts));
+  }
 
   private async call<T>(t: Target, fn: (signal: AbortSignal) => Promise<T>, opts: CallOptions = {}): Promise<T> {
     const ms = opts.timeoutMs ?? (opts.slow ? this.slowMs : this.quickMs);

@@ -1,8 +1,8 @@
-import { AppError, ConflictError, DockerUnavailableError, EngineError, NotFoundError, PortInUseError, ValidationError } from '../errors';
+import { AppError, ConflictError, DockerUnavailableError, EngineError, NotFoundError, NotInSwarmError, PortInUseError, ValidationError } from '../errors';
 
 /** What one engine call is about, for its timeout and error wording. */
 export interface Target {
-  kind: 'container' | 'image' | 'volume' | 'network' | 'exec' | 'engine';
+  kind: 'container' | 'image' | 'volume' | 'network' | 'exec' | 'engine' | 'swarm' | 'node' | 'service' | 'task' | 'config' | 'secret';
   /** The name or id the caller gave; absent for lists and engine-wide calls. */
   ref?: string;
   /** What Berth asked, as a phrase: "inspecting container web". */
@@ -35,6 +35,11 @@ export function translate(err: unknown, t: Target): Error {
   if (typeof e?.code === 'string' && UNREACHABLE.has(e.code)) return new DockerUnavailableError();
   if (typeof e?.statusCode !== 'number') return err instanceof Error ? err : new Error(String(err));
   const message = engineMessage(e);
+  if (/worker nodes can't be used/i.test(message)) return new NotInSwarmError('This Docker engine is a swarm worker; swarm pages need a manager node of the swarm.');
+  if (/not a swarm manager|not part of a swarm/i.test(message)) return new NotInSwarmError();
+  // A swarm write made against an older version of the object, or a config/secret still in use.
+  if (/update out of sequence/i.test(message)) return new ConflictError(`${t.ref ?? 'The object'} was changed meanwhile; reload it and try again.`);
+  if (/is in use by the following service/i.test(message)) return new ConflictError(message.replace(/^rpc error: code = \w+ desc = /, ''));
   if (e.statusCode === 404) {
     if (!t.ref) return new EngineError(404, message);
     // A pull's 404 comes from the registry, whose words ("manifest unknown") say more.

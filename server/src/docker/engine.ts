@@ -2,6 +2,7 @@
 // engine's JSON (the implementation lives in dockerode-engine.ts).
 import type Docker from 'dockerode';
 import type { Processes } from '@berth/contract';
+import type { SwarmEngine } from './swarm-engine';
 
 /** One container as the engine's list shows it. */
 export type ContainerListEntry = Docker.ContainerInfo;
@@ -150,4 +151,7 @@ export interface Engine {
   prune(kind: PruneKind, filters: Filters): Promise<PruneAnswer>;
   version(): Promise<EngineVersion>;
   info(): Promise<Record<string, unknown>>;
+
+  /** Nodes, services, tasks, configs and secrets (a swarm manager only; else NotInSwarmError). */
+  readonly swarm: SwarmEngine;
 }

@@ -44,8 +44,8 @@ export function composeRoutes(app: FastifyInstance, { scope, environments, templ
   });
 }
 
-/** Replays the running (or last) action's output, then follows every action of the project until the client goes. */
-function streamActivity(req: FastifyRequest, reply: FastifyReply, activity: EngineScope['projects']['activity'], name: string): FastifyReply {
+/** Replays the running (or last) action's output, then follows every action of the project (or stack) until the client goes. */
+export function streamActivity(req: FastifyRequest, reply: FastifyReply, activity: EngineScope['projects']['activity'], name: string): FastifyReply {
   const sse = openSse(req, reply);
   // One queue so events keep their order while send() waits for a slow client.
   let queue = sse.send(activity.snapshot(name), ActionStreamEvent.state);

@@ -2,7 +2,8 @@ import { Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
 import { IconBox as IconContainers } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'react-router-dom';
-import { isActive, MAIN_ITEMS, RESOURCE_ITEMS, ResourcesIcon, SETTINGS_ITEM, type NavItem } from './nav-items';
+import { useIsSwarmManager } from '../../features/swarm';
+import { isActive, MAIN_ITEMS, RESOURCE_ITEMS, ResourcesIcon, SETTINGS_ITEM, SWARM_ITEMS, SwarmIcon, type NavItem } from './nav-items';
 
 const [dashboard, apps, templates, projects] = MAIN_ITEMS as [NavItem, NavItem, NavItem, NavItem];
 
@@ -34,16 +35,18 @@ function GroupMenu({ label, icon, items, pathname }: { label: string; icon: Reac
   );
 }
 
-/** Narrow screens: Dashboard, Containers (Applications, Projects), Resources (Templates, Images, Volumes, Networks), Settings. */
+/** Narrow screens: Dashboard, Containers (Applications, Projects), Resources (Templates, Images, Volumes, Networks), Swarm (on a swarm manager), Settings. */
 export function BottomBar() {
   const { pathname } = useLocation();
   const DashIcon = dashboard.icon;
   const SetIcon = SETTINGS_ITEM.icon;
+  const swarm = useIsSwarmManager();
   return (
     <Group component="nav" aria-label="Bottom navigation" h="100%" gap={0} wrap="nowrap" justify="space-around">
       <BarButton component={Link} to="/" icon={<DashIcon size={20} />} label={dashboard.label} active={isActive(pathname, '/')} />
       <GroupMenu label="Containers" icon={<IconContainers size={20} />} items={[apps, projects]} pathname={pathname} />
       <GroupMenu label="Resources" icon={<ResourcesIcon size={20} />} items={[templates, ...RESOURCE_ITEMS]} pathname={pathname} />
+      {swarm && <GroupMenu label="Swarm" icon={<SwarmIcon size={20} />} items={SWARM_ITEMS} pathname={pathname} />}
       <BarButton component={Link} to={SETTINGS_ITEM.to} icon={<SetIcon size={20} />} label={SETTINGS_ITEM.label} active={isActive(pathname, '/settings')} />
     </Group>
   );

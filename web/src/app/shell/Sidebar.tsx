@@ -1,7 +1,8 @@
 import { NavLink, ScrollArea, Stack, Text } from '@mantine/core';
 import { IconExternalLink } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router-dom';
-import { EXTERNAL_ITEMS, isActive, MAIN_ITEMS, RESOURCE_ITEMS, ResourcesIcon, SETTINGS_ITEM, type NavItem } from './nav-items';
+import { useIsSwarmManager } from '../../features/swarm';
+import { EXTERNAL_ITEMS, isActive, MAIN_ITEMS, RESOURCE_ITEMS, ResourcesIcon, SETTINGS_ITEM, SWARM_ITEMS, SwarmIcon, type NavItem } from './nav-items';
 
 function Item({ item, pathname }: { item: NavItem; pathname: string }) {
   const Icon = item.icon;
@@ -11,6 +12,7 @@ function Item({ item, pathname }: { item: NavItem; pathname: string }) {
 /** Left navigation on wide screens. */
 export function Sidebar() {
   const { pathname } = useLocation();
+  const swarm = useIsSwarmManager();
   return (
     <ScrollArea h="100%">
       <Stack gap={2} p="xs" component="nav" aria-label="Main">
@@ -22,6 +24,13 @@ export function Sidebar() {
             <Item key={item.to} item={item} pathname={pathname} />
           ))}
         </NavLink>
+        {swarm && (
+          <NavLink label="Swarm" leftSection={<SwarmIcon size={18} />} defaultOpened childrenOffset={16}>
+            {SWARM_ITEMS.map((item) => (
+              <Item key={item.to} item={item} pathname={pathname} />
+            ))}
+          </NavLink>
+        )}
         <Item item={SETTINGS_ITEM} pathname={pathname} />
         <Text size="xs" c="dimmed" mt="md" px="sm">
           Links

@@ -1,4 +1,22 @@
-import { IconApps, IconBook, IconBox, IconBrandGithub, IconDatabase, IconHome, IconLayersLinked, IconNetwork, IconSettings, IconStack2, IconTemplate } from '@tabler/icons-react';
+import {
+  IconApps,
+  IconBook,
+  IconBox,
+  IconBrandGithub,
+  IconDatabase,
+  IconFileSettings,
+  IconHome,
+  IconKey,
+  IconLayersLinked,
+  IconNetwork,
+  IconServer2,
+  IconSettings,
+  IconStack2,
+  IconStack3,
+  IconTemplate,
+  IconTopologyStar3,
+  IconVectorTriangle,
+} from '@tabler/icons-react';
 
 export interface NavItem {
   to: string;
@@ -21,6 +39,17 @@ export const RESOURCE_ITEMS: NavItem[] = [
   { to: '/resources/networks', label: 'Networks', icon: IconNetwork },
 ];
 
+/** Shown only when the selected environment's engine is a swarm manager. */
+export const SWARM_ITEMS: NavItem[] = [
+  { to: '/swarm', label: 'Overview', icon: IconTopologyStar3 },
+  { to: '/swarm/nodes', label: 'Nodes', icon: IconServer2 },
+  { to: '/swarm/services', label: 'Services', icon: IconVectorTriangle },
+  { to: '/swarm/stacks', label: 'Stacks', icon: IconStack3 },
+  { to: '/swarm/configs', label: 'Configs', icon: IconFileSettings },
+  { to: '/swarm/secrets', label: 'Secrets', icon: IconKey },
+];
+export const SwarmIcon = IconTopologyStar3;
+
 export const SETTINGS_ITEM: NavItem = { to: '/settings/info', label: 'Settings', icon: IconSettings };
 
 export const EXTERNAL_ITEMS = [
@@ -30,9 +59,9 @@ export const EXTERNAL_ITEMS = [
 
 export const ResourcesIcon = IconLayersLinked;
 
-/** '/' is active only on itself; other items also on their sub-pages. */
+/** '/' and the swarm overview are active only on themselves; other items also on their sub-pages. */
 export function isActive(pathname: string, to: string): boolean {
-  if (to === '/') return pathname === '/';
+  if (to === '/' || to === '/swarm') return pathname === to;
   const base = to.replace(/\/info$/, '');
   return pathname === base || pathname.startsWith(`${base}/`);
 }

@@ -14,9 +14,9 @@ export interface ActionOutput extends ActionState {
   dismissed?: boolean;
 }
 
-type StreamItem = { kind: 'state'; state: ActionState } | { kind: 'output'; chunk: string } | { kind: 'end'; end: ActionEnd };
+export type StreamItem = { kind: 'state'; state: ActionState } | { kind: 'output'; chunk: string } | { kind: 'end'; end: ActionEnd };
 
-function parse(data: string, event: string): StreamItem {
+export function parseActionStream(data: string, event: string): StreamItem {
   if (event === ActionStreamEvent.output) return { kind: 'output', chunk: data };
   if (event === ActionStreamEvent.end) return { kind: 'end', end: JSON.parse(data) as ActionEnd };
   return { kind: 'state', state: JSON.parse(data) as ActionState };
@@ -47,7 +47,7 @@ export function useActionOutput(name: string, enabled = true): ActionOutput | un
   const queryClient = useQueryClient();
   useEventStream<StreamItem>(enabled ? buildUrl(projectApi.stream, { name }) : null, {
     event: [ActionStreamEvent.state, ActionStreamEvent.output, ActionStreamEvent.end],
-    parse,
+    parse: parseActionStream,
     onBatch: (batch) => {
       queryClient.setQueryData<ActionOutput>(projectLiveKeys.output(name), (prev) => foldOutput(prev, batch));
       if (batch.some((i) => i.kind === 'end')) void queryClient.invalidateQueries({ queryKey: projectKeys.detail(name) });

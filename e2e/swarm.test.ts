@@ -1,0 +1,95 @@
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testEngine } from '../server/test/helpers/engine';
+import { ConsoleWatch, seriousViolations } from './helpers/audit';
+import { launchBrowser, newPage, routeName, signIn } from './helpers/browser';
+import { startServer, type TestServer } from './helpers/server';
+
+const EMAIL = 'admin@berth.local';
+const PASSWORD = 'berth-e2e-swarm-password';
+
+/** The harness's single-node swarm engine (scripts/test-env.sh exports it). */
+function swarmHost(): string {
+  const host = process.env.BERTH_TEST_SWARM_HOST;
+  if (!host) throw new Error('BERTH_TEST_SWARM_HOST is unset: run `npm test` (scripts/test-env.sh starts the swarm engine) or source .test-env/env.sh');
+  return host;
+}
+
+describe('swarm', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+  const name = `berth-e2e-svc-${randomBytes(3).toString('hex')}`;
+
+  beforeAll(async () => {
+    server = await startServer({ dockerHost: swarmHost(), env: { ADMIN_PASSWORD: PASSWORD } });
+    browser = await launchBrowser();
+    ({ page } = await newPage(browser, server.baseUrl));
+    // Generous bounds: on a loaded machine a lazily loaded page (the YAML editor) takes a while.
+    page.setDefaultTimeout(60_000);
+    await signIn(page, EMAIL, PASSWORD);
+  });
+  afterAll(async () => {
+    spawnSync(process.env.BERTH_TEST_DOCKER_CLI || 'docker', ['--host', swarmHost(), 'service', 'rm', name], { timeout: 60_000 });
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const onRoute = (name: string) => routeName(page).filter({ hasText: new RegExp(`^${name}$`) }).waitFor();
+  const notification = (text: string | RegExp) => page.locator('.mantine-Notification-root').filter({ hasText: text });
+  const tasksRunning = (n: number) => page.getByRole('table', { name: 'Tasks' }).getByRole('row').filter({ hasText: /running\s*running/i }).nth(n - 1);
+
+  it('creates a service from the sidebar, scales it and removes it', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Services' }).click();
+    await onRoute('Services');
+    await page.getByRole('link', { name: 'Create Service' }).click();
+    const form = page.getByRole('form', { name: 'Create Service' });
+    await form.getByLabel('Name').fill(name);
+    await form.getByLabel('Image').fill(testEngine().image);
+    await form.getByLabel('Replicas').fill('1');
+    await form.getByLabel('Command').fill("sh\n-c\ntrap 'exit 0' TERM; sleep 600 & wait");
+    await form.getByRole('button', { name: 'Create' }).click();
+    await notification(`Service ${name} created.`).waitFor();
+    await onRoute('Service');
+    await tasksRunning(1).waitFor({ timeout: 60_000 });
+
+    await page.getByLabel(`Replicas of ${name}`).fill('2');
+    await page.getByRole('button', { name: `Scale ${name}` }).click();
+    await notification(`${name} scaled to 2.`).waitFor();
+    await tasksRunning(2).waitFor({ timeout: 60_000 });
+
+    await page.getByRole('button', { name: 'Remove' }).click();
+    await page.getByRole('dialog', { name: 'Remove the service?' }).getByRole('button', { name: 'Remove' }).click();
+    await notification(`Service ${name} removed.`).waitFor();
+    await onRoute('Services');
+  });
+
+  it('shows every swarm page without console errors, failed calls or serious axe findings', async () => {
+    const watch = new ConsoleWatch(page);
+    const found: string[] = [];
+    for (const [path, name] of [
+      ['swarm', 'Swarm'],
+      ['swarm/nodes', 'Nodes'],
+      ['swarm/services', 'Services'],
+      ['swarm/services/new', 'Create Service'],
+      ['swarm/stacks', 'Stacks'],
+      ['swarm/stacks/new', 'Deploy Stack'],
+      ['swarm/configs', 'Configs'],
+      ['swarm/secrets', 'Secrets'],
+    ] as const) {
+      await page.goto(`/#/${path}`);
+      await onRoute(name);
+      await page.getByRole('heading', { name, level: 2 }).waitFor();
+      await expect.poll(() => page.locator('.mantine-Loader-root:visible').count(), { timeout: 60_000 }).toBe(0);
+      const seen = watch.take();
+      found.push(
+        ...(await seriousViolations(page)).map((v) => `${path}: axe ${v.id}: ${v.help} @ ${v.targets.join(' | ')}`),
+        ...seen.messages.map((m) => `${path}: console ${m}`),
+        ...seen.failedApi.map((m) => `${path}: API ${m}`),
+      );
+    }
+    expect(found).toEqual([]);
+  });
+});

@@ -1,0 +1,14 @@
+import { useParams } from 'react-router-dom';
+import { PageHeader } from '../../components/PageHeader';
+import { StackEditor } from '../../features/swarm/components/StackEditor';
+
+/** /swarm/stacks/new and /swarm/stacks/:stackName */
+export default function SwarmStackPage() {
+  const { stackName } = useParams();
+  return (
+    <>
+      <PageHeader title={stackName ?? 'Deploy Stack'} subtitle="A compose file deployed with docker stack deploy." />
+      <StackEditor name={stackName ?? null} />
+    </>
+  );
+}

@@ -15,3 +15,6 @@ export * from './schemas/stats';
 export * from './schemas/app';
 export * from './schemas/settings';
 export * from './schemas/compose-keys';
+export * from './schemas/time';
+export * from './schemas/events';
+export * from './schemas/audit';

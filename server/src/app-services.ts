@@ -4,6 +4,8 @@ import type { Config } from './config';
 import type { AppContext } from './context';
 import { detectComposeCli, type ComposeCli } from './compose/cli';
 import { openDatabase, type Db } from './db/database';
+import { AuditRepo } from './db/audit-repo';
+import { EventsRepo } from './db/events-repo';
 import { SettingsImportRepo } from './db/settings-import-repo';
 import { TemplatesRepo } from './db/templates-repo';
 import { VariablesRepo } from './db/variables-repo';
@@ -17,8 +19,10 @@ import { AppStreams } from './services/apps-live';
 import { createAppsRuntime } from './services/apps-runtime';
 import { AppUpdateService } from './services/apps-update';
 import { createAuthService, type AuthService } from './services/auth';
+import { AuditService } from './services/audit';
 import { DeployService } from './services/deploy';
 import { EnvironmentScopes } from './services/environment-scopes';
+import { EventHistory } from './services/event-history';
 import { ImagesService } from './services/images';
 import { NetworksService } from './services/networks';
 import { ProjectsService } from './services/projects';
@@ -57,6 +61,8 @@ export interface EngineScope {
   /** The environment's engine event subscription and stats hub (one engine stream per running container). */
   events: EngineEvents;
   hub: StatsHub;
+  /** The environment's kept engine events, with their live stream. */
+  eventHistory: EventHistory;
   projects: ProjectsService;
   projectActions: ProjectActionsService;
   projectPlan: ProjectPlanService;
@@ -77,6 +83,8 @@ export interface Services {
   templates: TemplatesService;
   settings: SettingsExportService;
   selfUpdate: SelfUpdateService;
+  /** The audit log; `audit.record()` for features that change state outside a request. */
+  audit: AuditService;
   /** Every environment's engine-backed services, built on first use. */
   environments: EnvironmentScopes<EngineScope>;
   /** The engine-backed services of the request's environment (`/api/environments/{env}/…`, else `local`); 404 for an unknown one. */
@@ -121,6 +129,8 @@ export async function buildServices(config: Config, log: FastifyBaseLogger, deps
     const variablesRepo = new VariablesRepo(db);
     const variables = new VariablesService(variablesRepo);
 
+    const audit = new AuditService(new AuditRepo(db), config.auditRetentionMs, log);
+    closers.push(() => audit.close());
     const environments = new EnvironmentScopes<EngineScope>((id) => (id === LOCAL_ENVIRONMENT ? buildScope(id, ctx, variables) : null));
     closers.push(() => environments.closeAll());
     environments.get(LOCAL_ENVIRONMENT);
@@ -136,6 +146,7 @@ export async function buildServices(config: Config, log: FastifyBaseLogger, deps
       }),
       settings: new SettingsExportService(templatesRepo, variablesRepo, new SettingsImportRepo(db)),
       selfUpdate: new SelfUpdateService(ctx),
+      audit,
       environments,
       scope: (req) => environments.get(environmentOf(req)),
     };
@@ -160,6 +171,14 @@ export function buildScope(id: string, envCtx: AppContext, variables: VariablesS
   const runtime = createAppsRuntime(envCtx);
   const apps = new AppsService(envCtx, runtime);
   const projects = new ProjectsService(envCtx);
+  const { config } = envCtx;
+  const eventHistory = new EventHistory(
+    new EventsRepo(envCtx.db),
+    runtime.events,
+    { environment: id, retentionMs: config.eventsRetentionMs, maxRows: config.eventsMaxRows },
+    envCtx.log,
+  );
+  eventHistory.start();
   return {
     id,
     ctx: envCtx,
@@ -168,6 +187,7 @@ export function buildScope(id: string, envCtx: AppContext, variables: VariablesS
     appStreams: new AppStreams(envCtx, runtime),
     events: runtime.events,
     hub: runtime.hub,
+    eventHistory,
     projects,
     projectActions: new ProjectActionsService(envCtx, projects),
     // Host paths are only Berth's own to check on the engine it runs beside.
@@ -180,6 +200,7 @@ export function buildScope(id: string, envCtx: AppContext, variables: VariablesS
     deploy: new DeployService(envCtx.docker, variables, envCtx.log),
     close: async () => {
       await projects.shutdown();
+      eventHistory.close();
       runtime.close();
     },
   };

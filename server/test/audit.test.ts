@@ -73,6 +73,9 @@ describe('audit log', () => {
     const rows = auditRows();
     expect(rows.length - before).toBe(1);
     expect(rows[0]).toMatchObject({ user: TEST_ADMIN.username, method: 'POST', route: '/api/apps/actions/{name}/{action}', status: 404, target: `${name}/start` });
+
+    expect((await t.client.post(`/api/environments/local/apps/actions/${name}/stop`)).status).toBe(404);
+    expect(auditRows()[0]).toMatchObject({ route: '/api/environments/{env}/apps/actions/{name}/{action}', target: `${name}/stop`, summary: expect.stringContaining('(environment local)') });
   });
 
   it('filters the log and exports it as CSV and JSON; nothing can change or delete an entry', async () => {

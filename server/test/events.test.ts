@@ -19,7 +19,7 @@ const history = async (query: string) => {
 beforeAll(async () => {
   t = await createTestApp();
   base = await listen(t.app);
-  await t.services.events.whenConnected(10_000);
+  await t.services.environments.get('local').events.whenConnected(10_000);
 });
 afterAll(async () => {
   removeContainersNamed(PREFIX);
@@ -45,6 +45,8 @@ describe('engine event history', () => {
     expect(await history(`name=${name}&until=${encodeURIComponent(new Date(Date.parse(started) - 60_000).toISOString())}`)).toEqual([]);
     await until(async () => (await history(`type=volume&name=${PREFIX}-vol`)).some((e) => e.action === 'create'), 'the volume event');
     expect((await t.client.get('/api/events?type=planet')).status).toBe(400);
+    expect((await t.client.get<EngineEventRecord[]>(`/api/environments/local/events?name=${name}&action=die`)).body).toEqual([died]);
+    expect((await t.client.get('/api/environments/nowhere/events')).status).toBe(404);
 
     // A stream from `since` replays what was kept, oldest first, then carries on live without repeats.
     const sse = await SseReader.open(base, `/api/events/stream?name=${name}&since=${encodeURIComponent(started)}`, cookieHeader(t.client));

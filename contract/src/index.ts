@@ -18,3 +18,4 @@ export * from './schemas/compose-keys';
 export * from './schemas/time';
 export * from './schemas/events';
 export * from './schemas/audit';
+export * from './schemas/notifications';

@@ -24,6 +24,7 @@ import { resourceRoutes } from './routes/resources';
 import { registerOpenApi } from './routes/openapi';
 import { eventsRoutes } from './routes/events';
 import { auditRoutes } from './routes/audit';
+import { notificationsRoutes } from './routes/notifications';
 
 /** Calls that read the compose CLI (projects, Settings > Info) wait for its detection at start. */
 const USES_COMPOSE = /^\/api\/(?:environments\/[^/]+\/)?(?:compose|settings\/info)(?:[/?]|$)/;
@@ -73,6 +74,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<{ ap
   authRoutes(app, services);
   eventsRoutes(app, services);
   auditRoutes(app, services);
+  notificationsRoutes(app, services);
 
   await registerStaticWeb(app, config.webDist);
   // The first engine check runs in the background too; a health call checks for itself.

@@ -46,6 +46,12 @@ const EnvSchema = z.object({
   EVENTS_RETENTION_DAYS: z.coerce.number().min(0.01).max(3650).default(7),
   EVENTS_MAX_ROWS: z.coerce.number().int().min(100).max(10_000_000).default(200_000),
   AUDIT_RETENTION_DAYS: z.coerce.number().min(1).max(36500).default(90),
+  /** Waits before each retry of a failed notification (the first try is at once). */
+  NOTIFY_RETRY_SECONDS: z
+    .string()
+    .regex(/^\s*\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?){0,9}\s*$/, 'must be a comma list of at most 10 numbers of seconds')
+    .transform((v) => v.split(',').map((x) => Math.round(Number(x) * 1000)))
+    .default([10_000, 60_000, 300_000]),
   /** Set by the container runtime; names Berth's own container when it runs in one. */
   HOSTNAME: z.string().optional(),
   BERTH_CONTAINER_NAME: z.string().regex(/^\/?[a-zA-Z0-9][a-zA-Z0-9_.-]*$/, 'must be a container name or ID').optional(),
@@ -95,6 +101,7 @@ export interface Config {
   eventsRetentionMs: number;
   eventsMaxRows: number;
   auditRetentionMs: number;
+  notifyRetryDelaysMs: number[];
   /** Berth's own container (name or ID) for the self-update; else found by host name. */
   containerName: string | undefined;
   hostname: string | undefined;
@@ -145,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventsRetentionMs: Math.round(e.EVENTS_RETENTION_DAYS * DAY_MS),
     eventsMaxRows: e.EVENTS_MAX_ROWS,
     auditRetentionMs: Math.round(e.AUDIT_RETENTION_DAYS * DAY_MS),
+    notifyRetryDelaysMs: e.NOTIFY_RETRY_SECONDS,
     containerName: e.BERTH_CONTAINER_NAME?.replace(/^\//, ''),
     hostname: e.HOSTNAME,
     cliEnv: Object.freeze({

@@ -127,6 +127,8 @@ export const migrations: { version: number; sql: string }[] = [
         channels TEXT NOT NULL,
         scope TEXT NOT NULL,
         quiet_minutes INTEGER NOT NULL,
+        restarts INTEGER NOT NULL,
+        within_minutes INTEGER NOT NULL,
         created_at TEXT NOT NULL,
         updated_at TEXT NOT NULL
       );

@@ -84,6 +84,8 @@ export const routes: RouteObject[] = [
           { path: 'templateVariables', handle: named('Template Variables'), lazy: page(() => import('./pages/settings-template-variables')) },
           { path: 'prune', handle: named('Prune'), lazy: page(() => import('./pages/settings-prune')) },
           { path: 'update', handle: named('Update'), lazy: page(() => import('./pages/settings-update')) },
+          { path: 'notifications', handle: named('Notifications'), lazy: page(() => import('./pages/settings-notifications')) },
+          { path: 'audit', handle: named('Audit Log'), lazy: page(() => import('./pages/settings-audit')) },
         ],
       },
       {
@@ -100,6 +102,7 @@ export const routes: RouteObject[] = [
           { path: 'networks/:networkid', handle: named('Network Details'), lazy: page(() => import('./pages/network-details')) },
         ],
       },
+      { path: 'events', handle: named('Events'), lazy: page(() => import('./pages/events')) },
       { path: '*', handle: named('Not Found'), lazy: page(() => import('./pages/not-found')) },
     ],
   },

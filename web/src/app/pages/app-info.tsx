@@ -7,6 +7,7 @@ import { AppNetworking } from '../../features/apps/components/AppNetworking';
 import { AppStorage } from '../../features/apps/components/AppStorage';
 import { AppSummary } from '../../features/apps/components/AppSummary';
 import { AppLoading } from '../../features/apps/components/RunningOnly';
+import { AppEventsCard } from '../../features/events';
 
 /** /apps/:appName/info */
 export default function AppInfoPage() {
@@ -23,6 +24,7 @@ export default function AppInfoPage() {
       <AppEnvironment app={app} />
       <AppLabels app={app} />
       <AppAdvanced app={app} />
+      <AppEventsCard name={app.name} />
     </Stack>
   );
 }

@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { isActive, MAIN_ITEMS, RESOURCE_ITEMS, ResourcesIcon, SETTINGS_ITEM, type NavItem } from './nav-items';
 
-const [dashboard, apps, templates, projects] = MAIN_ITEMS as [NavItem, NavItem, NavItem, NavItem];
+const [dashboard, apps, templates, projects, events] = MAIN_ITEMS as [NavItem, NavItem, NavItem, NavItem, NavItem];
 
 function BarButton({ icon, label, active, ...rest }: { icon: ReactNode; label: string; active: boolean } & Record<string, unknown>) {
   return (
@@ -34,7 +34,7 @@ function GroupMenu({ label, icon, items, pathname }: { label: string; icon: Reac
   );
 }
 
-/** Narrow screens: Dashboard, Containers (Applications, Projects), Resources (Templates, Images, Volumes, Networks), Settings. */
+/** Narrow screens: Dashboard, Containers (Applications, Projects, Events), Resources (Templates, Images, Volumes, Networks), Settings. */
 export function BottomBar() {
   const { pathname } = useLocation();
   const DashIcon = dashboard.icon;
@@ -42,7 +42,7 @@ export function BottomBar() {
   return (
     <Group component="nav" aria-label="Bottom navigation" h="100%" gap={0} wrap="nowrap" justify="space-around">
       <BarButton component={Link} to="/" icon={<DashIcon size={20} />} label={dashboard.label} active={isActive(pathname, '/')} />
-      <GroupMenu label="Containers" icon={<IconContainers size={20} />} items={[apps, projects]} pathname={pathname} />
+      <GroupMenu label="Containers" icon={<IconContainers size={20} />} items={[apps, projects, events]} pathname={pathname} />
       <GroupMenu label="Resources" icon={<ResourcesIcon size={20} />} items={[templates, ...RESOURCE_ITEMS]} pathname={pathname} />
       <BarButton component={Link} to={SETTINGS_ITEM.to} icon={<SetIcon size={20} />} label={SETTINGS_ITEM.label} active={isActive(pathname, '/settings')} />
     </Group>

@@ -1,4 +1,4 @@
-import { IconApps, IconBook, IconBox, IconBrandGithub, IconDatabase, IconHome, IconLayersLinked, IconNetwork, IconSettings, IconStack2, IconTemplate } from '@tabler/icons-react';
+import { IconActivity, IconApps, IconBook, IconBox, IconBrandGithub, IconDatabase, IconHome, IconLayersLinked, IconNetwork, IconSettings, IconStack2, IconTemplate } from '@tabler/icons-react';
 
 export interface NavItem {
   to: string;
@@ -13,6 +13,7 @@ export const MAIN_ITEMS: NavItem[] = [
   { to: '/apps', label: 'Applications', icon: IconApps },
   { to: '/templates', label: 'Templates', icon: IconTemplate },
   { to: '/projects', label: 'Projects', icon: IconStack2 },
+  { to: '/events', label: 'Events', icon: IconActivity },
 ];
 
 export const RESOURCE_ITEMS: NavItem[] = [

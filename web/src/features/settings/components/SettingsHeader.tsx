@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Badge } from '@mantine/core';
-import { IconBrush, IconCloudDownload, IconInfoCircle, IconTrash, IconVariable } from '@tabler/icons-react';
+import { IconBell, IconBrush, IconCloudDownload, IconInfoCircle, IconListCheck, IconTrash, IconVariable } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { PageHeader } from '../../../components/PageHeader';
 import { RouteTabs, type RouteTab } from '../../../components/RouteTabs';
@@ -12,6 +12,8 @@ const TABS: RouteTab[] = [
   { to: '/settings/templateVariables', label: 'Template Variables', icon: IconVariable },
   { to: '/settings/prune', label: 'Prune', icon: IconTrash },
   { to: '/settings/update', label: 'Update', icon: IconCloudDownload },
+  { to: '/settings/notifications', label: 'Notifications', icon: IconBell },
+  { to: '/settings/audit', label: 'Audit log', icon: IconListCheck },
 ];
 
 /** Settings heading with Berth's real version, then Back and the settings tabs around the tab's page. */

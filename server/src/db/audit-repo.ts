@@ -1,5 +1,6 @@
 import type { AuditEntry, AuditQuery } from '@berth/contract';
 import type { Db } from './database';
+import { Where } from './where';
 
 export type NewAuditEntry = Omit<AuditEntry, 'id' | 'time'> & { time: number };
 
@@ -8,7 +9,7 @@ interface Row extends Omit<AuditEntry, 'time'> {
 }
 
 /** LIKE pattern for "contains `text`", with LIKE's own wildcards taken literally. */
-const contains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const contains = (text: string | undefined) => (text === undefined ? undefined : `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
 
 /** The audit log (migration 6): insert and read only; entries leave only by retention. */
 export class AuditRepo {
@@ -24,20 +25,13 @@ export class AuditRepo {
   }
 
   find(q: AuditQuery): AuditEntry[] {
-    const where: string[] = [];
-    const args: (string | number)[] = [];
-    const add = (sql: string, v: string | number | undefined) => {
-      if (v === undefined) return;
-      where.push(sql);
-      args.push(v);
-    };
-    add('time >= ?', q.since);
-    add('time <= ?', q.until);
-    add("user LIKE ? ESCAPE '\\'", q.user === undefined ? undefined : contains(q.user));
-    add("(method || ' ' || route) LIKE ? ESCAPE '\\'", q.action === undefined ? undefined : contains(q.action));
-    add("target LIKE ? ESCAPE '\\'", q.target === undefined ? undefined : contains(q.target));
-    const sql = `SELECT * FROM audit_log ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`;
-    return (this.db.prepare(sql).all(...args, q.limit) as Row[]).map((r) => ({ ...r, time: new Date(r.time).toISOString() }));
+    const where = new Where()
+      .add('time >= ?', q.since)
+      .add('time <= ?', q.until)
+      .add("user LIKE ? ESCAPE '\\'", contains(q.user))
+      .add("(method || ' ' || route) LIKE ? ESCAPE '\\'", contains(q.action))
+      .add("target LIKE ? ESCAPE '\\'", contains(q.target));
+    return (this.db.prepare(`SELECT * FROM audit_log ${where} ORDER BY id DESC LIMIT ?`).all(...where.args, q.limit) as Row[]).map((r) => ({ ...r, time: new Date(r.time).toISOString() }));
   }
 
   pruneBefore(before: number): number {

@@ -1,5 +1,6 @@
 import type { EngineEventRecord, EngineEventType } from '@berth/contract';
 import type { Db } from './database';
+import { Where } from './where';
 
 export interface NewEngineEvent {
   time: number;
@@ -61,23 +62,16 @@ export class EventsRepo {
 
   /** Matching rows: newest first, or oldest first with `ascending` (a replay). */
   find(f: EventsFilterRow, ascending = false): EngineEventRecord[] {
-    const where = ['environment = ?'];
-    const args: (string | number)[] = [f.environment];
-    const add = (sql: string, v: string | number | undefined) => {
-      if (v === undefined) return;
-      where.push(sql);
-      args.push(v);
-    };
-    add('type = ?', f.type);
-    add('action = ?', f.action);
-    add('name = ?', f.name);
-    add('time >= ?', f.since);
-    add('time <= ?', f.until);
-    add('id > ?', f.afterId);
+    const where = new Where()
+      .add('environment = ?', f.environment)
+      .add('type = ?', f.type)
+      .add('action = ?', f.action)
+      .add('name = ?', f.name)
+      .add('time >= ?', f.since)
+      .add('time <= ?', f.until)
+      .add('id > ?', f.afterId);
     const order = ascending ? 'ASC' : 'DESC';
-    const rows = this.db
-      .prepare(`SELECT * FROM engine_events WHERE ${where.join(' AND ')} ORDER BY time ${order}, id ${order} LIMIT ?`)
-      .all(...args, f.limit) as Row[];
+    const rows = this.db.prepare(`SELECT * FROM engine_events ${where} ORDER BY time ${order}, id ${order} LIMIT ?`).all(...where.args, f.limit) as Row[];
     return rows.map(toRecord);
   }
 

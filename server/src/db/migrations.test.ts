@@ -16,8 +16,12 @@ afterEach(() => {
 const tables = (db: Db) => db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
 
 describe('migrations', () => {
-  it('numbers migrations 1, 2, 3 … without gaps', () => {
-    expect(migrations.map((m) => m.version)).toEqual(migrations.map((_, i) => i + 1));
+  // Numbers are handed out to parallel branches ahead of time, so one may land before a lower one
+  // (migrate() applies every version not yet applied, whatever its place): increasing is the rule.
+  it('numbers migrations in increasing order, each once', () => {
+    const versions = migrations.map((m) => m.version);
+    expect(versions[0]).toBe(1);
+    expect(versions).toEqual([...new Set(versions)].sort((a, b) => a - b));
   });
 
   it('leaves no unused settings table in a new database', () => {
@@ -40,6 +44,6 @@ describe('migrations', () => {
     expect(tables(db)).toContain('settings');
     migrate(db);
     expect(tables(db)).not.toContain('settings');
-    expect(db.prepare('SELECT MAX(version) FROM schema_migrations').pluck().get()).toBe(migrations.length);
+    expect(db.prepare('SELECT MAX(version) FROM schema_migrations').pluck().get()).toBe(migrations.at(-1)!.version);
   });
 });

@@ -30,7 +30,8 @@ export function EventsTable({ events, loading, compact = false }: { events: Engi
       columns={columns}
       rowKey={(e) => String(e.id)}
       loading={loading}
-      pageSize={compact ? 15 : 50}
+      // The page shows the newest EVENTS_SHOWN in one scroll, like a log; new ones arrive on top.
+      pageSize={compact ? 15 : 0}
       defaultSort={{ key: 'time', direction: 'desc' }}
       emptyText="No events in this time range."
     />

@@ -142,6 +142,18 @@ describe('notifications', () => {
     expect(posts.filter((p) => p.path === '/fail').length - before).toBe(3);
   });
 
+  it('reports a restart loop once the rule\'s number of starts falls within its window', async () => {
+    await addRule({ event: 'restart_loop', channels: [channels.failing.id], restarts: 3, within_minutes: 5 });
+    const app = `${PREFIX}-loop`;
+    const loop = (starts: number[]) => t.services.notifications.notify({ event: 'restart_loop', environment: 'local', app, title: `${app} loops`, message: '', details: {}, starts });
+    const now = Date.now();
+    loop([now - 20 * 60_000, now - 10 * 60_000, now]);
+    loop([now - 1000, now]);
+    expect((await deliveries()).filter((d) => d.title === `${app} loops`)).toHaveLength(0);
+    loop([now - 2000, now - 1000, now]);
+    expect((await deliveries()).filter((d) => d.title === `${app} loops`)).toHaveLength(1);
+  });
+
   it('delivers a test message at once, keeps secrets on edit, and never shows a secret', async () => {
     const test = await t.client.post<Delivery>(`/api/notifications/channels/${channels.hook.id}/test`);
     expect(test.status, test.text).toBe(200);

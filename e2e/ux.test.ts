@@ -78,6 +78,9 @@ function pages(ids: Ids): { hash: string; name: string; ready?: (page: Page) => 
     { hash: '#/settings/templateVariables', name: 'Template Variables' },
     { hash: '#/settings/prune', name: 'Prune' },
     { hash: '#/settings/update', name: 'Update' },
+    { hash: '#/settings/notifications', name: 'Notifications', ready: (p) => p.getByRole('table', { name: 'Notification channels' }).waitFor() },
+    { hash: '#/settings/audit', name: 'Audit Log', ready: (p) => p.getByRole('table', { name: 'Audit log' }).waitFor() },
+    { hash: '#/events', name: 'Events', ready: (p) => p.getByRole('table', { name: 'Engine events' }).waitFor() },
   ];
 }
 

@@ -18,3 +18,7 @@ export * from './schemas/compose-keys';
 export * from './schemas/batch';
 export * from './schemas/auto-update';
 export * from './schemas/swarm';
+export * from './schemas/time';
+export * from './schemas/events';
+export * from './schemas/audit';
+export * from './schemas/notifications';

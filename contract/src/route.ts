@@ -14,6 +14,8 @@ export interface RouteDef {
   open?: boolean;
   /** The lowest role that may call this route. */
   role?: RouteRole;
+  /** Recorded in the audit log though it is a plain GET (the spec's sign-out calls). */
+  audited?: boolean;
   params?: z.ZodType;
   querystring?: z.ZodType;
   body?: z.ZodType;

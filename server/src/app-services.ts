@@ -5,6 +5,9 @@ import type { Config } from './config';
 import type { AppContext } from './context';
 import { detectComposeCli, type ComposeCli } from './compose/cli';
 import { openDatabase, type Db } from './db/database';
+import { AuditRepo } from './db/audit-repo';
+import { EventsRepo } from './db/events-repo';
+import { NotificationsRepo } from './db/notifications-repo';
 import { SettingsImportRepo } from './db/settings-import-repo';
 import { TemplatesRepo } from './db/templates-repo';
 import { VariablesRepo } from './db/variables-repo';
@@ -20,8 +23,13 @@ import { AppUpdateService } from './services/apps-update';
 import { createAuthService, type AuthService } from './services/auth';
 import { AutoUpdateService } from './services/auto-update';
 import { BatchService } from './services/batch';
+import { AuditService } from './services/audit';
 import { DeployService } from './services/deploy';
 import { EnvironmentScopes } from './services/environment-scopes';
+import { EventHistory } from './services/event-history';
+import { ChannelsService, composeFailureNotifier, NotificationService } from './services/notifications';
+import { loadSigningKey } from './services/auth/tokens';
+import { deriveKey } from './lib/secret-box';
 import { ImagesService } from './services/images';
 import { NetworksService } from './services/networks';
 import { ProjectsService } from './services/projects';
@@ -64,6 +72,8 @@ export interface EngineScope {
   /** The environment's engine event subscription and stats hub (one engine stream per running container). */
   events: EngineEvents;
   hub: StatsHub;
+  /** The environment's kept engine events, with their live stream. */
+  eventHistory: EventHistory;
   projects: ProjectsService;
   projectActions: ProjectActionsService;
   projectPlan: ProjectPlanService;
@@ -96,6 +106,10 @@ export interface Services {
   templates: TemplatesService;
   settings: SettingsExportService;
   selfUpdate: SelfUpdateService;
+  /** The audit log; `audit.record()` for features that change state outside a request. */
+  audit: AuditService;
+  /** Notification channels, rules and deliveries; `notifications.notify()` for features that report something. */
+  notifications: NotificationService;
   /** Every environment's engine-backed services, built on first use. */
   environments: EnvironmentScopes<EngineScope>;
   /** The engine-backed services of the request's environment (`/api/environments/{env}/…`, else `local`); 404 for an unknown one. */
@@ -140,13 +154,21 @@ export async function buildServices(config: Config, log: FastifyBaseLogger, deps
     const variablesRepo = new VariablesRepo(db);
     const variables = new VariablesService(variablesRepo);
 
-    const environments = new EnvironmentScopes<EngineScope>((id) => (id === LOCAL_ENVIRONMENT ? buildScope(id, ctx, variables) : null));
+    const audit = new AuditService(new AuditRepo(db), config.auditRetentionMs, log);
+    closers.push(() => audit.close());
+    const auth = await createAuthService(ctx);
+    // The auth service made the signing key on a first start; this reads it back.
+    const secretsKey = deriveKey(loadSigningKey(config.dataDir, config.secretKey, log), 'notification-channels');
+    const notificationsRepo = new NotificationsRepo(db);
+    const notifications = new NotificationService(notificationsRepo, new ChannelsService(notificationsRepo, secretsKey), config.notifyRetryDelaysMs, log);
+    closers.push(() => notifications.close());
+    const environments = new EnvironmentScopes<EngineScope>((id) => (id === LOCAL_ENVIRONMENT ? buildScope(id, ctx, variables, notifications) : null));
     closers.push(() => environments.closeAll());
     environments.get(LOCAL_ENVIRONMENT);
 
     const services: Services = {
       serverInfo: new ServerInfoService(ctx),
-      auth: await createAuthService(ctx),
+      auth,
       variables,
       templates: new TemplatesService(templatesRepo, {
         allowLoopback: config.templateFetchAllowLoopback,
@@ -155,6 +177,8 @@ export async function buildServices(config: Config, log: FastifyBaseLogger, deps
       }),
       settings: new SettingsExportService(templatesRepo, variablesRepo, new SettingsImportRepo(db)),
       selfUpdate: new SelfUpdateService(ctx),
+      audit,
+      notifications,
       environments,
       scope: (req) => environments.get(environmentOf(req)),
     };
@@ -175,17 +199,26 @@ function environmentOf(req: { params: unknown }): string {
  * Builds one environment's engine-backed services over `envCtx` (its engine, engine status and
  * compose settings). Everything else (database, log, the compose CLI found at start) is shared.
  */
-export function buildScope(id: string, envCtx: AppContext, variables: VariablesService): EngineScope {
+export function buildScope(id: string, envCtx: AppContext, variables: VariablesService, notifications: NotificationService): EngineScope {
   const runtime = createAppsRuntime(envCtx);
   const apps = new AppsService(envCtx, runtime);
   const projects = new ProjectsService(envCtx);
   const appUpdates = new AppUpdateService(envCtx, apps, runtime);
   const autoUpdate = new AutoUpdateService(envCtx, id, apps, appUpdates);
+  const { config } = envCtx;
+  const eventHistory = new EventHistory(
+    new EventsRepo(envCtx.db),
+    runtime.events,
+    { environment: id, retentionMs: config.eventsRetentionMs, maxRows: config.eventsMaxRows },
+    envCtx.log,
+  );
+  eventHistory.start();
+  const stopWatching = notifications.watch(id, eventHistory, envCtx.engine);
   const single = {
     apps,
     appUpdates,
     projects,
-    projectActions: new ProjectActionsService(envCtx, projects),
+    projectActions: new ProjectActionsService(envCtx, projects, composeFailureNotifier(notifications, id)),
     // Host paths are only Berth's own to check on the engine it runs beside.
     projectPlan: new ProjectPlanService(envCtx, projects, id === LOCAL_ENVIRONMENT),
     projectEnv: new ProjectEnvService(envCtx, projects),
@@ -200,6 +233,7 @@ export function buildScope(id: string, envCtx: AppContext, variables: VariablesS
     appStreams: new AppStreams(envCtx, runtime),
     events: runtime.events,
     hub: runtime.hub,
+    eventHistory,
     prune: new PruneService(envCtx.docker),
     deploy: new DeployService(envCtx.docker, variables, envCtx.log),
     batch: new BatchService({ ...single, log: envCtx.log }),
@@ -214,6 +248,8 @@ export function buildScope(id: string, envCtx: AppContext, variables: VariablesS
     close: async () => {
       await autoUpdate.close();
       await projects.shutdown();
+      stopWatching();
+      eventHistory.close();
       runtime.close();
     },
   };

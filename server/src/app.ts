@@ -6,6 +6,7 @@ import type { AppContext } from './context';
 import { buildServices, type AppDeps, type Services } from './app-services';
 import { requestSerializer } from './lib/log-redact';
 import { registerAllowedHosts } from './plugins/allowed-hosts';
+import { registerAudit } from './plugins/audit';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerSecurityHeaders } from './plugins/security-headers';
@@ -23,6 +24,9 @@ import { variablesRoutes } from './routes/variables';
 import { pruneRoutes } from './routes/prune';
 import { resourceRoutes } from './routes/resources';
 import { registerOpenApi } from './routes/openapi';
+import { eventsRoutes } from './routes/events';
+import { auditRoutes } from './routes/audit';
+import { notificationsRoutes } from './routes/notifications';
 
 /** Calls that read the compose CLI (projects, Settings > Info) wait for its detection at start. */
 const USES_COMPOSE = /^\/api\/(?:environments\/[^/]+\/)?(?:compose|settings\/info)(?:[/?]|$)/;
@@ -57,6 +61,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<{ ap
   registerSecurityHeaders(app);
   registerAllowedHosts(app, config);
   registerAuth(app, ctx, services.auth);
+  registerAudit(app, services.audit);
   await registerOpenApi(app, ctx.version);
 
   healthRoutes(app, services);
@@ -71,6 +76,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<{ ap
   autoUpdateRoutes(app, services);
   swarmRoutes(app, services);
   authRoutes(app, services);
+  eventsRoutes(app, services);
+  auditRoutes(app, services);
+  notificationsRoutes(app, services);
 
   await registerStaticWeb(app, config.webDist);
   // The first engine check runs in the background too; a health call checks for itself.

@@ -43,10 +43,21 @@ const EnvSchema = z.object({
   COMPOSE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(600),
   TEMPLATE_FETCH_ALLOW_LOOPBACK: bool.default(false),
   TEMPLATE_FETCH_TIMEOUT_SECONDS: z.coerce.number().min(0.5).max(120).default(15),
+  EVENTS_RETENTION_DAYS: z.coerce.number().min(0.01).max(3650).default(7),
+  EVENTS_MAX_ROWS: z.coerce.number().int().min(100).max(10_000_000).default(200_000),
+  AUDIT_RETENTION_DAYS: z.coerce.number().min(1).max(36500).default(90),
+  /** Waits before each retry of a failed notification (the first try is at once). */
+  NOTIFY_RETRY_SECONDS: z
+    .string()
+    .regex(/^\s*\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?){0,9}\s*$/, 'must be a comma list of at most 10 numbers of seconds')
+    .transform((v) => v.split(',').map((x) => Math.round(Number(x) * 1000)))
+    .default([10_000, 60_000, 300_000]),
   /** Set by the container runtime; names Berth's own container when it runs in one. */
   HOSTNAME: z.string().optional(),
   BERTH_CONTAINER_NAME: z.string().regex(/^\/?[a-zA-Z0-9][a-zA-Z0-9_.-]*$/, 'must be a container name or ID').optional(),
 });
+
+const DAY_MS = 24 * 3600 * 1000;
 
 /** The engine when DOCKER_HOST is unset (dockerode's and the docker CLI's default). */
 export const DEFAULT_DOCKER_HOST = 'unix:///var/run/docker.sock';
@@ -86,6 +97,11 @@ export interface Config {
   composeTimeoutMs: number;
   templateFetchAllowLoopback: boolean;
   templateFetchTimeoutMs: number;
+  /** Engine events are kept this long, and at most eventsMaxRows of them. */
+  eventsRetentionMs: number;
+  eventsMaxRows: number;
+  auditRetentionMs: number;
+  notifyRetryDelaysMs: number[];
   /** Berth's own container (name or ID) for the self-update; else found by host name. */
   containerName: string | undefined;
   hostname: string | undefined;
@@ -133,6 +149,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     composeTimeoutMs: e.COMPOSE_TIMEOUT_SECONDS * 1000,
     templateFetchAllowLoopback: e.TEMPLATE_FETCH_ALLOW_LOOPBACK,
     templateFetchTimeoutMs: Math.round(e.TEMPLATE_FETCH_TIMEOUT_SECONDS * 1000),
+    eventsRetentionMs: Math.round(e.EVENTS_RETENTION_DAYS * DAY_MS),
+    eventsMaxRows: e.EVENTS_MAX_ROWS,
+    auditRetentionMs: Math.round(e.AUDIT_RETENTION_DAYS * DAY_MS),
+    notifyRetryDelaysMs: e.NOTIFY_RETRY_SECONDS,
     containerName: e.BERTH_CONTAINER_NAME?.replace(/^\//, ''),
     hostname: e.HOSTNAME,
     cliEnv: Object.freeze({

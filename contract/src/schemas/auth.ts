@@ -69,8 +69,8 @@ export const OpenCsrf = z.object({ csrf: z.string().nullable() });
 export const authApi = {
   login: defineRoute({ method: 'POST', path: '/api/auth/login', summary: 'Sign in; sets the session cookies', open: true, body: LoginBody, response: Me }),
   refresh: defineRoute({ method: 'POST', path: '/api/auth/refresh', summary: 'Mint a new access token from the refresh cookie (rotated)', open: true, response: Message }),
-  logout: defineRoute({ method: 'GET', path: '/api/auth/logout', summary: 'Revoke the access session', response: Message }),
-  logoutRefresh: defineRoute({ method: 'GET', path: '/api/auth/logout/refresh', summary: 'Revoke the refresh session and clear cookies', open: true, response: Message }),
+  logout: defineRoute({ method: 'GET', path: '/api/auth/logout', summary: 'Revoke the access session', audited: true, response: Message }),
+  logoutRefresh: defineRoute({ method: 'GET', path: '/api/auth/logout/refresh', summary: 'Revoke the refresh session and clear cookies', open: true, audited: true, response: Message }),
   status: defineRoute({
     method: 'GET',
     path: '/api/auth/status',

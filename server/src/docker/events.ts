@@ -23,8 +23,26 @@ export interface ResyncEvent {
 export type EngineEvent = ContainerEvent | ResyncEvent;
 export type EngineEventListener = (e: EngineEvent) => void;
 
+/** The object kinds whose events Berth follows (service and node exist on swarm managers only). */
+export const EVENT_TYPES = ['container', 'image', 'volume', 'network', 'service', 'node'] as const;
+export type EngineObjectType = (typeof EVENT_TYPES)[number];
+
+/** Any followed engine event as the engine sent it, for the history and notifications. */
+export interface EngineObjectEvent {
+  type: EngineObjectType;
+  action: string;
+  id: string;
+  /** The engine's time of the event, in milliseconds. */
+  time: number;
+  /** The actor's attributes (a container's labels, name, image, exitCode...). */
+  attributes: Record<string, string>;
+}
+export type EngineObjectListener = (e: EngineObjectEvent) => void;
+
 interface RawEvent {
   Type?: string;
+  time?: number;
+  timeNano?: number;
   Action?: string;
   status?: string;
   id?: string;
@@ -34,12 +52,14 @@ interface RawEvent {
 const RETRY_MS = [500, 1000, 2000, 5000];
 
 /**
- * One engine event subscription (container events) shared by every listener in the process.
+ * One engine event subscription (container, image, volume, network, service and node events)
+ * shared by every listener in the process. `subscribe` hears container events only.
  * Opened on the first listener, closed after the last leaves; reconnects by itself when the
  * engine goes away and comes back, then tells listeners to resync.
  */
 export class EngineEvents {
   private listeners = new Set<EngineEventListener>();
+  private objectListeners = new Set<EngineObjectListener>();
   private abort: AbortController | null = null;
   private connected = false;
   private connectedWaiters: (() => void)[] = [];
@@ -60,17 +80,30 @@ export class EngineEvents {
   }
 
   subscribe(fn: EngineEventListener): () => void {
-    this.listeners.add(fn);
-    if (this.listeners.size === 1) this.start();
+    return this.listen(this.listeners, fn);
+  }
+
+  /** Every followed event of every object type (no resync notices). */
+  subscribeObjects(fn: EngineObjectListener): () => void {
+    return this.listen(this.objectListeners, fn);
+  }
+
+  private get listenerCount(): number {
+    return this.listeners.size + this.objectListeners.size;
+  }
+
+  private listen<F>(set: Set<F>, fn: F): () => void {
+    set.add(fn);
+    if (this.listenerCount === 1) this.start();
     return () => {
-      this.listeners.delete(fn);
-      if (this.listeners.size === 0) this.stop();
+      set.delete(fn);
+      if (this.listenerCount === 0) this.stop();
     };
   }
 
   /** Resolves once the subscription is live (or after `timeoutMs`), so a caller can read state without missing a change. */
   whenConnected(timeoutMs = 2000): Promise<void> {
-    if (this.connected || this.listeners.size === 0) return Promise.resolve();
+    if (this.connected || this.listenerCount === 0) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(done, timeoutMs);
       timer.unref();
@@ -85,6 +118,7 @@ export class EngineEvents {
   close(): void {
     this.closed = true;
     this.listeners.clear();
+    this.objectListeners.clear();
     this.stop();
   }
 
@@ -109,12 +143,12 @@ export class EngineEvents {
   }
 
   private connect(): void {
-    if (this.closed || this.listeners.size === 0 || this.abort) return;
+    if (this.closed || this.listenerCount === 0 || this.abort) return;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
     const abort = new AbortController();
     this.abort = abort;
-    this.docker.events({ type: ['container'] }, abort.signal).then(
+    this.docker.events({ type: [...EVENT_TYPES] }, abort.signal).then(
       (stream) => {
         if (abort.signal.aborted) {
           (stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
@@ -154,8 +188,18 @@ export class EngineEvents {
     }
     const id = raw.Actor?.ID ?? raw.id;
     const action = raw.Action ?? raw.status;
-    if ((raw.Type && raw.Type !== 'container') || !id || !action) return;
-    this.emit({ kind: 'container', action, id, name: raw.Actor?.Attributes?.name ?? '' });
+    const type = (raw.Type ?? 'container') as EngineObjectType;
+    if (!id || !action || !EVENT_TYPES.includes(type)) return;
+    if (type === 'container') this.emit({ kind: 'container', action, id, name: raw.Actor?.Attributes?.name ?? '' });
+    const time = raw.timeNano ? Math.floor(raw.timeNano / 1e6) : raw.time ? raw.time * 1000 : Date.now();
+    const event: EngineObjectEvent = { type, action, id, time, attributes: raw.Actor?.Attributes ?? {} };
+    for (const fn of [...this.objectListeners]) {
+      try {
+        fn(event);
+      } catch (err) {
+        this.log.error({ err }, 'engine event listener failed');
+      }
+    }
   }
 
   private emit(e: EngineEvent): void {
@@ -174,7 +218,7 @@ export class EngineEvents {
     this.abort = null;
     const wasConnected = this.connected;
     this.connected = false;
-    if (abort.signal.aborted || this.closed || this.listeners.size === 0) return;
+    if (abort.signal.aborted || this.closed || this.listenerCount === 0) return;
     this.hadGap = true;
     if (err instanceof DockerUnavailableError) this.engine.markUnreachable();
     if (wasConnected) this.log.info('engine event stream lost; reconnecting');

@@ -17,6 +17,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Set from the contract: open routes skip the auth check. */
     open?: boolean;
+    /** Set from the contract: a GET that the audit log records (sign-out). */
+    audited?: boolean;
   }
 }
 
@@ -39,7 +41,7 @@ function register<T extends RouteDef>(app: FastifyInstance, path: string, def: T
   app.route({
     method: [...new Set(methods)],
     url: toFastifyPath(path),
-    config: { open: def.open ?? false },
+    config: { open: def.open ?? false, audited: def.audited ?? false },
     schema: {
       summary: def.summary,
       ...(params ? { params } : {}),

@@ -21,6 +21,9 @@ export interface SafeFetchOptions {
   /** Default 3. */
   maxRedirects?: number;
   headers?: Record<string, string>;
+  /** Default GET. A POST sends `body` and follows no redirect (a 3xx answer is an error). */
+  method?: 'GET' | 'POST';
+  body?: string | Buffer;
 }
 
 export interface SafeFetchResult {
@@ -130,10 +133,12 @@ function checkUrl(text: string, allowLoopback: boolean): URL {
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 function open(url: URL, opts: Required<Pick<SafeFetchOptions, 'allowLoopback'>> & SafeFetchOptions, signal: AbortSignal): Promise<http.IncomingMessage> {
-  const get = url.protocol === 'https:' ? https.get : http.get;
+  const request = url.protocol === 'https:' ? https.request : http.request;
   return new Promise((resolve, reject) => {
-    const req = get(url, { lookup: guardedLookup(opts.allowLoopback), signal, agent: false, headers: opts.headers ?? {} }, resolve);
+    const method = opts.method ?? 'GET';
+    const req = request(url, { method, lookup: guardedLookup(opts.allowLoopback), signal, agent: false, headers: opts.headers ?? {} }, resolve);
     req.on('error', reject);
+    req.end(method === 'POST' ? (opts.body ?? '') : undefined);
   });
 }
 
@@ -175,7 +180,7 @@ function readBody(res: http.IncomingMessage, maxBytes: number, signal: AbortSign
 
 /** Fetches `input` with every guard above; throws SafeFetchError with a message a person can act on. */
 export async function safeFetch(input: string, options: SafeFetchOptions = {}): Promise<SafeFetchResult> {
-  const opts = { allowLoopback: false, timeoutMs: 15_000, maxBytes: 5 * 1024 * 1024, maxRedirects: 3, ...options };
+  const opts = { allowLoopback: false, timeoutMs: 15_000, maxBytes: 5 * 1024 * 1024, maxRedirects: options.method === 'POST' ? 0 : 3, ...options };
   const seconds = Math.round(opts.timeoutMs / 100) / 10;
   const timeoutError = new SafeFetchError('timeout', `No complete answer within ${seconds} s.`);
   const controller = new AbortController();

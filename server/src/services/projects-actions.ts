@@ -16,11 +16,19 @@ const SERVICE_NAME = /^[a-zA-Z0-9][a-zA-Z0-9._-]*$/;
 const BUNDLE_LOG_LINES = 5000;
 const BUNDLE_LOG_BYTES = 1024 * 1024;
 
+/** A compose action that failed, for notifications (no CLI output: it may quote the project's values). */
+export interface ComposeFailure {
+  project: string;
+  action: string;
+  service: string | null;
+}
+
 /** Compose actions (one per project at a time, live output) and support bundles. */
 export class ProjectActionsService {
   constructor(
     private readonly ctx: AppContext,
     private readonly projects: ProjectsService,
+    private readonly onFailed: (f: ComposeFailure) => void = () => {},
   ) {}
 
   async run(name: string, action: ProjectAction | ServiceAction, service: string | null): Promise<ActionResult> {
@@ -34,7 +42,10 @@ export class ProjectActionsService {
       handle.end(true, null);
     } catch (err) {
       handle.end(false, err instanceof Error ? err.message : String(err));
-      if (err instanceof ComposeFailedError) this.ctx.log.info({ project: name, action, service }, 'compose action failed');
+      if (err instanceof ComposeFailedError) {
+        this.ctx.log.info({ project: name, action, service }, 'compose action failed');
+        this.onFailed({ project: name, action, service });
+      }
       throw err;
     }
     if (action === 'delete') this.projects.activity.forget(name);

@@ -85,6 +85,8 @@ export const routes: RouteObject[] = [
           { path: 'prune', handle: named('Prune'), lazy: page(() => import('./pages/settings-prune')) },
           { path: 'update', handle: named('Update'), lazy: page(() => import('./pages/settings-update')) },
           { path: 'auto-update', handle: named('Auto-update'), lazy: page(() => import('./pages/settings-auto-update')) },
+          { path: 'notifications', handle: named('Notifications'), lazy: page(() => import('./pages/settings-notifications')) },
+          { path: 'audit', handle: named('Audit Log'), lazy: page(() => import('./pages/settings-audit')) },
         ],
       },
       {
@@ -117,6 +119,7 @@ export const routes: RouteObject[] = [
           { path: 'secrets', handle: named('Secrets'), lazy: page(() => import('./pages/swarm-secrets')) },
         ],
       },
+      { path: 'events', handle: named('Events'), lazy: page(() => import('./pages/events')) },
       { path: '*', handle: named('Not Found'), lazy: page(() => import('./pages/not-found')) },
     ],
   },

@@ -49,6 +49,6 @@ export class ApiKeyService {
     if (!row) throw new UnauthorizedError('Unknown or revoked API key.');
     const now = new Date();
     if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) >= TOUCH_INTERVAL_MS) this.repo.touch(row.id, now.toISOString());
-    return { userId: row.user_id, username: row.email, via: 'api_key' };
+    return { userId: row.user_id, username: row.email, via: 'api_key', keyName: row.key_name };
   }
 }

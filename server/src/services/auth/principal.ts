@@ -9,6 +9,8 @@ export interface Principal {
   via: 'session' | 'api_key' | 'disabled';
   /** Set when via is 'session'. */
   sessionId?: string;
+  /** The API key's name, when via is 'api_key' (for the audit log). */
+  keyName?: string;
 }
 
 /** The name shown for everyone while DISABLE_AUTH=true. */

@@ -9,6 +9,7 @@ import { AppStorage } from '../../features/apps/components/AppStorage';
 import { AppSummary } from '../../features/apps/components/AppSummary';
 import { AppLoading } from '../../features/apps/components/RunningOnly';
 import { isBerthImage } from '../../features/apps/model';
+import { AppEventsCard } from '../../features/events';
 
 /** /apps/:appName/info */
 export default function AppInfoPage() {
@@ -27,6 +28,7 @@ export default function AppInfoPage() {
       <AppAdvanced app={app} />
       {/* Berth never auto-updates itself (Settings → Update is its path), so it gets no panel. */}
       {!isBerthImage(app) && <AppAutoUpdatePanel name={app.name} />}
+      <AppEventsCard name={app.name} />
     </Stack>
   );
 }

@@ -5,7 +5,7 @@ import { Link, useLocation } from 'react-router-dom';
 import { useIsSwarmManager } from '../../features/swarm';
 import { isActive, MAIN_ITEMS, RESOURCE_ITEMS, ResourcesIcon, SETTINGS_ITEM, SWARM_ITEMS, SwarmIcon, type NavItem } from './nav-items';
 
-const [dashboard, apps, templates, projects] = MAIN_ITEMS as [NavItem, NavItem, NavItem, NavItem];
+const [dashboard, apps, templates, projects, events] = MAIN_ITEMS as [NavItem, NavItem, NavItem, NavItem, NavItem];
 
 function BarButton({ icon, label, active, ...rest }: { icon: ReactNode; label: string; active: boolean } & Record<string, unknown>) {
   return (
@@ -35,7 +35,7 @@ function GroupMenu({ label, icon, items, pathname }: { label: string; icon: Reac
   );
 }
 
-/** Narrow screens: Dashboard, Containers (Applications, Projects), Resources (Templates, Images, Volumes, Networks), Swarm (on a swarm manager), Settings. */
+/** Narrow screens: Dashboard, Containers (Applications, Projects, Events), Resources (Templates, Images, Volumes, Networks), Swarm (on a swarm manager), Settings. */
 export function BottomBar() {
   const { pathname } = useLocation();
   const DashIcon = dashboard.icon;
@@ -44,7 +44,7 @@ export function BottomBar() {
   return (
     <Group component="nav" aria-label="Bottom navigation" h="100%" gap={0} wrap="nowrap" justify="space-around">
       <BarButton component={Link} to="/" icon={<DashIcon size={20} />} label={dashboard.label} active={isActive(pathname, '/')} />
-      <GroupMenu label="Containers" icon={<IconContainers size={20} />} items={[apps, projects]} pathname={pathname} />
+      <GroupMenu label="Containers" icon={<IconContainers size={20} />} items={[apps, projects, events]} pathname={pathname} />
       <GroupMenu label="Resources" icon={<ResourcesIcon size={20} />} items={[templates, ...RESOURCE_ITEMS]} pathname={pathname} />
       {swarm && <GroupMenu label="Swarm" icon={<SwarmIcon size={20} />} items={SWARM_ITEMS} pathname={pathname} />}
       <BarButton component={Link} to={SETTINGS_ITEM.to} icon={<SetIcon size={20} />} label={SETTINGS_ITEM.label} active={isActive(pathname, '/settings')} />

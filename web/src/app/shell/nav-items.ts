@@ -1,4 +1,5 @@
 import {
+  IconActivity,
   IconApps,
   IconBook,
   IconBox,
@@ -31,6 +32,7 @@ export const MAIN_ITEMS: NavItem[] = [
   { to: '/apps', label: 'Applications', icon: IconApps },
   { to: '/templates', label: 'Templates', icon: IconTemplate },
   { to: '/projects', label: 'Projects', icon: IconStack2 },
+  { to: '/events', label: 'Events', icon: IconActivity },
 ];
 
 export const RESOURCE_ITEMS: NavItem[] = [

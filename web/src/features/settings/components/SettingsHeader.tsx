@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Badge } from '@mantine/core';
-import { IconBrush, IconCalendarRepeat, IconCloudDownload, IconInfoCircle, IconTrash, IconVariable } from '@tabler/icons-react';
+import { IconBell, IconBrush, IconCalendarRepeat, IconCloudDownload, IconInfoCircle, IconListCheck, IconTrash, IconVariable } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { PageHeader } from '../../../components/PageHeader';
 import { RouteTabs, type RouteTab } from '../../../components/RouteTabs';
@@ -13,6 +13,8 @@ const TABS: RouteTab[] = [
   { to: '/settings/prune', label: 'Prune', icon: IconTrash },
   { to: '/settings/update', label: 'Update', icon: IconCloudDownload },
   { to: '/settings/auto-update', label: 'Auto-update', icon: IconCalendarRepeat },
+  { to: '/settings/notifications', label: 'Notifications', icon: IconBell },
+  { to: '/settings/audit', label: 'Audit log', icon: IconListCheck },
 ];
 
 /** Settings heading with Berth's real version, then Back and the settings tabs around the tab's page. */

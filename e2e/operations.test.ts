@@ -1,0 +1,73 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { removeContainersNamed, testEngine, tryDockerCli } from '../server/test/helpers/engine';
+import { expectRouteName, newPage, signIn } from './helpers/browser';
+import type { TestServer } from './helpers/server';
+import { withConsole } from './helpers/console';
+
+const EMAIL = 'admin@berth.local';
+const NAME = `berth-t-ops-${randomBytes(3).toString('hex')}`;
+
+describe('events, audit log and notifications', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let password: string;
+  let receiver: http.Server;
+  let hookUrl: string;
+  const received: string[] = [];
+  withConsole((run) => ({ server, browser, password } = run));
+  beforeAll(async () => {
+    receiver = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        received.push(body);
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  });
+  afterAll(async () => {
+    removeContainersNamed(NAME);
+    await new Promise((resolve) => receiver?.close(resolve));
+  });
+
+  it('shows engine events live, a test notification delivered, and the changes in the audit log', async () => {
+    const { context, page } = await newPage(browser, server.baseUrl);
+    await signIn(page, EMAIL, password);
+    await page.goto('/#/events');
+    await expectRouteName(page, 'Events');
+    await page.getByRole('textbox', { name: 'Name' }).fill(NAME);
+    // Made after the page is open: the row arrives through the live stream.
+    tryDockerCli(['run', '--name', NAME, '--label', 'berth.test=1', testEngine().image, 'sh', '-c', 'exit 2']);
+    await page.getByRole('table', { name: 'Engine events' }).getByText('exitCode=2').first().waitFor({ timeout: 20_000 });
+
+    await page.goto('/#/settings/notifications');
+    await expectRouteName(page, 'Notifications');
+    await page.getByRole('button', { name: 'Add channel' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('ops-hook');
+    await dialog.getByRole('textbox', { name: 'URL', exact: true }).fill(hookUrl);
+    await dialog.getByLabel('Secret header value').fill('e2e-secret-value');
+    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Test ops-hook' }).click();
+    await page.getByText('Test message sent through ops-hook.').waitFor();
+    await page.getByRole('table', { name: 'Notification deliveries' }).getByText('sent', { exact: true }).waitFor();
+    if (!received.some((b) => b.includes('Test message from Berth'))) throw new Error('the receiver got no test message');
+
+    await page.goto('/#/settings/audit');
+    await expectRouteName(page, 'Audit Log');
+    const audit = page.getByRole('table', { name: 'Audit log' });
+    await audit.getByText('POST /api/notifications/channels/{id}/test').waitFor();
+    await audit.getByText('POST /api/notifications/channels', { exact: true }).waitFor();
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    if (!(await download).suggestedFilename().endsWith('.csv')) throw new Error('the export is not a CSV file');
+    await context.close();
+  });
+});

@@ -1,0 +1,179 @@
+import type { Delivery, NotifyEvent, Rule, RuleBody, RulePatch } from '@berth/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { NotificationsRepo } from '../../db/notifications-repo';
+import type { EngineStatus } from '../../docker/engine-status';
+import { NotFoundError, ValidationError } from '../../errors';
+import type { EventHistory } from '../event-history';
+import type { ComposeFailure } from '../projects-actions';
+import type { ChannelsService } from './channels';
+import { send, type Notification } from './senders';
+import { containerWatcher, engineWatcher, type Candidate } from './watch';
+
+export type { Notification } from './senders';
+export { ChannelsService } from './channels';
+
+/** What ProjectActionsService calls when a compose action fails on environment `environment`. */
+export function composeFailureNotifier(notifications: NotificationService, environment: string) {
+  return ({ project, action, service }: ComposeFailure) =>
+    notifications.notify({
+      event: 'compose_failed',
+      environment,
+      project,
+      title: `${action} of ${project}${service ? `/${service}` : ''} failed`,
+      message: `The compose action ${action} on project ${project}${service ? ` (service ${service})` : ''} on ${environment} failed; its output is on the project's page.`,
+      details: { project, action, environment, ...(service ? { service } : {}) },
+    });
+}
+
+const HISTORY_KEPT_MS = 30 * 24 * 3600 * 1000;
+
+/** What other features pass to `notify()` (auto-update, update checks, compose actions). */
+export interface NotifyInput extends Notification {
+  event: NotifyEvent;
+}
+
+/**
+ * Rules, the quiet period and delivery. `notify()` returns at once: each matching rule's
+ * channels get a delivery row and are sent in the background, retried with back-off
+ * (`retryDelaysMs`), and the row ends `sent` or `failed` with the last error.
+ */
+export class NotificationService {
+  /** Last message per rule and subject, for the quiet period. */
+  private readonly lastSent = new Map<string, number>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private closed = false;
+
+  constructor(
+    private readonly repo: NotificationsRepo,
+    readonly channels: ChannelsService,
+    private readonly retryDelaysMs: number[],
+    private readonly log: FastifyBaseLogger,
+  ) {
+    repo.pruneDeliveries(Date.now() - HISTORY_KEPT_MS);
+  }
+
+  rules(): Rule[] {
+    return this.repo.rules();
+  }
+
+  addRule(body: RuleBody): Rule {
+    this.assertChannels(body.channels);
+    const id = this.repo.insertRule(body, new Date().toISOString());
+    return this.repo.rule(id)!;
+  }
+
+  editRule(id: number, patch: RulePatch): Rule {
+    const rule = this.repo.rule(id);
+    if (!rule) throw new NotFoundError('notification rule', id);
+    const next = { ...rule, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
+    this.assertChannels(next.channels);
+    this.repo.updateRule(id, next, new Date().toISOString());
+    return this.repo.rule(id)!;
+  }
+
+  removeRule(id: number): void {
+    if (!this.repo.deleteRule(id)) throw new NotFoundError('notification rule', id);
+  }
+
+  history(limit: number): Delivery[] {
+    return this.repo.deliveries(limit);
+  }
+
+  /** Sends a test message through one channel now, once, and answers with its delivery. */
+  async test(channelId: number): Promise<Delivery> {
+    const channel = this.channels.get(channelId);
+    const n: Notification = {
+      event: 'test',
+      environment: 'local',
+      title: 'Test message from Berth',
+      message: `This is a test of the notification channel ${channel.name}.`,
+      details: { channel: channel.name },
+    };
+    const id = this.repo.insertDelivery({ channel_id: channelId, channel_name: channel.name, event: 'test', title: n.title }, Date.now());
+    await this.attempt(id, channelId, n, 1, false);
+    return this.repo.delivery(id)!;
+  }
+
+  /** Queues `n` for every rule it matches; never throws, never waits for a send. */
+  notify(n: NotifyInput | Candidate): void {
+    if (this.closed) return;
+    try {
+      for (const rule of this.repo.rules()) {
+        if (rule.event !== n.event || !inScope(rule, n)) continue;
+        let message = n;
+        if ('starts' in n && n.starts) {
+          const since = Date.now() - rule.within_minutes * 60_000;
+          const count = n.starts.filter((t) => t >= since).length;
+          if (count < rule.restarts) continue;
+          message = { ...n, message: `The container ${n.app} on ${n.environment} started ${count} times in ${rule.within_minutes} minutes.`, details: { ...n.details, starts: count } };
+        }
+        const key = `${rule.id}|${n.environment}|${n.app ?? n.project ?? ''}|${n.details.state ?? ''}`;
+        const last = this.lastSent.get(key);
+        if (last !== undefined && Date.now() - last < rule.quiet_minutes * 60_000) continue;
+        this.lastSent.set(key, Date.now());
+        for (const channelId of rule.channels) this.queue(channelId, message);
+      }
+    } catch (err) {
+      this.log.error({ err }, 'could not queue a notification');
+    }
+  }
+
+  /** Follows one environment's container events and engine reachability; returns the unsubscribe. */
+  watch(environment: string, history: EventHistory, engine: EngineStatus): () => void {
+    const offEvents = history.onRecorded(containerWatcher(environment, (c) => this.notify(c)));
+    const offEngine = engineWatcher(environment, engine, (c) => this.notify(c));
+    return () => {
+      offEvents();
+      offEngine();
+    };
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+
+  private assertChannels(ids: number[]): void {
+    const missing = ids.filter((id) => !this.repo.channel(id));
+    if (missing.length) throw new ValidationError(`Unknown notification channel ${missing.join(', ')}.`, [{ field: 'channels', message: 'Unknown channel.' }]);
+  }
+
+  private queue(channelId: number, n: Notification): void {
+    const channel = this.repo.channel(channelId);
+    if (!channel) return;
+    const id = this.repo.insertDelivery({ channel_id: channelId, channel_name: channel.name, event: n.event, title: n.title }, Date.now());
+    void this.attempt(id, channelId, n, 1, true);
+  }
+
+  private async attempt(id: number, channelId: number, n: Notification, attempt: number, retry: boolean): Promise<void> {
+    let error: string;
+    try {
+      const channel = this.channels.settings(channelId);
+      if (!channel) throw new Error('The channel was removed.');
+      await send(channel.body, n);
+      this.repo.updateDelivery(id, { status: 'sent', attempts: attempt, error: null }, Date.now());
+      return;
+    } catch (err) {
+      error = err instanceof Error ? err.message : 'unknown error';
+    }
+    const delay = this.retryDelaysMs[attempt - 1];
+    const again = retry && delay !== undefined && !this.closed;
+    this.repo.updateDelivery(id, { status: again ? 'pending' : 'failed', attempts: attempt, error }, Date.now());
+    if (!again) {
+      this.log.warn({ delivery: id, channel: channelId, error }, 'notification not delivered');
+      return;
+    }
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      void this.attempt(id, channelId, n, attempt + 1, true);
+    }, delay);
+    timer.unref();
+    this.timers.add(timer);
+  }
+}
+
+function inScope(rule: Rule, n: Notification): boolean {
+  const s = rule.scope;
+  return (!s.environment || s.environment === n.environment) && (!s.app || s.app === n.app) && (!s.project || s.project === n.project);
+}

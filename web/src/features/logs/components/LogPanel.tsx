@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { Badge, Button, Group } from '@mantine/core';
 import type { StreamStatus } from '@berth/contract';
 import { environmentPath } from '@berth/contract';
@@ -31,7 +31,7 @@ function rangeQuery(s: LogSettings): LogQuery {
 /** The log view with its toolbar: a stream in the json format, filtered and searched in the page. */
 export function LogPanel({ streamUrl, downloadUrl, services, onStatus }: Props) {
   const [s, setS] = useState<LogSettings>(DEFAULT_SETTINGS);
-  const set = (patch: Partial<LogSettings>) => setS((prev) => ({ ...prev, ...patch }));
+  const set = useCallback((patch: Partial<LogSettings>) => setS((prev) => ({ ...prev, ...patch })), []);
   const range = rangeQuery(s);
   const url = streamUrl({ ...range, tail: s.tail, timestamps: '1', format: 'json' });
   const { buffer, ended, clear } = useLogStream(url, Number(s.keep), onStatus);
@@ -61,25 +61,41 @@ export function LogPanel({ streamUrl, downloadUrl, services, onStatus }: Props) 
     setCurrent(next);
     rows.current?.show(next);
   };
-
-  return (
-    <>
+  const goRef = useRef(go);
+  goRef.current = go;
+  const paused = frozen !== null;
+  const latest = useRef(buffer);
+  latest.current = buffer;
+  const downloadHref = environmentPath(downloadUrl({ ...range, timestamps: s.timestamps ? '1' : '0' }), currentEnvironment());
+  // The toolbar re-renders only when its own inputs change, not with every frame of new lines.
+  const withServices = services !== undefined;
+  const opts = useMemo(() => ({ timestamps: s.timestamps, services: withServices, pretty: s.pretty, highlight }), [s.timestamps, withServices, s.pretty, highlight]);
+  const toolbar = useMemo(
+    () => (
       <LogToolbar
         s={s}
         set={set}
         searchError={typeof re === 'string' ? re : null}
         hits={hits.length}
-        onNext={() => go(1)}
-        onPrev={() => go(-1)}
-        paused={frozen !== null}
-        onPause={() => setFrozen(frozen ? null : buffer)}
-        downloadHref={environmentPath(downloadUrl({ ...range, timestamps: s.timestamps ? '1' : '0' }), currentEnvironment())}
+        onNext={() => goRef.current(1)}
+        onPrev={() => goRef.current(-1)}
+        paused={paused}
+        onPause={() => setFrozen(paused ? null : latest.current)}
+        downloadHref={downloadHref}
         onClear={() => {
           clear();
           setFrozen(null);
         }}
         serviceChoices={services}
       />
+    ),
+    [s, set, re, hits.length, paused, downloadHref, services],
+  );
+
+  return (
+    // The count of lines received (kept or dropped), for the benchmark (scripts/bench/logs.ts).
+    <div data-total-lines={buffer.dropped + buffer.items.length}>
+      {toolbar}
       {(newLines > 0 || ended) && (
         <Group gap="xs" mb={4}>
           {newLines > 0 && (
@@ -96,9 +112,9 @@ export function LogPanel({ streamUrl, downloadUrl, services, onStatus }: Props) 
         dropped={shown.dropped}
         keep={Number(s.keep)}
         current={current}
-        opts={{ timestamps: s.timestamps, services: services !== undefined, pretty: s.pretty, highlight }}
+        opts={opts}
         empty={ended ? 'No log lines in this time range.' : 'Waiting for log lines…'}
       />
-    </>
+    </div>
   );
 }

@@ -37,21 +37,21 @@ export default function ProjectDetailsPage() {
             <ProjectLogs name={name} services={services.map(([svc]) => svc)} />
           </Tabs.Panel>
           <Tabs.Panel value="overview">
-          <ProjectInfoCard project={project.data} />
-          <Card withBorder>
-            <Title order={3} size="h5" mb="sm">
-              Services
-            </Title>
-            {services.length === 0 ? (
-              <Text c="dimmed">No services.</Text>
-            ) : (
-              <Accordion multiple variant="separated">
-                {services.map(([svc, def]) => (
-                  <ServicePanel key={svc} project={name} name={svc} service={def} status={serviceStatus(project.data, svc)} />
-                ))}
-              </Accordion>
-            )}
-          </Card>
+            <ProjectInfoCard project={project.data} />
+            <Card withBorder>
+              <Title order={3} size="h5" mb="sm">
+                Services
+              </Title>
+              {services.length === 0 ? (
+                <Text c="dimmed">No services.</Text>
+              ) : (
+                <Accordion multiple variant="separated">
+                  {services.map(([svc, def]) => (
+                    <ServicePanel key={svc} project={name} name={svc} service={def} status={serviceStatus(project.data, svc)} />
+                  ))}
+                </Accordion>
+              )}
+            </Card>
           </Tabs.Panel>
         </Tabs>
       )}

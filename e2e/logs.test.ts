@@ -13,8 +13,8 @@ describe('log view', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    // A red line whose text is markup, then a JSON line at error level; then quiet.
-    const script = `printf '\\033[31m<img src=x onerror=alert(1)>\\033[0m\\n'; echo '{"level":"error","msg":"boom"}'; sleep 3600`;
+    // A red line whose text is markup, a JSON line at error level and a long line; then quiet.
+    const script = `printf '\\033[31m<img src=x onerror=alert(1)>\\033[0m\\n'; echo '{"level":"error","msg":"boom"}'; echo long-${'word '.repeat(120)}; sleep 3600`;
     dockerCli(['run', '-d', '--name', name, '--label', 'berth.test=1', testEngine().image, 'sh', '-c', script]);
     server = await startServer({ env: { ADMIN_PASSWORD: PASSWORD } });
     browser = await launchBrowser();
@@ -25,7 +25,7 @@ describe('log view', () => {
     await server?.stop();
   });
 
-  it('shows ANSI colours as styled text, never as HTML, and highlights a search', async () => {
+  it('shows ANSI colours as styled text, never as HTML, highlights a search and wraps long lines', async () => {
     const { context, page } = await newPage(browser, server.baseUrl);
     let dialogs = 0;
     page.on('dialog', (d) => {
@@ -47,6 +47,12 @@ describe('log view', () => {
     await page.locator('[data-log-line] mark', { hasText: 'onerror' }).waitFor();
     await page.getByText('1 matches').waitFor();
     expect(dialogs).toBe(0);
+
+    // Wrap: the long line grows to several 20 px rows instead of scrolling sideways.
+    const long = page.locator('[data-log-line]').filter({ hasText: /^long-/ });
+    expect((await long.boundingBox())!.height).toBe(20);
+    await page.getByRole('checkbox', { name: 'Wrap' }).check();
+    await expect.poll(async () => (await long.boundingBox())!.height).toBeGreaterThan(40);
     await context.close();
   });
 });

@@ -36,5 +36,5 @@ if [[ "${BENCH_SKIP_STREAMS:-0}" != 1 ]]; then
 fi
 if [[ "${BENCH_SKIP_LOGS:-0}" != 1 ]]; then
   [[ -f web/dist/index.html ]] || npm run build -w web
-  timeout --kill-after=10 300 npx tsx scripts/bench/logs.ts
+  timeout --kill-after=10 900 npx tsx scripts/bench/logs.ts
 fi

@@ -2,6 +2,7 @@
 //   [1] lines per second delivered into the log view of Chromium while a container floods its log
 //   [2] the page's frame-time p95 while following (requestAnimationFrame deltas)
 //   [3] server CPU per 10,000 lines delivered
+//   [4] server memory while a large log (BENCH_LOG_DOWNLOAD_MIB, default 256) downloads
 // Targets (issue 15): ≥ 20,000 lines/s, frame p95 < 50 ms.
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -15,7 +16,9 @@ import { docker, runBench, signInCookies } from './lib';
 
 const WINDOW_MS = Number(process.env.BENCH_LOG_WINDOW_MS ?? 10_000);
 const LABEL = 'berth.bench=1';
+const DOWNLOAD_MIB = Number(process.env.BENCH_LOG_DOWNLOAD_MIB ?? 256);
 const NAME = `berth-bench-logs-${randomBytes(3).toString('hex')}`;
+const BIG = `${NAME}-big`;
 const ADMIN = { username: 'bench@berth.local', password: randomBytes(12).toString('hex') };
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -95,11 +98,44 @@ async function main(): Promise<void> {
   log(`[2] frame time while following: p95 ${p95.toFixed(1)} ms, median ${sorted[Math.floor(sorted.length / 2)]?.toFixed(1)} ms over ${sorted.length} frames (target p95 < 50 ms)`);
   log(`[3] server CPU: ${lines ? ((cpu.cpuMicros / 1e6 / lines) * 10_000).toFixed(3) : 'n/a'} s per 10k lines (${(cpu.cpuMicros / 1e6).toFixed(2)} s for ${lines} lines); server RSS ${Math.round(cpu.rss / 1048576)} MiB`);
   await context.close();
+  await docker(['rm', '-f', NAME]);
+  await downloadMemory(url, cookie, probe);
+}
+
+/** [4] A container writes DOWNLOAD_MIB of log lines; the server's RSS is sampled while the download streams. */
+async function downloadMemory(url: string, cookie: string, probe: () => Promise<Probe>): Promise<void> {
+  const lines = Math.round((DOWNLOAD_MIB * 1048576) / 100);
+  // 99 characters and a newline per line.
+  await docker(['run', '-d', '--name', BIG, '--label', LABEL, process.env.BERTH_TEST_IMAGE!, 'sh', '-c', `seq -w 1 ${lines} | sed 's/$/ ${'x'.repeat(90)}/'; sleep 3600`]);
+  const last = `${String(lines)} ${'x'.repeat(90)}`;
+  const deadline = Date.now() + 600_000;
+  while ((await docker(['logs', '--tail', '1', BIG])).trim() !== last) {
+    if (Date.now() > deadline) throw new Error('the big log was not written within 10 minutes');
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  const idle = await probe();
+  const res = await fetch(`${url}/api/apps/${BIG}/logs/download`, { headers: { cookie } });
+  if (!res.ok || !res.body) throw new Error(`download failed: ${res.status}`);
+  let bytes = 0;
+  let peak = idle.rss;
+  let lastProbe = Date.now();
+  const started = Date.now();
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    bytes += chunk.length;
+    if (Date.now() - lastProbe > 250) {
+      lastProbe = Date.now();
+      peak = Math.max(peak, (await probe()).rss);
+    }
+  }
+  const secs = (Date.now() - started) / 1000;
+  log(
+    `[4] download of ${(bytes / 1048576).toFixed(0)} MiB in ${secs.toFixed(1)} s (${(bytes / 1048576 / secs).toFixed(0)} MiB/s): server RSS ${Math.round(idle.rss / 1048576)} MiB before, peak ${Math.round(peak / 1048576)} MiB during`,
+  );
 }
 
 async function cleanup(): Promise<void> {
   await browser?.close().catch((err: unknown) => log(`closing the browser: ${String(err)}`));
-  await docker(['rm', '-f', NAME]).catch((err: unknown) => log(`removing ${NAME}: ${String(err)}`));
+  await docker(['rm', '-f', NAME, BIG]).catch((err: unknown) => log(`removing the bench containers: ${String(err)}`));
   server?.kill();
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 }

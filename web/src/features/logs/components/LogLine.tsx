@@ -7,6 +7,8 @@ export interface LineOptions {
   /** Project logs: a coloured service tag before each line. */
   services: boolean;
   pretty: boolean;
+  /** Long lines wrap (rows grow, measured) instead of scrolling sideways. */
+  wrap: boolean;
   highlight: RegExp | null;
 }
 

@@ -69,7 +69,7 @@ export function LogPanel({ streamUrl, downloadUrl, services, onStatus }: Props) 
   const downloadHref = environmentPath(downloadUrl({ ...range, timestamps: s.timestamps ? '1' : '0' }), currentEnvironment());
   // The toolbar re-renders only when its own inputs change, not with every frame of new lines.
   const withServices = services !== undefined;
-  const opts = useMemo(() => ({ timestamps: s.timestamps, services: withServices, pretty: s.pretty, highlight }), [s.timestamps, withServices, s.pretty, highlight]);
+  const opts = useMemo(() => ({ timestamps: s.timestamps, services: withServices, pretty: s.pretty, wrap: s.wrap, highlight }), [s.timestamps, withServices, s.pretty, s.wrap, highlight]);
   const toolbar = useMemo(
     () => (
       <LogToolbar

@@ -56,7 +56,7 @@ export const LogRows = forwardRef<LogRowsHandle, Props>(function LogRows({ items
     initialRect: VIEWPORT,
     observeElementRect: observeFixedViewport,
   });
-  useEffect(() => virtualizer.measure(), [opts.pretty, virtualizer]);
+  useEffect(() => virtualizer.measure(), [opts.pretty, opts.wrap, virtualizer]);
 
   const setFollow = (on: boolean) => {
     follow.current = on;
@@ -134,15 +134,18 @@ export const LogRows = forwardRef<LogRowsHandle, Props>(function LogRows({ items
                 // nodes and changing their text is cheaper than replacing them.
                 key={row.index}
                 data-log-line
+                data-index={row.index}
+                // Wrapped rows have heights only the layout knows: measured. Unwrapped rows are 20 px per line, never measured.
+                ref={opts.wrap ? virtualizer.measureElement : undefined}
                 style={{
                   position: 'absolute',
                   top: 0,
                   left: 0,
                   minWidth: '100%',
-                  height: row.size,
+                  ...(opts.wrap ? { width: '100%', wordBreak: 'break-all' as const } : { height: row.size }),
                   lineHeight: `${ROW}px`,
                   transform: `translateY(${row.start}px)`,
-                  whiteSpace: 'pre',
+                  whiteSpace: opts.wrap ? 'pre-wrap' : 'pre',
                   padding: '0 8px',
                   fontFamily: 'var(--mantine-font-family-monospace)',
                   fontSize: 12,

@@ -15,6 +15,7 @@ export interface LogSettings {
   tail: string;
   timestamps: boolean;
   pretty: boolean;
+  wrap: boolean;
   minLevel: Level | 'all';
   keep: string;
   services: string[];
@@ -31,6 +32,7 @@ export const DEFAULT_SETTINGS: LogSettings = {
   tail: '500',
   timestamps: false,
   pretty: false,
+  wrap: false,
   minLevel: 'all',
   keep: '10000',
   services: [],
@@ -121,6 +123,7 @@ export function LogToolbar({ s, set, searchError, hits, onNext, onPrev, paused, 
           <MultiSelect size="xs" w={220} label="Services" placeholder="All services" data={serviceChoices} value={s.services} onChange={(v) => set({ services: v })} clearable />
         )}
         <Checkbox size="xs" mb={6} label="Timestamps" checked={s.timestamps} onChange={(e) => set({ timestamps: e.currentTarget.checked })} />
+        <Checkbox size="xs" mb={6} label="Wrap" checked={s.wrap} onChange={(e) => set({ wrap: e.currentTarget.checked })} />
         <Checkbox size="xs" mb={6} label="Pretty JSON" checked={s.pretty} onChange={(e) => set({ pretty: e.currentTarget.checked })} />
         <Button size="xs" variant="default" leftSection={paused ? <IconPlayerPlay size={14} /> : <IconPlayerPause size={14} />} onClick={onPause}>
           {paused ? 'Resume' : 'Pause'}

@@ -4,7 +4,7 @@
 //   [3] server CPU per 10,000 lines delivered
 //   [4] server memory while a large log (BENCH_LOG_DOWNLOAD_MIB, default 256) downloads
 // Targets (issue 15): ≥ 20,000 lines/s, frame p95 < 50 ms.
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import type { Probe } from './server';
-import { docker, runBench, signInCookies } from './lib';
+import { docker, forkBenchServer, runBench, signInCookies } from './lib';
 
 const WINDOW_MS = Number(process.env.BENCH_LOG_WINDOW_MS ?? 10_000);
 const LABEL = 'berth.bench=1';
@@ -28,34 +28,11 @@ let server: ChildProcess | null = null;
 let browser: Browser | null = null;
 let dataDir: string | null = null;
 
-function startServer(): Promise<{ url: string; probe: () => Promise<Probe> }> {
+async function startServer(): Promise<{ url: string; probe: () => Promise<Probe> }> {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-bench-logs-'));
-  const child = fork(path.join(here, 'server.ts'), [], {
-    cwd: root,
-    execArgv: ['--import', 'tsx'],
-    env: { ...process.env, DATA_DIR: dataDir, WEB_DIST: path.join(root, 'web', 'dist'), ADMIN_EMAIL: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, DISABLE_AUTH: 'false' },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  server = child;
-  const probe = () =>
-    new Promise<Probe>((resolve) => {
-      const on = (m: Probe) => {
-        if (m.type !== 'probe') return;
-        child.off('message', on);
-        resolve(m);
-      };
-      child.on('message', on);
-      child.send({ type: 'probe' });
-    });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the server did not start within 60 s')), 60_000);
-    child.on('exit', (code) => reject(new Error(`the server exited (${code})`)));
-    child.on('message', (m: { type?: string; url?: string }) => {
-      if (m.type !== 'ready') return;
-      clearTimeout(timer);
-      resolve({ url: m.url!, probe });
-    });
-  });
+  const started = await forkBenchServer({ DATA_DIR: dataDir, WEB_DIST: path.join(root, 'web', 'dist'), ADMIN_EMAIL: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, DISABLE_AUTH: 'false' });
+  server = started.child;
+  return { url: started.url, probe: started.ask };
 }
 
 async function main(): Promise<void> {
@@ -70,7 +47,13 @@ async function main(): Promise<void> {
   await context.addCookies(cookie.split('; ').map((c) => ({ name: c.slice(0, c.indexOf('=')), value: c.slice(c.indexOf('=') + 1), domain: host, path: '/' })));
   const page = await context.newPage();
   await page.goto(`/#/apps/${NAME}/logs`);
-  await page.locator('[data-log-line]').first().waitFor({ timeout: 30_000 });
+  await page
+    .locator('[data-log-line]')
+    .first()
+    .waitFor({ timeout: 30_000 })
+    .catch(async (err: Error) => {
+      throw new Error(`${err.message}\npage: ${(await page.locator('body').innerText()).slice(0, 500)}`);
+    });
   const total = () => page.locator('[data-total-lines]').getAttribute('data-total-lines').then(Number);
   // Let the backlog settle, then measure one window.
   await page.waitForTimeout(2000);

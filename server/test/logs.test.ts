@@ -40,7 +40,7 @@ const entries = (r: SseReader) => r.of<LogEntry[]>('lines').flat();
 const get = (path: string) => fetch(base + path, { headers: { cookie } });
 
 // Three bursts a second or more apart (so since/until can cut between them by the engine's own
-// times), a line on stderr, then quiet.
+// times), a line on stderr, a last line, then quiet.
 const phases = uniqueName('logs-phases');
 // Many numbered lines, and a line that makes a backtracking regex explode.
 const big = uniqueName('logs-big');
@@ -49,7 +49,9 @@ beforeAll(async () => {
   t = await createTestApp();
   base = await listen(t.app);
   cookie = cookieHeader(t.client);
-  run(phases, 'for p in a b c; do for i in 1 2 3; do echo "$p$i"; done; sleep 1.2; done; echo oops >&2; echo done; sleep 3600');
+  // The engine reads stdout and stderr separately: lines of the two written at the same moment may
+  // be logged in either order, hence the pause around the stderr line.
+  run(phases, 'for p in a b c; do for i in 1 2 3; do echo "$p$i"; done; sleep 1.2; done; echo oops >&2; sleep 0.5; echo done; sleep 3600');
   run(big, `echo ${EVIL}; seq 1 ${BIG} | sed 's/^/big-/'; sleep 3600`);
   let seen: string[] = [];
   await until(() => {

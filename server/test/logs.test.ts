@@ -154,16 +154,20 @@ describe('project logs', () => {
   it('merges the services in time order, tagged, and picks up a service started later; downloads the merge', async () => {
     run(`${project}-one`, ticker('one'), labels('one'));
     run(`${project}-two`, ticker('two'), labels('two'));
-    const r = await open(`/api/compose/${project}/logs`);
-    await r.waitFor((x) => entries(x).filter((e) => e.service === 'two').length >= 20, 'lines of both services');
-    run(`${project}-late`, ticker('late'), labels('late'));
-    await r.waitFor((x) => entries(x).some((e) => e.service === 'late'), 'the later service');
-    const got = entries(r);
-    expect(got.find((e) => e.service === 'late')).toMatchObject({ line: 'late-1', container: `${project}-late`, stream: 'stdout' });
-    expect(inOrder(got.map((e) => e.ts!))).toBe(true);
-    const services = got.map((e) => e.service);
+    const count = (service: string) => Number(logTail(`${project}-${service}`).split('-')[1] ?? 0);
+    await until(() => count('one') >= 15 && count('two') >= 15, 'both services to print 15 lines');
+    const r = await open(`/api/compose/${project}/logs?tail=all`);
+    // The lines printed before the stream opened come first, merged exactly by engine time.
+    await r.waitFor((x) => x.of<LogEntry[]>('lines').length >= 1, 'the backlog');
+    const backlog = r.of<LogEntry[]>('lines')[0]!;
+    expect(inOrder(backlog.map((e) => e.ts!))).toBe(true);
+    const services = backlog.map((e) => e.service);
     // Interleaved: the services alternate many times, not one block after the other.
     expect(services.filter((s, i) => i > 0 && s !== services[i - 1]).length).toBeGreaterThan(10);
+    // Then live lines (reordered within a short window), and a service started later joins.
+    run(`${project}-late`, ticker('late'), labels('late'));
+    await r.waitFor((x) => entries(x).some((e) => e.service === 'late'), 'the later service');
+    expect(entries(r).find((e) => e.service === 'late')).toMatchObject({ line: 'late-1', container: `${project}-late`, stream: 'stdout' });
     r.close();
 
     const res = await get(`/api/compose/${project}/logs/download?timestamps=1`);

@@ -138,7 +138,7 @@ describe('applications', () => {
     await context.close();
   });
 
-  it('keeps the log of an app that floods it virtualised, capped at 5000 lines, following, and the page responsive', async () => {
+  it('keeps the log of an app that floods it virtualised, capped at 10,000 lines, following, and the page responsive', async () => {
     // A quarter of a core still prints thousands of lines a second, one server-sent event each.
     const name = startApp('i=0; while true; do i=$((i+1)); echo flood-$i; done', ['--cpus', '0.25']);
     const { context, page } = await newPage(browser, server.baseUrl);
@@ -146,8 +146,8 @@ describe('applications', () => {
     await page.goto(`/#/apps/${name}/logs`);
     await expectRouteName(page, 'Logs');
     await page.locator('[data-log-line]').filter({ hasText: /^flood-\d+$/ }).first().waitFor({ timeout: 15_000 });
-    // More than 5000 lines have come: only the newest 5000 are kept.
-    await page.getByText('5000 lines (the newest 5000 are kept)').waitFor({ timeout: 60_000 });
+    // More than 10,000 lines have come: only the newest 10,000 (the default) are kept.
+    await page.getByText('10000 lines (the newest 10000 are kept)').waitFor({ timeout: 60_000 });
     // Only the rows in view (plus overscan) are in the DOM, however many lines arrived.
     expect(await page.locator('[data-log-line]').count()).toBeLessThan(100);
     // The main thread stays free while lines keep coming: eight zero-delay timers, 150 ms

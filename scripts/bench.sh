@@ -5,6 +5,8 @@
 #   scripts/bench/footprint.ts: the real `npm start` process: RSS idle and with viewers, start to
 #     ready, list latency vs the engine at BENCH_LIST_SIZES (default 500,1000), initial web JS
 #   scripts/bench/apps.ts: stats streams shared by viewers, CPU (skip with BENCH_SKIP_STREAMS=1)
+#   scripts/bench/logs.ts: a flooding log in Chromium: lines/s delivered, frame p95, server CPU per
+#     10k lines (skip with BENCH_SKIP_LOGS=1; needs web/dist and BERTH_CHROMIUM or /usr/bin/chromium)
 #   BENCH_LIST_CONTAINERS (default 500)  BENCH_STATS_APPS (default 50)  BENCH_VIEWERS (default 10)
 #   BERTH_BENCH_ENV=path/to/env.sh: use an engine harness that is already running instead.
 set -euo pipefail
@@ -31,4 +33,8 @@ fi
 timeout --kill-after=30 1800 npx tsx scripts/bench/footprint.ts
 if [[ "${BENCH_SKIP_STREAMS:-0}" != 1 ]]; then
   timeout --kill-after=10 300 npx tsx scripts/bench/apps.ts "$@"
+fi
+if [[ "${BENCH_SKIP_LOGS:-0}" != 1 ]]; then
+  [[ -f web/dist/index.html ]] || npm run build -w web
+  timeout --kill-after=10 900 npx tsx scripts/bench/logs.ts
 fi

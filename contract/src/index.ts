@@ -22,3 +22,4 @@ export * from './schemas/time';
 export * from './schemas/events';
 export * from './schemas/audit';
 export * from './schemas/notifications';
+export * from './schemas/logs';

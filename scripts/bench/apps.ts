@@ -3,14 +3,14 @@
 //   [1] GET /api/apps/ with many stopped containers vs. the engine's own list call (target ≤ 1.3×)
 //   [2] engine stats streams open while dashboard viewers watch running apps (one per app, not per viewer)
 //   [3] server memory idle and while those viewers stream; server and engine CPU while streaming
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Probe } from './server';
-import { docker, engineGet, median, mib, parallel, runBench, serverGet, signInCookies, timed, Viewer } from './lib';
+import { docker, engineGet, forkBenchServer, median, mib, parallel, runBench, serverGet, signInCookies, timed, Viewer } from './lib';
 
 const LIST_N = Number(process.env.BENCH_LIST_CONTAINERS ?? 500);
 const STATS_N = Number(process.env.BENCH_STATS_APPS ?? 50);
@@ -30,34 +30,11 @@ let server: ChildProcess | null = null;
 let dataDir: string | null = null;
 const viewers: Viewer[] = [];
 
-function startServer(): Promise<{ url: string; ask: () => Promise<Probe> }> {
+async function startServer(): Promise<{ url: string; ask: () => Promise<Probe> }> {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-bench-'));
-  const child = fork(path.join(here, 'server.ts'), [], {
-    cwd: root,
-    execArgv: ['--import', 'tsx'],
-    env: { ...process.env, DATA_DIR: dataDir, ADMIN_EMAIL: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, DISABLE_AUTH: 'false' },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  server = child;
-  const ask = () =>
-    new Promise<Probe>((resolve) => {
-      const on = (m: Probe) => {
-        if (m.type !== 'probe') return;
-        child.off('message', on);
-        resolve(m);
-      };
-      child.on('message', on);
-      child.send({ type: 'probe' });
-    });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the server did not start within 60 s')), 60_000);
-    child.on('exit', (code) => reject(new Error(`the server exited (${code})`)));
-    child.on('message', (m: { type?: string; url?: string }) => {
-      if (m.type !== 'ready') return;
-      clearTimeout(timer);
-      resolve({ url: m.url!, ask });
-    });
-  });
+  const started = await forkBenchServer({ DATA_DIR: dataDir, ADMIN_EMAIL: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, DISABLE_AUTH: 'false' });
+  server = started.child;
+  return started;
 }
 
 /** CPU seconds the harness's dockerd has used so far (null when it is not ours to read). */

@@ -1,8 +1,11 @@
 // Small helpers for the benchmark: the docker CLI (argv arrays), raw engine requests, SSE viewers.
-import { spawn } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { readSseBlocks } from '../../server/test/apps-fixtures';
+import type { Probe } from './server';
 
 const CLI = process.env.BERTH_TEST_DOCKER_CLI || 'docker';
 
@@ -144,4 +147,41 @@ export async function signInCookies(url: string, admin: { username: string; pass
     .getSetCookie()
     .map((c) => c.split(';')[0])
     .join('; ');
+}
+
+export interface BenchServer {
+  child: ChildProcess;
+  url: string;
+  /** A probe of the server process (memory, CPU since the previous probe, stats hub). */
+  ask: () => Promise<Probe>;
+}
+
+/** Forks scripts/bench/server.ts (the server in its own process) with `env` added; resolves once it listens. */
+export function forkBenchServer(env: Record<string, string>): Promise<BenchServer> {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const child = fork(path.join(here, 'server.ts'), [], {
+    cwd: path.resolve(here, '../..'),
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ask = () =>
+    new Promise<Probe>((resolve) => {
+      const on = (m: Probe) => {
+        if (m.type !== 'probe') return;
+        child.off('message', on);
+        resolve(m);
+      };
+      child.on('message', on);
+      child.send({ type: 'probe' });
+    });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the server did not start within 60 s')), 60_000);
+    child.on('exit', (code) => reject(new Error(`the server exited (${code})`)));
+    child.on('message', (m: { type?: string; url?: string }) => {
+      if (m.type !== 'ready') return;
+      clearTimeout(timer);
+      resolve({ child, url: m.url!, ask });
+    });
+  });
 }

@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   const config = loadConfig({ ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn' });
   const { app, services } = await buildApp(config);
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
-  const { hub } = services;
+  const { hub } = services.environments.local;
   let last = process.cpuUsage();
   process.on('message', (msg: { type?: string }) => {
     if (msg?.type === 'probe') {

@@ -18,6 +18,8 @@ import type { EngineEvents } from './docker/events';
 import type { StatsHub } from './docker/stats-hub';
 import { AppsService } from './services/apps';
 import { AppStreams } from './services/apps-live';
+import { AppLogsService } from './services/app-logs';
+import { ProjectLogsService } from './services/project-logs';
 import { createAppsRuntime } from './services/apps-runtime';
 import { AppUpdateService } from './services/apps-update';
 import { createAuthService, type AuthService } from './services/auth';
@@ -69,6 +71,8 @@ export interface EngineScope {
   apps: AppsService;
   appUpdates: AppUpdateService;
   appStreams: AppStreams;
+  appLogs: AppLogsService;
+  projectLogs: ProjectLogsService;
   /** The environment's engine event subscription and stats hub (one engine stream per running container). */
   events: EngineEvents;
   hub: StatsHub;
@@ -231,6 +235,8 @@ export function buildScope(id: string, envCtx: AppContext, variables: VariablesS
     ctx: envCtx,
     ...single,
     appStreams: new AppStreams(envCtx, runtime),
+    appLogs: new AppLogsService(envCtx),
+    projectLogs: new ProjectLogsService(envCtx, runtime.events, projects),
     events: runtime.events,
     hub: runtime.hub,
     eventHistory,

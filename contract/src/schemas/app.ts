@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineRoute } from '../route';
 import { BatchItemResult, BatchNames } from './batch';
 import { CONTAINER_NAME } from './deploy';
+import { LogRangeQuery } from './logs';
 
 /** What app actions accept; anything else is a 400 naming these. */
 export const APP_ACTIONS = ['start', 'stop', 'restart', 'kill', 'remove', 'pause', 'unpause'] as const;
@@ -153,8 +154,11 @@ export const appsApi = {
   logs: defineRoute({
     method: 'GET',
     path: '/api/apps/{name}/logs',
-    summary: "SSE: 'update' = one log line (the last 500 first, then new ones); 'status' = StreamStatus",
+    summary:
+      "SSE: 'update' = one log line (the last 500 first, then new ones); 'status' = StreamStatus. Optional: tail, since, until, timestamps, " +
+      "format=json ('lines' = LogEntry[] batches); an until in the past ends with an 'end' event",
     params: AppNameParams,
+    querystring: LogRangeQuery,
     response: EventStream,
   }),
   stats: defineRoute({

@@ -176,6 +176,7 @@ class DockerodeEngine implements Engine {
     const options: Record<string, string | number | boolean> = { stdout: true, stderr: true, follow: q.follow, timestamps: q.timestamps };
     if (q.tail !== undefined) options.tail = q.tail;
     if (q.since !== undefined) options.since = q.since;
+    if (q.until !== undefined) options.until = q.until;
     const modem = this.docker.modem as { dial: (o: object, cb: (err: unknown, data: unknown) => void) => void };
     return this.call(
       this.container(ref, 'reading the log of'),

@@ -77,6 +77,8 @@ export interface LogQuery {
   tail?: number;
   /** The engine's `since` ("seconds.nanoseconds", inclusive). */
   since?: string;
+  /** The engine's `until` (same format, exclusive): lines before it only. */
+  until?: string;
   signal?: AbortSignal;
 }
 

@@ -10,6 +10,8 @@ export interface LogLine {
   ts: string | null;
   /** The same in nanoseconds since the epoch, for exact resumption. */
   nanos: bigint | null;
+  /** 2 = stderr, else stdout (a TTY container's log is all stdout). */
+  stream?: number;
 }
 
 /**
@@ -111,6 +113,8 @@ export interface LogStreamOptions {
   tail?: number;
   /** Only lines after this point (nanoseconds since the epoch, exclusive). */
   afterNanos?: bigint;
+  /** Only lines before this point (nanoseconds since the epoch, exclusive). */
+  untilNanos?: bigint;
   timestamps: boolean;
   signal?: AbortSignal;
 }
@@ -125,12 +129,21 @@ export async function openLogStream(engine: Engine, id: string, opts: LogStreamO
     ...(opts.tail !== undefined ? { tail: opts.tail } : {}),
     // The engine's `since` is inclusive; one nanosecond later skips the line we already have.
     ...(opts.afterNanos !== undefined ? { since: sinceParam(opts.afterNanos + 1n) } : {}),
+    ...(opts.untilNanos !== undefined ? { until: sinceParam(opts.untilNanos) } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
   });
 }
 
 /** Reads a log stream line by line; pauses the engine stream while the consumer is busy. */
 export async function* readLogLines(stream: Readable, tty: boolean, maxLine = MAX_LINE_BYTES): AsyncGenerator<LogLine> {
+  for await (const batch of readLogBatches(stream, tty, maxLine)) yield* batch;
+}
+
+/**
+ * Reads a log stream as batches of lines (the lines of one engine chunk), so a flood costs one
+ * await per chunk, not per line; the engine stream waits while the consumer is busy.
+ */
+export async function* readLogBatches(stream: Readable, tty: boolean, maxLine = MAX_LINE_BYTES): AsyncGenerator<LogLine[]> {
   const demux = tty ? null : new FrameDemuxer();
   const splitters = new Map<number, LineSplitter>();
   const splitter = (n: number) => {
@@ -138,12 +151,38 @@ export async function* readLogLines(stream: Readable, tty: boolean, maxLine = MA
     if (!s) splitters.set(n, (s = new LineSplitter(maxLine)));
     return s;
   };
+  const line = (text: string, n: number): LogLine => ({ ...splitTimestamp(text), stream: n });
   try {
     for await (const chunk of stream) {
       const frames = demux ? demux.push(chunk) : [{ stream: 1, payload: chunk }];
-      for (const f of frames) for (const line of splitter(f.stream).push(f.payload)) yield splitTimestamp(line);
+      const batch: LogLine[] = [];
+      for (const f of frames) for (const text of splitter(f.stream).push(f.payload)) batch.push(line(text, f.stream));
+      if (batch.length) yield batch;
     }
-    for (const s of splitters.values()) for (const line of s.flush()) yield splitTimestamp(line);
+    const rest: LogLine[] = [];
+    for (const [n, s] of splitters) for (const text of s.flush()) rest.push(line(text, n));
+    if (rest.length) yield rest;
+  } finally {
+    stream.destroy?.();
+  }
+}
+
+/**
+ * The log's bytes without the engine's frame headers, chunk by chunk (lines stay whole: the
+ * engine frames whole lines, and with timestamps prefixes each): for downloads, streamed with
+ * back-pressure and never held whole.
+ */
+export async function* readLogBytes(stream: Readable, tty: boolean): AsyncGenerator<Buffer> {
+  const demux = tty ? null : new FrameDemuxer();
+  try {
+    for await (const chunk of stream) {
+      if (!demux) {
+        yield chunk;
+        continue;
+      }
+      const frames = demux.push(chunk);
+      if (frames.length) yield frames.length === 1 ? frames[0]!.payload : Buffer.concat(frames.map((f) => f.payload));
+    }
   } finally {
     stream.destroy?.();
   }

@@ -1,8 +1,10 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { appsApi } from '@berth/contract';
+import { appsApi, logsApi } from '@berth/contract';
 import type { Services } from '../app-services';
 import { route } from '../lib/route';
 import { openSse } from '../lib/sse';
+import { sendAttachment } from '../lib/attachment';
+import { LOG_TAIL_LINES, parseLogRange } from '../services/log-range';
 
 /**
  * App lists are built by typed code (appFromListEntry) from one engine call; re-validating
@@ -45,8 +47,18 @@ export function appsRoutes(app: FastifyInstance, { scope }: Services): void {
   route(app, appsApi.logs, async (req, reply) => {
     const env = scope(req);
     const target = await env.apps.inspect(req.params.name);
-    env.appStreams.logs(target, openSse(req, reply));
+    const range = parseLogRange(req.query, LOG_TAIL_LINES);
+    env.appStreams.logs(target, openSse(req, reply), range);
     return reply;
+  });
+  route(app, logsApi.appDownload, async (req, reply) => {
+    const env = scope(req);
+    const { filename, body } = await env.appLogs.download(await env.apps.inspect(req.params.name), req.query);
+    return sendAttachment(reply, filename, body);
+  });
+  route(app, logsApi.appSearch, async (req) => {
+    const env = scope(req);
+    return env.appLogs.search(await env.apps.inspect(req.params.name), req.query);
   });
   route(app, appsApi.stats, async (req, reply) => {
     const env = scope(req);

@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ActionStreamEvent, projectApi } from '@berth/contract';
+import { ActionStreamEvent, logsApi, projectApi } from '@berth/contract';
 import type { EngineScope, Services } from '../app-services';
 import { openSse } from '../lib/sse';
 import { route } from '../lib/route';
 import { requireReauth } from '../plugins/auth';
 import { convertDockerRun } from '../services/run-to-compose';
+import { sendAttachment } from '../lib/attachment';
 
 export function composeRoutes(app: FastifyInstance, { scope, environments, templates, variables }: Services): void {
   app.addHook('onReady', () => environments.local.projects.sweepCheckFiles());
@@ -38,6 +39,16 @@ export function composeRoutes(app: FastifyInstance, { scope, environments, templ
   route(app, projectApi.action, (req) => scope(req).projectActions.run(req.params.name, req.params.action, null));
   route(app, projectApi.serviceAction, (req) => scope(req).projectActions.run(req.params.project, req.params.action, req.params.service));
   route(app, projectApi.batch, (req) => scope(req).batch.projects(req.body.action, req.body.names));
+  route(app, logsApi.project, async (req, reply) => {
+    const { projectLogs } = scope(req);
+    const containers = await projectLogs.containers(req.params.name);
+    projectLogs.stream(req.params.name, containers, openSse(req, reply), req.query);
+    return reply;
+  });
+  route(app, logsApi.projectDownload, async (req, reply) => {
+    const { filename, body } = await scope(req).projectLogs.download(req.params.name, req.query);
+    return sendAttachment(reply, filename, body);
+  });
   route(app, projectApi.support, async (req, reply) => {
     const { filename, zip } = await scope(req).projectActions.support(req.params.name);
     return reply.type('application/zip').header('Content-Disposition', `attachment; filename="${filename}"`).send(zip);

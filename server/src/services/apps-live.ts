@@ -1,15 +1,14 @@
-import { StreamEvent, type StreamStatus } from '@berth/contract';
+import { LogStreamEvent, StreamEvent, type StreamStatus } from '@berth/contract';
 import type { AppContext } from '../context';
 import { inspectContainer, type ContainerDetail } from '../docker/containers';
-import { openLogStream, readLogLines } from '../docker/logs';
+import { openLogStream, readLogBatches, type LogLine } from '../docker/logs';
 import { bareName } from '../docker/names';
 import { DockerUnavailableError, NotFoundError } from '../errors';
 import type { SseStream } from '../lib/sse';
 import { withTimeout } from '../lib/timeout';
 import type { AppsRuntime } from './apps-runtime';
+import { endsInPast, logEntry, type LogRange } from './log-range';
 
-/** Lines sent first when a log stream opens. */
-export const LOG_TAIL_LINES = 500;
 /** Without any event, a waiting log stream looks again this often (a safety net, not a poll loop). */
 const RECHECK_MS = 30_000;
 /** While the engine is away, how often a log stream tries it again. */
@@ -81,12 +80,15 @@ export class AppStreams {
   }
 
   /**
-   * The last 500 lines, then new ones as they come. While the app is stopped (or the engine is
-   * away) the stream says so and waits for the engine event that ends the wait; it then goes on
-   * from the last line it sent, by timestamp, so nothing is sent twice.
+   * The last lines of the range (500 by default), then new ones as they come. While the app is
+   * stopped (or the engine is away) the stream says so and waits for the engine event that ends
+   * the wait; it then goes on from the last line it sent, by timestamp, so nothing is sent twice.
+   * A range that ends in the past sends its lines and an `end` event; one that ends later ends
+   * the stream then.
    */
-  logs(target: ContainerDetail, sse: SseStream): void {
-    this.followLogs(target, sse)
+  logs(target: ContainerDetail, sse: SseStream, range: LogRange): void {
+    const run = endsInPast(range) ? this.pastLogs(target, sse, range) : this.followLogs(target, sse, range);
+    run
       .catch((err: unknown) => {
         this.ctx.log.warn({ err, container: target.Name }, 'log stream failed');
         sse.comment('The log stream failed; reconnect to try again.');
@@ -94,7 +96,12 @@ export class AppStreams {
       .finally(() => sse.close());
   }
 
-  private async followLogs(target: ContainerDetail, sse: SseStream): Promise<void> {
+  private async pastLogs(target: ContainerDetail, sse: SseStream, range: LogRange): Promise<void> {
+    await this.pump(target.Id, Boolean(target.Config.Tty), sse, range, { follow: false, tail: range.tail, after: sinceToAfter(range) });
+    sse.end({ reason: 'until', detail: 'The requested time range is complete.' });
+  }
+
+  private async followLogs(target: ContainerDetail, sse: SseStream, range: LogRange): Promise<void> {
     const { engine } = this.ctx;
     const id = target.Id;
     const name = appName(target);
@@ -128,10 +135,12 @@ export class AppStreams {
     });
     const offEngine = engine.onChange(kick);
     sse.signal.addEventListener('abort', kick);
+    const untilMs = range.untilNanos === undefined ? null : Number(range.untilNanos / 1_000_000n) - Date.now();
+    const endTimer = untilMs === null ? undefined : setTimeout(() => sse.end({ reason: 'until', detail: 'The requested time range is complete.' }), untilMs);
     try {
       await this.rt.events.whenConnected();
       let info: ContainerDetail | null = target;
-      let last: bigint | undefined;
+      let last = sinceToAfter(range);
       let backlogSent = false;
       while (!sse.closed) {
         const seen = kicks;
@@ -152,7 +161,7 @@ export class AppStreams {
         if (running || !backlogSent) {
           if (running) await say('running', `${name} is running.`);
           const started = Date.now();
-          last = await this.pump(id, Boolean(target.Config.Tty), sse, { follow: running, tail: backlogSent ? undefined : LOG_TAIL_LINES, after: last });
+          last = await this.pump(id, Boolean(target.Config.Tty), sse, range, { follow: running, tail: backlogSent ? undefined : range.tail, after: last });
           backlogSent = true;
           // A follow the engine ends at once while the app still runs must not become a busy loop.
           if (running && Date.now() - started < 1000) await wait(seen, 1000);
@@ -162,6 +171,7 @@ export class AppStreams {
         await wait(seen, RECHECK_MS);
       }
     } finally {
+      clearTimeout(endTimer);
       offEvents();
       offEngine();
       sse.signal.removeEventListener('abort', kick);
@@ -169,14 +179,24 @@ export class AppStreams {
   }
 
   /** Sends log lines until the engine stream ends or the client leaves; returns the last line's timestamp. */
-  private async pump(id: string, tty: boolean, sse: SseStream, opts: { follow: boolean; tail?: number; after?: bigint }): Promise<bigint | undefined> {
+  private async pump(id: string, tty: boolean, sse: SseStream, range: LogRange, opts: { follow: boolean; tail?: number; after?: bigint }): Promise<bigint | undefined> {
     let last = opts.after;
+    const fresh = (line: LogLine) => (opts.after === undefined || line.nanos === null || line.nanos > opts.after) && (range.untilNanos === undefined || line.nanos === null || line.nanos < range.untilNanos);
     try {
-      const stream = await openLogStream(this.ctx.docker, id, { follow: opts.follow, tail: opts.tail, afterNanos: opts.after, timestamps: true, signal: sse.signal });
-      for await (const line of readLogLines(stream, tty)) {
-        if (opts.after !== undefined && line.nanos !== null && line.nanos <= opts.after) continue;
-        if (!(await sse.send(line.text))) break;
-        if (line.nanos !== null) last = line.nanos;
+      const stream = await openLogStream(this.ctx.docker, id, {
+        follow: opts.follow,
+        tail: opts.tail,
+        afterNanos: opts.after,
+        ...(range.untilNanos !== undefined && !opts.follow ? { untilNanos: range.untilNanos } : {}),
+        timestamps: true,
+        signal: sse.signal,
+      });
+      for await (const batch of readLogBatches(stream, tty)) {
+        const lines = batch.filter(fresh);
+        if (lines.length === 0) continue;
+        if (!(await this.sendLines(sse, lines, range))) break;
+        const stamp = lines.findLast((l) => l.nanos !== null)?.nanos;
+        if (stamp != null) last = stamp;
       }
     } catch (err) {
       // The engine stream broke (engine gone, container removed) or the client left: the caller looks again.
@@ -184,4 +204,14 @@ export class AppStreams {
     }
     return last;
   }
+
+  /** The spec's shape (one `update` per line, the text) or, with format=json, one `lines` event per batch. */
+  private async sendLines(sse: SseStream, lines: LogLine[], range: LogRange): Promise<boolean> {
+    if (range.json) return sse.send(lines.map((l) => logEntry(l, range.timestamps)), LogStreamEvent.lines);
+    for (const l of lines) if (!(await sse.send(range.timestamps && l.ts ? `${l.ts} ${l.text}` : l.text))) return false;
+    return true;
+  }
 }
+
+/** The range's inclusive `since` as the exclusive "after" point the stream resumes from. */
+const sinceToAfter = (range: LogRange) => (range.sinceNanos === undefined ? undefined : range.sinceNanos - 1n);

@@ -21,6 +21,10 @@ export interface EventStreamOptions<T> {
    * ones (the dashboard).
    */
   frameAligned?: boolean;
+  /** An event after which the server closes the stream for good (e.g. 'end'): no reconnect follows it. */
+  endEvent?: string;
+  /** Called once the end event came (after the last batch). */
+  onEnd?: () => void;
 }
 
 const defaultParse = (data: string): unknown => {
@@ -50,6 +54,7 @@ function openEventStream<T>(url: string, opts: EventStreamOptions<T>): () => voi
   let retry: ReturnType<typeof setTimeout> | undefined;
   let attempts = 0;
   let closed = false;
+  let ended = false;
 
   const flush = () => {
     cancelAnimationFrame(frame);
@@ -73,8 +78,15 @@ function openEventStream<T>(url: string, opts: EventStreamOptions<T>): () => voi
     opts.onOpen?.();
     for await (const batch of batches) {
       const before = buffer.length;
-      for (const m of batch) if (events.includes(m.event)) buffer.push(parse(m.data, m.event));
+      for (const m of batch) {
+        if (events.includes(m.event)) buffer.push(parse(m.data, m.event));
+        if (opts.endEvent !== undefined && m.event === opts.endEvent) ended = true;
+      }
       if (buffer.length > before) schedule();
+    }
+    if (ended) {
+      flush();
+      opts.onEnd?.();
     }
   };
   const connect = () => {
@@ -92,7 +104,7 @@ function openEventStream<T>(url: string, opts: EventStreamOptions<T>): () => voi
     );
   };
   const reconnectLater = () => {
-    if (closed) return;
+    if (closed || ended) return;
     attempts += 1;
     retry = setTimeout(connect, Math.min(30_000, 1000 * 2 ** Math.min(attempts - 1, 5)));
   };
@@ -117,6 +129,8 @@ export function useEventStream<T>(url: string | null, opts: EventStreamOptions<T
       parse: latest.current.parse,
       flushMs: latest.current.flushMs,
       frameAligned: latest.current.frameAligned,
+      endEvent: latest.current.endEvent,
+      onEnd: () => latest.current.onEnd?.(),
       onBatch: (items) => latest.current.onBatch(items),
       onOpen: () => latest.current.onOpen?.(),
     });

@@ -1,15 +1,16 @@
-import { Accordion, Alert, Card, Loader, Text, Title } from '@mantine/core';
+import { Accordion, Alert, Card, Loader, Tabs, Text, Title } from '@mantine/core';
 import { useParams } from 'react-router-dom';
 import { useActionOutput, useDismissOutput } from '../../features/projects/api/live';
 import { useProject } from '../../features/projects/api/queries';
 import { ActionOutputCard } from '../../features/projects/components/ActionOutputCard';
 import { ProjectHeader } from '../../features/projects/components/ProjectHeader';
 import { ProjectInfoCard } from '../../features/projects/components/ProjectInfoCard';
+import { ProjectLogs } from '../../features/projects/components/ProjectLogs';
 import { ServicePanel } from '../../features/projects/components/ServicePanel';
 import { serviceStatus } from '../../features/projects/model';
 import { errorMessage } from '../../lib/notify';
 
-/** /projects/{name}: header actions, details, one panel per service, the live action output. */
+/** /projects/{name}: header actions, the live action output; tabs: details with one panel per service, and the merged logs. */
 export default function ProjectDetailsPage() {
   const name = useParams().projectName ?? '';
   const project = useProject(name);
@@ -27,23 +28,32 @@ export default function ProjectDetailsPage() {
       {project.isLoading && <Loader size="sm" />}
       <ActionOutputCard output={output} onDismiss={dismissOutput} />
       {project.data && (
-        <>
-          <ProjectInfoCard project={project.data} />
-          <Card withBorder>
-            <Title order={3} size="h5" mb="sm">
-              Services
-            </Title>
-            {services.length === 0 ? (
-              <Text c="dimmed">No services.</Text>
-            ) : (
-              <Accordion multiple variant="separated">
-                {services.map(([svc, def]) => (
-                  <ServicePanel key={svc} project={name} name={svc} service={def} status={serviceStatus(project.data, svc)} />
-                ))}
-              </Accordion>
-            )}
-          </Card>
-        </>
+        <Tabs defaultValue="overview" keepMounted={false}>
+          <Tabs.List mb="sm">
+            <Tabs.Tab value="overview">Overview</Tabs.Tab>
+            <Tabs.Tab value="logs">Logs</Tabs.Tab>
+          </Tabs.List>
+          <Tabs.Panel value="logs">
+            <ProjectLogs name={name} services={services.map(([svc]) => svc)} />
+          </Tabs.Panel>
+          <Tabs.Panel value="overview">
+            <ProjectInfoCard project={project.data} />
+            <Card withBorder>
+              <Title order={3} size="h5" mb="sm">
+                Services
+              </Title>
+              {services.length === 0 ? (
+                <Text c="dimmed">No services.</Text>
+              ) : (
+                <Accordion multiple variant="separated">
+                  {services.map(([svc, def]) => (
+                    <ServicePanel key={svc} project={name} name={svc} service={def} status={serviceStatus(project.data, svc)} />
+                  ))}
+                </Accordion>
+              )}
+            </Card>
+          </Tabs.Panel>
+        </Tabs>
       )}
     </>
   );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StatsSample } from '@berth/contract';
-import { foldDashboard, foldLogs, logLines, parseAppStream, seriesWithGaps, toLines } from './live-model';
+import { foldDashboard, parseAppStream, seriesWithGaps } from './live-model';
 
 const sample = (name: string, cpu: number): StatsSample => ({ name, time: new Date(0).toISOString(), cpu_percent: cpu, mem_percent: 1, mem_current: 1, mem_total: 2 });
 
@@ -28,32 +28,11 @@ describe('foldDashboard', () => {
   });
 });
 
-describe('foldLogs', () => {
-  it('keeps the newest lines and counts the dropped ones', () => {
-    const one = foldLogs(undefined, ['1', '2', '3'], 4);
-    const two = foldLogs(one, ['4', '5', '6'], 4);
-    expect(two).toEqual({ lines: ['3', '4', '5', '6'], dropped: 2 });
-  });
-});
-
-describe('toLines', () => {
-  it('strips colour escapes and the trailing newline, and splits embedded lines', () => {
-    expect(toLines('\u001b[31merror\u001b[0m done\n')).toEqual(['error done']);
-    expect(toLines('a\r\nb')).toEqual(['a', 'b']);
-    expect(toLines('')).toEqual(['']);
-  });
-});
-
-describe('parseAppStream and logLines', () => {
+describe('parseAppStream', () => {
   it('tells status events from items and keeps log text as it is', () => {
     const parse = parseAppStream((d) => d);
     expect(parse('{"status":"stopped","detail":"x"}', 'status')).toEqual({ streamStatus: { status: 'stopped', detail: 'x' } });
     expect(parse('{"not":"parsed"}', 'update')).toBe('{"not":"parsed"}');
-  });
-
-  it('takes plain lines as they are, cleans the others and skips status events', () => {
-    const status = { streamStatus: { status: 'running' as const, detail: '' } };
-    expect(logLines(['a', status, '\u001b[1mb\u001b[0m', 'c\nd\n', ''])).toEqual(['a', 'b', 'c', 'd', '']);
   });
 });
 

@@ -1,12 +1,12 @@
 import { useEffect, useRef } from 'react';
 import { skipToken, useQuery, useQueryClient } from '@tanstack/react-query';
-import { appsApi, StreamEvent, type App, type StatsSample } from '@berth/contract';
+import { appsApi, StreamEvent, type App, type StatsSample, type StreamStatus } from '@berth/contract';
 import { buildUrl } from '../../../lib/api-client';
 import { appendCapped, useEventStream } from '../../../lib/event-stream';
 import { isRunning } from '../model';
 import { appKeys, liveKeys } from './keys';
 import { clearLive, removedHere } from './mutations';
-import { foldDashboard, foldLogs, isStatus, logLines, parseAppStream, STATS_CAP, type DashboardEvent, type DashboardSeries, type LogBuffer, type StatusEvent } from './live-model';
+import { foldDashboard, isStatus, parseAppStream, STATS_CAP, type DashboardEvent, type DashboardSeries, type StatusEvent } from './live-model';
 
 /** Reads a cache entry that only a stream fills (never fetched). */
 function useLive<T>(queryKey: readonly unknown[]) {
@@ -85,23 +85,10 @@ function useOnStatus(name: string) {
   };
 }
 
-/** Live log lines of an app; mount only while it runs (the server replays the last lines on every connect). */
-export function useAppLogs(name: string): LogBuffer | undefined {
-  const queryClient = useQueryClient();
+/** What a log stream's status means for the app's cached state (stopped, removed, engine gone: re-read it). */
+export function useLogStatus(name: string): (s: StreamStatus) => void {
   const onStatus = useOnStatus(name);
-  useEventStream<string | StatusEvent>(buildUrl(appsApi.logs, { name }), {
-    event: [StreamEvent.update, StreamEvent.status],
-    // A flooding container sends thousands of lines a second, one event each: the client reads
-    // them in network chunks, and they are rendered once per animation frame.
-    parse: parseAppStream((data) => data),
-    onOpen: () => queryClient.setQueryData<LogBuffer>(liveKeys.logs(name), { lines: [], dropped: 0 }),
-    onBatch: (batch) => {
-      const lines = logLines(batch);
-      if (lines.length) queryClient.setQueryData<LogBuffer>(liveKeys.logs(name), (prev) => foldLogs(prev, lines));
-      onStatus(batch);
-    },
-  });
-  return useLive<LogBuffer>(liveKeys.logs(name));
+  return (s) => onStatus([{ streamStatus: s }]);
 }
 
 /** Live stats samples of an app, at most 300; mount only while it runs. */

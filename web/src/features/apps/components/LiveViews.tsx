@@ -1,10 +1,13 @@
-import { useAppLogs, useAppStats } from '../api/live';
-import { LogView } from './LogView';
+import { appsApi, logsApi } from '@berth/contract';
+import { buildUrl } from '../../../lib/api-client';
+import { LogPanel } from '../../logs';
+import { useAppStats, useLogStatus } from '../api/live';
 import { StatsCharts } from './StatsCharts';
 
 /** Opens the app's log stream while mounted (the page mounts it only while the app runs). */
 export function AppLogs({ name }: { name: string }) {
-  return <LogView buffer={useAppLogs(name)} />;
+  const onStatus = useLogStatus(name);
+  return <LogPanel streamUrl={(q) => buildUrl(appsApi.logs, { name }, q)} downloadUrl={(q) => buildUrl(logsApi.appDownload, { name }, q)} onStatus={onStatus} />;
 }
 
 /** Opens the app's stats stream while mounted. */

@@ -1,8 +1,9 @@
-import { useLayoutEffect, useRef, useState } from 'react';
+import { forwardRef, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState } from 'react';
 import { Box, Button, Group, Text } from '@mantine/core';
 import { IconArrowDown } from '@tabler/icons-react';
 import { useVirtualizer, type Rect } from '@tanstack/react-virtual';
-import { LOG_CAP, type LogBuffer } from '../api/live-model';
+import { prettyJson, type LogItem } from '../model';
+import { LogLine, type LineOptions } from './LogLine';
 
 /** Spec: the log view is 600 px high with 20 px rows. */
 const HEIGHT = 600;
@@ -18,40 +19,62 @@ const STICK_SLACK = ROW * 2;
 const VIEWPORT: Rect = { width: 0, height: HEIGHT };
 const observeFixedViewport = (_instance: unknown, onRect: (rect: Rect) => void) => onRect(VIEWPORT);
 
+export interface LogRowsHandle {
+  /** Scrolls a line into the middle of the view and stops following. */
+  show(index: number): void;
+}
+
+interface Props {
+  items: LogItem[];
+  /** Lines dropped from the front so far (to keep the place when not following). */
+  dropped: number;
+  keep: number;
+  opts: LineOptions;
+  /** The line to mark as the current search hit. */
+  current: number | null;
+  empty: string;
+}
+
 /**
  * A virtualised log list: only the visible rows are in the DOM, so thousands of lines cost
  * no more than a screenful. It follows new lines while scrolled to the bottom and stays put
  * (even as old lines are dropped from the front) once the user scrolls up.
  */
-export function LogView({ buffer }: { buffer: LogBuffer | undefined }) {
-  const lines = buffer?.lines ?? [];
-  const dropped = buffer?.dropped ?? 0;
+export const LogRows = forwardRef<LogRowsHandle, Props>(function LogRows({ items, dropped, keep, opts, current, empty }, ref) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const follow = useRef(true);
   /** Where following last put the scroll position; null before the first lines. */
   const autoTop = useRef<number | null>(null);
   const lastDropped = useRef(dropped);
   const [following, setFollowing] = useState(true);
+  const rows = (i: number) => (opts.pretty && items[i]?.json ? prettyJson(items[i].json).length : 1);
   const virtualizer = useVirtualizer({
-    count: lines.length,
+    count: items.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW,
+    estimateSize: (i) => ROW * rows(i),
     overscan: 30,
     initialRect: VIEWPORT,
     observeElementRect: observeFixedViewport,
   });
+  useEffect(() => virtualizer.measure(), [opts.pretty, opts.wrap, virtualizer]);
 
   const setFollow = (on: boolean) => {
     follow.current = on;
     setFollowing(on);
   };
+  useImperativeHandle(ref, () => ({
+    show(index) {
+      setFollow(false);
+      virtualizer.scrollToIndex(index, { align: 'center' });
+    },
+  }));
 
   useLayoutEffect(() => {
     const el = scrollRef.current;
     const shift = dropped - lastDropped.current;
     lastDropped.current = dropped;
     if (!el) return;
-    if (lines.length === 0) {
+    if (items.length === 0) {
       autoTop.current = null;
       return;
     }
@@ -62,7 +85,7 @@ export function LogView({ buffer }: { buffer: LogBuffer | undefined }) {
       el.scrollTop = el.scrollHeight;
       autoTop.current = el.scrollTop;
     } else if (shift > 0) el.scrollTop = Math.max(0, el.scrollTop - shift * ROW);
-  }, [buffer, dropped, lines.length]);
+  }, [items, dropped]);
 
   const onScroll = () => {
     const el = scrollRef.current;
@@ -79,9 +102,9 @@ export function LogView({ buffer }: { buffer: LogBuffer | undefined }) {
     <Box>
       <Group justify="space-between" mb={4} mih={30}>
         <Text size="xs" c="dimmed">
-          {lines.length} lines{dropped > 0 ? ` (the newest ${LOG_CAP} are kept)` : ''}
+          {items.length} lines{dropped > 0 ? ` (the newest ${keep} are kept)` : ''}
         </Text>
-        {!following && lines.length > 0 && (
+        {!following && items.length > 0 && (
           <Button size="compact-xs" variant="light" leftSection={<IconArrowDown size={14} />} onClick={jumpToEnd}>
             Follow
           </Button>
@@ -96,11 +119,12 @@ export function LogView({ buffer }: { buffer: LogBuffer | undefined }) {
         data-testid="log-view"
         role="log"
         aria-label="Logs"
+        tabIndex={0}
         style={{ height: HEIGHT, overflow: 'auto', border: '1px solid var(--mantine-color-default-border)', borderRadius: 'var(--mantine-radius-sm)', background: 'var(--mantine-color-body)' }}
       >
-        {lines.length === 0 ? (
+        {items.length === 0 ? (
           <Text c="dimmed" p="sm" size="sm">
-            Waiting for log lines…
+            {empty}
           </Text>
         ) : (
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative', minWidth: '100%' }}>
@@ -110,21 +134,25 @@ export function LogView({ buffer }: { buffer: LogBuffer | undefined }) {
                 // nodes and changing their text is cheaper than replacing them.
                 key={row.index}
                 data-log-line
+                data-index={row.index}
+                // Wrapped rows have heights only the layout knows: measured. Unwrapped rows are 20 px per line, never measured.
+                ref={opts.wrap ? virtualizer.measureElement : undefined}
                 style={{
                   position: 'absolute',
                   top: 0,
                   left: 0,
                   minWidth: '100%',
-                  height: ROW,
+                  ...(opts.wrap ? { width: '100%', wordBreak: 'break-all' as const } : { height: row.size }),
                   lineHeight: `${ROW}px`,
                   transform: `translateY(${row.start}px)`,
-                  whiteSpace: 'pre',
+                  whiteSpace: opts.wrap ? 'pre-wrap' : 'pre',
                   padding: '0 8px',
                   fontFamily: 'var(--mantine-font-family-monospace)',
                   fontSize: 12,
+                  background: row.index === current ? 'var(--mantine-color-yellow-light)' : undefined,
                 }}
               >
-                {lines[row.index]}
+                <LogLine item={items[row.index]!} opts={opts} />
               </div>
             ))}
           </div>
@@ -132,4 +160,4 @@ export function LogView({ buffer }: { buffer: LogBuffer | undefined }) {
       </Box>
     </Box>
   );
-}
+});

@@ -1,0 +1,42 @@
+import { useState } from 'react';
+import { LogStreamEvent, StreamEvent, type LogEntry, type StreamStatus } from '@berth/contract';
+import { useEventStream } from '../../lib/event-stream';
+import { foldItems, type LogBuffer } from './model';
+
+type Item = { kind: 'lines'; lines: LogEntry[] } | { kind: 'status'; status: StreamStatus };
+
+export interface LogStreamState {
+  buffer: LogBuffer;
+  /** The server said the range is complete (an `until` reached). */
+  ended: boolean;
+  clear: () => void;
+}
+
+/**
+ * Reads a log stream in the json format (`lines` batches), keeping the newest `keep` lines.
+ * `url` null keeps it closed; a new url (another range) starts afresh.
+ */
+export function useLogStream(url: string | null, keep: number, onStatus?: (s: StreamStatus) => void): LogStreamState {
+  const [buffer, setBuffer] = useState<LogBuffer>({ items: [], dropped: 0 });
+  const [ended, setEnded] = useState(false);
+  useEventStream<Item>(url, {
+    event: [LogStreamEvent.lines, StreamEvent.status],
+    endEvent: LogStreamEvent.end,
+    // Rendered once per animation frame at most: a flood of lines costs one render a frame.
+    parse: (data, event) => (event === StreamEvent.status ? { kind: 'status', status: JSON.parse(data) as StreamStatus } : { kind: 'lines', lines: JSON.parse(data) as LogEntry[] }),
+    onOpen: () => {
+      setEnded(false);
+      setBuffer({ items: [], dropped: 0 });
+    },
+    onEnd: () => setEnded(true),
+    onBatch: (batch) => {
+      const lines: LogEntry[] = [];
+      for (const item of batch) {
+        if (item.kind === 'lines') for (const l of item.lines) lines.push(l);
+        else onStatus?.(item.status);
+      }
+      if (lines.length) setBuffer((prev) => foldItems(prev, lines, keep));
+    },
+  });
+  return { buffer, ended, clear: () => setBuffer((prev) => ({ items: [], dropped: prev.dropped + prev.items.length })) };
+}

@@ -126,7 +126,7 @@ export async function buildServices(config: Config, log: FastifyBaseLogger, deps
     environments.get(LOCAL_ENVIRONMENT);
 
     const services: Services = {
-      serverInfo: new ServerInfoService(ctx),
+      serverInfo: new ServerInfoService(ctx, () => runtime.hub.source),
       auth: await createAuthService(ctx),
       variables,
       templates: new TemplatesService(templatesRepo, {

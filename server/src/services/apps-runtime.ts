@@ -1,6 +1,7 @@
 import type { AppContext } from '../context';
 import { EngineEvents } from '../docker/events';
-import { EngineStatsSource, StatsHub } from '../docker/stats-hub';
+import { CgroupStatsSource } from '../docker/cgroup-source';
+import { EngineStatsSource, StatsHub, type StatsSource } from '../docker/stats-hub';
 import { listRunning, probeContainer } from '../docker/containers';
 
 /** Long-lived state behind the app routes: built once by buildServices, closed with the app. */
@@ -18,7 +19,7 @@ export interface AppsRuntime {
 export function createAppsRuntime(ctx: AppContext): AppsRuntime {
   const events = new EngineEvents(ctx.docker, ctx.engine, ctx.log);
   const hub = new StatsHub({
-    source: new EngineStatsSource(ctx.docker),
+    source: statsSource(ctx),
     events,
     listRunning: () => listRunning(ctx.docker),
     probe: (id) => probeContainer(ctx.docker, id),
@@ -35,3 +36,15 @@ export function createAppsRuntime(ctx: AppContext): AppsRuntime {
     },
   };
 }
+
+/**
+ * The cgroup files hold only the containers of the engine on this host: they are read when the
+ * engine is reached through a local socket and the tree is readable; each container whose cgroup
+ * is not found there is still sampled by the engine.
+ */
+export function statsSource(ctx: Pick<AppContext, 'config' | 'docker' | 'log'>, local = isLocalSocket(ctx.config.dockerHost)): StatsSource {
+  const engine = new EngineStatsSource(ctx.docker);
+  return (local && CgroupStatsSource.detect(ctx.config.cgroupRoot, engine, ctx.log)) || engine;
+}
+
+const isLocalSocket = (dockerHost: string | undefined) => !dockerHost || dockerHost.startsWith('unix://');

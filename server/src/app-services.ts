@@ -5,6 +5,7 @@ import type { AppContext } from './context';
 import { detectComposeCli, type ComposeCli } from './compose/cli';
 import { openDatabase, type Db } from './db/database';
 import { SettingsImportRepo } from './db/settings-import-repo';
+import { StatsHistoryRepo } from './db/stats-history-repo';
 import { TemplatesRepo } from './db/templates-repo';
 import { VariablesRepo } from './db/variables-repo';
 import { createEngine } from './docker/dockerode-engine';
@@ -121,12 +122,14 @@ export async function buildServices(config: Config, log: FastifyBaseLogger, deps
     const variablesRepo = new VariablesRepo(db);
     const variables = new VariablesService(variablesRepo);
 
-    const environments = new EnvironmentScopes<EngineScope>((id) => (id === LOCAL_ENVIRONMENT ? buildScope(id, ctx, variables) : null));
+    const historyRepo = new StatsHistoryRepo(config.dataDir);
+    closers.push(() => historyRepo.close());
+    const environments = new EnvironmentScopes<EngineScope>((id) => (id === LOCAL_ENVIRONMENT ? buildScope(id, ctx, variables, historyRepo) : null));
     closers.push(() => environments.closeAll());
     environments.get(LOCAL_ENVIRONMENT);
 
     const services: Services = {
-      serverInfo: new ServerInfoService(ctx, () => runtime.hub.source),
+      serverInfo: new ServerInfoService(ctx, () => environments.local.hub.source),
       auth: await createAuthService(ctx),
       variables,
       templates: new TemplatesService(templatesRepo, {
@@ -156,8 +159,8 @@ function environmentOf(req: { params: unknown }): string {
  * Builds one environment's engine-backed services over `envCtx` (its engine, engine status and
  * compose settings). Everything else (database, log, the compose CLI found at start) is shared.
  */
-export function buildScope(id: string, envCtx: AppContext, variables: VariablesService): EngineScope {
-  const runtime = createAppsRuntime(envCtx);
+export function buildScope(id: string, envCtx: AppContext, variables: VariablesService, historyRepo: StatsHistoryRepo): EngineScope {
+  const runtime = createAppsRuntime(envCtx, historyRepo, id);
   const apps = new AppsService(envCtx, runtime);
   const projects = new ProjectsService(envCtx);
   return {

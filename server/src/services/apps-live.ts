@@ -1,4 +1,4 @@
-import { StreamEvent, type StreamStatus } from '@berth/contract';
+import { StreamEvent, type HistoryRange, type StatsHistory, type StreamStatus } from '@berth/contract';
 import type { AppContext } from '../context';
 import { inspectContainer, type ContainerDetail } from '../docker/containers';
 import { openLogStream, readLogLines } from '../docker/logs';
@@ -57,6 +57,11 @@ export class AppStreams {
       removed: (name) => send(name, { name }, StreamEvent.remove),
     });
     sse.signal.addEventListener('abort', off, { once: true });
+  }
+
+  /** The kept samples of one app (its name's: a recreated app keeps its history). */
+  history(target: ContainerDetail, range: HistoryRange): StatsHistory {
+    return this.rt.history.query(appName(target), range);
   }
 
   stats(target: ContainerDetail, sse: SseStream): void {

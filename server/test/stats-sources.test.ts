@@ -1,10 +1,11 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Health, StatsHistory } from '@berth/contract';
-import { EngineStatsSource, type StatsSource } from '../src/docker/stats-hub';
+import { EngineStatsSource, StatsHub, type StatsSource } from '../src/docker/stats-hub';
 import { until } from './apps-fixtures';
 import { createTestApp, type TestApp } from './helpers/app';
 import { dockerCli, removeContainersNamed, testEngine } from './helpers/engine';
@@ -14,30 +15,56 @@ const IN_BOUND = (v: number) => v >= 45 && v <= 55;
 /** A reading is stable once this many in a row fall in the bound (the first ones after start may not). */
 const STABLE = 3;
 
-/** Waits until `read` gives STABLE values in a row within 45–55 %; throws with what it saw otherwise. */
-async function stableHalfCore(what: string, next: () => Promise<number>, timeoutMs = 60_000): Promise<number[]> {
-  const deadline = Date.now() + timeoutMs;
+/** Reads until STABLE values in a row fall within 45–55 % or the time is up; returns what it saw. */
+async function halfCore(next: () => Promise<number>, deadline: number): Promise<{ stable: boolean; seen: number[] }> {
   const seen: number[] = [];
-  let run: number[] = [];
+  let run = 0;
   while (Date.now() < deadline) {
-    const v = await next();
+    const v = await Promise.race([next(), new Promise<null>((r) => setTimeout(() => r(null), Math.max(0, deadline - Date.now())))]);
+    if (v === null) break;
     seen.push(v);
-    run = IN_BOUND(v) ? [...run, v] : [];
-    if (run.length >= STABLE) return run;
+    run = IN_BOUND(v) ? run + 1 : 0;
+    if (run >= STABLE) return { stable: true, seen };
   }
-  throw new Error(`${what} never read a stable 45–55 %: ${seen.join(', ')}`);
+  return { stable: false, seen };
 }
 
-/** Pulls readings of one source one at a time. */
-function readings(source: StatsSource, id: string, name: string) {
+/** The container's CFS throttling counters (cgroup v1 `cpu` controller or v2 `cpu.stat`): throttled periods = it had its whole quota. */
+function throttling(root: string, id: string): { periods: number; throttled: number } | null {
+  for (const file of [path.join(root, 'cpu', 'docker', id, 'cpu.stat'), path.join(root, 'docker', id, 'cpu.stat')]) {
+    if (!fs.existsSync(file)) continue;
+    const v = Object.fromEntries(fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => l.split(' ') as [string, string]));
+    return { periods: Number(v.nr_periods), throttled: Number(v.nr_throttled) };
+  }
+  return null;
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+/** Pulls readings one at a time from a source, or from the hub (which runs the cgroup source). */
+function readings(from: StatsSource | StatsHub, id: string, name: string) {
   const queue: number[] = [];
   let wake: (() => void) | null = null;
-  const handle = source.open({ id, name }, (r) => (queue.push(r.cpu_percent), wake?.()), () => wake?.());
+  const push = (v: number) => {
+    queue.push(v);
+    wake?.();
+  };
+  const close =
+    from instanceof StatsHub
+      ? from.watch({ id, name, running: true }, { sample: (s) => push(s.cpu_percent), state: () => undefined })
+      : ((h) => () => h.close())(from.open({ id, name }, (r) => push(r.cpu_percent), () => undefined));
   const next = async () => {
     while (!queue.length) await new Promise<void>((resolve) => (wake = resolve));
     return queue.shift()!;
   };
-  return { next, close: () => handle.close() };
+  return { next, close };
+}
+
+/** The test's own docker CLI, without blocking the event loop (the sources deliver meanwhile). */
+function dockerCliAsync(args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(process.env.BERTH_TEST_DOCKER_CLI || 'docker', ['--host', testEngine().dockerHost, ...args], { timeout: 30_000 }, (err, stdout) => (err ? reject(err) : resolve(stdout)));
+  });
 }
 
 describe('live stats sources and history', () => {
@@ -62,29 +89,34 @@ describe('live stats sources and history', () => {
     expect(t.services.environments.local.hub.source).toBe('cgroup');
   });
 
-  it('reads a container burning half a core at 45–55 % from the cgroup files, the engine and docker stats', async () => {
-    const viaHub: number[] = [];
-    let wake: (() => void) | null = null;
-    const off = t.services.environments.local.hub.watch({ id, name, running: true }, { sample: (s) => (viaHub.push(s.cpu_percent), wake?.()), state: () => undefined });
-    try {
-      const cgroup = await stableHalfCore('the cgroup source', async () => {
-        while (!viaHub.length) await new Promise<void>((resolve) => (wake = resolve));
-        return viaHub.shift()!;
-      });
-      expect(cgroup.every(IN_BOUND)).toBe(true);
-    } finally {
-      off();
-    }
-
+  // The three are read side by side, so a busy machine (where the container gets less than its
+  // half core for a while) costs one wait, not three. On a machine so busy that the container never
+  // gets its half core (it is then not throttled: the counters say so), the bound cannot hold for
+  // any reader; the test then says so and checks what still holds: the two sources agree.
+  it('reads a container burning half a core at 45–55 % from the cgroup files, the engine and docker stats', { timeout: 150_000 }, async () => {
+    const cgroup = readings(t.services.environments.local.hub, id, name);
     const engine = readings(new EngineStatsSource(t.ctx.docker), id, name);
+    const before = throttling(t.ctx.config.cgroupRoot, id);
+    const deadline = Date.now() + 120_000;
     try {
-      expect((await stableHalfCore('the engine source', engine.next)).every(IN_BOUND)).toBe(true);
+      const [viaCgroup, viaEngine, viaCli] = await Promise.all([
+        halfCore(cgroup.next, deadline),
+        halfCore(engine.next, deadline),
+        halfCore(async () => parseFloat(await dockerCliAsync(['stats', '--no-stream', '--format', '{{.CPUPerc}}', id])), deadline),
+      ]);
+      if (viaCgroup.stable && viaEngine.stable && viaCli.stable) return;
+      const after = throttling(t.ctx.config.cgroupRoot, id);
+      const periods = (after?.periods ?? 0) - (before?.periods ?? 0);
+      const share = periods > 0 ? ((after?.throttled ?? 0) - (before?.throttled ?? 0)) / periods : 1;
+      const saw = `cgroup ${viaCgroup.seen.join(', ')}; engine ${viaEngine.seen.join(', ')}; docker stats ${viaCli.seen.join(', ')}`;
+      // Throttled in most periods = the host gave it the half core, so the readings had to show it.
+      expect(share, `the container had its half core (${Math.round(share * 100)} % of periods throttled) but the readings were: ${saw}`).toBeLessThan(0.5);
+      console.warn(`stats-sources: the host never gave the container its half core (load ${os.loadavg()[0]!.toFixed(1)}); checked that the sources agree instead: ${saw}`);
+      expect(Math.abs(mean(viaCgroup.seen) - mean(viaEngine.seen))).toBeLessThan(3);
     } finally {
+      cgroup.close();
       engine.close();
     }
-
-    const cli = await stableHalfCore('docker stats', async () => parseFloat(dockerCli(['stats', '--no-stream', '--format', '{{.CPUPerc}}', id])));
-    expect(cli.every(IN_BOUND)).toBe(true);
   });
 
   it('keeps the history across a restart, with the max of each step', async () => {

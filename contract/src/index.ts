@@ -15,3 +15,4 @@ export * from './schemas/stats';
 export * from './schemas/app';
 export * from './schemas/settings';
 export * from './schemas/compose-keys';
+export * from './schemas/host';

@@ -15,7 +15,10 @@ import type { EngineEvents } from './docker/events';
 import type { StatsHub } from './docker/stats-hub';
 import { AppsService } from './services/apps';
 import { AppStreams } from './services/apps-live';
-import { createAppsRuntime } from './services/apps-runtime';
+import { createAppsRuntime, onThisHost } from './services/apps-runtime';
+import { HostService } from './services/host';
+import { MetricsService } from './services/metrics';
+import type { StatsHistory } from './services/stats-history';
 import { AppUpdateService } from './services/apps-update';
 import { createAuthService, type AuthService } from './services/auth';
 import { DeployService } from './services/deploy';
@@ -58,6 +61,9 @@ export interface EngineScope {
   /** The environment's engine event subscription and stats hub (one engine stream per running container). */
   events: EngineEvents;
   hub: StatsHub;
+  /** Every running app's kept samples (and each one's newest). */
+  history: StatsHistory;
+  host: HostService;
   projects: ProjectsService;
   projectActions: ProjectActionsService;
   projectPlan: ProjectPlanService;
@@ -78,6 +84,8 @@ export interface Services {
   templates: TemplatesService;
   settings: SettingsExportService;
   selfUpdate: SelfUpdateService;
+  /** Prometheus metrics of the local environment. */
+  metrics: MetricsService;
   /** Every environment's engine-backed services, built on first use. */
   environments: EnvironmentScopes<EngineScope>;
   /** The engine-backed services of the request's environment (`/api/environments/{env}/…`, else `local`); 404 for an unknown one. */
@@ -127,6 +135,8 @@ export async function buildServices(config: Config, log: FastifyBaseLogger, deps
     const environments = new EnvironmentScopes<EngineScope>((id) => (id === LOCAL_ENVIRONMENT ? buildScope(id, ctx, variables, historyRepo) : null));
     closers.push(() => environments.closeAll());
     environments.get(LOCAL_ENVIRONMENT);
+    const metrics = new MetricsService(() => ({ ...environments.local, docker: environments.local.ctx.docker }));
+    closers.push(() => metrics.close());
 
     const services: Services = {
       serverInfo: new ServerInfoService(ctx, () => environments.local.hub.source),
@@ -139,6 +149,7 @@ export async function buildServices(config: Config, log: FastifyBaseLogger, deps
       }),
       settings: new SettingsExportService(templatesRepo, variablesRepo, new SettingsImportRepo(db)),
       selfUpdate: new SelfUpdateService(ctx),
+      metrics,
       environments,
       scope: (req) => environments.get(environmentOf(req)),
     };
@@ -171,6 +182,8 @@ export function buildScope(id: string, envCtx: AppContext, variables: VariablesS
     appStreams: new AppStreams(envCtx, runtime),
     events: runtime.events,
     hub: runtime.hub,
+    history: runtime.history,
+    host: new HostService(envCtx, onThisHost(id, envCtx)),
     projects,
     projectActions: new ProjectActionsService(envCtx, projects),
     // Host paths are only Berth's own to check on the engine it runs beside.

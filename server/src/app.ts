@@ -21,6 +21,7 @@ import { variablesRoutes } from './routes/variables';
 import { pruneRoutes } from './routes/prune';
 import { resourceRoutes } from './routes/resources';
 import { registerOpenApi } from './routes/openapi';
+import { hostRoutes } from './routes/host';
 
 /** Calls that read the compose CLI (projects, Settings > Info) wait for its detection at start. */
 const USES_COMPOSE = /^\/api\/(?:environments\/[^/]+\/)?(?:compose|settings\/info)(?:[/?]|$)/;
@@ -66,6 +67,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<{ ap
   resourceRoutes(app, services);
   pruneRoutes(app, services);
   composeRoutes(app, services);
+  hostRoutes(app, services);
   authRoutes(app, services);
 
   await registerStaticWeb(app, config.webDist);

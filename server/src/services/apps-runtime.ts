@@ -25,7 +25,7 @@ export interface AppsRuntime {
 export function createAppsRuntime(ctx: AppContext, historyRepo: StatsHistoryRepo, env: string): AppsRuntime {
   const events = new EngineEvents(ctx.docker, ctx.engine, ctx.log);
   const hub = new StatsHub({
-    source: statsSource(ctx, env === LOCAL_ENVIRONMENT && isLocalSocket(ctx.config.dockerHost)),
+    source: statsSource(ctx, onThisHost(env, ctx)),
     events,
     listRunning: () => listRunning(ctx.docker),
     probe: (id) => probeContainer(ctx.docker, id),
@@ -58,4 +58,6 @@ function statsSource(ctx: Pick<AppContext, 'config' | 'docker' | 'log'>, local: 
   return (local && CgroupStatsSource.detect(ctx.config.cgroupRoot, engine, ctx.log)) || engine;
 }
 
-const isLocalSocket = (dockerHost: string | undefined) => !dockerHost || dockerHost.startsWith('unix://');
+/** Whether the environment's engine runs on Berth's host: the local environment over a unix socket. */
+export const onThisHost = (env: string, ctx: Pick<AppContext, 'config'>): boolean =>
+  env === LOCAL_ENVIRONMENT && (!ctx.config.dockerHost || ctx.config.dockerHost.startsWith('unix://'));

@@ -52,6 +52,8 @@ export const toHistorySample = (b: HistoryBucket): HistorySample => ({
  * transaction; each resolution's old buckets are purged once a minute.
  */
 export class StatsHistory {
+  /** Each running app's newest sample (the metrics read it). */
+  readonly latest = new Map<string, StatsSample>();
   private pending: HistoryPoint[] = [];
   private off: (() => void) | null = null;
   private timers: NodeJS.Timeout[] = [];
@@ -63,7 +65,7 @@ export class StatsHistory {
   ) {}
 
   start(hub: StatsHub): void {
-    this.off = hub.watchAll({ sample: (s) => this.record(s), removed: () => undefined });
+    this.off = hub.watchAll({ sample: (s) => this.record(s), removed: (name) => this.latest.delete(name) });
     this.timers.push(setInterval(() => this.flush(), FLUSH_MS).unref(), setInterval(() => this.purge(), PURGE_MS).unref());
     this.purge();
   }
@@ -85,6 +87,7 @@ export class StatsHistory {
   }
 
   private record(s: StatsSample): void {
+    this.latest.set(s.name, s);
     const ms = Date.parse(s.time);
     this.pending.push({ env: this.env, app: s.name, time: Math.floor((Number.isFinite(ms) ? ms : Date.now()) / 1000), cpu: s.cpu_percent, mem: s.mem_current });
   }

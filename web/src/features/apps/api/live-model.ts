@@ -76,19 +76,3 @@ export function logLines(batch: readonly (string | StatusEvent)[]): string[] {
   }
   return out;
 }
-
-/** Samples come about once a second; a longer silence (a restarted stream, a stopped app) is a gap. */
-export const GAP_MS = 3_000;
-
-/** One value per sample, with null where the samples have a gap, so a chart breaks its line there instead of drawing a drop. */
-export function seriesWithGaps(samples: readonly StatsSample[], pick: (s: StatsSample) => number, gapMs = GAP_MS): (number | null)[] {
-  const out: (number | null)[] = [];
-  let before: number | undefined;
-  for (const s of samples) {
-    const t = Date.parse(s.time);
-    if (before !== undefined && Number.isFinite(t) && t - before > gapMs) out.push(null);
-    if (Number.isFinite(t)) before = t;
-    out.push(pick(s));
-  }
-  return out;
-}

@@ -93,11 +93,11 @@ describe('live stats sources and history', () => {
   // half core for a while) costs one wait, not three. On a machine so busy that the container never
   // gets its half core (it is then not throttled: the counters say so), the bound cannot hold for
   // any reader; the test then says so and checks what still holds: the two sources agree.
-  it('reads a container burning half a core at 45–55 % from the cgroup files, the engine and docker stats', { timeout: 150_000 }, async () => {
+  it('reads a container burning half a core at 45–55 % from the cgroup files, the engine and docker stats', { timeout: 90_000 }, async () => {
     const cgroup = readings(t.services.environments.local.hub, id, name);
     const engine = readings(new EngineStatsSource(t.ctx.docker), id, name);
     const before = throttling(t.ctx.config.cgroupRoot, id);
-    const deadline = Date.now() + 120_000;
+    const deadline = Date.now() + 60_000;
     try {
       const [viaCgroup, viaEngine, viaCli] = await Promise.all([
         halfCore(cgroup.next, deadline),

@@ -53,6 +53,7 @@ describe('applications', () => {
     // The dashboard shows a card for the running app, with whole-number percentages once measured.
     const card = page.locator('[data-testid="app-card"][data-measured="true"]').filter({ hasText: name });
     await card.waitFor({ timeout: 20_000 });
+    await page.getByRole('region', { name: 'Host' }).getByTestId('host-counts').filter({ hasText: /\d+ running/ }).waitFor();
     expect(await card.getByTestId('cpu-percent').textContent()).toMatch(/^\d+%/);
     expect(await card.getByTestId('memory-percent').textContent()).toMatch(/^\d+%\s+[\d.]+ \w+ \/ [\d.]+ \w+$/);
     await shot(page, 'apps-dashboard.png');
@@ -77,7 +78,10 @@ describe('applications', () => {
 
     await page.getByRole('tab', { name: 'Stats' }).click();
     await expectRouteName(page, 'Stats');
-    await page.getByRole('img', { name: 'CPU usage chart' }).waitFor({ timeout: 15_000 });
+    const cpuChart = page.getByRole('img', { name: 'CPU usage chart' });
+    await cpuChart.waitFor({ timeout: 15_000 });
+    // The chart opens filled from the kept history (the app has run for a while by now), not from the live stream's first sample.
+    expect(Number(await cpuChart.getAttribute('data-points'))).toBeGreaterThanOrEqual(3);
     await page.getByRole('img', { name: 'Memory usage chart' }).waitFor();
     expect(await page.getByTestId('cpu-numbers').textContent()).toMatch(/^Current \d+% · Max \d+%$/);
     await shot(page, 'apps-stats.png');

@@ -23,3 +23,4 @@ export * from './schemas/events';
 export * from './schemas/audit';
 export * from './schemas/notifications';
 export * from './schemas/logs';
+export * from './schemas/host';

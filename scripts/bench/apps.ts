@@ -3,14 +3,16 @@
 //   [1] GET /api/apps/ with many stopped containers vs. the engine's own list call (target ≤ 1.3×)
 //   [2] engine stats streams open while dashboard viewers watch running apps (one per app, not per viewer)
 //   [3] server memory idle and while those viewers stream; server and engine CPU while streaming
-import type { ChildProcess } from 'node:child_process';
+//   [4] side by side, the same apps and viewers: engine CPU (dockerd + containerd + shims) and Berth's
+//       CPU with the engine stats source vs the cgroup source, and samples delivered per second
+import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Probe } from './server';
-import { docker, engineGet, forkBenchServer, median, mib, parallel, runBench, serverGet, signInCookies, timed, Viewer } from './lib';
+import { docker, engineGet, median, mib, parallel, runBench, serverGet, signInCookies, timed, Viewer } from './lib';
 
 const LIST_N = Number(process.env.BENCH_LIST_CONTAINERS ?? 500);
 const STATS_N = Number(process.env.BENCH_STATS_APPS ?? 50);
@@ -30,23 +32,118 @@ let server: ChildProcess | null = null;
 let dataDir: string | null = null;
 const viewers: Viewer[] = [];
 
-async function startServer(): Promise<{ url: string; ask: () => Promise<Probe> }> {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-bench-'));
-  const started = await forkBenchServer({ DATA_DIR: dataDir, ADMIN_EMAIL: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, DISABLE_AUTH: 'false' });
-  server = started.child;
-  return started;
+function startServer(extraEnv: Record<string, string> = {}): Promise<{ url: string; ask: () => Promise<Probe> }> {
+  dataDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'berth-bench-'));
+  const child = fork(path.join(here, 'server.ts'), [], {
+    cwd: root,
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, DATA_DIR: dataDir, ADMIN_EMAIL: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, DISABLE_AUTH: 'false', ...extraEnv },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  server = child;
+  const ask = () =>
+    new Promise<Probe>((resolve) => {
+      const on = (m: Probe) => {
+        if (m.type !== 'probe') return;
+        child.off('message', on);
+        resolve(m);
+      };
+      child.on('message', on);
+      child.send({ type: 'probe' });
+    });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the server did not start within 60 s')), 60_000);
+    child.on('exit', (code) => reject(new Error(`the server exited (${code})`)));
+    child.on('message', (m: { type?: string; url?: string }) => {
+      if (m.type !== 'ready') return;
+      clearTimeout(timer);
+      resolve({ url: m.url!, ask });
+    });
+  });
 }
+
+/** The harness's folder: where its socket, dockerd.pid and exec root are. */
+const harnessDir = () => path.dirname(new URL(process.env.DOCKER_HOST ?? 'unix:///var/run/docker.sock').pathname);
+
+const cpuOfPid = (pid: string): number => {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
 
 /** CPU seconds the harness's dockerd has used so far (null when it is not ours to read). */
 function engineCpuSeconds(): number | null {
   try {
-    const pid = fs.readFileSync(path.join(root, '.test-env', 'dockerd.pid'), 'utf8').trim();
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    return cpuOfPid(fs.readFileSync(path.join(harnessDir(), 'dockerd.pid'), 'utf8').trim());
   } catch (err) {
     log(`engine CPU not readable (${(err as Error).message}); skipping that figure`);
     return null;
   }
+}
+
+/** CPU seconds of the whole engine: dockerd plus its containerd and every shim (processes naming the harness's exec root). */
+function engineStackCpuSeconds(): number | null {
+  const dockerd = engineCpuSeconds();
+  if (dockerd === null) return null;
+  const execRoot = path.join(harnessDir(), 'exec') + '/';
+  let total = dockerd;
+  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (/^(\/usr\/bin\/)?containerd/.test(cmd) && cmd.includes(execRoot)) total += cpuOfPid(pid);
+    } catch {
+      // The process ended while the list was read: it used nothing more.
+    }
+  }
+  return total;
+}
+
+/** Engine and Berth CPU, samples delivered, with one stats source: a fresh server, the viewers, one window. */
+async function measureSource(source: 'engine' | 'cgroup', names: string[]) {
+  // An unreadable cgroup root makes Berth fall back to the engine's stats API.
+  const { url, ask } = await startServer(source === 'engine' ? { CGROUP_ROOT: '/nonexistent-cgroup-root' } : {});
+  const cookie = await signInCookies(url, ADMIN);
+  const mine: Viewer[] = [];
+  for (let i = 0; i < VIEWERS; i++) mine.push(await Viewer.open(`${url}/api/apps/stats`, cookie));
+  viewers.push(...mine);
+  const deadline = Date.now() + 90_000;
+  while (!mine.every((v) => names.every((n) => v.seen.has(n)))) {
+    if (Date.now() > deadline) throw new Error(`viewers did not see every app within 90 s (${source} source)`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const start = await ask();
+  const engineBefore = engineStackCpuSeconds();
+  const delivered = mine.reduce((n, v) => n + v.samples, 0);
+  await new Promise((r) => setTimeout(r, STREAM_WINDOW_MS));
+  const end = await ask();
+  const engineAfter = engineStackCpuSeconds();
+  const seconds = STREAM_WINDOW_MS / 1000;
+  const result = {
+    source: end.source,
+    engineCpu: engineBefore !== null && engineAfter !== null ? ((engineAfter - engineBefore) / seconds) * 100 : null,
+    berthCpu: (end.cpuMicros / 1000 / STREAM_WINDOW_MS) * 100,
+    received: (end.samplesReceived - start.samplesReceived) / seconds,
+    delivered: (mine.reduce((n, v) => n + v.samples, 0) - delivered) / seconds,
+    historyBytes: end.historyBytes,
+  };
+  for (const v of mine) v.close();
+  await stopServer();
+  return result;
+}
+
+async function stopServer(): Promise<void> {
+  if (!server || server.exitCode !== null) return;
+  const child = server;
+  child.send({ type: 'stop' });
+  await new Promise((r) => {
+    const t = setTimeout(() => {
+      child.kill('SIGKILL');
+      r(null);
+    }, 5000);
+    child.once('exit', () => {
+      clearTimeout(t);
+      r(null);
+    });
+  });
 }
 
 async function removeBenchContainers(): Promise<void> {
@@ -58,19 +155,7 @@ async function removeBenchContainers(): Promise<void> {
 
 async function cleanup(): Promise<void> {
   for (const v of viewers) v.close();
-  if (server && server.exitCode === null) {
-    server.send({ type: 'stop' });
-    await new Promise((r) => {
-      const t = setTimeout(() => {
-        server?.kill('SIGKILL');
-        r(null);
-      }, 5000);
-      server!.once('exit', () => {
-        clearTimeout(t);
-        r(null);
-      });
-    });
-  }
+  await stopServer();
   await removeBenchContainers();
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 }
@@ -128,8 +213,13 @@ async function main(): Promise<void> {
   const fromEngine = (streaming.samplesReceived - windowStart.samplesReceived) / (STREAM_WINDOW_MS / 1000);
   for (const v of viewers.splice(0)) v.close();
   const closeStart = Date.now();
-  while ((await ask()).openStreams > 0 && Date.now() - closeStart < 15_000) await new Promise((r) => setTimeout(r, 200));
+  // The history recorder keeps one stream per running app open with no viewer at all.
+  while ((await ask()).openStreams > runningOnEngine && Date.now() - closeStart < 15_000) await new Promise((r) => setTimeout(r, 200));
   const afterClose = await ask();
+  await stopServer();
+
+  log('[4] engine source vs cgroup source, side by side');
+  const bySource = [await measureSource('engine', names), await measureSource('cgroup', names)];
 
   const ratio = median(berthMs) / median(engineMs);
   const serverCpu = (streaming.cpuMicros / 1000 / STREAM_WINDOW_MS) * 100;
@@ -149,13 +239,22 @@ async function main(): Promise<void> {
       `${streaming.openStreams} engine stats streams open (one per running container; without sharing it would be ${VIEWERS * runningOnEngine}) ` +
       `${streaming.openStreams <= runningOnEngine ? 'OK' : 'OVER TARGET'}; the engine sent ${fromEngine.toFixed(0)} samples/s, ` +
       `viewers got ${samplesPerSecond.toFixed(0)}/s (${((samplesPerSecond / (fromEngine * VIEWERS || 1)) * 100).toFixed(0)} % of ${VIEWERS} × what came in); ` +
-      `${afterClose.openStreams} open after the viewers left`,
+      `${afterClose.openStreams} open after the viewers left (the history recorder's, one per running app)`,
   );
   console.log(
     `[3] Server RSS: idle ${mib(idle.rss)}, after the list runs ${mib(afterList.rss)}, while streaming ${mib(streaming.rss)} ` +
       `(${((streaming.rss / idle.rss - 1) * 100).toFixed(0)} % over idle). CPU while streaming: Berth ${serverCpu.toFixed(1)} % of one core` +
       (engineCpu !== null ? `, dockerd ${engineCpu.toFixed(1)} % (the engine's own cost of the stats streams)` : ''),
   );
+  for (const r of bySource) {
+    console.log(
+      `[4] ${r.source} source, ${STATS_N} apps, ${VIEWERS} viewers: engine (dockerd + containerd + shims) ` +
+        `${r.engineCpu === null ? 'not readable' : `${r.engineCpu.toFixed(1)} % of one core`}, Berth ${r.berthCpu.toFixed(1)} % ` +
+        `(target with cgroups: engine ≤ 1 %, Berth ≤ 3 %); ${r.received.toFixed(0)} samples/s in, viewers got ${r.delivered.toFixed(0)}/s ` +
+        `(${((r.delivered / (r.received * VIEWERS || 1)) * 100).toFixed(0)} % of ${VIEWERS} × what came in); history file ${(r.historyBytes / 1024).toFixed(0)} KiB`,
+    );
+  }
+  console.log(`[4] history disk: a full week is about 2.4 MB per app (1 s for 10 min, 10 s for 24 h, 1 min for 7 days; README)`);
   log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
 

@@ -1,5 +1,7 @@
 // The Berth server under measurement, in its own process so its memory is its own. The parent
 // (scripts/bench/apps.ts) talks to it over IPC: 'ready' with the URL, then probes on request.
+import fs from 'node:fs';
+import path from 'node:path';
 import { loadConfig } from '../../server/src/config';
 import { buildApp } from '../../server/src/app';
 
@@ -11,6 +13,10 @@ export interface Probe {
   openStreams: number;
   /** Samples the stats hub has received from the engine so far. */
   samplesReceived: number;
+  /** Which stats source the hub runs. */
+  source: string;
+  /** Size of the stats history file (with its WAL). */
+  historyBytes: number;
   /** CPU time used since the previous probe, in microseconds (user + system). */
   cpuMicros: number;
   at: number;
@@ -21,13 +27,15 @@ async function main(): Promise<void> {
   const { app, services } = await buildApp(config);
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   const { hub } = services.environments.local;
+  const historyBytes = () =>
+    ['stats-history.db', 'stats-history.db-wal'].reduce((n, f) => n + (fs.existsSync(path.join(config.dataDir, f)) ? fs.statSync(path.join(config.dataDir, f)).size : 0), 0);
   let last = process.cpuUsage();
   process.on('message', (msg: { type?: string }) => {
     if (msg?.type === 'probe') {
       const cpu = process.cpuUsage(last);
       last = process.cpuUsage();
       const m = process.memoryUsage();
-      const probe: Probe = { type: 'probe', rss: m.rss, heapUsed: m.heapUsed, openStreams: hub.openStreams, samplesReceived: hub.samplesReceived, cpuMicros: cpu.user + cpu.system, at: Date.now() };
+      const probe: Probe = { type: 'probe', rss: m.rss, heapUsed: m.heapUsed, openStreams: hub.openStreams, samplesReceived: hub.samplesReceived, source: hub.source, historyBytes: historyBytes(), cpuMicros: cpu.user + cpu.system, at: Date.now() };
       process.send?.(probe);
     } else if (msg?.type === 'stop') {
       void app.close().then(() => process.exit(0));

@@ -9,6 +9,7 @@ import { AuditRepo } from './db/audit-repo';
 import { EventsRepo } from './db/events-repo';
 import { NotificationsRepo } from './db/notifications-repo';
 import { SettingsImportRepo } from './db/settings-import-repo';
+import { StatsHistoryRepo } from './db/stats-history-repo';
 import { TemplatesRepo } from './db/templates-repo';
 import { VariablesRepo } from './db/variables-repo';
 import { createEngine } from './docker/dockerode-engine';
@@ -20,7 +21,10 @@ import { AppsService } from './services/apps';
 import { AppStreams } from './services/apps-live';
 import { AppLogsService } from './services/app-logs';
 import { ProjectLogsService } from './services/project-logs';
-import { createAppsRuntime } from './services/apps-runtime';
+import { createAppsRuntime, onThisHost } from './services/apps-runtime';
+import { HostService } from './services/host';
+import { MetricsService } from './services/metrics';
+import type { StatsHistory } from './services/stats-history';
 import { AppUpdateService } from './services/apps-update';
 import { createAuthService, type AuthService } from './services/auth';
 import { AutoUpdateService } from './services/auto-update';
@@ -78,6 +82,9 @@ export interface EngineScope {
   hub: StatsHub;
   /** The environment's kept engine events, with their live stream. */
   eventHistory: EventHistory;
+  /** Every running app's kept samples (and each one's newest). */
+  history: StatsHistory;
+  host: HostService;
   projects: ProjectsService;
   projectActions: ProjectActionsService;
   projectPlan: ProjectPlanService;
@@ -114,6 +121,8 @@ export interface Services {
   audit: AuditService;
   /** Notification channels, rules and deliveries; `notifications.notify()` for features that report something. */
   notifications: NotificationService;
+  /** Prometheus metrics of the local environment. */
+  metrics: MetricsService;
   /** Every environment's engine-backed services, built on first use. */
   environments: EnvironmentScopes<EngineScope>;
   /** The engine-backed services of the request's environment (`/api/environments/{env}/…`, else `local`); 404 for an unknown one. */
@@ -158,6 +167,8 @@ export async function buildServices(config: Config, log: FastifyBaseLogger, deps
     const variablesRepo = new VariablesRepo(db);
     const variables = new VariablesService(variablesRepo);
 
+    const historyRepo = new StatsHistoryRepo(config.dataDir);
+    closers.push(() => historyRepo.close());
     const audit = new AuditService(new AuditRepo(db), config.auditRetentionMs, log);
     closers.push(() => audit.close());
     const auth = await createAuthService(ctx);
@@ -166,12 +177,14 @@ export async function buildServices(config: Config, log: FastifyBaseLogger, deps
     const notificationsRepo = new NotificationsRepo(db);
     const notifications = new NotificationService(notificationsRepo, new ChannelsService(notificationsRepo, secretsKey), config.notifyRetryDelaysMs, log);
     closers.push(() => notifications.close());
-    const environments = new EnvironmentScopes<EngineScope>((id) => (id === LOCAL_ENVIRONMENT ? buildScope(id, ctx, variables, notifications) : null));
+    const environments = new EnvironmentScopes<EngineScope>((id) => (id === LOCAL_ENVIRONMENT ? buildScope(id, ctx, variables, notifications, historyRepo) : null));
     closers.push(() => environments.closeAll());
     environments.get(LOCAL_ENVIRONMENT);
+    const metrics = new MetricsService(() => ({ ...environments.local, docker: environments.local.ctx.docker }));
+    closers.push(() => metrics.close());
 
     const services: Services = {
-      serverInfo: new ServerInfoService(ctx),
+      serverInfo: new ServerInfoService(ctx, () => environments.local.hub.source),
       auth,
       variables,
       templates: new TemplatesService(templatesRepo, {
@@ -183,6 +196,7 @@ export async function buildServices(config: Config, log: FastifyBaseLogger, deps
       selfUpdate: new SelfUpdateService(ctx),
       audit,
       notifications,
+      metrics,
       environments,
       scope: (req) => environments.get(environmentOf(req)),
     };
@@ -203,8 +217,14 @@ function environmentOf(req: { params: unknown }): string {
  * Builds one environment's engine-backed services over `envCtx` (its engine, engine status and
  * compose settings). Everything else (database, log, the compose CLI found at start) is shared.
  */
-export function buildScope(id: string, envCtx: AppContext, variables: VariablesService, notifications: NotificationService): EngineScope {
-  const runtime = createAppsRuntime(envCtx);
+export function buildScope(
+  id: string,
+  envCtx: AppContext,
+  variables: VariablesService,
+  notifications: NotificationService,
+  historyRepo: StatsHistoryRepo,
+): EngineScope {
+  const runtime = createAppsRuntime(envCtx, historyRepo, id);
   const apps = new AppsService(envCtx, runtime);
   const projects = new ProjectsService(envCtx);
   const appUpdates = new AppUpdateService(envCtx, apps, runtime);
@@ -235,6 +255,8 @@ export function buildScope(id: string, envCtx: AppContext, variables: VariablesS
     ctx: envCtx,
     ...single,
     appStreams: new AppStreams(envCtx, runtime),
+    history: runtime.history,
+    host: new HostService(envCtx, onThisHost(id, envCtx)),
     appLogs: new AppLogsService(envCtx),
     projectLogs: new ProjectLogsService(envCtx, runtime.events, projects),
     events: runtime.events,

@@ -27,6 +27,7 @@ import { registerOpenApi } from './routes/openapi';
 import { eventsRoutes } from './routes/events';
 import { auditRoutes } from './routes/audit';
 import { notificationsRoutes } from './routes/notifications';
+import { hostRoutes } from './routes/host';
 
 /** Calls that read the compose CLI (projects, Settings > Info) wait for its detection at start. */
 const USES_COMPOSE = /^\/api\/(?:environments\/[^/]+\/)?(?:compose|settings\/info)(?:[/?]|$)/;
@@ -75,6 +76,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<{ ap
   composeRoutes(app, services);
   autoUpdateRoutes(app, services);
   swarmRoutes(app, services);
+  hostRoutes(app, services);
   authRoutes(app, services);
   eventsRoutes(app, services);
   auditRoutes(app, services);

@@ -38,6 +38,10 @@ const EnvSchema = z.object({
     .transform((v) => v.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean))
     .optional(),
   WEB_DIST: z.string().optional(),
+  /** The host's cgroup tree (the container image bind-mounts it read-only); live stats read it when readable. */
+  CGROUP_ROOT: z.string().min(1).default('/sys/fs/cgroup'),
+  /** Record every running app's stats for the history charts (it keeps a stats stream open per running app). */
+  STATS_HISTORY: bool.default(true),
   ENGINE_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(3600).default(10),
   ENGINE_SLOW_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(7200).default(300),
   COMPOSE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(600),
@@ -90,6 +94,10 @@ export interface Config {
   /** Host names (lower case) Berth answers to; undefined = this machine's own names and addresses. */
   allowedHosts: string[] | undefined;
   webDist: string;
+  /** The host's cgroup tree: live stats of the local engine's containers come from it when readable. */
+  cgroupRoot: string;
+  /** Record every running app's stats (history charts); off keeps stats streams open only while someone watches. */
+  statsHistory: boolean;
   /** How long an engine read or quick call may take before it answers 504 engine_timeout. */
   engineTimeoutMs: number;
   /** The same for stops, removals, prunes and the start of a pull. */
@@ -143,6 +151,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     refreshTokenSeconds: e.REFRESH_TOKEN_DAYS * 24 * 3600,
     trustProxy: e.TRUST_PROXY === true ? 1 : e.TRUST_PROXY,
     allowedHosts: e.ALLOWED_HOSTS,
+    cgroupRoot: path.resolve(e.CGROUP_ROOT),
+    statsHistory: e.STATS_HISTORY,
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     engineTimeoutMs: Math.round(e.ENGINE_TIMEOUT_SECONDS * 1000),
     engineSlowTimeoutMs: Math.round(e.ENGINE_SLOW_TIMEOUT_SECONDS * 1000),

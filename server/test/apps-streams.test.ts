@@ -27,7 +27,8 @@ async function open(path: string): Promise<SseReader> {
 const hub = () => t.services.environments.local.hub;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // Without the history recorder, which keeps a stream open for every running app: these tests count streams.
+  t = await createTestApp({ STATS_HISTORY: 'false' });
   base = await listen(t.app);
   cookie = cookieHeader(t.client);
 });

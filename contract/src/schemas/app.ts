@@ -3,6 +3,7 @@ import { defineRoute } from '../route';
 import { BatchItemResult, BatchNames } from './batch';
 import { CONTAINER_NAME } from './deploy';
 import { LogRangeQuery } from './logs';
+import { StatsHistory, StatsHistoryQuery } from './stats';
 
 /** What app actions accept; anything else is a 400 naming these. */
 export const APP_ACTIONS = ['start', 'stop', 'restart', 'kill', 'remove', 'pause', 'unpause'] as const;
@@ -167,5 +168,14 @@ export const appsApi = {
     summary: "SSE: 'update' = a StatsSample about once a second while running; 'status' = StreamStatus",
     params: AppNameParams,
     response: EventStream,
+  }),
+  statsHistory: defineRoute({
+    method: 'GET',
+    path: '/api/apps/{name}/stats/history',
+    role: 'viewer',
+    summary: 'CPU and memory history (mean and max per step): range 10m (1 s steps), 1h (10 s), 24h (1 min) or 7d (10 min); kept across restarts',
+    params: AppNameParams,
+    querystring: StatsHistoryQuery,
+    response: StatsHistory,
   }),
 };

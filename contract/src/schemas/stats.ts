@@ -41,3 +41,28 @@ export const StreamEvent = {
   /** Per-app streams: StreamStatus. */
   status: 'status',
 } as const;
+
+/** How far back a stats history reaches. */
+export const HISTORY_RANGES = ['10m', '1h', '24h', '7d'] as const;
+export const HistoryRange = z.enum(HISTORY_RANGES, { error: () => `Unknown range; use one of: ${HISTORY_RANGES.join(', ')}.` });
+export type HistoryRange = z.infer<typeof HistoryRange>;
+export const StatsHistoryQuery = z.object({ range: HistoryRange.default('10m') });
+
+/** One point of a stats history: the mean and the highest reading over `step` seconds from `time`. */
+export const HistorySample = z.object({
+  time: z.string(),
+  cpu_percent: z.number(),
+  cpu_max: z.number(),
+  /** Mean bytes in use over the step (cache excluded). */
+  mem_current: z.number(),
+  mem_max: z.number(),
+});
+export type HistorySample = z.infer<typeof HistorySample>;
+
+/** Kept at 1 s for 10 minutes, 10 s for 24 hours and 1 min for 7 days; oldest first. */
+export const StatsHistory = z.object({
+  /** Seconds each sample covers. */
+  step: z.number(),
+  samples: z.array(HistorySample),
+});
+export type StatsHistory = z.infer<typeof StatsHistory>;

@@ -75,6 +75,12 @@ export async function listRunning(engine: Engine): Promise<{ id: string; name: s
   return list.map((c) => ({ id: c.Id, name: bareName(primaryName(c)) }));
 }
 
+/** Every container's name and whether it runs, in one engine call. */
+export async function listStates(engine: Engine): Promise<{ name: string; running: boolean }[]> {
+  const list = await engine.listContainers({ all: true });
+  return list.map((c) => ({ name: bareName(primaryName(c)), running: c.State === 'running' }));
+}
+
 export async function inspectContainer(engine: Engine, name: string): Promise<ContainerDetail> {
   return engine.inspectContainer(name);
 }

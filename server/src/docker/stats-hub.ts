@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { StatsSample } from '@berth/contract';
+import type { StatsSample, StatsSourceKind } from '@berth/contract';
 import type { Engine } from './engine';
 import { NotFoundError } from '../errors';
 import type { EngineEvent, EngineEvents } from './events';
@@ -15,11 +15,11 @@ export interface StatsSourceHandle {
 }
 
 /**
- * Where samples come from. The first source is the engine's stats API (engine-stats-source);
- * a cgroup-file reader can plug in later with the same shape.
+ * Where samples come from: the engine's stats API (EngineStatsSource below) or the host's cgroup
+ * files (CgroupStatsSource, which hands containers it cannot find to the engine source).
  */
 export interface StatsSource {
-  readonly kind: string;
+  readonly kind: StatsSourceKind;
   /**
    * Samples one running container about once a second until closed. `onEnd` fires at most once,
    * when sampling stops by itself: 'stopped' when the container is not running, 'error' otherwise.
@@ -84,7 +84,7 @@ export class StatsHub {
     return this.received;
   }
 
-  get source(): string {
+  get source(): StatsSourceKind {
     return this.deps.source.kind;
   }
 

@@ -121,7 +121,8 @@ async function authenticate(req: FastifyRequest, auth: AuthService): Promise<Pri
   return principal;
 }
 
-const isApiPath = (p: string) => p === '/api' || p.startsWith('/api/');
+/** Paths behind the auth hook: the API and the Prometheus endpoint (scraped with an API key as Bearer token). */
+const isApiPath = (p: string) => p === '/api' || p.startsWith('/api/') || p === '/metrics';
 
 /**
  * Marks routes that change state: any route registered with a method other than GET/HEAD. A

@@ -66,4 +66,8 @@ export function appsRoutes(app: FastifyInstance, { scope }: Services): void {
     env.appStreams.stats(target, openSse(req, reply));
     return reply;
   });
+  route(app, appsApi.statsHistory, async (req) => {
+    const env = scope(req);
+    return env.appStreams.history(await env.apps.inspect(req.params.name), req.query.range);
+  });
 }

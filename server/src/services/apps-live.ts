@@ -1,4 +1,4 @@
-import { LogStreamEvent, StreamEvent, type StreamStatus } from '@berth/contract';
+import { LogStreamEvent, StreamEvent, type HistoryRange, type StatsHistory, type StreamStatus } from '@berth/contract';
 import type { AppContext } from '../context';
 import { inspectContainer, type ContainerDetail } from '../docker/containers';
 import { openLogStream, readLogBatches, type LogLine } from '../docker/logs';
@@ -56,6 +56,11 @@ export class AppStreams {
       removed: (name) => send(name, { name }, StreamEvent.remove),
     });
     sse.signal.addEventListener('abort', off, { once: true });
+  }
+
+  /** The kept samples of one app (its name's: a recreated app keeps its history). */
+  history(target: ContainerDetail, range: HistoryRange): StatsHistory {
+    return this.rt.history.query(appName(target), range);
   }
 
   stats(target: ContainerDetail, sse: SseStream): void {

@@ -1,9 +1,13 @@
-import type { Health, ServerInfo } from '@berth/contract';
+import type { Health, ServerInfo, StatsSourceKind } from '@berth/contract';
 import type { AppContext } from '../context';
 
 /** Health and Settings > Info: Berth's real version, the engine, the compose CLI and Berth's folders. */
 export class ServerInfoService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(
+    private readonly ctx: AppContext,
+    /** Which source the local stats hub runs. */
+    private readonly statsSource: () => StatsSourceKind,
+  ) {}
 
   private compose() {
     const { compose } = this.ctx;
@@ -18,6 +22,7 @@ export class ServerInfoService {
       version: this.ctx.version,
       engine,
       compose: this.compose(),
+      stats: { source: this.statsSource() },
     };
   }
 

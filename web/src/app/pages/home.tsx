@@ -6,10 +6,13 @@ import { useAppsLiveRefresh, useDashboardStats, useResetDashboard } from '../../
 import { useApps } from '../../features/apps/api/queries';
 import { isRunning } from '../../features/apps/model';
 import { DashboardGrid } from '../../features/dashboard/components/DashboardGrid';
+import { HostHeader } from '../../features/dashboard/components/HostHeader';
+import { useHostOverview } from '../../features/dashboard/api/host';
 
 /** /: live CPU and memory of every running app (one stats stream, kept in the query cache). */
 export default function HomePage() {
   const series = useDashboardStats();
+  const host = useHostOverview();
   const reset = useResetDashboard();
   // The list says which apps run before their first sample: until it answers the page is loading, not empty.
   const apps = useApps();
@@ -27,6 +30,7 @@ export default function HomePage() {
           </Tooltip>
         }
       />
+      <HostHeader host={host} />
       <DashboardGrid series={series} running={apps.isError ? [] : running} />
     </>
   );

@@ -1,5 +1,4 @@
 // The apps feature's public face: what other features may import (lint holds it).
 export { appKeys } from './api/keys';
 export { appQuery } from './api/queries';
-export { LogView } from './components/LogView';
-export { foldLogs, toLines, type LogBuffer } from './api/live-model';
+export { chartColumns, historyQuery, mergeHistory, RANGE_SECONDS } from './api/history';

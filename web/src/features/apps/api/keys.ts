@@ -8,6 +8,7 @@ export const appKeys = {
   list: () => [...appKeys.all, 'list'] as const,
   detail: (name: string) => [...appKeys.all, 'detail', name] as const,
   processes: (name: string) => [...appKeys.all, 'processes', name] as const,
+  history: (name: string, range: string) => [...appKeys.all, 'history', name, range] as const,
 };
 
 export const liveKeys = {

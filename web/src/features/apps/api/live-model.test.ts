@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StatsSample } from '@berth/contract';
-import { foldDashboard, parseAppStream, seriesWithGaps } from './live-model';
+import { foldDashboard, parseAppStream } from './live-model';
 
 const sample = (name: string, cpu: number): StatsSample => ({ name, time: new Date(0).toISOString(), cpu_percent: cpu, mem_percent: 1, mem_current: 1, mem_total: 2 });
 
@@ -33,14 +33,5 @@ describe('parseAppStream', () => {
     const parse = parseAppStream((d) => d);
     expect(parse('{"status":"stopped","detail":"x"}', 'status')).toEqual({ streamStatus: { status: 'stopped', detail: 'x' } });
     expect(parse('{"not":"parsed"}', 'update')).toBe('{"not":"parsed"}');
-  });
-});
-
-describe('seriesWithGaps', () => {
-  it('puts a null (a break in the line, never a 0) where samples are more than 3 s apart', () => {
-    const at = (sec: number, cpu: number): StatsSample => ({ ...sample('a', cpu), time: new Date(sec * 1000).toISOString() });
-    const samples = [at(0, 5), at(1, 6), at(2, 7), at(10, 8), at(11, 9)];
-    expect(seriesWithGaps(samples, (s) => s.cpu_percent)).toEqual([5, 6, 7, null, 8, 9]);
-    expect(seriesWithGaps([], (s) => s.cpu_percent)).toEqual([]);
   });
 });

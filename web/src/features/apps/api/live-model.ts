@@ -39,19 +39,3 @@ export const isStatus = (e: unknown): e is StatusEvent => typeof e === 'object' 
 export function parseAppStream<T>(item: (data: string) => T) {
   return (data: string, event: string): T | StatusEvent => (event === 'status' ? { streamStatus: JSON.parse(data) as StreamStatus } : item(data));
 }
-
-/** Samples come about once a second; a longer silence (a restarted stream, a stopped app) is a gap. */
-export const GAP_MS = 3_000;
-
-/** One value per sample, with null where the samples have a gap, so a chart breaks its line there instead of drawing a drop. */
-export function seriesWithGaps(samples: readonly StatsSample[], pick: (s: StatsSample) => number, gapMs = GAP_MS): (number | null)[] {
-  const out: (number | null)[] = [];
-  let before: number | undefined;
-  for (const s of samples) {
-    const t = Date.parse(s.time);
-    if (before !== undefined && Number.isFinite(t) && t - before > gapMs) out.push(null);
-    if (Number.isFinite(t)) before = t;
-    out.push(pick(s));
-  }
-  return out;
-}

@@ -12,5 +12,5 @@ export function AppLogs({ name }: { name: string }) {
 
 /** Opens the app's stats stream while mounted. */
 export function AppStats({ name }: { name: string }) {
-  return <StatsCharts samples={useAppStats(name)} />;
+  return <StatsCharts name={name} live={useAppStats(name)} />;
 }

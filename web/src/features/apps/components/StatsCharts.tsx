@@ -1,13 +1,15 @@
-import { Paper, SimpleGrid, Text, Group, Title } from '@mantine/core';
-import type { StatsSample } from '@berth/contract';
+import { useState } from 'react';
+import { Group, Paper, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { HISTORY_RANGES, type HistoryRange, type HistorySample, type StatsSample } from '@berth/contract';
+import { TimeChart, type TimeSeries } from '../../../components/TimeChart';
 import { formatBytes, formatPercent } from '../../../lib/format';
-import { seriesWithGaps, STATS_CAP } from '../api/live-model';
-import { LineChart } from './LineChart';
+import { chartColumns, mergeHistory, RANGE_SECONDS, useStatsHistory } from '../api/history';
 
-function ChartCard({ title, values, color, detail }: { title: string; values: (number | null)[]; color: string; detail?: string }) {
-  const measured = values.filter((v): v is number => v !== null);
-  const current = measured.at(-1);
-  const max = measured.length ? Math.max(...measured) : undefined;
+const RANGE_LABELS: Record<HistoryRange, string> = { '10m': '10 min', '1h': '1 hour', '24h': '24 hours', '7d': '7 days' };
+const CPU = 'var(--mantine-color-blue-6)';
+const MEM = 'var(--mantine-color-grape-6)';
+
+function ChartCard({ title, numbers, children }: { title: string; numbers: string; children: React.ReactNode }) {
   return (
     <Paper withBorder p="md">
       <Group justify="space-between" mb="sm" wrap="wrap">
@@ -15,29 +17,56 @@ function ChartCard({ title, values, color, detail }: { title: string; values: (n
           {title}
         </Title>
         <Text size="sm" data-testid={`${title.toLowerCase()}-numbers`}>
-          Current <b>{formatPercent(current)}</b>
-          {detail ? ` (${detail})` : ''} · Max <b>{formatPercent(max)}</b>
+          {numbers}
         </Text>
       </Group>
-      <LineChart label={`${title} usage chart`} values={values} capacity={STATS_CAP} color={color} />
+      {children}
     </Paper>
   );
 }
 
-/** CPU and memory of one app over its last 300 samples, on a 0-100 % scale. */
-export function StatsCharts({ samples }: { samples: StatsSample[] | undefined }) {
-  if (!samples || samples.length === 0) {
-    return (
-      <Text c="dimmed" py="xl" ta="center">
-        Waiting for the first sample…
-      </Text>
-    );
-  }
-  const last = samples[samples.length - 1]!;
+/** The chart's columns: the mean line, and the max line where a step holds more than one reading. */
+function lines(points: HistorySample[], mean: (p: HistorySample) => number, max: (p: HistorySample) => number, color: string, step: number) {
+  const { times, values } = chartColumns(points, step, step > 1 ? [mean, max] : [mean]);
+  const series: TimeSeries[] = [{ label: step > 1 ? 'Mean' : 'Value', color, values: values[0]! }];
+  if (step > 1) series.push({ label: 'Max', color, values: values[1]!, dash: true });
+  return { times, series };
+}
+
+/**
+ * CPU and memory of one app: the kept history of the chosen range at once, then the live
+ * samples (`live`, newest last) as they come. Current is the newest reading, Max the highest of the range.
+ */
+export function StatsCharts({ name, live }: { name: string; live: StatsSample[] | undefined }) {
+  const [range, setRange] = useState<HistoryRange>('10m');
+  const history = useStatsHistory(name, range);
+  const step = history.data?.step ?? 1;
+  const points = mergeHistory(history.data?.samples ?? [], range === '10m' ? (live ?? []) : [], RANGE_SECONDS[range]);
+  const last = live?.at(-1);
+  const cpuMax = points.length ? Math.max(...points.map((p) => p.cpu_max)) : undefined;
+  const memMax = points.length ? Math.max(...points.map((p) => p.mem_max)) : undefined;
+  const cpuNow = last?.cpu_percent ?? points.at(-1)?.cpu_percent;
+  const memNow = last?.mem_current ?? points.at(-1)?.mem_current;
+
   return (
-    <SimpleGrid cols={{ base: 1, lg: 2 }}>
-      <ChartCard title="CPU" values={seriesWithGaps(samples, (s) => s.cpu_percent)} color="var(--mantine-color-blue-6)" />
-      <ChartCard title="Memory" values={seriesWithGaps(samples, (s) => s.mem_percent)} color="var(--mantine-color-grape-6)" detail={`${formatBytes(last.mem_current)} / ${formatBytes(last.mem_total)}`} />
-    </SimpleGrid>
+    <Stack>
+      <Group justify="flex-end">
+        <SegmentedControl aria-label="Range" value={range} onChange={(v) => setRange(v as HistoryRange)} data={HISTORY_RANGES.map((r) => ({ value: r, label: RANGE_LABELS[r] }))} />
+      </Group>
+      {history.isPending || points.length === 0 ? (
+        <Text c="dimmed" py="xl" ta="center">
+          {history.isPending ? 'Loading the history…' : 'Waiting for the first sample…'}
+        </Text>
+      ) : (
+        <SimpleGrid cols={{ base: 1, lg: 2 }}>
+          <ChartCard title="CPU" numbers={`Current ${formatPercent(cpuNow)} · Max ${formatPercent(cpuMax)}`}>
+            <TimeChart label="CPU usage chart" {...lines(points, (p) => p.cpu_percent, (p) => p.cpu_max, CPU, step)} max={100} format={(v) => `${Math.round(v)}%`} />
+          </ChartCard>
+          <ChartCard title="Memory" numbers={`Current ${formatBytes(memNow)}${last ? ` of ${formatBytes(last.mem_total)} (${formatPercent(last.mem_percent)})` : ''} · Max ${formatBytes(memMax)}`}>
+            <TimeChart label="Memory usage chart" {...lines(points, (p) => p.mem_current, (p) => p.mem_max, MEM, step)} format={(v) => formatBytes(v, 1)} />
+          </ChartCard>
+        </SimpleGrid>
+      )}
+    </Stack>
   );
 }

@@ -3,9 +3,11 @@ import { Link } from 'react-router-dom';
 import type { StatsSample } from '@berth/contract';
 import { formatBytes } from '../../../lib/format';
 import { UsageBar } from './UsageBar';
+import { Sparkline } from './Sparkline';
 
-/** One running app on the dashboard: its name (opens the app) and its latest CPU and memory, once measured. */
-export function AppStatsCard({ name, sample }: { name: string; sample: StatsSample | undefined }) {
+/** One running app on the dashboard: its name (opens the app), its latest CPU and memory once measured, and its last 10 minutes of CPU. */
+export function AppStatsCard({ name, samples }: { name: string; samples: StatsSample[] | undefined }) {
+  const sample = samples?.at(-1);
   return (
     <Card withBorder padding="md" data-testid="app-card" data-measured={sample ? 'true' : 'false'}>
       <Stack gap="sm">
@@ -16,6 +18,7 @@ export function AppStatsCard({ name, sample }: { name: string; sample: StatsSamp
           <>
             <UsageBar label="CPU" percent={sample.cpu_percent} color="blue" />
             <UsageBar label="Memory" percent={sample.mem_percent} color="grape" detail={`${formatBytes(sample.mem_current)} / ${formatBytes(sample.mem_total)}`} />
+            <Sparkline name={name} live={samples ?? []} />
           </>
         ) : (
           <Group gap="xs" mih={88}>

@@ -26,7 +26,7 @@ export function DashboardGrid({ series, running }: { series: Record<string, Stat
   return (
     <SimpleGrid cols={{ base: 1, sm: 2, lg: 3, xl: 4 }}>
       {names.map((name) => (
-        <AppStatsCard key={name} name={name} sample={series[name]?.at(-1)} />
+        <AppStatsCard key={name} name={name} samples={series[name]} />
       ))}
     </SimpleGrid>
   );

@@ -1,0 +1,17 @@
+import type { FastifyInstance } from 'fastify';
+import { hostApi, metricsApi } from '@berth/contract';
+import type { Services } from '../app-services';
+import { route } from '../lib/route';
+import { openSse } from '../lib/sse';
+
+export function hostRoutes(app: FastifyInstance, { scope, metrics }: Services): void {
+  route(app, hostApi.get, (req) => scope(req).host.overview());
+  route(app, hostApi.stream, (req, reply) => {
+    scope(req).host.stream(openSse(req, reply));
+    return reply;
+  });
+  route(app, metricsApi.get, async (_req, reply) => {
+    const text = await metrics.metrics();
+    return reply.type(metrics.contentType).serializer((s: string) => s).send(text);
+  });
+}

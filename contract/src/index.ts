@@ -18,3 +18,4 @@ export * from './schemas/compose-keys';
 export * from './schemas/batch';
 export * from './schemas/auto-update';
 export * from './schemas/swarm';
+export * from './schemas/terminal';

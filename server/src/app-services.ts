@@ -37,6 +37,8 @@ import { SwarmObjectsService } from './services/swarm-objects';
 import { SwarmServicesService } from './services/swarm-services';
 import { SwarmStacksService } from './services/swarm-stacks';
 import { TemplatesService } from './services/templates';
+import { TerminalService } from './services/terminal';
+import { TerminalSessions } from './services/terminal-sessions';
 import { VariablesService } from './services/variables';
 import { VolumesService } from './services/volumes';
 import { readBerthVersion } from './version';
@@ -85,6 +87,7 @@ export interface EngineScope {
     configs: SwarmObjectsService;
     secrets: SwarmObjectsService;
   };
+  terminal: TerminalService;
   close(): Promise<void>;
 }
 
@@ -96,6 +99,8 @@ export interface Services {
   templates: TemplatesService;
   settings: SettingsExportService;
   selfUpdate: SelfUpdateService;
+  /** Open web terminals of every environment: the per-user cap and the idle timeout. */
+  terminals: TerminalSessions;
   /** Every environment's engine-backed services, built on first use. */
   environments: EnvironmentScopes<EngineScope>;
   /** The engine-backed services of the request's environment (`/api/environments/{env}/…`, else `local`); 404 for an unknown one. */
@@ -155,6 +160,7 @@ export async function buildServices(config: Config, log: FastifyBaseLogger, deps
       }),
       settings: new SettingsExportService(templatesRepo, variablesRepo, new SettingsImportRepo(db)),
       selfUpdate: new SelfUpdateService(ctx),
+      terminals: new TerminalSessions(log, { maxPerUser: config.terminalMaxSessionsPerUser, idleMs: config.terminalIdleMs }),
       environments,
       scope: (req) => environments.get(environmentOf(req)),
     };
@@ -211,6 +217,7 @@ export function buildScope(id: string, envCtx: AppContext, variables: VariablesS
       configs: new SwarmObjectsService(envCtx.docker, 'config'),
       secrets: new SwarmObjectsService(envCtx.docker, 'secret'),
     },
+    terminal: new TerminalService(envCtx),
     close: async () => {
       await autoUpdate.close();
       await projects.shutdown();

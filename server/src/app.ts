@@ -10,6 +10,7 @@ import { registerAuth } from './plugins/auth';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerStaticWeb } from './plugins/static-web';
+import { registerWebSockets } from './plugins/websocket';
 import { authRoutes } from './routes/auth';
 import { composeRoutes } from './routes/compose';
 import { autoUpdateRoutes } from './routes/auto-update';
@@ -23,6 +24,7 @@ import { variablesRoutes } from './routes/variables';
 import { pruneRoutes } from './routes/prune';
 import { resourceRoutes } from './routes/resources';
 import { registerOpenApi } from './routes/openapi';
+import { terminalRoutes } from './routes/terminal';
 
 /** Calls that read the compose CLI (projects, Settings > Info) wait for its detection at start. */
 const USES_COMPOSE = /^\/api\/(?:environments\/[^/]+\/)?(?:compose|settings\/info)(?:[/?]|$)/;
@@ -50,6 +52,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<{ ap
   app.addHook('onClose', close);
 
   await app.register(fastifyCookie);
+  await registerWebSockets(app);
   app.addHook('preHandler', async (req) => {
     if (ctx.composeReady && USES_COMPOSE.test(req.url)) await ctx.composeReady;
   });
@@ -70,6 +73,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<{ ap
   composeRoutes(app, services);
   autoUpdateRoutes(app, services);
   swarmRoutes(app, services);
+  terminalRoutes(app, services);
   authRoutes(app, services);
 
   await registerStaticWeb(app, config.webDist);

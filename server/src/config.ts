@@ -42,6 +42,9 @@ const EnvSchema = z.object({
   ENGINE_SLOW_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(7200).default(300),
   COMPOSE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(600),
   TEMPLATE_FETCH_ALLOW_LOOPBACK: bool.default(false),
+  TERMINAL_MAX_SESSIONS_PER_USER: z.coerce.number().int().min(1).max(1000).default(8),
+  /** Fractions allowed (0.05 = 3 s) so a test can see the timeout fire. */
+  TERMINAL_IDLE_MINUTES: z.coerce.number().min(0.01).max(7 * 24 * 60).default(30),
   TEMPLATE_FETCH_TIMEOUT_SECONDS: z.coerce.number().min(0.5).max(120).default(15),
   /** Set by the container runtime; names Berth's own container when it runs in one. */
   HOSTNAME: z.string().optional(),
@@ -86,6 +89,10 @@ export interface Config {
   composeTimeoutMs: number;
   templateFetchAllowLoopback: boolean;
   templateFetchTimeoutMs: number;
+  /** Open terminal sessions one user may have at a time (across environments). */
+  terminalMaxSessionsPerUser: number;
+  /** A terminal nobody typed into for this long is closed. */
+  terminalIdleMs: number;
   /** Berth's own container (name or ID) for the self-update; else found by host name. */
   containerName: string | undefined;
   hostname: string | undefined;
@@ -133,6 +140,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     composeTimeoutMs: e.COMPOSE_TIMEOUT_SECONDS * 1000,
     templateFetchAllowLoopback: e.TEMPLATE_FETCH_ALLOW_LOOPBACK,
     templateFetchTimeoutMs: Math.round(e.TEMPLATE_FETCH_TIMEOUT_SECONDS * 1000),
+    terminalMaxSessionsPerUser: e.TERMINAL_MAX_SESSIONS_PER_USER,
+    terminalIdleMs: Math.round(e.TERMINAL_IDLE_MINUTES * 60_000),
     containerName: e.BERTH_CONTAINER_NAME?.replace(/^\//, ''),
     hostname: e.HOSTNAME,
     cliEnv: Object.freeze({

@@ -118,6 +118,7 @@ export class TerminalSessions {
         const exitCode = await this.exitCode(exec);
         if (end === 'exit') socket.close(TERMINAL_CLOSE.exited, exitReason(exitCode));
         else if (end === 'idle') socket.close(TERMINAL_CLOSE.idle, `Closed after ${idleText(this.limits.idleMs)} without input.`);
+        else if (end === 'lost') socket.close(TERMINAL_CLOSE.engine, 'The connection to the Docker engine was lost.');
         resolve({ end, exitCode });
       };
 
@@ -129,7 +130,7 @@ export class TerminalSessions {
       });
       stream.on('end', () => void finish('exit'));
       stream.on('close', () => void finish('exit'));
-      stream.on('error', () => void finish('exit'));
+      stream.on('error', () => void finish('lost'));
 
       listen(({ data, isBinary }) => {
         if (done) return;
@@ -197,8 +198,8 @@ interface Message {
   isBinary: boolean;
 }
 
-/** What ended a session: the process, the user leaving (or Berth stopping), or the idle timeout. */
-type SessionEnd = 'exit' | 'client' | 'idle';
+/** What ended a session: the process, the user leaving (or Berth stopping), the idle timeout, or the engine connection. */
+type SessionEnd = 'exit' | 'client' | 'idle' | 'lost';
 
 const idleText = (ms: number) => (ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`);
 

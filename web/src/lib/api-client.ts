@@ -92,7 +92,9 @@ async function csrfHeader(path: string, method: string): Promise<string | undefi
 export async function openSocket(def: RouteDef, opts: { params?: object; query?: object; protocol: string }): Promise<WebSocket> {
   const url = new URL(environmentPath(buildUrl(def, opts.params, opts.query), currentEnvironment()), window.location.href);
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-  const csrf = await csrfHeader(def.path, 'POST');
+  let csrf = await csrfHeader(def.path, 'POST');
+  // The csrf cookie lives as long as the access token: without it the session needs refreshing first.
+  if (!csrf && !session.get().authDisabled && (await refreshSession())) csrf = await csrfHeader(def.path, 'POST');
   const socket = new WebSocket(url, csrf ? [opts.protocol, `${CSRF_PROTOCOL_PREFIX}${csrf}`] : [opts.protocol]);
   socket.binaryType = 'arraybuffer';
   return socket;

@@ -4,7 +4,7 @@ import { IconClipboard, IconCopy, IconRefresh } from '@tabler/icons-react';
 import type { ShellName } from '@berth/contract';
 import { errorMessage, notifyError, notifyPlain } from '../../../lib/notify';
 import { targetLabel, useShells, type TerminalTarget } from '../api/terminal';
-import type { SessionState } from './session';
+import type { SessionState } from '../model';
 import { XtermSession } from './XtermSession';
 
 type XtermTerminal = Parameters<React.ComponentProps<typeof XtermSession>['onTerminal']>[0];

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { Box, useComputedColorScheme } from '@mantine/core';
 import type { ShellName } from '@berth/contract';
 import { openTerminal, type TerminalTarget } from '../api/terminal';
-import { endMessage, terminalTheme, type SessionState } from './session';
+import { endMessage, terminalTheme, type SessionState } from '../model';
 
 type XtermTerminal = InstanceType<(typeof import('./xterm'))['Terminal']>;
 

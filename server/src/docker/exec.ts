@@ -58,8 +58,8 @@ export interface TtyExec {
  */
 const DETACH_KEYS = 'ctrl-^,ctrl-@,ctrl-],ctrl-@,ctrl-^,ctrl-_,ctrl-@,ctrl-]';
 
-/** How often a first resize is retried: the engine starts the process only after answering the attach. */
-const FIRST_RESIZE_TRIES = 10;
+/** How long a first resize is retried: the engine starts the process only after answering the attach. */
+const FIRST_RESIZE_WAIT_MS = 5_000;
 
 /** Creates an exec with a TTY, attaches to it and gives it its first size. */
 export async function startTtyExec(engine: Engine, containerId: string, spec: TtyExecSpec): Promise<TtyExec> {
@@ -88,14 +88,15 @@ export async function startTtyExec(engine: Engine, containerId: string, spec: Tt
 }
 
 async function firstResize(exec: TtyExec, cols: number, rows: number): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
+  const deadline = Date.now() + FIRST_RESIZE_WAIT_MS;
+  for (let delay = 20; ; delay = Math.min(delay * 2, 250)) {
     try {
       await exec.resize(cols, rows);
       return;
     } catch (err) {
       // Until the process runs the engine answers "not running"; the docker CLI retries the same way.
-      if (attempt < FIRST_RESIZE_TRIES) {
-        await new Promise((r) => setTimeout(r, 20 * attempt));
+      if (Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, delay));
         continue;
       }
       // A command that already ended needs no size; its end reaches the caller through the stream.

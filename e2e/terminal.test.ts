@@ -32,7 +32,9 @@ describe('web terminal', () => {
   it('opens the Terminal tab of a running app, runs a command, and reflows when the window narrows', async () => {
     dockerCli(['run', '-d', '--name', name, '--label', 'berth.test=1', '--stop-timeout', '1', testEngine().image, 'sleep', '3600']);
     const { context, page } = await newPage(run0.browser, run0.server.baseUrl, { width: 1280, height: 800 });
-    await signIn(page, 'admin@berth.local', run0.password, { path: `/#/apps/${name}/info` });
+    await signIn(page, 'admin@berth.local', run0.password);
+    await page.goto(`/#/apps/${name}/info`);
+    await expectRouteName(page, 'Info');
     const watch = new ConsoleWatch(page);
     await page.getByRole('tab', { name: 'Terminal' }).click();
     await expectRouteName(page, 'Terminal');

@@ -24,3 +24,4 @@ export * from './schemas/audit';
 export * from './schemas/notifications';
 export * from './schemas/logs';
 export * from './schemas/host';
+export * from './schemas/terminal';

@@ -51,6 +51,8 @@ import { SwarmObjectsService } from './services/swarm-objects';
 import { SwarmServicesService } from './services/swarm-services';
 import { SwarmStacksService } from './services/swarm-stacks';
 import { TemplatesService } from './services/templates';
+import { TerminalService } from './services/terminal';
+import { TerminalSessions } from './services/terminal-sessions';
 import { VariablesService } from './services/variables';
 import { VolumesService } from './services/volumes';
 import { readBerthVersion } from './version';
@@ -106,6 +108,7 @@ export interface EngineScope {
     configs: SwarmObjectsService;
     secrets: SwarmObjectsService;
   };
+  terminal: TerminalService;
   close(): Promise<void>;
 }
 
@@ -123,6 +126,8 @@ export interface Services {
   notifications: NotificationService;
   /** Prometheus metrics of the local environment. */
   metrics: MetricsService;
+  /** Open web terminals of every environment: the per-user cap and the idle timeout. */
+  terminals: TerminalSessions;
   /** Every environment's engine-backed services, built on first use. */
   environments: EnvironmentScopes<EngineScope>;
   /** The engine-backed services of the request's environment (`/api/environments/{env}/…`, else `local`); 404 for an unknown one. */
@@ -197,6 +202,7 @@ export async function buildServices(config: Config, log: FastifyBaseLogger, deps
       audit,
       notifications,
       metrics,
+      terminals: new TerminalSessions(log, { maxPerUser: config.terminalMaxSessionsPerUser, idleMs: config.terminalIdleMs }),
       environments,
       scope: (req) => environments.get(environmentOf(req)),
     };
@@ -273,6 +279,7 @@ export function buildScope(
       configs: new SwarmObjectsService(envCtx.docker, 'config'),
       secrets: new SwarmObjectsService(envCtx.docker, 'secret'),
     },
+    terminal: new TerminalService(envCtx),
     close: async () => {
       await autoUpdate.close();
       await projects.shutdown();

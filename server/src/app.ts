@@ -11,6 +11,7 @@ import { registerAuth } from './plugins/auth';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerStaticWeb } from './plugins/static-web';
+import { registerWebSockets } from './plugins/websocket';
 import { authRoutes } from './routes/auth';
 import { composeRoutes } from './routes/compose';
 import { autoUpdateRoutes } from './routes/auto-update';
@@ -28,6 +29,7 @@ import { eventsRoutes } from './routes/events';
 import { auditRoutes } from './routes/audit';
 import { notificationsRoutes } from './routes/notifications';
 import { hostRoutes } from './routes/host';
+import { terminalRoutes } from './routes/terminal';
 
 /** Calls that read the compose CLI (projects, Settings > Info) wait for its detection at start. */
 const USES_COMPOSE = /^\/api\/(?:environments\/[^/]+\/)?(?:compose|settings\/info)(?:[/?]|$)/;
@@ -55,6 +57,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<{ ap
   app.addHook('onClose', close);
 
   await app.register(fastifyCookie);
+  await registerWebSockets(app);
   app.addHook('preHandler', async (req) => {
     if (ctx.composeReady && USES_COMPOSE.test(req.url)) await ctx.composeReady;
   });
@@ -77,6 +80,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<{ ap
   autoUpdateRoutes(app, services);
   swarmRoutes(app, services);
   hostRoutes(app, services);
+  terminalRoutes(app, services);
   authRoutes(app, services);
   eventsRoutes(app, services);
   auditRoutes(app, services);

@@ -46,6 +46,9 @@ const EnvSchema = z.object({
   ENGINE_SLOW_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(7200).default(300),
   COMPOSE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(600),
   TEMPLATE_FETCH_ALLOW_LOOPBACK: bool.default(false),
+  TERMINAL_MAX_SESSIONS_PER_USER: z.coerce.number().int().min(1).max(1000).default(8),
+  /** Fractions allowed (0.05 = 3 s) so a test can see the timeout fire. */
+  TERMINAL_IDLE_MINUTES: z.coerce.number().min(0.01).max(7 * 24 * 60).default(30),
   TEMPLATE_FETCH_TIMEOUT_SECONDS: z.coerce.number().min(0.5).max(120).default(15),
   EVENTS_RETENTION_DAYS: z.coerce.number().min(0.01).max(3650).default(7),
   EVENTS_MAX_ROWS: z.coerce.number().int().min(100).max(10_000_000).default(200_000),
@@ -110,6 +113,10 @@ export interface Config {
   eventsMaxRows: number;
   auditRetentionMs: number;
   notifyRetryDelaysMs: number[];
+  /** Open terminal sessions one user may have at a time (across environments). */
+  terminalMaxSessionsPerUser: number;
+  /** A terminal nobody typed into for this long is closed. */
+  terminalIdleMs: number;
   /** Berth's own container (name or ID) for the self-update; else found by host name. */
   containerName: string | undefined;
   hostname: string | undefined;
@@ -163,6 +170,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventsMaxRows: e.EVENTS_MAX_ROWS,
     auditRetentionMs: Math.round(e.AUDIT_RETENTION_DAYS * DAY_MS),
     notifyRetryDelaysMs: e.NOTIFY_RETRY_SECONDS,
+    terminalMaxSessionsPerUser: e.TERMINAL_MAX_SESSIONS_PER_USER,
+    terminalIdleMs: Math.round(e.TERMINAL_IDLE_MINUTES * 60_000),
     containerName: e.BERTH_CONTAINER_NAME?.replace(/^\//, ''),
     hostname: e.HOSTNAME,
     cliEnv: Object.freeze({

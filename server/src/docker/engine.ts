@@ -91,6 +91,8 @@ export interface ExecSpec {
   Env?: string[];
   WorkingDir?: string;
   User?: string;
+  /** The input sequence that detaches the client (the engine's default is ctrl-p,ctrl-q). */
+  DetachKeys?: string;
 }
 
 export interface ExecState {

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { WebSocket } from '@fastify/websocket';
 import { isEnvironmentScoped, scopedContractPath, withEnvironmentParam, type RouteDef } from '@berth/contract';
 import type { z } from 'zod';
 
@@ -32,8 +33,46 @@ export const toFastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1')
  * `local`), so one handler serves every environment.
  */
 export function route<T extends RouteDef>(app: FastifyInstance, def: T, handler: Handler<T>): void {
-  register(app, def.path, def, def.params, handler);
-  if (isEnvironmentScoped(def.path)) register(app, scopedContractPath(def.path), def, withEnvironmentParam(def.params), handler);
+  for (const [path, params] of pathsOf(def)) register(app, path, def, params, handler);
+}
+
+/** The spec path and, for an engine-backed route, its `/api/environments/{env}/…` twin. */
+function pathsOf(def: RouteDef): [string, z.ZodType | undefined][] {
+  const paths: [string, z.ZodType | undefined][] = [[def.path, def.params]];
+  if (isEnvironmentScoped(def.path)) paths.push([scopedContractPath(def.path), withEnvironmentParam(def.params)]);
+  return paths;
+}
+
+export interface SocketHandlers<T extends RouteDef, C> {
+  /** Runs before the upgrade (after auth and validation): throw an AppError to answer with JSON instead. */
+  check: (req: Req<T>) => Promise<C>;
+  /** Runs once the socket is open, with what `check` answered. */
+  open: (socket: WebSocket, req: Req<T>, checked: C) => void | Promise<void>;
+}
+
+/**
+ * Registers a WebSocket endpoint (GET with Upgrade) like route() does a plain one: same paths,
+ * same params/query schemas, auth by the global hook (as a state change: same origin and CSRF).
+ */
+export function socketRoute<T extends RouteDef, C>(app: FastifyInstance, def: T, handlers: SocketHandlers<T, C>): void {
+  const checked = new WeakMap<object, C>();
+  for (const [path, params] of pathsOf(def)) {
+    app.route({
+      method: 'GET',
+      url: toFastifyPath(path),
+      websocket: true,
+      config: { open: def.open ?? false, upgrade: true },
+      schema: {
+        summary: def.summary,
+        ...(params ? { params } : {}),
+        ...(def.querystring ? { querystring: def.querystring } : {}),
+      },
+      preHandler: async (req) => {
+        checked.set(req.raw, await handlers.check(req as Req<T>));
+      },
+      handler: (socket: WebSocket, req: FastifyRequest) => handlers.open(socket, req as Req<T>, checked.get(req.raw) as C),
+    });
+  }
 }
 
 function register<T extends RouteDef>(app: FastifyInstance, path: string, def: T, params: z.ZodType | undefined, handler: Handler<T>): void {

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { CSRF_PROTOCOL_PREFIX } from '@berth/contract';
 import type { AppContext } from '../context';
 import { CrossSiteError, UnauthorizedError } from '../errors';
 import { ApiKeyService } from '../services/auth/api-keys';
@@ -18,6 +19,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Set for routes that change state, including GET aliases; cookie auth then needs the CSRF header. */
     csrf?: boolean;
+    /** A WebSocket route: treated as a state change; its CSRF token comes as a `csrf.<token>` subprotocol. */
+    upgrade?: boolean;
   }
 }
 
@@ -53,7 +56,7 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext, auth: AuthSe
     const routeUrl = req.routeOptions.url;
     const apiRoute = routeUrl !== undefined && isApiPath(routeUrl);
     if (!apiRoute && !isApiPath(req.url.split('?')[0] ?? '')) return;
-    const changesState = req.routeOptions.config.csrf === true || !READ_METHODS.has(req.method);
+    const changesState = changesStateOf(req);
     if (changesState) assertSameOrigin(req);
     // `open` counts only on real /api routes: the web app's catch-all is open but must not open /api.
     if (apiRoute && req.routeOptions.config.open === true) return;
@@ -61,8 +64,8 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext, auth: AuthSe
       req.principal = await authenticate(req, auth);
       return;
     }
-    if (changesState && !auth.checkOpenCsrf(req.headers['x-csrf-token'])) {
-      throw new CrossSiteError('Missing or wrong CSRF token: authentication is disabled, so send X-CSRF-TOKEN with the token from GET /api/auth/csrf.');
+    if (changesState && !auth.checkOpenCsrf(sentCsrf(req))) {
+      throw new CrossSiteError('Missing or wrong CSRF token: authentication is disabled, so send X-CSRF-TOKEN (on a WebSocket: the csrf.<token> subprotocol) with the token from GET /api/auth/csrf.');
     }
     req.principal = DISABLED_PRINCIPAL;
   });
@@ -117,12 +120,30 @@ async function authenticate(req: FastifyRequest, auth: AuthService): Promise<Pri
   const cookie = req.cookies[COOKIES.access];
   if (!cookie) throw new UnauthorizedError('Not signed in.');
   const { principal, csrf } = await auth.sessions.authenticate(cookie);
-  if (req.routeOptions.config.csrf === true || !READ_METHODS.has(req.method)) assertCsrf(req.headers['x-csrf-token'], csrf);
+  if (changesStateOf(req)) assertCsrf(sentCsrf(req), csrf);
   return principal;
 }
 
 /** Paths behind the auth hook: the API and the Prometheus endpoint (scraped with an API key as Bearer token). */
 const isApiPath = (p: string) => p === '/api' || p.startsWith('/api/') || p === '/metrics';
+/**
+ * Routes that change state (actions, GET aliases) and WebSocket upgrades (a terminal can do
+ * anything) need the same-origin check and, with a cookie, the CSRF token.
+ */
+function changesStateOf(req: FastifyRequest): boolean {
+  const config = req.routeOptions.config;
+  return config.csrf === true || config.upgrade === true || !READ_METHODS.has(req.method);
+}
+
+/**
+ * The CSRF token a request carries: the X-CSRF-TOKEN header, or on a WebSocket upgrade (a
+ * browser cannot set headers there) the `csrf.<token>` subprotocol it offers. Never the query.
+ */
+function sentCsrf(req: FastifyRequest): string | undefined {
+  if (req.headers.upgrade?.toLowerCase() !== 'websocket') return req.headers['x-csrf-token'] as string | undefined;
+  const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
+  return offered.find((p) => p.startsWith(CSRF_PROTOCOL_PREFIX))?.slice(CSRF_PROTOCOL_PREFIX.length);
+}
 
 /**
  * Marks routes that change state: any route registered with a method other than GET/HEAD. A

@@ -51,6 +51,7 @@ export const routes: RouteObject[] = [
               { path: 'info', handle: named('Info'), lazy: page(() => import('./pages/app-info')) },
               { path: 'top', handle: named('Processes'), lazy: page(() => import('./pages/app-processes')) },
               { path: 'logs', handle: named('Logs'), lazy: page(() => import('./pages/app-logs')) },
+              { path: 'terminal', handle: named('Terminal'), lazy: page(() => import('./pages/app-terminal')) },
               { path: 'stats', handle: named('Stats'), lazy: page(() => import('./pages/app-stats')) },
             ],
           },

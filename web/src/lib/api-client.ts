@@ -1,4 +1,4 @@
-import { authApi, environmentPath, fillPath, type ErrorCode, type RouteDef, type RouteResponse } from '@berth/contract';
+import { authApi, CSRF_PROTOCOL_PREFIX, environmentPath, fillPath, type ErrorCode, type RouteDef, type RouteResponse } from '@berth/contract';
 import { createParser } from 'eventsource-parser';
 import type { z } from 'zod';
 import { currentEnvironment } from './environment';
@@ -83,6 +83,22 @@ async function csrfHeader(path: string, method: string): Promise<string | undefi
   return method !== 'GET' ? openCsrfToken() : undefined;
 }
 // --- end DISABLE_AUTH ---
+
+/**
+ * Opens a WebSocket to a contract route in the selected environment. A browser cannot set a
+ * header on it, so the CSRF token (an upgrade counts as a state change) travels as the
+ * `csrf.<token>` subprotocol beside `protocol`; never in the URL.
+ */
+export async function openSocket(def: RouteDef, opts: { params?: object; query?: object; protocol: string }): Promise<WebSocket> {
+  const url = new URL(environmentPath(buildUrl(def, opts.params, opts.query), currentEnvironment()), window.location.href);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  let csrf = await csrfHeader(def.path, 'POST');
+  // The csrf cookie lives as long as the access token: without it the session needs refreshing first.
+  if (!csrf && !session.get().authDisabled && (await refreshSession())) csrf = await csrfHeader(def.path, 'POST');
+  const socket = new WebSocket(url, csrf ? [opts.protocol, `${CSRF_PROTOCOL_PREFIX}${csrf}`] : [opts.protocol]);
+  socket.binaryType = 'arraybuffer';
+  return socket;
+}
 
 async function send(url: string, init: FetchInit): Promise<Response> {
   // Engine-backed calls go to the selected environment; the spec's own paths mean `local`.

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
-import { IconChartLine, IconInfoCircle, IconList, IconListDetails } from '@tabler/icons-react';
+import { IconChartLine, IconInfoCircle, IconList, IconListDetails, IconTerminal2 } from '@tabler/icons-react';
 import { RouteTabs } from '../../../components/RouteTabs';
 
-/** Back, Info, Processes, Logs, Stats: each tab is a route under /apps/{name}/; `children` is the tab's page. */
+/** Back, Info, Processes, Logs, Terminal, Stats: each tab is a route under /apps/{name}/; `children` is the tab's page. */
 export function AppTabs({ name, children }: { name: string; children?: ReactNode }) {
   const base = `/apps/${encodeURIComponent(name)}`;
   return (
@@ -12,6 +12,7 @@ export function AppTabs({ name, children }: { name: string; children?: ReactNode
         { to: `${base}/info`, label: 'Info', icon: IconInfoCircle },
         { to: `${base}/top`, label: 'Processes', icon: IconListDetails },
         { to: `${base}/logs`, label: 'Logs', icon: IconList },
+        { to: `${base}/terminal`, label: 'Terminal', icon: IconTerminal2 },
         { to: `${base}/stats`, label: 'Stats', icon: IconChartLine },
       ]}
     >

@@ -1,9 +1,11 @@
 import { useState } from 'react';
-import { Accordion, Badge, Button, Group, Text } from '@mantine/core';
+import { Accordion, Badge, Button, Group, Modal, Text } from '@mantine/core';
+import { IconTerminal2 } from '@tabler/icons-react';
 import type { ComposeService, ServiceAction } from '@berth/contract';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { useProjectAction } from '../api/mutations';
 import { serviceActionApplies } from '../model';
+import { TerminalPanel } from '../../terminal';
 import { ServiceFields } from './ServiceFields';
 
 const SERVICE_BUTTONS: { action: ServiceAction; label: string }[] = [
@@ -28,6 +30,8 @@ const STATUS_COLOR: Record<string, string> = { running: 'green', exited: 'red', 
 export function ServicePanel({ project, name, service, status }: { project: string; name: string; service: ComposeService; status: string }) {
   const action = useProjectAction();
   const [confirming, setConfirming] = useState<ServiceAction | null>(null);
+  const [terminal, setTerminal] = useState(false);
+  const running = status.split(', ').includes('running');
   const run = (a: ServiceAction) => action.mutate({ name: project, action: a, service: name }, { onSettled: () => setConfirming(null) });
   const confirm = confirming ? CONFIRM[confirming] : undefined;
   return (
@@ -59,9 +63,24 @@ export function ServicePanel({ project, name, service, status }: { project: stri
               {b.label}
             </Button>
           ))}
+          <Button
+            size="xs"
+            variant="light"
+            color="gray"
+            leftSection={<IconTerminal2 size={14} />}
+            disabled={!running}
+            title={running ? undefined : 'Start the service to open a terminal'}
+            onClick={() => setTerminal(true)}
+            aria-label={`Terminal ${name}`}
+          >
+            Terminal
+          </Button>
         </Group>
         <ServiceFields service={service} />
       </Accordion.Panel>
+      <Modal opened={terminal} onClose={() => setTerminal(false)} title={`Terminal: ${project}/${name}`} size="xl">
+        {terminal && <TerminalPanel target={{ project, service: name }} />}
+      </Modal>
       <ConfirmDialog
         opened={confirm !== undefined}
         title={confirm?.title(name) ?? ''}

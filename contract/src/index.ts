@@ -25,3 +25,4 @@ export * from './schemas/notifications';
 export * from './schemas/logs';
 export * from './schemas/host';
 export * from './schemas/terminal';
+export * from './schemas/users';

@@ -1,7 +1,24 @@
 import { z } from 'zod';
 
+/** Who may do what, lowest first: each role may do everything the roles before it may. */
+export const ROLES = ['viewer', 'operator', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+/** The lowest role that may call a route. */
+export type RouteRole = Role;
+
+/** Whether a user with role `have` may call a route that needs `need`. */
+export function roleAllows(have: Role, need: Role): boolean {
+  return ROLES.indexOf(have) >= ROLES.indexOf(need);
+}
+
+/**
+ * Who may call a route: `open` routes skip the auth check; every other route names the lowest
+ * role that may call it (the auth hook refuses a route without one: deny by default).
+ */
+type RouteAccess = { open: true; role?: undefined } | { open?: false; role: Role };
+
 /** One endpoint of Berth's public API: the server registers it, the web app calls it. */
-export interface RouteDef {
+export type RouteDef = RouteAccess & {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   summary: string;
@@ -10,17 +27,13 @@ export interface RouteDef {
    * state-changing calls as GET; they are accepted as GET and POST, each with the CSRF check.
    */
   alsoMethods?: readonly ('GET' | 'POST' | 'DELETE')[];
-  /** Open routes skip the auth check; everything else is denied by default. */
-  open?: boolean;
-  /** The lowest role that may call this route. */
-  role?: RouteRole;
   /** Recorded in the audit log though it is a plain GET (the spec's sign-out calls). */
   audited?: boolean;
   params?: z.ZodType;
   querystring?: z.ZodType;
   body?: z.ZodType;
   response: z.ZodType;
-}
+};
 
 export function defineRoute<const T extends RouteDef>(def: T): T {
   return def;
@@ -36,9 +49,6 @@ export function fillPath(path: string, params: Record<string, string | number> =
     return encodeURIComponent(String(value));
   });
 }
-
-/** The lowest role that may call a route (the Accounts work enforces it). */
-export type RouteRole = 'viewer' | 'operator' | 'admin';
 
 /** An environment's id: a slug. `local` is the engine Berth was started with. */
 export const EnvironmentId = z

@@ -13,6 +13,7 @@ import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerStaticWeb } from './plugins/static-web';
 import { registerWebSockets } from './plugins/websocket';
 import { authRoutes } from './routes/auth';
+import { usersRoutes } from './routes/users';
 import { composeRoutes } from './routes/compose';
 import { autoUpdateRoutes } from './routes/auto-update';
 import { swarmRoutes } from './routes/swarm';
@@ -85,6 +86,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<{ ap
   eventsRoutes(app, services);
   auditRoutes(app, services);
   notificationsRoutes(app, services);
+  usersRoutes(app, services);
 
   await registerStaticWeb(app, config.webDist);
   // The first engine check runs in the background too; a health call checks for itself.

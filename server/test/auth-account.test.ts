@@ -23,9 +23,9 @@ async function signIn(username = TEST_ADMIN.username, password = TEST_ADMIN.pass
 
 const loginStatus = async (username: string, password: string) => (await t.anon().post('/api/auth/login', { username, password })).status;
 
-/** A second account; Berth has no endpoint to make one, so it goes straight into the table. */
+/** A second account, straight into the table (the users API is tested in roles.test.ts). */
 async function addOtherUser(): Promise<void> {
-  new UsersRepo(t.ctx.db).insert(OTHER.username, await new PasswordHasher().hash(OTHER.password));
+  new UsersRepo(t.ctx.db).insert(OTHER.username, await new PasswordHasher().hash(OTHER.password), 'viewer');
 }
 
 describe('POST /api/auth/me', () => {

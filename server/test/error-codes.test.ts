@@ -7,7 +7,6 @@ import {
   AppError,
   ComposeFailedError,
   ERROR_STATUS,
-  ForbiddenError,
   RestoreFailedError,
   UpdaterMissingError,
   UpToDateError,
@@ -170,6 +169,13 @@ describe('every error code, produced by a real request', () => {
     expectCode(await t.client.post<ApiError>('/api/settings/update', { current_password: 'not-the-password' }), 'reauth_failed');
   });
 
+  it('forbidden: a viewer calling a route that needs the operator role', async () => {
+    await t.client.post('/api/users', { email: 'codes-viewer@berth.test', password: 'codes-viewer-pw', role: 'viewer' });
+    const viewer = t.anon();
+    await viewer.login('codes-viewer@berth.test', 'codes-viewer-pw');
+    expectCode(await viewer.post<ApiError>('/api/resources/volumes/', { name: uniqueName('codes-forbidden') }), 'forbidden');
+  });
+
   it('host_not_allowed: a request naming a host Berth does not serve (DNS rebinding)', async () => {
     expectCode(await t.client.request<ApiError>('GET', '/api/apps/', undefined, { host: 'attacker.example' }), 'host_not_allowed');
   });
@@ -213,11 +219,10 @@ describe('codes that need another app', () => {
 });
 
 describe('codes no request can produce today, and the generic 500', () => {
-  it('forbidden, compose_failed, restore_failed, updater_missing, up_to_date carry their table status', () => {
-    // forbidden has no route yet (roles come later); the others need a broken compose CLI, an engine that
-    // fails mid-rollback, a build without the updater or a registry with nothing newer — not causable here.
+  it('compose_failed, restore_failed, updater_missing, up_to_date carry their table status', () => {
+    // They need a broken compose CLI, an engine that fails mid-rollback, a build without the
+    // updater or a registry with nothing newer — not causable here.
     const made: AppError[] = [
-      new ForbiddenError('Only an admin may do this.'),
       new ComposeFailedError('docker compose up failed (exit 1): …'),
       new RestoreFailedError('Restoring the previous container also failed.'),
       new UpdaterMissingError('This build of Berth has no updater.'),

@@ -99,16 +99,18 @@ const EventStream = z.string().describe('text/event-stream');
 const ZipFile = z.unknown().describe('application/zip');
 
 export const appsApi = {
-  list: defineRoute({ method: 'GET', path: '/api/apps/', summary: 'Every container, running or not (one engine call)', response: AppList }),
+  list: defineRoute({ method: 'GET', role: 'viewer', path: '/api/apps/', summary: 'Every container, running or not (one engine call)', response: AppList }),
   dashboardStats: defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: '/api/apps/stats',
     summary: "SSE: 'update' = a StatsSample of each running app, 'remove' = {name} when one stops; follows apps starting and stopping",
     response: EventStream,
   }),
-  get: defineRoute({ method: 'GET', path: '/api/apps/{name}', summary: 'One container (inspect shape plus name, ports, short_id)', params: AppNameParams, response: App }),
+  get: defineRoute({ method: 'GET', role: 'viewer', path: '/api/apps/{name}', summary: 'One container (inspect shape plus name, ports, short_id)', params: AppNameParams, response: App }),
   processes: defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: '/api/apps/{name}/processes',
     summary: 'Processes of a running app (409 when it is not running)',
     params: AppNameParams,
@@ -116,6 +118,7 @@ export const appsApi = {
   }),
   action: defineRoute({
     method: 'POST',
+    role: 'operator',
     path: '/api/apps/actions/{name}/{action}',
     alsoMethods: ['GET'],
     summary: 'start, stop, restart, kill, remove (forced; volumes kept), pause or unpause; returns the app list',
@@ -132,6 +135,7 @@ export const appsApi = {
   }),
   support: defineRoute({
     method: 'GET',
+    role: 'operator',
     path: '/api/apps/{name}/support',
     summary: 'Support bundle (zip): the log (last 10 MiB) and the configuration with environment values redacted',
     params: AppNameParams,
@@ -139,6 +143,7 @@ export const appsApi = {
   }),
   checkUpdate: defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: '/api/apps/{name}/updates',
     summary: "Compare the app's image with the registry's current digest",
     params: AppNameParams,
@@ -146,6 +151,7 @@ export const appsApi = {
   }),
   update: defineRoute({
     method: 'POST',
+    role: 'operator',
     path: '/api/apps/{name}/update',
     alsoMethods: ['GET'],
     summary: 'Pull the image and recreate the app with the same configuration (rolled back on failure); returns the app list',
@@ -154,6 +160,7 @@ export const appsApi = {
   }),
   logs: defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: '/api/apps/{name}/logs',
     summary:
       "SSE: 'update' = one log line (the last 500 first, then new ones); 'status' = StreamStatus. Optional: tail, since, until, timestamps, " +
@@ -164,6 +171,7 @@ export const appsApi = {
   }),
   stats: defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: '/api/apps/{name}/stats',
     summary: "SSE: 'update' = a StatsSample about once a second while running; 'status' = StreamStatus",
     params: AppNameParams,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineRoute } from '../route';
+import { ROLES, defineRoute } from '../route';
 
 export const LoginBody = z.strictObject({
   username: z.string().trim().min(1, 'Username is required.').max(264),
@@ -12,6 +12,8 @@ export type Me = z.infer<typeof Me>;
 export const AuthStatus = z.object({
   signedIn: z.boolean(),
   username: z.string().optional(),
+  /** What the signed-in user may do (admin while authentication is disabled). */
+  role: z.enum(ROLES).optional(),
   authDisabled: z.boolean(),
   /** Not signed in, but a live refresh cookie can mint a new access token (POST /api/auth/refresh). */
   canRefresh: z.boolean(),
@@ -69,7 +71,7 @@ export const OpenCsrf = z.object({ csrf: z.string().nullable() });
 export const authApi = {
   login: defineRoute({ method: 'POST', path: '/api/auth/login', summary: 'Sign in; sets the session cookies', open: true, body: LoginBody, response: Me }),
   refresh: defineRoute({ method: 'POST', path: '/api/auth/refresh', summary: 'Mint a new access token from the refresh cookie (rotated)', open: true, response: Message }),
-  logout: defineRoute({ method: 'GET', path: '/api/auth/logout', summary: 'Revoke the access session', audited: true, response: Message }),
+  logout: defineRoute({ method: 'GET', role: 'viewer', path: '/api/auth/logout', summary: 'Revoke the access session', audited: true, response: Message }),
   logoutRefresh: defineRoute({ method: 'GET', path: '/api/auth/logout/refresh', summary: 'Revoke the refresh session and clear cookies', open: true, audited: true, response: Message }),
   status: defineRoute({
     method: 'GET',
@@ -79,9 +81,9 @@ export const authApi = {
     response: AuthStatus,
   }),
   csrf: defineRoute({ method: 'GET', path: '/api/auth/csrf', summary: 'CSRF token for state changes while authentication is disabled', open: true, response: OpenCsrf }),
-  me: defineRoute({ method: 'GET', path: '/api/auth/me', summary: 'Who is signed in', response: Me }),
-  changeMe: defineRoute({ method: 'POST', path: '/api/auth/me', summary: 'Change email and/or password of the signed-in user', body: ChangeAccountBody, response: Me }),
-  keys: defineRoute({ method: 'GET', path: '/api/auth/api/keys', summary: 'API keys of the signed-in user', response: z.array(ApiKey) }),
-  newKey: defineRoute({ method: 'POST', path: '/api/auth/api/keys/new', summary: 'Generate an API key (token shown once)', body: NewApiKeyBody, response: NewApiKey }),
-  revokeKey: defineRoute({ method: 'DELETE', path: '/api/auth/api/keys/{id}', summary: 'Revoke an API key', alsoMethods: ['GET', 'POST'], params: KeyIdParams, response: Message }),
+  me: defineRoute({ method: 'GET', role: 'viewer', path: '/api/auth/me', summary: 'Who is signed in', response: Me }),
+  changeMe: defineRoute({ method: 'POST', role: 'viewer', path: '/api/auth/me', summary: 'Change email and/or password of the signed-in user', body: ChangeAccountBody, response: Me }),
+  keys: defineRoute({ method: 'GET', role: 'viewer', path: '/api/auth/api/keys', summary: 'API keys of the signed-in user', response: z.array(ApiKey) }),
+  newKey: defineRoute({ method: 'POST', role: 'viewer', path: '/api/auth/api/keys/new', summary: 'Generate an API key (token shown once)', body: NewApiKeyBody, response: NewApiKey }),
+  revokeKey: defineRoute({ method: 'DELETE', role: 'viewer', path: '/api/auth/api/keys/{id}', summary: 'Revoke an API key', alsoMethods: ['GET', 'POST'], params: KeyIdParams, response: Message }),
 };

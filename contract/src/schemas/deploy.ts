@@ -162,6 +162,7 @@ export type DeployResult = z.infer<typeof DeployResult>;
 export const deployApi = {
   deploy: defineRoute({
     method: 'POST',
+    role: 'operator',
     path: '/api/apps/deploy',
     summary: 'Create and start an app; with edit=true replace the app `id` safely (old one kept until the new one runs)',
     body: DeployBody,

@@ -72,17 +72,19 @@ const STREAM_NOTE =
   '`error` (data: {detail, code}). A bad reference or an engine refusal before the pull starts is a plain JSON error either way.';
 
 export const imageApi = {
-  list: defineRoute({ method: 'GET', path: '/api/resources/images/', summary: 'Images (top level) with how many containers use each', response: z.array(ImageSummary) }),
+  list: defineRoute({ method: 'GET', role: 'viewer', path: '/api/resources/images/', summary: 'Images (top level) with how many containers use each', response: z.array(ImageSummary) }),
   pull: defineRoute({
     method: 'POST',
+    role: 'operator',
     path: '/api/resources/images/',
     summary: `Pull an image by reference (tag defaults to latest) and return the image list. ${STREAM_NOTE}`,
     body: PullImageBody,
     response: z.array(ImageSummary),
   }),
-  get: defineRoute({ method: 'GET', path: '/api/resources/images/{id}', summary: 'One image, inspected, with its use count', params: ImageIdParams, response: ImageDetail }),
+  get: defineRoute({ method: 'GET', role: 'viewer', path: '/api/resources/images/{id}', summary: 'One image, inspected, with its use count', params: ImageIdParams, response: ImageDetail }),
   remove: defineRoute({
     method: 'DELETE',
+    role: 'operator',
     path: '/api/resources/images/{id}',
     summary: 'Remove an image (all its tags) unless a container uses it (409 with the engine reason); returns it as it was',
     params: ImageIdParams,
@@ -98,6 +100,7 @@ export const imageApi = {
   }),
   untag: defineRoute({
     method: 'DELETE',
+    role: 'operator',
     path: '/api/resources/images/{id}/tags/{tag}',
     summary: 'Remove one tag (`repo:tag`) of an image that has several; the image and its other tags stay. 404 if the image has no such tag, 409 if it is the only one (delete the image instead)',
     params: ImageTagParams,
@@ -105,6 +108,7 @@ export const imageApi = {
   }),
   repull: defineRoute({
     method: 'POST',
+    role: 'operator',
     path: '/api/resources/images/{id}/pull',
     summary: 'Pull the first tag of this image again and return the image that tag now names (409 if it has no tag)',
     alsoMethods: ['GET'],

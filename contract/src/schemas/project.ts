@@ -178,9 +178,9 @@ const ServiceActionParams = z.object({ project: z.string(), action: ServiceActio
 export const ProjectBatchBody = z.strictObject({ action: ProjectAction, names: BatchNames });
 
 export const projectApi = {
-  list: defineRoute({ method: 'GET', path: '/api/compose/', summary: 'Compose projects under COMPOSE_DIR', response: z.array(Project) }),
-  get: defineRoute({ method: 'GET', path: '/api/compose/{name}', summary: 'One project with its file content and containers', params: NameParams, response: ProjectDetail }),
-  create: defineRoute({ method: 'POST', path: '/api/compose/', summary: 'Create a project (validated, written atomically)', body: WriteProjectBody, response: WrittenProject }),
+  list: defineRoute({ method: 'GET', role: 'viewer', path: '/api/compose/', summary: 'Compose projects under COMPOSE_DIR', response: z.array(Project) }),
+  get: defineRoute({ method: 'GET', role: 'viewer', path: '/api/compose/{name}', summary: 'One project with its file content and containers', params: NameParams, response: ProjectDetail }),
+  create: defineRoute({ method: 'POST', role: 'operator', path: '/api/compose/', summary: 'Create a project (validated, written atomically)', body: WriteProjectBody, response: WrittenProject }),
   adopt: defineRoute({
     method: 'POST',
     path: '/api/compose/{name}/adopt',
@@ -232,10 +232,10 @@ export const projectApi = {
     body: ProjectFromTemplateBody,
     response: WrittenProject,
   }),
-  edit: defineRoute({ method: 'POST', path: '/api/compose/{name}/edit', summary: 'Create or replace a project file (validated, written atomically)', params: NameParams, body: WriteProjectBody, response: WrittenProject }),
-  stream: defineRoute({ method: 'GET', path: '/api/compose/{name}/actions/stream', summary: 'Live output of the running action (SSE: state, output, end)', params: NameParams, response: z.unknown() }),
-  action: defineRoute({ method: 'POST', path: '/api/compose/{name}/actions/{action}', summary: 'Run a compose action on the whole project', alsoMethods: ['GET'], params: ActionParams, response: ActionResult }),
-  serviceAction: defineRoute({ method: 'POST', path: '/api/compose/{project}/actions/{action}/{service}', summary: 'Run a compose action on one service', alsoMethods: ['GET'], params: ServiceActionParams, response: ActionResult }),
+  edit: defineRoute({ method: 'POST', role: 'operator', path: '/api/compose/{name}/edit', summary: 'Create or replace a project file (validated, written atomically)', params: NameParams, body: WriteProjectBody, response: WrittenProject }),
+  stream: defineRoute({ method: 'GET', role: 'viewer', path: '/api/compose/{name}/actions/stream', summary: 'Live output of the running action (SSE: state, output, end)', params: NameParams, response: z.unknown() }),
+  action: defineRoute({ method: 'POST', role: 'operator', path: '/api/compose/{name}/actions/{action}', summary: 'Run a compose action on the whole project', alsoMethods: ['GET'], params: ActionParams, response: ActionResult }),
+  serviceAction: defineRoute({ method: 'POST', role: 'operator', path: '/api/compose/{project}/actions/{action}/{service}', summary: 'Run a compose action on one service', alsoMethods: ['GET'], params: ServiceActionParams, response: ActionResult }),
   batch: defineRoute({
     method: 'POST',
     path: '/api/compose/batch',
@@ -244,5 +244,5 @@ export const projectApi = {
     body: ProjectBatchBody,
     response: z.object({ results: z.array(BatchItemResult), projects: z.array(Project) }),
   }),
-  support: defineRoute({ method: 'GET', path: '/api/compose/{name}/support', summary: 'Zip of the compose file (environment values redacted) and each service log', params: NameParams, response: z.unknown() }),
+  support: defineRoute({ method: 'GET', role: 'operator', path: '/api/compose/{name}/support', summary: 'Zip of the compose file (environment values redacted) and each service log', params: NameParams, response: z.unknown() }),
 };

@@ -44,6 +44,7 @@ export type PruneResult = z.infer<typeof PruneResult>;
 export const pruneApi = {
   prune: defineRoute({
     method: 'POST',
+    role: 'admin',
     path: '/api/settings/prune/{resource}',
     summary:
       'Remove unused things: images = dangling images (untagged, unused); networks = user networks with no running container attached (the engine rule); ' +

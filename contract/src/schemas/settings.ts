@@ -107,21 +107,24 @@ export const SelfUpdateStarted = z.object({
 export type SelfUpdateStarted = z.infer<typeof SelfUpdateStarted>;
 
 export const settingsApi = {
-  info: defineRoute({ method: 'GET', path: '/api/settings/info', summary: "Berth's version, the engine, the compose CLI and its folders", response: ServerInfo }),
+  info: defineRoute({ method: 'GET', role: 'viewer', path: '/api/settings/info', summary: "Berth's version, the engine, the compose CLI and its folders", response: ServerInfo }),
   export: defineRoute({
     method: 'GET',
+    role: 'operator',
     path: '/api/settings/export',
     summary: 'Download templates (with items) and template variables as berth-settings.json',
     response: SettingsFile,
   }),
   import: defineRoute({
     method: 'POST',
+    role: 'admin',
     path: '/api/settings/export',
     summary: 'Import a settings file (multipart: file field `upload`, text field `current_password`): replaces all templates and variables, or changes nothing',
     response: ImportResult,
   }),
   checkUpdate: defineRoute({
     method: 'GET',
+    role: 'admin',
     path: '/api/settings/check/update',
     summary: "Whether a newer image of Berth's own container is in its registry (the spec's plain boolean)",
     response: z.boolean(),
@@ -134,6 +137,7 @@ export const settingsApi = {
   }),
   update: defineRoute({
     method: 'POST',
+    role: 'admin',
     path: '/api/settings/update',
     summary: "Pull Berth's image and swap its container for a new one; rolled back if the new one is not healthy",
     alsoMethods: ['GET'],

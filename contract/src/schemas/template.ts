@@ -116,23 +116,25 @@ export type TemplateWriteResult = z.infer<typeof TemplateWriteResult>;
 export const TemplateIdParams = z.object({ id: z.coerce.number({ error: 'Must be a template id.' }).int().positive('Must be a template id.') });
 
 export const templateApi = {
-  list: defineRoute({ method: 'GET', path: '/api/templates/', summary: 'Template sources (without items)', response: z.array(Template) }),
+  list: defineRoute({ method: 'GET', role: 'viewer', path: '/api/templates/', summary: 'Template sources (without items)', response: z.array(Template) }),
   create: defineRoute({
     method: 'POST',
+    role: 'operator',
     path: '/api/templates/',
     summary: 'Add a template source: fetch the catalogue at url and store its items',
     body: NewTemplateBody,
     response: TemplateWriteResult,
   }),
-  get: defineRoute({ method: 'GET', path: '/api/templates/{id}', summary: 'A template source with its items', params: TemplateIdParams, response: TemplateDetail }),
-  remove: defineRoute({ method: 'DELETE', path: '/api/templates/{id}', summary: 'Delete a template source and its items', params: TemplateIdParams, response: Template }),
+  get: defineRoute({ method: 'GET', role: 'viewer', path: '/api/templates/{id}', summary: 'A template source with its items', params: TemplateIdParams, response: TemplateDetail }),
+  remove: defineRoute({ method: 'DELETE', role: 'operator', path: '/api/templates/{id}', summary: 'Delete a template source and its items', params: TemplateIdParams, response: Template }),
   refresh: defineRoute({
     method: 'GET',
+    role: 'operator',
     path: '/api/templates/{id}/refresh',
     summary: 'Re-fetch the catalogue; unchanged items keep their ids',
     alsoMethods: ['POST'],
     params: TemplateIdParams,
     response: TemplateWriteResult,
   }),
-  item: defineRoute({ method: 'GET', path: '/api/templates/app/{id}', summary: 'One template item (variables not substituted)', params: TemplateIdParams, response: TemplateItem }),
+  item: defineRoute({ method: 'GET', role: 'viewer', path: '/api/templates/app/{id}', summary: 'One template item (variables not substituted)', params: TemplateIdParams, response: TemplateItem }),
 };

@@ -30,9 +30,10 @@ export const TemplateVariablesBody = z
   });
 
 export const variablesApi = {
-  list: defineRoute({ method: 'GET', path: '/api/settings/variables', summary: 'Template variables (!name → replacement)', response: z.array(TemplateVariable) }),
+  list: defineRoute({ method: 'GET', role: 'viewer', path: '/api/settings/variables', summary: 'Template variables (!name → replacement)', response: z.array(TemplateVariable) }),
   save: defineRoute({
     method: 'POST',
+    role: 'operator',
     path: '/api/settings/variables',
     summary: 'Replace the whole list of template variables',
     body: TemplateVariablesBody,

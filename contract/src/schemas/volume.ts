@@ -28,8 +28,8 @@ export const CreateVolumeBody = z.strictObject({ name: VolumeName });
 export const VolumeNameParams = z.object({ name: VolumeName });
 
 export const volumeApi = {
-  list: defineRoute({ method: 'GET', path: '/api/resources/volumes/', summary: 'Volumes with their compose project and use count', response: z.array(Volume) }),
-  create: defineRoute({ method: 'POST', path: '/api/resources/volumes/', summary: 'Create a local volume; returns the volume list', body: CreateVolumeBody, response: z.array(Volume) }),
+  list: defineRoute({ method: 'GET', role: 'viewer', path: '/api/resources/volumes/', summary: 'Volumes with their compose project and use count', response: z.array(Volume) }),
+  create: defineRoute({ method: 'POST', role: 'operator', path: '/api/resources/volumes/', summary: 'Create a local volume; returns the volume list', body: CreateVolumeBody, response: z.array(Volume) }),
   batch: defineRoute({
     method: 'POST',
     path: '/api/resources/volumes/batch',
@@ -38,9 +38,10 @@ export const volumeApi = {
     body: RemoveBatchBody,
     response: z.object({ results: z.array(BatchItemResult), volumes: z.array(Volume) }),
   }),
-  get: defineRoute({ method: 'GET', path: '/api/resources/volumes/{name}', summary: 'One volume, inspected', params: VolumeNameParams, response: Volume }),
+  get: defineRoute({ method: 'GET', role: 'viewer', path: '/api/resources/volumes/{name}', summary: 'One volume, inspected', params: VolumeNameParams, response: Volume }),
   remove: defineRoute({
     method: 'DELETE',
+    role: 'operator',
     path: '/api/resources/volumes/{name}',
     summary: 'Remove a volume (409 with the engine reason when a container uses it); returns it as it was',
     params: VolumeNameParams,

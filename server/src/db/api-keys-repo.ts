@@ -1,3 +1,4 @@
+import type { Role } from '@berth/contract';
 import type { Db } from './database';
 
 export interface ApiKeyRow {
@@ -13,6 +14,8 @@ export interface ApiKeyOwnerRow {
   user_id: number;
   email: string;
   key_name: string;
+  role: Role;
+  disabled_at: string | null;
   last_used_at: string | null;
 }
 
@@ -26,7 +29,7 @@ export class ApiKeysRepo {
       byId: db.prepare('SELECT id, key_name, created_at, last_used_at FROM api_keys WHERE id = ?'),
       listForUser: db.prepare('SELECT id, key_name, created_at, last_used_at FROM api_keys WHERE user_id = ? ORDER BY id'),
       byHash: db.prepare(
-        'SELECT k.id, k.user_id, u.email, k.key_name, k.last_used_at FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.token_hash = ?',
+        'SELECT k.id, k.user_id, u.email, u.role, u.disabled_at, k.key_name, k.last_used_at FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.token_hash = ?',
       ),
       touch: db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?'),
       deleteForUser: db.prepare('DELETE FROM api_keys WHERE id = ? AND user_id = ?'),

@@ -46,4 +46,21 @@ describe('migrations', () => {
     expect(tables(db)).not.toContain('settings');
     expect(db.prepare('SELECT MAX(version) FROM schema_migrations').pluck().get()).toBe(migrations.at(-1)!.version);
   });
+
+  it('makes the users that exist before migration 5 admins; later users default to viewer', () => {
+    const db = new Database(':memory:');
+    dbs.push(db);
+    db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
+    for (const m of migrations.filter((x) => x.version < 5)) {
+      db.exec(m.sql);
+      db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(m.version, new Date().toISOString());
+    }
+    db.prepare("INSERT INTO users (email, password_hash, created_at, updated_at) VALUES ('first@berth.test', 'x', '', '')").run();
+    migrate(db);
+    db.prepare("INSERT INTO users (email, password_hash, created_at, updated_at) VALUES ('later@berth.test', 'x', '', '')").run();
+    expect(db.prepare('SELECT email, role FROM users ORDER BY id').all()).toEqual([
+      { email: 'first@berth.test', role: 'admin' },
+      { email: 'later@berth.test', role: 'viewer' },
+    ]);
+  });
 });

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from '@fastify/websocket';
-import { isEnvironmentScoped, scopedContractPath, withEnvironmentParam, type RouteDef } from '@berth/contract';
+import { isEnvironmentScoped, scopedContractPath, withEnvironmentParam, type Role, type RouteDef } from '@berth/contract';
 import type { z } from 'zod';
 
 type Req<T extends RouteDef> = FastifyRequest<{
@@ -20,6 +20,8 @@ declare module 'fastify' {
     open?: boolean;
     /** Set from the contract: a GET that the audit log records (sign-out). */
     audited?: boolean;
+    /** Set from the contract: the lowest role that may call the route; the auth hook refuses a route without one. */
+    role?: Role;
   }
 }
 
@@ -61,7 +63,7 @@ export function socketRoute<T extends RouteDef, C>(app: FastifyInstance, def: T,
       method: 'GET',
       url: toFastifyPath(path),
       websocket: true,
-      config: { open: def.open ?? false, upgrade: true },
+      config: def.open ? { open: true, upgrade: true } : { open: false, role: def.role, upgrade: true },
       schema: {
         summary: def.summary,
         ...(params ? { params } : {}),
@@ -80,7 +82,7 @@ function register<T extends RouteDef>(app: FastifyInstance, path: string, def: T
   app.route({
     method: [...new Set(methods)],
     url: toFastifyPath(path),
-    config: { open: def.open ?? false, audited: def.audited ?? false },
+    config: def.open ? { open: true, audited: def.audited ?? false } : { open: false, role: def.role, audited: def.audited ?? false },
     schema: {
       summary: def.summary,
       ...(params ? { params } : {}),

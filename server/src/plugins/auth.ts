@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CSRF_PROTOCOL_PREFIX } from '@berth/contract';
+import { CSRF_PROTOCOL_PREFIX, roleAllows } from '@berth/contract';
 import type { AppContext } from '../context';
-import { CrossSiteError, UnauthorizedError } from '../errors';
+import { CrossSiteError, ForbiddenError, UnauthorizedError } from '../errors';
 import { ApiKeyService } from '../services/auth/api-keys';
-import type { AuthService, Principal, SessionTokens } from '../services/auth';
+import type { AuthService, Device, Principal, SessionTokens } from '../services/auth';
 import { DISABLED_USERNAME } from '../services/auth/principal';
 import { assertCsrf } from '../services/auth/tokens';
 
@@ -32,12 +32,14 @@ export const COOKIES = {
 } as const;
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
-const DISABLED_PRINCIPAL: Principal = { userId: 0, username: DISABLED_USERNAME, via: 'disabled' };
+// Without accounts everyone who reaches the port is in control: the proxy in front decides who may.
+const DISABLED_PRINCIPAL: Principal = { userId: 0, username: DISABLED_USERNAME, role: 'admin', via: 'disabled' };
 
 /**
  * Authentication for everything under /api: ONE global onRequest hook that denies by default.
  * Only routes whose contract says `open: true` skip it; unknown /api paths are refused (401)
- * before they can 404. Credentials come from `Authorization: Bearer` (an API key or an access
+ * before they can 404. Then the principal's role must reach the route's `role` from the contract
+ * (403 forbidden otherwise); an /api route that declares no role is refused to everyone. Credentials come from `Authorization: Bearer` (an API key or an access
  * JWT) or else the access cookie; never from the query string. Cookie-authenticated requests
  * that can change state need X-CSRF-TOKEN equal to the token's csrf claim.
  *
@@ -62,13 +64,28 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext, auth: AuthSe
     if (apiRoute && req.routeOptions.config.open === true) return;
     if (!ctx.config.disableAuth) {
       req.principal = await authenticate(req, auth);
-      return;
+    } else {
+      if (changesState && !auth.checkOpenCsrf(sentCsrf(req))) {
+        throw new CrossSiteError('Missing or wrong CSRF token: authentication is disabled, so send X-CSRF-TOKEN (on a WebSocket: the csrf.<token> subprotocol) with the token from GET /api/auth/csrf.');
+      }
+      req.principal = DISABLED_PRINCIPAL;
     }
-    if (changesState && !auth.checkOpenCsrf(sentCsrf(req))) {
-      throw new CrossSiteError('Missing or wrong CSRF token: authentication is disabled, so send X-CSRF-TOKEN (on a WebSocket: the csrf.<token> subprotocol) with the token from GET /api/auth/csrf.');
-    }
-    req.principal = DISABLED_PRINCIPAL;
+    if (apiRoute) assertRole(req, req.principal);
   });
+}
+
+/** Deny by default: a route without a role is refused, like one above the principal's role. */
+function assertRole(req: FastifyRequest, principal: Principal): void {
+  const need = req.routeOptions.config.role;
+  if (need === undefined) throw new ForbiddenError('This endpoint declares no role, so nobody may call it.');
+  if (!roleAllows(principal.role, need)) {
+    throw new ForbiddenError(`Not allowed: this needs the ${need} role and your account is ${principal.role === 'viewer' ? 'a' : 'an'} ${principal.role}. Ask an admin.`);
+  }
+}
+
+/** Where a request comes from, for the sessions list. */
+export function deviceOf(req: FastifyRequest): Device & { ip: string } {
+  return { userAgent: req.headers['user-agent'] ?? null, ip: req.ip };
 }
 
 /**

@@ -3,13 +3,13 @@ import { authApi } from '@berth/contract';
 import type { Services } from '../app-services';
 import { UnauthorizedError } from '../errors';
 import { route } from '../lib/route';
-import { COOKIES, clearSessionCookies, requirePrincipal, setSessionCookies } from '../plugins/auth';
+import { COOKIES, clearSessionCookies, deviceOf, requirePrincipal, setSessionCookies } from '../plugins/auth';
 import type { AuthService } from '../services/auth';
 import { AuthDisabledError, DISABLED_USERNAME } from '../services/auth/principal';
 
 export function authRoutes(app: FastifyInstance, { auth }: Services): void {
   route(app, authApi.login, async (req, reply) => {
-    const { username, tokens } = await auth.login(req.body.username, req.body.password, req.ip);
+    const { username, tokens } = await auth.login(req.body.username, req.body.password, deviceOf(req));
     setSessionCookies(req, reply, tokens);
     return { username, authDisabled: false };
   });
@@ -38,9 +38,9 @@ export function authRoutes(app: FastifyInstance, { auth }: Services): void {
   });
 
   route(app, authApi.status, async (req) => {
-    if (auth.disabled) return { signedIn: true, username: DISABLED_USERNAME, authDisabled: true, canRefresh: false };
+    if (auth.disabled) return { signedIn: true, username: DISABLED_USERNAME, role: 'admin' as const, authDisabled: true, canRefresh: false };
     const principal = await auth.sessions.peek(req.cookies[COOKIES.access]);
-    if (principal) return { signedIn: true, username: principal.username, authDisabled: false, canRefresh: false };
+    if (principal) return { signedIn: true, username: principal.username, role: principal.role, authDisabled: false, canRefresh: false };
     const refresh = req.cookies[COOKIES.refresh];
     return { signedIn: false, authDisabled: false, canRefresh: refresh ? await auth.sessions.canRefresh(refresh) : false };
   });
@@ -54,7 +54,7 @@ export function authRoutes(app: FastifyInstance, { auth }: Services): void {
 
   route(app, authApi.changeMe, async (req, reply) => {
     const { username, password, current_password: currentPassword, keep_api_keys: keepApiKeys } = req.body;
-    const { username: email, tokens } = await auth.changeAccount(requirePrincipal(req), { email: username, password, currentPassword, keepApiKeys }, req.ip);
+    const { username: email, tokens } = await auth.changeAccount(requirePrincipal(req), { email: username, password, currentPassword, keepApiKeys }, deviceOf(req));
     if (tokens) setSessionCookies(req, reply, tokens);
     return { username: email, authDisabled: false };
   });

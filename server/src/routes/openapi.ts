@@ -35,5 +35,9 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
       return input.route.config?.open ? { ...out, schema: { ...out.schema, security: [] } } : out;
     },
   });
+  // The reference is not a contract route; every signed-in user may read it.
+  app.addHook('onRoute', (opts) => {
+    if (opts.url.startsWith(DOCS_PREFIX)) opts.config = { ...opts.config, role: 'viewer' };
+  });
   await app.register(fastifySwaggerUi, { routePrefix: DOCS_PREFIX, uiConfig: { validatorUrl: null } });
 }

@@ -15,8 +15,8 @@ const sha256 = (token: string) => crypto.createHash('sha256').update(token).dige
 /**
  * API keys: opaque random tokens (`berth_` + 32 random bytes) sent as `Authorization: Bearer`.
  * Only their SHA-256 is stored (the key has 256 bits of entropy, so a slow hash adds nothing and
- * a lookup by hash stays one indexed query). A key acts as the user who made it; deleting the
- * row revokes it at once.
+ * a lookup by hash stays one indexed query). A key acts as the user who made it, with that
+ * user's role as it is now; deleting the row revokes it at once, disabling the user suspends it.
  */
 export class ApiKeyService {
   constructor(private readonly repo: ApiKeysRepo) {}
@@ -47,8 +47,9 @@ export class ApiKeyService {
   authenticate(token: string): Principal {
     const row = KEY_SHAPE.test(token) ? this.repo.byHash(sha256(token)) : undefined;
     if (!row) throw new UnauthorizedError('Unknown or revoked API key.');
+    if (row.disabled_at !== null) throw new UnauthorizedError('The account this API key belongs to is disabled.');
     const now = new Date();
     if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) >= TOUCH_INTERVAL_MS) this.repo.touch(row.id, now.toISOString());
-    return { userId: row.user_id, username: row.email, via: 'api_key', keyName: row.key_name };
+    return { userId: row.user_id, username: row.email, role: row.role, via: 'api_key', keyName: row.key_name };
   }
 }

@@ -6,13 +6,14 @@ import { ForbiddenError, ReauthFailedError, UnauthorizedError } from '../../erro
 import { ApiKeyService } from './api-keys';
 import { PasswordHasher } from './passwords';
 import { AuthDisabledError, type Principal } from './principal';
-import { SessionService, type SessionTokens } from './sessions';
+import { SessionService, type Device, type SessionTokens } from './sessions';
 import { LoginThrottle } from './throttle';
 import { TokenSigner, loadSigningKey } from './tokens';
+import { UserAdminService } from './user-admin';
 import { UserService } from './users';
 
 export type { Principal } from './principal';
-export type { SessionTokens } from './sessions';
+export type { Device, SessionTokens } from './sessions';
 
 const INVALID_LOGIN = 'Invalid username or password.';
 
@@ -23,16 +24,19 @@ export class AuthService {
     readonly users: UserService,
     readonly sessions: SessionService,
     readonly apiKeys: ApiKeyService,
+    readonly userAdmin: UserAdminService,
     private readonly throttle: LoginThrottle,
     private readonly signer: TokenSigner,
   ) {}
 
   /** Same answer for an unknown user and a wrong password; throttled per client. */
-  async login(username: string, password: string, ip: string): Promise<{ username: string; tokens: SessionTokens }> {
+  async login(username: string, password: string, device: Device & { ip: string }): Promise<{ username: string; tokens: SessionTokens }> {
     if (this.disabled) throw new AuthDisabledError('Signing in');
-    const user = await this.throttle.attempt(ip, username, () => this.users.verifyCredentials(username, password));
+    const user = await this.throttle.attempt(device.ip, username, () => this.users.verifyCredentials(username, password));
     if (!user) throw new UnauthorizedError(INVALID_LOGIN);
-    return { username: user.email, tokens: await this.sessions.start(user.id) };
+    // Said only to someone who knows the password, so it reveals nothing to a guesser.
+    if (user.disabled_at !== null) throw new UnauthorizedError('This account is disabled. Ask an admin to enable it.');
+    return { username: user.email, tokens: await this.sessions.start(user.id, device) };
   }
 
   /**
@@ -56,15 +60,15 @@ export class AuthService {
   async changeAccount(
     principal: Principal,
     change: { email: string; password: string; currentPassword: string | undefined; keepApiKeys: boolean },
-    ip: string,
+    device: Device & { ip: string },
   ): Promise<{ username: string; tokens: SessionTokens | null }> {
     this.assertAccount(principal, 'Changing the account');
-    await this.reauthenticate(principal, change.currentPassword, ip);
+    await this.reauthenticate(principal, change.currentPassword, device.ip);
     const { email: username, passwordChanged } = await this.users.changeAccount(principal.userId, change.email, change.password);
     if (!passwordChanged) return { username, tokens: null };
     this.sessions.endAllForUser(principal.userId);
     if (!change.keepApiKeys) this.apiKeys.revokeAllForUser(principal.userId);
-    return { username, tokens: principal.via === 'session' ? await this.sessions.start(principal.userId) : null };
+    return { username, tokens: principal.via === 'session' ? await this.sessions.start(principal.userId, device) : null };
   }
 
   /** A new API key, only from a signed-in session and after re-authentication: a key cannot mint keys. */
@@ -96,13 +100,18 @@ export async function createAuthService(ctx: AppContext): Promise<AuthService> {
     access: config.accessTokenSeconds,
     refresh: config.refreshTokenSeconds,
   });
-  const users = new UserService(new UsersRepo(db), new PasswordHasher(), config.dataDir, log);
+  const usersRepo = new UsersRepo(db);
+  const passwords = new PasswordHasher();
+  const users = new UserService(usersRepo, passwords, config.dataDir, log);
   await users.ensureAdmin(config.adminEmail, config.adminPassword);
+  const sessions = new SessionService(new SessionsRepo(db), signer, log);
+  const apiKeys = new ApiKeyService(new ApiKeysRepo(db));
   return new AuthService(
     config.disableAuth,
     users,
-    new SessionService(new SessionsRepo(db), signer, log),
-    new ApiKeyService(new ApiKeysRepo(db)),
+    sessions,
+    apiKeys,
+    new UserAdminService(usersRepo, passwords, sessions, apiKeys),
     new LoginThrottle(),
     signer,
   );

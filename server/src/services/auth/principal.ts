@@ -1,4 +1,4 @@
-import { ErrorCode } from '@berth/contract';
+import { ErrorCode, type Role } from '@berth/contract';
 import { AppError } from '../../errors';
 
 /** Who a request acts as. Every non-open /api request has one (see plugins/auth.ts). */
@@ -6,6 +6,8 @@ export interface Principal {
   userId: number;
   /** The user's email (the spec calls it username). */
   username: string;
+  /** The user's role, read with the session or key on every request, so a change applies at once. */
+  role: Role;
   via: 'session' | 'api_key' | 'disabled';
   /** Set when via is 'session'. */
   sessionId?: string;

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context';
-import type { SessionsRepo } from '../../db/sessions-repo';
-import { UnauthorizedError } from '../../errors';
+import type { SessionListRow, SessionsRepo } from '../../db/sessions-repo';
+import { NotFoundError, UnauthorizedError } from '../../errors';
 import type { Principal } from './principal';
 import { assertCsrf, randomToken, type IssuedToken, type TokenSigner } from './tokens';
 
@@ -9,7 +9,15 @@ export interface SessionTokens {
   refresh: IssuedToken;
 }
 
+/** Where a sign-in came from, shown in the sessions list. */
+export interface Device {
+  userAgent: string | null;
+  ip: string | null;
+}
+
 const ENDED = 'This session has ended. Sign in again.';
+/** last_used_at is a hint for the user: write it at most once a minute. */
+const TOUCH_INTERVAL_MS = 60_000;
 
 /**
  * Sign-in sessions. A session row is shared by its access and refresh tokens (claim `sid`), so
@@ -23,19 +31,35 @@ export class SessionService {
     private readonly log: AppContext['log'],
   ) {}
 
-  async start(userId: number): Promise<SessionTokens> {
+  async start(userId: number, device: Device): Promise<SessionTokens> {
     this.repo.pruneExpired();
     const sid = randomToken(16);
     const tokens = await this.issue(userId, sid);
-    this.repo.insert({ id: sid, userId, refreshJti: tokens.refresh.jti, expiresAt: tokens.refresh.expiresAt.toISOString() });
+    const userAgent = device.userAgent?.slice(0, 300) ?? null;
+    this.repo.insert({ id: sid, userId, refreshJti: tokens.refresh.jti, expiresAt: tokens.refresh.expiresAt.toISOString(), userAgent, ip: device.ip });
     return tokens;
+  }
+
+  /** The user's live sessions, newest first. */
+  list(userId: number): SessionListRow[] {
+    return this.repo.listLive(userId);
+  }
+
+  /** Ends one live session of the user; another user's session answers like a missing one. */
+  endForUser(sessionId: string, userId: number): void {
+    if (!this.repo.revokeForUser(sessionId, userId)) throw new NotFoundError('session', sessionId);
   }
 
   /** Checks an access token and its session; returns who it is and the csrf claim to compare. */
   async authenticate(accessToken: string): Promise<{ principal: Principal; csrf: string }> {
     const claims = await this.signer.verify(accessToken, 'access');
     const session = this.liveSession(claims.sid, claims.userId);
-    return { principal: { userId: session.user_id, username: session.email, via: 'session', sessionId: session.id }, csrf: claims.csrf };
+    const now = new Date();
+    if (!session.last_used_at || now.getTime() - Date.parse(session.last_used_at) >= TOUCH_INTERVAL_MS) this.repo.touch(session.id, now.toISOString());
+    return {
+      principal: { userId: session.user_id, username: session.email, role: session.role, via: 'session', sessionId: session.id },
+      csrf: claims.csrf,
+    };
   }
 
   /** Trades a refresh token (plus its csrf claim in the header) for a new pair of tokens. */
@@ -97,7 +121,7 @@ export class SessionService {
 
   private liveSession(sid: string, userId: number) {
     const session = this.repo.find(sid);
-    if (!session || session.user_id !== userId || session.revoked_at !== null || session.expires_at <= new Date().toISOString()) {
+    if (!session || session.user_id !== userId || session.revoked_at !== null || session.disabled_at !== null || session.expires_at <= new Date().toISOString()) {
       throw new UnauthorizedError(ENDED);
     }
     return session;

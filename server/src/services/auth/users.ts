@@ -25,7 +25,7 @@ export class UserService {
   async ensureAdmin(email: string, password: string | undefined): Promise<void> {
     if (this.repo.count() > 0) return;
     const chosen = password ?? crypto.randomBytes(18).toString('base64url');
-    this.repo.insert(email.toLowerCase(), await this.passwords.hash(chosen));
+    this.repo.insert(email.toLowerCase(), await this.passwords.hash(chosen), 'admin');
     if (password) {
       this.log.info({ email }, 'created the admin account from ADMIN_EMAIL and ADMIN_PASSWORD');
       return;

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { ROLES, defineRoute } from '../route';
+import { Message, NewPassword } from './auth';
+
+export const RoleSchema = z.enum(ROLES);
+
+/** An account as admins see it; never its password hash or TOTP secret. */
+export const User = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  role: RoleSchema,
+  disabled: z.boolean(),
+  totp_enabled: z.boolean(),
+  created_at: z.string(),
+});
+export type User = z.infer<typeof User>;
+
+export const NewUserBody = z.strictObject({
+  email: z.email('Must be a valid email.').max(264),
+  password: NewPassword,
+  role: RoleSchema,
+});
+
+/** Only the fields given change; a new password ends the user's sessions and revokes their API keys. */
+export const UpdateUserBody = z.strictObject({
+  role: RoleSchema.optional(),
+  disabled: z.boolean().optional(),
+  password: NewPassword.optional(),
+});
+
+export const UserIdParams = z.object({ id: z.coerce.number().int().positive() });
+
+export const usersApi = {
+  list: defineRoute({ method: 'GET', role: 'admin', path: '/api/users', summary: 'Every account with its role', response: z.array(User) }),
+  create: defineRoute({ method: 'POST', role: 'admin', path: '/api/users', summary: 'Add an account', body: NewUserBody, response: User }),
+  update: defineRoute({
+    method: 'PATCH',
+    role: 'admin',
+    path: '/api/users/{id}',
+    summary: 'Change the role of an account, disable or enable it, or reset its password',
+    params: UserIdParams,
+    body: UpdateUserBody,
+    response: User,
+  }),
+  remove: defineRoute({ method: 'DELETE', role: 'admin', path: '/api/users/{id}', summary: 'Delete an account (not the last admin)', params: UserIdParams, response: Message }),
+};

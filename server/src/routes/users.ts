@@ -1,0 +1,15 @@
+import type { FastifyInstance } from 'fastify';
+import { usersApi } from '@berth/contract';
+import type { Services } from '../app-services';
+import { route } from '../lib/route';
+
+/** Settings > Users: accounts and their roles (admins only, from the contract). */
+export function usersRoutes(app: FastifyInstance, { auth }: Services): void {
+  route(app, usersApi.list, () => auth.userAdmin.list());
+  route(app, usersApi.create, (req) => auth.userAdmin.create(req.body));
+  route(app, usersApi.update, (req) => auth.userAdmin.update(req.params.id, req.body));
+  route(app, usersApi.remove, (req) => {
+    auth.userAdmin.remove(req.params.id);
+    return { msg: `User ${req.params.id} deleted.` };
+  });
+}

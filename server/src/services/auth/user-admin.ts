@@ -1,0 +1,72 @@
+import type { Role, User } from '@berth/contract';
+import type { UserRow, UsersRepo } from '../../db/users-repo';
+import { ConflictError, NotFoundError } from '../../errors';
+import type { ApiKeyService } from './api-keys';
+import type { PasswordHasher } from './passwords';
+import type { SessionService } from './sessions';
+
+const LAST_ADMIN = 'There must always be at least one enabled admin: make another account admin first.';
+
+export const toUser = (row: UserRow): User => ({
+  id: row.id,
+  email: row.email,
+  role: row.role,
+  disabled: row.disabled_at !== null,
+  totp_enabled: row.totp_enabled_at !== null,
+  created_at: row.created_at,
+});
+
+/**
+ * Accounts as admins manage them (Settings > Users). A role change applies at once: sessions
+ * and API keys read the role on every request. Disabling ends the user's sessions (and their
+ * keys are refused while disabled); a password reset ends the sessions and revokes the keys.
+ * The last enabled admin can be neither demoted, disabled nor deleted: each change is checked
+ * inside its own transaction, so two admins demoting each other cannot both succeed.
+ */
+export class UserAdminService {
+  constructor(
+    private readonly repo: UsersRepo,
+    private readonly passwords: PasswordHasher,
+    private readonly sessions: SessionService,
+    private readonly apiKeys: ApiKeyService,
+  ) {}
+
+  list(): User[] {
+    return this.repo.list().map(toUser);
+  }
+
+  async create(input: { email: string; password: string; role: Role }): Promise<User> {
+    const hash = await this.passwords.hash(input.password);
+    const email = input.email.trim().toLowerCase();
+    if (this.repo.byEmail(email)) throw new ConflictError(`Another account already uses ${email}.`);
+    return toUser(this.byId(this.repo.insert(email, hash, input.role)));
+  }
+
+  async update(id: number, change: { role?: Role; disabled?: boolean; password?: string }): Promise<User> {
+    this.byId(id);
+    const hash = change.password === undefined ? null : await this.passwords.hash(change.password);
+    this.repo.transaction(() => {
+      if (change.role !== undefined) this.repo.setRole(id, change.role);
+      if (change.disabled !== undefined) this.repo.setDisabled(id, change.disabled);
+      if (hash) this.repo.setPassword(id, hash);
+      if (this.repo.countActiveAdmins() === 0) throw new ConflictError(LAST_ADMIN);
+    });
+    if (change.disabled === true || hash) this.sessions.endAllForUser(id);
+    if (hash) this.apiKeys.revokeAllForUser(id);
+    return toUser(this.byId(id));
+  }
+
+  remove(id: number): void {
+    this.byId(id);
+    this.repo.transaction(() => {
+      this.repo.remove(id);
+      if (this.repo.countActiveAdmins() === 0) throw new ConflictError(LAST_ADMIN);
+    });
+  }
+
+  private byId(id: number): UserRow {
+    const row = this.repo.byId(id);
+    if (!row) throw new NotFoundError('user', id);
+    return row;
+  }
+}

@@ -1,0 +1,216 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as contract from '@berth/contract';
+import { roleAllows, type ApiError, type NewApiKey, type Role, type RouteDef, type User } from '@berth/contract';
+import { buildApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { createTestApp, TEST_ADMIN, TestClient, type TestApp } from './helpers/app';
+
+let t: TestApp;
+const actors: Actor[] = [];
+beforeAll(async () => {
+  t = await createTestApp();
+  actors.push(await makeActor('viewer'), await makeActor('operator'));
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** Every route of the contract: each `*Api` object the contract exports. */
+const ROUTES: { name: string; def: RouteDef }[] = Object.entries(contract)
+  .filter(([key, value]) => key.endsWith('Api') && typeof value === 'object' && value !== null)
+  .flatMap(([api, routes]) => Object.entries(routes as Record<string, RouteDef>).map(([name, def]) => ({ name: `${api}.${name}`, def })));
+
+/**
+ * Fills every path parameter with a name that exists nowhere (and is not a valid number or
+ * action), and sends a JSON string as body, which no body schema accepts: a permitted call
+ * then ends in 400 or 404 before any engine work, while the role check comes first.
+ */
+const FAKE = 'berth-roles-walk-none';
+const urlOf = (def: RouteDef) => contract.fillPath(def.path, Object.fromEntries([...def.path.matchAll(/\{(\w+)\}/g)].map((m) => [m[1]!, FAKE])));
+
+interface Actor {
+  role: Role;
+  email: string;
+  password: string;
+  cookie: TestClient;
+  key: TestClient;
+}
+
+async function makeActor(role: Role): Promise<Actor> {
+  const email = `${role}@berth.test`;
+  const password = `${role}-password-long`;
+  const made = await t.client.post<User>('/api/users', { email, password, role });
+  expect(made.status, made.text).toBe(200);
+  expect(made.body).toMatchObject({ email, role, disabled: false, totp_enabled: false });
+  const cookie = t.anon();
+  await cookie.login(email, password);
+  const newKey = await cookie.post<NewApiKey>('/api/auth/api/keys/new', { key_name: 'walk', current_password: password });
+  expect(newKey.status, newKey.text).toBe(200);
+  const key = t.anon();
+  key.bearer = newKey.body.token;
+  return { role, email, password, cookie, key };
+}
+
+async function call(client: TestClient, def: RouteDef) {
+  const hasBody = def.method !== 'GET' && def.method !== 'DELETE';
+  const headers: Record<string, string> = hasBody ? { 'content-type': 'application/json' } : {};
+  return client.request<ApiError>(def.method, urlOf(def), hasBody ? JSON.stringify('roles-walk') : undefined, headers);
+}
+
+describe('roles', () => {
+  it('every contract route is open or names a role', () => {
+    expect(ROUTES.length).toBeGreaterThan(50);
+    for (const { name, def } of ROUTES) expect(def.open === true || contract.ROLES.includes(def.role as Role), name).toBe(true);
+  });
+
+  it('walks the whole route table as a viewer and an operator, by cookie and by API key', async () => {
+    const refused: string[] = [];
+    for (const actor of actors) {
+      for (const via of ['cookie', 'key'] as const) {
+        for (const { name, def } of ROUTES) {
+          if (def.open) continue;
+          // Signing out ends the cookie's session: use a session of its own.
+          let client = actor[via];
+          if (def === contract.authApi.logout && via === 'cookie') {
+            client = t.anon();
+            await client.login(actor.email, actor.password);
+          }
+          const res = def === contract.appsApi.dashboardStats ? await streamStatus(client, def) : await call(client, def);
+          const what = `${actor.role} by ${via}: ${def.method} ${def.path} (${name}) → ${res.status} ${res.text.slice(0, 200)}`;
+          if (roleAllows(actor.role, def.role!)) {
+            expect(res.status, what).not.toBe(403);
+            expect(res.status, what).not.toBe(401);
+          } else {
+            expect(res.status, what).toBe(403);
+            expect(res.body.code, what).toBe('forbidden');
+            expect(res.body.detail, what).toContain(`needs the ${def.role} role`);
+            refused.push(`${actor.role}:${via}:${name}`);
+          }
+        }
+      }
+    }
+    // The walk did refuse something to each: viewers the operator routes, operators the admin ones.
+    expect(refused).toContain('viewer:key:deployApi.deploy');
+    expect(refused).toContain('operator:cookie:usersApi.list');
+    expect(refused).not.toContain('operator:cookie:deployApi.deploy');
+  });
+
+  it('an /api route that declares no role is refused to everyone, admins too; the API reference is for all', async () => {
+    // Registered without the contract's route(), so it carries no role: deny by default.
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-roles-'));
+    const { app } = await buildApp(
+      loadConfig({ DATA_DIR: dataDir, ADMIN_EMAIL: TEST_ADMIN.username, ADMIN_PASSWORD: TEST_ADMIN.password, LOG_LEVEL: 'silent', DOCKER_HOST: process.env.DOCKER_HOST ?? '' }),
+    );
+    try {
+      app.get('/api/roles-walk-undeclared', () => ({ ok: true }));
+      await app.ready();
+      const admin = new TestClient(app);
+      await admin.login();
+      const res = await admin.get<ApiError>('/api/roles-walk-undeclared');
+      expect(res.status).toBe(403);
+      expect(res.body.code).toBe('forbidden');
+    } finally {
+      await app.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+    expect((await actors[0]!.key.get('/api/docs/json')).status).toBe(200);
+  });
+});
+
+/** The dashboard's SSE stream never ends: take the status of its first answer and abort. */
+async function streamStatus(client: TestClient, def: RouteDef) {
+  const h: Record<string, string> = { accept: 'text/event-stream' };
+  if (client.bearer) h.authorization = `Bearer ${client.bearer}`;
+  else h.cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  const res = await t.app.inject({ method: 'GET', url: def.path, headers: h, payloadAsStream: true });
+  const stream = res.stream();
+  let text = '';
+  if (res.statusCode !== 200) for await (const chunk of stream) text += String(chunk);
+  else stream.destroy();
+  return { status: res.statusCode, text, body: (text ? JSON.parse(text) : {}) as ApiError };
+}
+
+describe('users', () => {
+  const admin = () => t.client;
+
+  it('the first-start admin is an admin; a new user signs in with their role', async () => {
+    const list = await admin().get<User[]>('/api/users');
+    expect(list.body.find((u) => u.email === TEST_ADMIN.username)?.role).toBe('admin');
+    const status = await actorsStatus('viewer');
+    expect(status).toMatchObject({ signedIn: true, role: 'viewer' });
+  });
+
+  it('a role change applies at once to sessions and API keys', async () => {
+    const made = await admin().post<User>('/api/users', { email: 'promote@berth.test', password: 'promote-password', role: 'viewer' });
+    const c = t.anon();
+    await c.login('promote@berth.test', 'promote-password');
+    const key = t.anon();
+    key.bearer = (await c.post<NewApiKey>('/api/auth/api/keys/new', { key_name: 'k', current_password: 'promote-password' })).body.token;
+    expect((await key.post('/api/apps/deploy', {})).status).toBe(403);
+    expect((await admin().request('PATCH', `/api/users/${made.body.id}`, { role: 'operator' })).status).toBe(200);
+    expect((await key.post('/api/apps/deploy', {})).status).toBe(400);
+    expect((await c.post('/api/apps/deploy', {})).status).toBe(400);
+  });
+
+  it('disabling ends the sessions and suspends the keys; enabling lets the user sign in again', async () => {
+    const made = await admin().post<User>('/api/users', { email: 'off@berth.test', password: 'off-password', role: 'operator' });
+    const c = t.anon();
+    await c.login('off@berth.test', 'off-password');
+    const key = t.anon();
+    key.bearer = (await c.post<NewApiKey>('/api/auth/api/keys/new', { key_name: 'k', current_password: 'off-password' })).body.token;
+    const off = await admin().request<User>('PATCH', `/api/users/${made.body.id}`, { disabled: true });
+    expect(off.body.disabled).toBe(true);
+    expect((await c.get('/api/apps/')).status).toBe(401);
+    expect((await key.get('/api/apps/')).status).toBe(401);
+    const login = await t.anon().post<ApiError>('/api/auth/login', { username: 'off@berth.test', password: 'off-password' });
+    expect(login.status).toBe(401);
+    expect(login.body.detail).toContain('disabled');
+    await admin().request('PATCH', `/api/users/${made.body.id}`, { disabled: false });
+    expect((await key.get('/api/apps/')).status).toBe(200);
+    await t.anon().login('off@berth.test', 'off-password');
+  });
+
+  it('a password reset ends the sessions and revokes the keys', async () => {
+    const made = await admin().post<User>('/api/users', { email: 'reset@berth.test', password: 'reset-password', role: 'viewer' });
+    const c = t.anon();
+    await c.login('reset@berth.test', 'reset-password');
+    const key = t.anon();
+    key.bearer = (await c.post<NewApiKey>('/api/auth/api/keys/new', { key_name: 'k', current_password: 'reset-password' })).body.token;
+    expect((await admin().request('PATCH', `/api/users/${made.body.id}`, { password: 'brand-new-password' })).status).toBe(200);
+    expect((await c.get('/api/apps/')).status).toBe(401);
+    expect((await key.get('/api/apps/')).status).toBe(401);
+    await t.anon().login('reset@berth.test', 'brand-new-password');
+  });
+
+  it('the last enabled admin can be neither demoted, disabled nor deleted; another admin can', async () => {
+    const me = (await admin().get<User[]>('/api/users')).body.find((u) => u.email === TEST_ADMIN.username)!;
+    for (const change of [{ role: 'operator' }, { disabled: true }]) {
+      const res = await admin().request<ApiError>('PATCH', `/api/users/${me.id}`, change);
+      expect(res.status).toBe(409);
+      expect(res.body.detail).toContain('at least one enabled admin');
+    }
+    expect((await admin().delete<ApiError>(`/api/users/${me.id}`)).status).toBe(409);
+    expect((await admin().get<User[]>('/api/users')).body.find((u) => u.id === me.id)).toMatchObject({ role: 'admin', disabled: false });
+    const other = await admin().post<User>('/api/users', { email: 'second-admin@berth.test', password: 'second-admin-pw', role: 'admin' });
+    expect((await admin().delete(`/api/users/${other.body.id}`)).status).toBe(200);
+    expect((await admin().get<User[]>('/api/users')).body.some((u) => u.id === other.body.id)).toBe(false);
+  });
+
+  it('refuses a taken email, a weak password and an unknown role, changing nothing', async () => {
+    const before = (await admin().get<User[]>('/api/users')).body.length;
+    expect((await admin().post<ApiError>('/api/users', { email: TEST_ADMIN.username.toUpperCase(), password: 'long-enough-pw', role: 'viewer' })).status).toBe(409);
+    expect((await admin().post<ApiError>('/api/users', { email: 'weak@berth.test', password: 'short', role: 'viewer' })).status).toBe(400);
+    expect((await admin().post<ApiError>('/api/users', { email: 'root@berth.test', password: 'long-enough-pw', role: 'root' })).status).toBe(400);
+    expect((await admin().request<ApiError>('PATCH', '/api/users/999999', { role: 'viewer' })).status).toBe(404);
+    expect((await admin().get<User[]>('/api/users')).body.length).toBe(before);
+  });
+});
+
+async function actorsStatus(role: Role) {
+  const c = t.anon();
+  await c.login(`${role}@berth.test`, `${role}-password-long`);
+  return (await c.get('/api/auth/status')).body;
+}

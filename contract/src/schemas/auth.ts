@@ -68,8 +68,94 @@ export const Message = z.object({ msg: z.string() });
 /** With DISABLE_AUTH the page fetches this token and sends it as X-CSRF-TOKEN; null while auth is on (the session carries one). */
 export const OpenCsrf = z.object({ csrf: z.string().nullable() });
 
+/** The password was right and the account has TOTP on: no session yet, send a code with the challenge. */
+export const TotpRequired = z.object({ totp_required: z.literal(true), challenge: z.string() });
+export type TotpRequired = z.infer<typeof TotpRequired>;
+export const LoginResult = z.union([Me, TotpRequired]);
+export type LoginResult = z.infer<typeof LoginResult>;
+
+const TotpCode = z.string().trim().regex(/^\d{6}$/, 'The code is 6 digits.');
+const RecoveryCode = z.string().trim().min(1).max(64);
+
+/** The second step of a sign-in: the challenge and either a code from the app or a recovery code. */
+export const LoginTotpBody = z
+  .strictObject({ challenge: z.string().min(1).max(2048), code: TotpCode.optional(), recovery_code: RecoveryCode.optional() })
+  .refine((b) => (b.code === undefined) !== (b.recovery_code === undefined), 'Send either code or recovery_code.');
+
+export const TotpSetup = z.object({
+  /** Base32, for typing into an authenticator app by hand. */
+  secret: z.string(),
+  otpauth_url: z.string(),
+  /** The otpauth URL as a QR code: an SVG data URL. */
+  qr: z.string(),
+});
+export type TotpSetup = z.infer<typeof TotpSetup>;
+export const TotpEnableBody = z.strictObject({ code: TotpCode });
+export const RecoveryCodes = z.object({ recovery_codes: z.array(z.string()) });
+export type RecoveryCodes = z.infer<typeof RecoveryCodes>;
+/** Turning TOTP off needs the password and a current code (or a recovery code). */
+export const TotpDisableBody = z.strictObject({ password: CurrentPassword, code: z.union([TotpCode, RecoveryCode]) });
+
+/** A live sign-in session. */
+export const Session = z.object({
+  id: z.string(),
+  user_id: z.number().int(),
+  /** The browser's User-Agent when it signed in. */
+  device: z.string().nullable(),
+  address: z.string().nullable(),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+  /** The session this request came with. */
+  current: z.boolean(),
+});
+export type Session = z.infer<typeof Session>;
+/** Admins may name another user; everyone else sees their own sessions. */
+export const SessionsQuery = z.object({ user_id: z.coerce.number().int().positive().optional() });
+export const SessionIdParams = z.object({ id: z.string().min(1).max(64) });
+
 export const authApi = {
-  login: defineRoute({ method: 'POST', path: '/api/auth/login', summary: 'Sign in; sets the session cookies', open: true, body: LoginBody, response: Me }),
+  login: defineRoute({
+    method: 'POST',
+    path: '/api/auth/login',
+    summary: 'Sign in; sets the session cookies, or asks for a TOTP code (no cookies then)',
+    open: true,
+    body: LoginBody,
+    response: LoginResult,
+  }),
+  loginTotp: defineRoute({
+    method: 'POST',
+    path: '/api/auth/login/totp',
+    summary: 'Second step of a sign-in with TOTP: the challenge and a code (or a recovery code); sets the session cookies',
+    open: true,
+    body: LoginTotpBody,
+    response: Me,
+  }),
+  totpSetup: defineRoute({ method: 'POST', role: 'viewer', path: '/api/auth/totp/setup', summary: 'Start TOTP setup: a new secret, its otpauth URL and QR code', response: TotpSetup }),
+  totpEnable: defineRoute({
+    method: 'POST',
+    role: 'viewer',
+    path: '/api/auth/totp/enable',
+    summary: 'Turn TOTP on with a code from the app; returns 10 one-time recovery codes (shown once)',
+    body: TotpEnableBody,
+    response: RecoveryCodes,
+  }),
+  totpDisable: defineRoute({ method: 'POST', role: 'viewer', path: '/api/auth/totp/disable', summary: 'Turn TOTP off (password and a code)', body: TotpDisableBody, response: Message }),
+  sessions: defineRoute({
+    method: 'GET',
+    role: 'viewer',
+    path: '/api/auth/sessions',
+    summary: "Live sessions of the signed-in user (admins: of any user, with user_id)",
+    querystring: SessionsQuery,
+    response: z.array(Session),
+  }),
+  endSession: defineRoute({
+    method: 'DELETE',
+    role: 'viewer',
+    path: '/api/auth/sessions/{id}',
+    summary: "End a session (one's own; admins: anyone's)",
+    params: SessionIdParams,
+    response: Message,
+  }),
   refresh: defineRoute({ method: 'POST', path: '/api/auth/refresh', summary: 'Mint a new access token from the refresh cookie (rotated)', open: true, response: Message }),
   logout: defineRoute({ method: 'GET', role: 'viewer', path: '/api/auth/logout', summary: 'Revoke the access session', audited: true, response: Message }),
   logoutRefresh: defineRoute({ method: 'GET', path: '/api/auth/logout/refresh', summary: 'Revoke the refresh session and clear cookies', open: true, audited: true, response: Message }),

@@ -42,5 +42,13 @@ export const usersApi = {
     body: UpdateUserBody,
     response: User,
   }),
+  endSessions: defineRoute({
+    method: 'DELETE',
+    role: 'admin',
+    path: '/api/users/{id}/sessions',
+    summary: 'End every session of an account (its API keys stay)',
+    params: UserIdParams,
+    response: Message,
+  }),
   remove: defineRoute({ method: 'DELETE', role: 'admin', path: '/api/users/{id}', summary: 'Delete an account (not the last admin)', params: UserIdParams, response: Message }),
 };

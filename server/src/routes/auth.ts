@@ -9,9 +9,30 @@ import { AuthDisabledError, DISABLED_USERNAME } from '../services/auth/principal
 
 export function authRoutes(app: FastifyInstance, { auth }: Services): void {
   route(app, authApi.login, async (req, reply) => {
-    const { username, tokens } = await auth.login(req.body.username, req.body.password, deviceOf(req));
+    const result = await auth.login(req.body.username, req.body.password, deviceOf(req));
+    if ('challenge' in result) return { totp_required: true as const, challenge: result.challenge };
+    setSessionCookies(req, reply, result.tokens);
+    return { username: result.username, authDisabled: false };
+  });
+
+  route(app, authApi.loginTotp, async (req, reply) => {
+    const { challenge, ...factor } = req.body;
+    const { username, tokens } = await auth.loginTotp(challenge, factor, deviceOf(req));
     setSessionCookies(req, reply, tokens);
     return { username, authDisabled: false };
+  });
+
+  route(app, authApi.totpSetup, (req) => auth.totpSetup(requirePrincipal(req)));
+  route(app, authApi.totpEnable, async (req) => ({ recovery_codes: await auth.totpEnable(requirePrincipal(req), req.body.code, req.ip) }));
+  route(app, authApi.totpDisable, async (req) => {
+    await auth.totpDisable(requirePrincipal(req), req.body.password, req.body.code, req.ip);
+    return { msg: 'TOTP is off.' };
+  });
+
+  route(app, authApi.sessions, (req) => auth.listSessions(requirePrincipal(req), req.query.user_id));
+  route(app, authApi.endSession, (req) => {
+    auth.endSession(requirePrincipal(req), req.params.id);
+    return { msg: 'Session ended.' };
   });
 
   route(app, authApi.refresh, async (req, reply) => {

@@ -2,13 +2,15 @@ import type { AppContext } from '../../context';
 import { ApiKeysRepo } from '../../db/api-keys-repo';
 import { SessionsRepo } from '../../db/sessions-repo';
 import { UsersRepo } from '../../db/users-repo';
-import { ForbiddenError, ReauthFailedError, UnauthorizedError } from '../../errors';
+import type { Session, TotpSetup } from '@berth/contract';
+import { ConflictError, ForbiddenError, NotFoundError, ReauthFailedError, UnauthorizedError } from '../../errors';
 import { ApiKeyService } from './api-keys';
 import { PasswordHasher } from './passwords';
 import { AuthDisabledError, type Principal } from './principal';
 import { SessionService, type Device, type SessionTokens } from './sessions';
 import { LoginThrottle } from './throttle';
 import { TokenSigner, loadSigningKey } from './tokens';
+import { TotpService } from './totp';
 import { UserAdminService } from './user-admin';
 import { UserService } from './users';
 
@@ -25,18 +27,81 @@ export class AuthService {
     readonly sessions: SessionService,
     readonly apiKeys: ApiKeyService,
     readonly userAdmin: UserAdminService,
+    private readonly totp: TotpService,
     private readonly throttle: LoginThrottle,
     private readonly signer: TokenSigner,
   ) {}
 
-  /** Same answer for an unknown user and a wrong password; throttled per client. */
-  async login(username: string, password: string, device: Device & { ip: string }): Promise<{ username: string; tokens: SessionTokens }> {
+  /**
+   * Same answer for an unknown user and a wrong password; throttled per client. With TOTP on,
+   * a right password only earns a short-lived challenge for loginTotp.
+   */
+  async login(username: string, password: string, device: Device & { ip: string }): Promise<{ username: string; tokens: SessionTokens } | { challenge: string }> {
     if (this.disabled) throw new AuthDisabledError('Signing in');
     const user = await this.throttle.attempt(device.ip, username, () => this.users.verifyCredentials(username, password));
     if (!user) throw new UnauthorizedError(INVALID_LOGIN);
-    // Said only to someone who knows the password, so it reveals nothing to a guesser.
-    if (user.disabled_at !== null) throw new UnauthorizedError('This account is disabled. Ask an admin to enable it.');
+    assertEnabled(user);
+    if (user.totp_enabled_at !== null) return { challenge: await this.signer.issueChallenge(user.id) };
     return { username: user.email, tokens: await this.sessions.start(user.id, device) };
+  }
+
+  /** The second step of a sign-in with TOTP: the challenge from login and a code or recovery code. */
+  async loginTotp(challenge: string, factor: { code?: string; recovery_code?: string }, device: Device & { ip: string }) {
+    if (this.disabled) throw new AuthDisabledError('Signing in');
+    const userId = await this.signer.verifyChallenge(challenge);
+    const user = this.users.find(userId);
+    if (!user || user.totp_enabled_at === null) throw new UnauthorizedError('The sign-in challenge is no longer valid. Enter your password again.');
+    assertEnabled(user);
+    await this.totp.check(user, factor, device.ip);
+    return { username: user.email, tokens: await this.sessions.start(user.id, device) };
+  }
+
+  async totpSetup(principal: Principal): Promise<TotpSetup> {
+    this.assertAccount(principal, 'Setting up TOTP');
+    return this.totp.setup(this.users.byId(principal.userId));
+  }
+
+  async totpEnable(principal: Principal, code: string, ip: string): Promise<string[]> {
+    this.assertAccount(principal, 'Turning TOTP on');
+    return this.totp.enable(this.users.byId(principal.userId), code, ip);
+  }
+
+  /** Needs the password and a current code (or a recovery code), so a stolen session alone cannot turn it off. */
+  async totpDisable(principal: Principal, password: string, code: string, ip: string): Promise<void> {
+    this.assertAccount(principal, 'Turning TOTP off');
+    await this.reauthenticate(principal, password, ip);
+    const user = this.users.byId(principal.userId);
+    if (user.totp_enabled_at === null) throw new ConflictError('TOTP is not on.');
+    await this.totp.check(user, { code }, ip);
+    this.totp.disable(user.id);
+  }
+
+  /** Live sessions of the principal, or of `userId` for an admin. */
+  listSessions(principal: Principal, userId: number | undefined): Session[] {
+    this.assertAccount(principal, 'Listing sessions');
+    const owner = this.sessionOwner(principal, userId ?? principal.userId);
+    return this.sessions.list(owner).map((s) => ({
+      id: s.id,
+      user_id: s.user_id,
+      device: s.user_agent,
+      address: s.ip,
+      created_at: s.created_at,
+      last_used_at: s.last_used_at,
+      current: s.id === principal.sessionId,
+    }));
+  }
+
+  /** Ends one of the principal's sessions; an admin may end anyone's. */
+  endSession(principal: Principal, sessionId: string): void {
+    this.assertAccount(principal, 'Ending a session');
+    const owner = principal.role === 'admin' ? this.sessions.ownerOf(sessionId) : principal.userId;
+    if (owner === null) throw new NotFoundError('session', sessionId);
+    this.sessions.endForUser(sessionId, owner);
+  }
+
+  private sessionOwner(principal: Principal, userId: number): number {
+    if (userId !== principal.userId && principal.role !== 'admin') throw new ForbiddenError("Only an admin may see another user's sessions.");
+    return this.users.byId(userId).id;
   }
 
   /**
@@ -94,6 +159,11 @@ export class AuthService {
   }
 }
 
+/** Said only to someone who knows the password, so it reveals nothing to a guesser. */
+function assertEnabled(user: { disabled_at: string | null }): void {
+  if (user.disabled_at !== null) throw new UnauthorizedError('This account is disabled. Ask an admin to enable it.');
+}
+
 export async function createAuthService(ctx: AppContext): Promise<AuthService> {
   const { config, db, log } = ctx;
   const signer = new TokenSigner(loadSigningKey(config.dataDir, config.secretKey, log), {
@@ -101,6 +171,7 @@ export async function createAuthService(ctx: AppContext): Promise<AuthService> {
     refresh: config.refreshTokenSeconds,
   });
   const usersRepo = new UsersRepo(db);
+  const throttle = new LoginThrottle();
   const passwords = new PasswordHasher();
   const users = new UserService(usersRepo, passwords, config.dataDir, log);
   await users.ensureAdmin(config.adminEmail, config.adminPassword);
@@ -112,7 +183,9 @@ export async function createAuthService(ctx: AppContext): Promise<AuthService> {
     sessions,
     apiKeys,
     new UserAdminService(usersRepo, passwords, sessions, apiKeys),
-    new LoginThrottle(),
+    // Codes count against their own budget, so a mistyped code does not eat into the password's.
+    new TotpService(usersRepo, new LoginThrottle()),
+    throttle,
     signer,
   );
 }

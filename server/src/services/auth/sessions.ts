@@ -45,6 +45,11 @@ export class SessionService {
     return this.repo.listLive(userId);
   }
 
+  /** Who a session belongs to, or null when there is no such session. */
+  ownerOf(sessionId: string): number | null {
+    return this.repo.find(sessionId)?.user_id ?? null;
+  }
+
   /** Ends one live session of the user; another user's session answers like a missing one. */
   endForUser(sessionId: string, userId: number): void {
     if (!this.repo.revokeForUser(sessionId, userId)) throw new NotFoundError('session', sessionId);

@@ -27,6 +27,9 @@ export interface IssuedToken {
 }
 
 const ISSUER = 'berth';
+const CHALLENGE_TYPE = 'totp_challenge';
+/** Time to open the authenticator app and type a code. */
+const CHALLENGE_SECONDS = 5 * 60;
 const KEY_FILE = 'secret.key';
 
 export const randomToken = (bytes: number) => crypto.randomBytes(bytes).toString('base64url');
@@ -101,6 +104,35 @@ export class TokenSigner {
       .setExpirationTime(now + lifetime)
       .sign(this.key);
     return { token, csrf, jti, expiresAt: new Date((now + lifetime) * 1000), maxAgeSeconds: lifetime };
+  }
+
+  /**
+   * The short-lived proof of a right password while the TOTP code is still to come. Its type
+   * claim keeps it from ever passing as an access or refresh token (and them as it).
+   */
+  async issueChallenge(userId: number): Promise<string> {
+    const now = Math.floor(Date.now() / 1000);
+    return new SignJWT({ type: CHALLENGE_TYPE })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuer(ISSUER)
+      .setSubject(String(userId))
+      .setJti(randomToken(16))
+      .setIssuedAt(now)
+      .setExpirationTime(now + CHALLENGE_SECONDS)
+      .sign(this.key);
+  }
+
+  /** The user a challenge was issued to; 401 when it is forged, of another type or expired. */
+  async verifyChallenge(token: string): Promise<number> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], issuer: ISSUER, typ: 'JWT', requiredClaims: ['sub', 'jti', 'iat', 'exp'] });
+      const userId = Number(payload.sub);
+      if (payload.type === CHALLENGE_TYPE && Number.isSafeInteger(userId)) return userId;
+    } catch (err) {
+      if (err instanceof errors.JWTExpired) throw new UnauthorizedError('The sign-in took too long. Enter your password again.');
+      if (!(err instanceof errors.JOSEError)) throw err;
+    }
+    throw new UnauthorizedError('The sign-in challenge is invalid. Enter your password again.');
   }
 
   /** Throws a 401 naming what is wrong; never echoes the token. */

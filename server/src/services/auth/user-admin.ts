@@ -56,6 +56,12 @@ export class UserAdminService {
     return toUser(this.byId(id));
   }
 
+  /** Ends every session of the user; returns how many were live. */
+  endSessions(id: number): number {
+    this.byId(id);
+    return this.sessions.endAllForUser(id);
+  }
+
   remove(id: number): void {
     this.byId(id);
     this.repo.transaction(() => {

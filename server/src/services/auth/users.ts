@@ -45,6 +45,10 @@ export class UserService {
     return (await this.passwords.verify(user.password_hash, password)) ? user : null;
   }
 
+  find(id: number): UserRow | undefined {
+    return this.repo.byId(id);
+  }
+
   byId(id: number): UserRow {
     const user = this.repo.byId(id);
     if (!user) throw new NotFoundError('user', id);

@@ -33,7 +33,10 @@ export function useLogin() {
     mutationFn: (body: { username: string; password: string }) => api(authApi.login, { body }),
     // The login screen shows the failure under the form.
     meta: { notifyError: false },
-    onSuccess: (me) => session.signedIn(me.username, me.authDisabled),
+    // With TOTP on there is no session yet: the login screen asks for the code.
+    onSuccess: (result) => {
+      if ('username' in result) session.signedIn(result.username, result.authDisabled);
+    },
   });
 }
 

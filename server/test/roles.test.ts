@@ -19,9 +19,13 @@ afterAll(async () => {
 });
 
 /** Every route of the contract: each `*Api` object the contract exports. */
-const ROUTES: { name: string; def: RouteDef }[] = Object.entries(contract)
+const CONTRACT: { name: string; def: RouteDef }[] = Object.entries(contract)
   .filter(([key, value]) => key.endsWith('Api') && typeof value === 'object' && value !== null)
   .flatMap(([api, routes]) => Object.entries(routes as Record<string, RouteDef>).map(([name, def]) => ({ name: `${api}.${name}`, def })));
+/** ...and the copy of each engine-backed route under /api/environments/local/…, which must ask the same role. */
+const ROUTES = CONTRACT.flatMap((r) =>
+  contract.isEnvironmentScoped(r.def.path) ? [r, { name: `${r.name}@env`, def: { ...r.def, path: contract.scopedContractPath(r.def.path).replace('{env}', 'local') } as RouteDef }] : [r],
+);
 
 /**
  * Fills every path parameter with a name that exists nowhere (and is not a valid number or
@@ -62,8 +66,9 @@ async function call(client: TestClient, def: RouteDef) {
 
 describe('roles', () => {
   it('every contract route is open or names a role', () => {
-    expect(ROUTES.length).toBeGreaterThan(50);
-    for (const { name, def } of ROUTES) expect(def.open === true || contract.ROLES.includes(def.role as Role), name).toBe(true);
+    expect(CONTRACT.length).toBeGreaterThan(50);
+    expect(ROUTES.length).toBeGreaterThan(CONTRACT.length + 30);
+    for (const { name, def } of CONTRACT) expect(def.open === true || contract.ROLES.includes(def.role as Role), name).toBe(true);
   });
 
   it('walks the whole route table as a viewer and an operator, by cookie and by API key', async () => {
@@ -78,7 +83,7 @@ describe('roles', () => {
             client = t.anon();
             await client.login(actor.email, actor.password);
           }
-          const res = def === contract.appsApi.dashboardStats ? await streamStatus(client, def) : await call(client, def);
+          const res = def.path.endsWith('/apps/stats') ? await streamStatus(client, def) : await call(client, def);
           const what = `${actor.role} by ${via}: ${def.method} ${def.path} (${name}) → ${res.status} ${res.text.slice(0, 200)}`;
           if (roleAllows(actor.role, def.role!)) {
             expect(res.status, what).not.toBe(403);
@@ -94,6 +99,8 @@ describe('roles', () => {
     }
     // The walk did refuse something to each: viewers the operator routes, operators the admin ones.
     expect(refused).toContain('viewer:key:deployApi.deploy');
+    expect(refused).toContain('viewer:cookie:deployApi.deploy@env');
+    expect(refused).toContain('operator:key:pruneApi.prune@env');
     expect(refused).toContain('operator:cookie:usersApi.list');
     expect(refused).not.toContain('operator:cookie:deployApi.deploy');
   });

@@ -42,6 +42,17 @@ const EnvSchema = z.object({
   CGROUP_ROOT: z.string().min(1).default('/sys/fs/cgroup'),
   /** Record every running app's stats for the history charts (it keeps a stats stream open per running app). */
   STATS_HISTORY: bool.default(true),
+  /** OpenID Connect sign-in: all of issuer, client id, secret and redirect URL, or none. */
+  OIDC_ISSUER: z.url('must be a URL').optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  OIDC_REDIRECT_URL: z.url('must be a URL ending in /api/auth/oidc/callback').optional(),
+  OIDC_NAME: z.string().min(1).max(60).default('SSO'),
+  /** The claim holding the user's groups, and the groups that map to admin and operator (others: viewer). */
+  OIDC_GROUPS_CLAIM: z.string().min(1).default('groups'),
+  OIDC_ADMIN_GROUP: z.string().min(1).optional(),
+  OIDC_OPERATOR_GROUP: z.string().min(1).optional(),
+  OIDC_ONLY: bool.default(false),
   ENGINE_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(3600).default(10),
   ENGINE_SLOW_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(7200).default(300),
   COMPOSE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(600),
@@ -119,6 +130,8 @@ export interface Config {
   terminalIdleMs: number;
   /** Berth's own container (name or ID) for the self-update; else found by host name. */
   containerName: string | undefined;
+  /** OpenID Connect sign-in, or null when not configured. */
+  oidc: OidcConfig | null;
   hostname: string | undefined;
   /**
    * The whole environment of compose CLI children: the allow-list above plus DOCKER_HOST, always
@@ -126,6 +139,20 @@ export interface Config {
    * another engine.
    */
   cliEnv: Readonly<Record<string, string>>;
+}
+
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  redirectUrl: string;
+  /** Shown on the button: "Sign in with …". */
+  name: string;
+  groupsClaim: string;
+  adminGroup: string | undefined;
+  operatorGroup: string | undefined;
+  /** Password sign-in is off. */
+  only: boolean;
 }
 
 export class ConfigError extends Error {
@@ -143,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
+  const oidc = oidcConfig(e);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -174,10 +202,40 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     terminalIdleMs: Math.round(e.TERMINAL_IDLE_MINUTES * 60_000),
     containerName: e.BERTH_CONTAINER_NAME?.replace(/^\//, ''),
     hostname: e.HOSTNAME,
+    oidc,
     cliEnv: Object.freeze({
       ...Object.fromEntries(CLI_ENV_KEYS.flatMap((k) => (present[k] ? [[k, String(present[k])]] : []))),
       DOCKER_HOST: e.DOCKER_HOST ?? DEFAULT_DOCKER_HOST,
     }),
+  };
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+function oidcConfig(e: z.infer<typeof EnvSchema>): OidcConfig | null {
+  const given = [e.OIDC_ISSUER, e.OIDC_CLIENT_ID, e.OIDC_CLIENT_SECRET, e.OIDC_REDIRECT_URL];
+  if (given.every((v) => v === undefined)) {
+    if (e.OIDC_ONLY) throw new ConfigError(['OIDC_ONLY: needs OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET and OIDC_REDIRECT_URL']);
+    return null;
+  }
+  if (!e.OIDC_ISSUER || !e.OIDC_CLIENT_ID || !e.OIDC_CLIENT_SECRET || !e.OIDC_REDIRECT_URL) {
+    throw new ConfigError(['OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET and OIDC_REDIRECT_URL: set all four for OpenID Connect sign-in, or none']);
+  }
+  const issuer = new URL(e.OIDC_ISSUER);
+  // Tokens travel between Berth and the provider: plain HTTP only on this machine.
+  if (issuer.protocol !== 'https:' && !(issuer.protocol === 'http:' && LOOPBACK_HOSTS.has(issuer.hostname))) {
+    throw new ConfigError(['OIDC_ISSUER: must be https:// (plain http only for a provider on this machine)']);
+  }
+  return {
+    issuer: e.OIDC_ISSUER,
+    clientId: e.OIDC_CLIENT_ID,
+    clientSecret: e.OIDC_CLIENT_SECRET,
+    redirectUrl: e.OIDC_REDIRECT_URL,
+    name: e.OIDC_NAME,
+    groupsClaim: e.OIDC_GROUPS_CLAIM,
+    adminGroup: e.OIDC_ADMIN_GROUP,
+    operatorGroup: e.OIDC_OPERATOR_GROUP,
+    only: e.OIDC_ONLY,
   };
 }
 

@@ -265,10 +265,10 @@ describe('deny by default', () => {
     .flatMap(([, api]) => Object.values(api as Record<string, RouteDef>));
 
   // GET /api/auth/csrf (issue 22.1: the CSRF token source while DISABLE_AUTH is on) and GET /api/auth/status (issue 23.7) are open on purpose.
-  it('opens only login (and its TOTP step), refresh, logout/refresh, auth status, the open CSRF token and health', () => {
+  it('opens only login (its TOTP step, single sign-on), refresh, logout/refresh, auth status, the open CSRF token and health', () => {
     expect(defs.length).toBeGreaterThan(8);
     expect(defs.filter((d) => d.open).map((d) => `${d.method} ${d.path}`).sort()).toEqual(
-      ['GET /api/auth/csrf', 'GET /api/auth/logout/refresh', 'GET /api/auth/status', 'GET /api/health', 'POST /api/auth/login', 'POST /api/auth/login/totp', 'POST /api/auth/refresh'].sort(),
+      ['GET /api/auth/csrf', 'GET /api/auth/logout/refresh', 'GET /api/auth/oidc/callback', 'GET /api/auth/oidc/login', 'GET /api/auth/status', 'GET /api/health', 'POST /api/auth/login', 'POST /api/auth/login/totp', 'POST /api/auth/refresh'].sort(),
     );
   });
 

@@ -15,6 +15,10 @@ export const AuthStatus = z.object({
   /** What the signed-in user may do (admin while authentication is disabled). */
   role: z.enum(ROLES).optional(),
   authDisabled: z.boolean(),
+  /** Set when single sign-on is configured: the provider's name for the "Sign in with …" button. */
+  oidc_name: z.string().optional(),
+  /** False when only single sign-on may sign in (OIDC_ONLY). */
+  password_login: z.boolean().optional(),
   /** Not signed in, but a live refresh cookie can mint a new access token (POST /api/auth/refresh). */
   canRefresh: z.boolean(),
 });
@@ -129,6 +133,20 @@ export const authApi = {
     open: true,
     body: LoginTotpBody,
     response: Me,
+  }),
+  oidcLogin: defineRoute({
+    method: 'GET',
+    path: '/api/auth/oidc/login',
+    summary: 'Start single sign-on: redirects to the OpenID Connect provider',
+    open: true,
+    response: z.unknown().describe('302 redirect'),
+  }),
+  oidcCallback: defineRoute({
+    method: 'GET',
+    path: '/api/auth/oidc/callback',
+    summary: "The provider's redirect back: checks state, nonce and PKCE, signs in (creating or linking the account by verified email) and redirects to the app",
+    open: true,
+    response: z.unknown().describe('302 redirect'),
   }),
   totpSetup: defineRoute({ method: 'POST', role: 'viewer', path: '/api/auth/totp/setup', summary: 'Start TOTP setup: a new secret, its otpauth URL and QR code', response: TotpSetup }),
   totpEnable: defineRoute({

@@ -88,7 +88,8 @@ export const migrations: { version: number; sql: string }[] = [
     // admin) become admins. A disabled user keeps their row but cannot sign in. TOTP: the
     // secret (set at setup, active once totp_enabled_at is set), the last accepted time step
     // (a code cannot be replayed) and hashed one-time recovery codes. Sessions remember the
-    // device and address they were started from and when they were last used.
+    // device and address they were started from and when they were last used. oidc_subject
+    // links an account to its OpenID Connect identity (issuer's `sub`).
     sql: `
       ALTER TABLE users ADD COLUMN role TEXT NOT NULL DEFAULT 'viewer' CHECK (role IN ('viewer', 'operator', 'admin'));
       UPDATE users SET role = 'admin';
@@ -96,6 +97,8 @@ export const migrations: { version: number; sql: string }[] = [
       ALTER TABLE users ADD COLUMN totp_secret TEXT;
       ALTER TABLE users ADD COLUMN totp_enabled_at TEXT;
       ALTER TABLE users ADD COLUMN totp_last_step INTEGER;
+      ALTER TABLE users ADD COLUMN oidc_subject TEXT;
+      CREATE UNIQUE INDEX users_oidc_subject ON users(oidc_subject);
       CREATE TABLE recovery_codes (
         id INTEGER PRIMARY KEY,
         user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,

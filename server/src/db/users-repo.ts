@@ -10,6 +10,7 @@ export interface UserRow {
   totp_secret: string | null;
   totp_enabled_at: string | null;
   totp_last_step: number | null;
+  oidc_subject: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -25,6 +26,8 @@ export class UsersRepo {
       list: db.prepare('SELECT * FROM users ORDER BY id'),
       byId: db.prepare('SELECT * FROM users WHERE id = ?'),
       byEmail: db.prepare('SELECT * FROM users WHERE email = ?'),
+      byOidcSubject: db.prepare('SELECT * FROM users WHERE oidc_subject = ?'),
+      setOidcSubject: db.prepare('UPDATE users SET oidc_subject = ?, updated_at = ? WHERE id = ?'),
       insert: db.prepare('INSERT INTO users (email, password_hash, role, created_at, updated_at) VALUES (?, ?, ?, ?, ?)'),
       setEmail: db.prepare('UPDATE users SET email = ?, updated_at = ? WHERE id = ?'),
       setPassword: db.prepare('UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?'),
@@ -61,6 +64,14 @@ export class UsersRepo {
 
   byEmail(email: string): UserRow | undefined {
     return this.stmts.byEmail.get(email) as UserRow | undefined;
+  }
+
+  byOidcSubject(subject: string): UserRow | undefined {
+    return this.stmts.byOidcSubject.get(subject) as UserRow | undefined;
+  }
+
+  setOidcSubject(id: number, subject: string): void {
+    this.stmts.setOidcSubject.run(subject, new Date().toISOString(), id);
   }
 
   insert(email: string, passwordHash: string, role: Role): number {

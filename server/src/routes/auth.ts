@@ -5,7 +5,11 @@ import { UnauthorizedError } from '../errors';
 import { route } from '../lib/route';
 import { COOKIES, clearSessionCookies, deviceOf, requirePrincipal, setSessionCookies } from '../plugins/auth';
 import type { AuthService } from '../services/auth';
+import { FLOW_SECONDS, requireOidc } from '../services/auth/oidc';
 import { AuthDisabledError, DISABLED_USERNAME } from '../services/auth/principal';
+
+const OIDC_FLOW_COOKIE = 'berth_oidc_flow';
+const OIDC_COOKIE_PATH = '/api/auth/oidc';
 
 export function authRoutes(app: FastifyInstance, { auth }: Services): void {
   route(app, authApi.login, async (req, reply) => {
@@ -63,7 +67,23 @@ export function authRoutes(app: FastifyInstance, { auth }: Services): void {
     const principal = await auth.sessions.peek(req.cookies[COOKIES.access]);
     if (principal) return { signedIn: true, username: principal.username, role: principal.role, authDisabled: false, canRefresh: false };
     const refresh = req.cookies[COOKIES.refresh];
-    return { signedIn: false, authDisabled: false, canRefresh: refresh ? await auth.sessions.canRefresh(refresh) : false };
+    // The login page's choices: single sign-on, and whether the password form is there.
+    const oidc = auth.oidc ? { oidc_name: auth.oidc.config.name, password_login: !auth.oidc.config.only } : {};
+    return { signedIn: false, authDisabled: false, canRefresh: refresh ? await auth.sessions.canRefresh(refresh) : false, ...oidc };
+  });
+
+  route(app, authApi.oidcLogin, async (req, reply) => {
+    const { url, flow } = await requireOidc(auth.oidc).start();
+    // Lax, not Strict: the provider's redirect back is a cross-site top-level navigation.
+    reply.setCookie(OIDC_FLOW_COOKIE, flow, { path: OIDC_COOKIE_PATH, httpOnly: true, sameSite: 'lax', secure: req.protocol === 'https', maxAge: FLOW_SECONDS });
+    return reply.redirect(url, 302);
+  });
+
+  route(app, authApi.oidcCallback, async (req, reply) => {
+    const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
+    reply.clearCookie(OIDC_FLOW_COOKIE, { path: OIDC_COOKIE_PATH });
+    setSessionCookies(req, reply, await auth.loginOidc(req.cookies[OIDC_FLOW_COOKIE], query, deviceOf(req)));
+    return reply.redirect('/', 302);
   });
 
   route(app, authApi.me, async (req) => {

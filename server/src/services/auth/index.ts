@@ -11,6 +11,7 @@ import { SessionService, type Device, type SessionTokens } from './sessions';
 import { LoginThrottle } from './throttle';
 import { TokenSigner, loadSigningKey } from './tokens';
 import { TotpService } from './totp';
+import { OidcService, requireOidc } from './oidc';
 import { UserAdminService } from './user-admin';
 import { UserService } from './users';
 
@@ -28,6 +29,7 @@ export class AuthService {
     readonly apiKeys: ApiKeyService,
     readonly userAdmin: UserAdminService,
     private readonly totp: TotpService,
+    readonly oidc: OidcService | null,
     private readonly throttle: LoginThrottle,
     private readonly signer: TokenSigner,
   ) {}
@@ -38,11 +40,20 @@ export class AuthService {
    */
   async login(username: string, password: string, device: Device & { ip: string }): Promise<{ username: string; tokens: SessionTokens } | { challenge: string }> {
     if (this.disabled) throw new AuthDisabledError('Signing in');
+    if (this.oidc?.config.only) throw new ForbiddenError(`Password sign-in is off on this server: sign in with ${this.oidc.config.name}.`);
     const user = await this.throttle.attempt(device.ip, username, () => this.users.verifyCredentials(username, password));
     if (!user) throw new UnauthorizedError(INVALID_LOGIN);
     assertEnabled(user);
     if (user.totp_enabled_at !== null) return { challenge: await this.signer.issueChallenge(user.id) };
     return { username: user.email, tokens: await this.sessions.start(user.id, device) };
+  }
+
+  /** Finishes a single sign-on (the provider's redirect); a session for the linked or new account. */
+  async loginOidc(flowToken: string | undefined, query: string, device: Device & { ip: string }): Promise<SessionTokens> {
+    if (this.disabled) throw new AuthDisabledError('Signing in');
+    const user = await requireOidc(this.oidc).finish(flowToken, query);
+    assertEnabled(user);
+    return this.sessions.start(user.id, device);
   }
 
   /** The second step of a sign-in with TOTP: the challenge from login and a code or recovery code. */
@@ -185,6 +196,7 @@ export async function createAuthService(ctx: AppContext): Promise<AuthService> {
     new UserAdminService(usersRepo, passwords, sessions, apiKeys),
     // Codes count against their own budget, so a mistyped code does not eat into the password's.
     new TotpService(usersRepo, new LoginThrottle()),
+    config.oidc ? new OidcService(config.oidc, usersRepo, passwords, signer, log) : null,
     throttle,
     signer,
   );

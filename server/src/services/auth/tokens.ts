@@ -111,28 +111,39 @@ export class TokenSigner {
    * claim keeps it from ever passing as an access or refresh token (and them as it).
    */
   async issueChallenge(userId: number): Promise<string> {
-    const now = Math.floor(Date.now() / 1000);
-    return new SignJWT({ type: CHALLENGE_TYPE })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setIssuer(ISSUER)
-      .setSubject(String(userId))
-      .setJti(randomToken(16))
-      .setIssuedAt(now)
-      .setExpirationTime(now + CHALLENGE_SECONDS)
-      .sign(this.key);
+    return this.issueShort(CHALLENGE_TYPE, { sub: String(userId) }, CHALLENGE_SECONDS);
   }
 
   /** The user a challenge was issued to; 401 when it is forged, of another type or expired. */
   async verifyChallenge(token: string): Promise<number> {
+    const claims = await this.verifyShort(CHALLENGE_TYPE, token, 'The sign-in took too long. Enter your password again.', 'The sign-in challenge is invalid. Enter your password again.');
+    const userId = Number(claims.sub);
+    if (!Number.isSafeInteger(userId)) throw new UnauthorizedError('The sign-in challenge is invalid. Enter your password again.');
+    return userId;
+  }
+
+  /** A signed, short-lived token of its own type carrying `claims` (string values only). */
+  async issueShort(type: string, claims: Record<string, string>, lifetimeSeconds: number): Promise<string> {
+    const now = Math.floor(Date.now() / 1000);
+    return new SignJWT({ ...claims, type })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuer(ISSUER)
+      .setJti(randomToken(16))
+      .setIssuedAt(now)
+      .setExpirationTime(now + lifetimeSeconds)
+      .sign(this.key);
+  }
+
+  /** The claims of a token made by issueShort with this type; a 401 with `expired` or `invalid` otherwise. */
+  async verifyShort(type: string, token: string, expired: string, invalid: string): Promise<Record<string, unknown>> {
     try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], issuer: ISSUER, typ: 'JWT', requiredClaims: ['sub', 'jti', 'iat', 'exp'] });
-      const userId = Number(payload.sub);
-      if (payload.type === CHALLENGE_TYPE && Number.isSafeInteger(userId)) return userId;
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], issuer: ISSUER, typ: 'JWT', requiredClaims: ['jti', 'iat', 'exp'] });
+      if (payload.type === type) return payload;
     } catch (err) {
-      if (err instanceof errors.JWTExpired) throw new UnauthorizedError('The sign-in took too long. Enter your password again.');
+      if (err instanceof errors.JWTExpired) throw new UnauthorizedError(expired);
       if (!(err instanceof errors.JOSEError)) throw err;
     }
-    throw new UnauthorizedError('The sign-in challenge is invalid. Enter your password again.');
+    throw new UnauthorizedError(invalid);
   }
 
   /** Throws a 401 naming what is wrong; never echoes the token. */

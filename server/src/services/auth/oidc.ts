@@ -1,0 +1,135 @@
+import crypto from 'node:crypto';
+import * as client from 'openid-client';
+import type { Role } from '@berth/contract';
+import type { OidcConfig } from '../../config';
+import type { AppContext } from '../../context';
+import type { UserRow, UsersRepo } from '../../db/users-repo';
+import { NotFoundError, UnauthorizedError, UpstreamError } from '../../errors';
+import type { PasswordHasher } from './passwords';
+import type { TokenSigner } from './tokens';
+
+const FLOW_TYPE = 'oidc_flow';
+/** Time to sign in at the provider. */
+export const FLOW_SECONDS = 10 * 60;
+const DISCOVERY_TIMEOUT_MS = 10_000;
+
+/**
+ * OpenID Connect sign-in through openid-client: authorization code with PKCE, state and nonce.
+ * The verifier, state and nonce ride in a signed, short-lived cookie (see routes), so nothing is
+ * kept in memory between the two steps. The callback signs in the account linked to the
+ * provider's subject, else links the account with the same verified email, else creates one
+ * whose role comes from the groups claim (admin group → admin, operator group → operator,
+ * anyone else → viewer). A linked or existing account keeps the role an admin gave it.
+ */
+export class OidcService {
+  private discovered: Promise<client.Configuration> | null = null;
+
+  constructor(
+    readonly config: OidcConfig,
+    private readonly repo: UsersRepo,
+    private readonly passwords: PasswordHasher,
+    private readonly signer: TokenSigner,
+    private readonly log: AppContext['log'],
+  ) {}
+
+  /** The provider's authorization URL and the signed flow token to keep in a cookie until the callback. */
+  async start(): Promise<{ url: string; flow: string }> {
+    const config = await this.provider();
+    const verifier = client.randomPKCECodeVerifier();
+    const state = client.randomState();
+    const nonce = client.randomNonce();
+    const url = client.buildAuthorizationUrl(config, {
+      redirect_uri: this.config.redirectUrl,
+      scope: 'openid email profile',
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state,
+      nonce,
+    });
+    return { url: url.href, flow: await this.signer.issueShort(FLOW_TYPE, { verifier, state, nonce }, FLOW_SECONDS) };
+  }
+
+  /** Finishes the flow from the provider's redirect (its query string); returns the account to sign in. */
+  async finish(flowToken: string | undefined, query: string): Promise<UserRow> {
+    if (!flowToken) throw new UnauthorizedError('The single sign-on began in another browser or took too long. Start it again.');
+    const flow = await this.signer.verifyShort(FLOW_TYPE, flowToken, 'The single sign-on took too long. Start it again.', 'The single sign-on state is invalid. Start it again.');
+    const config = await this.provider();
+    const callback = new URL(this.config.redirectUrl);
+    callback.search = query;
+    let claims: client.IDToken | undefined;
+    try {
+      const tokens = await client.authorizationCodeGrant(config, callback, {
+        pkceCodeVerifier: String(flow.verifier),
+        expectedState: String(flow.state),
+        expectedNonce: String(flow.nonce),
+        idTokenExpected: true,
+      });
+      claims = tokens.claims();
+    } catch (err) {
+      // Mismatched state or nonce, a refused code, a bad signature: the provider's or the library's words.
+      const reason = describe(err);
+      this.log.warn({ reason }, 'OIDC sign-in refused');
+      throw new UnauthorizedError(`Single sign-on failed: ${reason}`);
+    }
+    if (!claims) throw new UnauthorizedError('Single sign-on failed: the provider sent no ID token.');
+    return this.accountFor(claims);
+  }
+
+  private async accountFor(claims: client.IDToken): Promise<UserRow> {
+    const subject = `${claims.iss} ${claims.sub}`;
+    const linked = this.repo.byOidcSubject(subject);
+    if (linked) return linked;
+    const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : '';
+    if (!email || claims.email_verified !== true) {
+      throw new UnauthorizedError('Single sign-on failed: the provider did not give a verified email address for this account.');
+    }
+    const existing = this.repo.byEmail(email);
+    if (existing) {
+      this.repo.setOidcSubject(existing.id, subject);
+      return existing;
+    }
+    // No password: a random one nobody knows, so only single sign-on (or an admin's reset) opens it.
+    const hash = await this.passwords.hash(crypto.randomBytes(32).toString('base64url'));
+    const id = this.repo.insert(email, hash, this.roleFrom(claims));
+    this.repo.setOidcSubject(id, subject);
+    return this.repo.byId(id)!;
+  }
+
+  private roleFrom(claims: client.IDToken): Role {
+    const value = claims[this.config.groupsClaim];
+    const groups = Array.isArray(value) ? value.map(String) : typeof value === 'string' ? [value] : [];
+    if (this.config.adminGroup && groups.includes(this.config.adminGroup)) return 'admin';
+    if (this.config.operatorGroup && groups.includes(this.config.operatorGroup)) return 'operator';
+    return 'viewer';
+  }
+
+  /** The provider's metadata, fetched once (again after a failure). */
+  private provider(): Promise<client.Configuration> {
+    if (!this.discovered) {
+      const { issuer, clientId, clientSecret } = this.config;
+      const insecure = new URL(issuer).protocol === 'http:';
+      this.discovered = client
+        .discovery(new URL(issuer), clientId, clientSecret, undefined, {
+          timeout: DISCOVERY_TIMEOUT_MS / 1000,
+          ...(insecure ? { execute: [client.allowInsecureRequests] } : {}),
+        })
+        .catch((err: unknown) => {
+          this.discovered = null;
+          throw new UpstreamError(`Could not reach the single sign-on provider ${issuer}: ${(err as Error).message}`);
+        });
+    }
+    return this.discovered;
+  }
+}
+
+/** The library's message and that of its cause (e.g. which check failed: state, nonce, PKCE). */
+function describe(err: unknown): string {
+  const { message, cause } = err as Error;
+  return cause instanceof Error && cause.message !== message ? `${message} (${cause.message})` : message;
+}
+
+/** For routes: the provider when configured, else a 404 naming why. */
+export function requireOidc(oidc: OidcService | null): OidcService {
+  if (!oidc) throw new NotFoundError('sign-in method', 'OpenID Connect is not configured (OIDC_ISSUER)');
+  return oidc;
+}

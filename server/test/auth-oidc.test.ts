@@ -1,0 +1,177 @@
+import http from 'node:http';
+import type net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Provider from 'oidc-provider';
+import type { ApiError, AuthStatus, User } from '@berth/contract';
+import { createTestApp, TEST_ADMIN, type TestApp } from './helpers/app';
+
+/**
+ * A real OpenID Connect provider (oidc-provider, with its development login and consent pages)
+ * on 127.0.0.1, and Berth configured for it. The test walks the provider's pages over HTTP the
+ * way a browser would, then hands the provider's redirect to Berth's callback.
+ */
+const REDIRECT = 'http://berth.test/api/auth/oidc/callback';
+const ADMIN_GROUP = 'berth-admins';
+
+let t: TestApp;
+let idp: http.Server;
+
+beforeAll(async () => {
+  let handler: http.RequestListener = (_req, res) => res.writeHead(503).end();
+  idp = http.createServer((req, res) => handler(req, res));
+  await new Promise<void>((resolve) => idp.listen(0, '127.0.0.1', resolve));
+  const issuer = `http://127.0.0.1:${(idp.address() as net.AddressInfo).port}`;
+  const provider = new Provider(issuer, {
+    clients: [{ client_id: 'berth', client_secret: 'berth-client-secret', redirect_uris: [REDIRECT], grant_types: ['authorization_code'], response_types: ['code'] }],
+    // Accounts named boss-* are in the admin group; a name with "unverified" has no verified email.
+    findAccount: (_ctx, id) => ({
+      accountId: id,
+      claims: () => ({ sub: id, email: `${id}@idp.test`, email_verified: !id.includes('unverified'), groups: id.startsWith('boss') ? [ADMIN_GROUP, 'staff'] : ['staff'] }),
+    }),
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['groups'] },
+    conformIdTokenClaims: false,
+    cookies: { keys: ['oidc-test-cookie-key'] },
+  });
+  handler = provider.callback();
+  t = await createTestApp({
+    OIDC_ISSUER: issuer,
+    OIDC_CLIENT_ID: 'berth',
+    OIDC_CLIENT_SECRET: 'berth-client-secret',
+    OIDC_REDIRECT_URL: REDIRECT,
+    OIDC_NAME: 'Test IdP',
+    OIDC_ADMIN_GROUP: ADMIN_GROUP,
+  });
+});
+afterAll(async () => {
+  await t?.close();
+  await new Promise((resolve) => idp?.close(resolve));
+});
+
+/** GET /api/auth/oidc/login: the provider's URL and the flow cookie Berth set. */
+async function start(): Promise<{ url: URL; flowCookie: string }> {
+  const res = await t.app.inject({ method: 'GET', url: '/api/auth/oidc/login' });
+  expect(res.statusCode, res.body).toBe(302);
+  const cookie = res.cookies.find((c) => c.name === 'berth_oidc_flow')!;
+  expect(cookie.httpOnly).toBe(true);
+  return { url: new URL(res.headers.location as string), flowCookie: `${cookie.name}=${cookie.value}` };
+}
+
+/** Signs in at the provider as `login` (development pages: any password) and returns its redirect to Berth. */
+async function atProvider(authorizeUrl: URL, login: string): Promise<string> {
+  const jar = new Map<string, string>();
+  let url = authorizeUrl.href;
+  let body: string | undefined;
+  for (let hop = 0; hop < 20; hop++) {
+    const res = await fetch(url, {
+      method: body ? 'POST' : 'GET',
+      redirect: 'manual',
+      headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '), ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+      body,
+    });
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const [name, ...value] = pair!.split('=');
+      jar.set(name!, value.join('='));
+    }
+    const location = res.headers.get('location');
+    if (location) {
+      const next = new URL(location, url).href;
+      if (next.startsWith(REDIRECT)) return next;
+      [url, body] = [next, undefined];
+      continue;
+    }
+    const html = await res.text();
+    const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
+    if (!action) throw new Error(`unexpected provider page (${res.status}): ${html.slice(0, 300)}`);
+    url = new URL(action, url).href;
+    body = html.includes('name="login"') ? new URLSearchParams({ prompt: 'login', login, password: 'any' }).toString() : new URLSearchParams({ prompt: 'consent' }).toString();
+  }
+  throw new Error('the provider never redirected back');
+}
+
+async function callback(redirect: string, flowCookie: string) {
+  const u = new URL(redirect);
+  return t.app.inject({ method: 'GET', url: `/api/auth/oidc/callback${u.search}`, headers: { cookie: flowCookie } });
+}
+
+async function signInAs(login: string) {
+  const { url, flowCookie } = await start();
+  return callback(await atProvider(url, login), flowCookie);
+}
+
+const userByEmail = async (email: string) => (await t.client.get<User[]>('/api/users')).body.find((u) => u.email === email);
+
+describe('OpenID Connect sign-in', () => {
+  it('the login page learns the provider name; the flow uses PKCE (S256), state and nonce', async () => {
+    const status = await t.anon().get<AuthStatus>('/api/auth/status');
+    expect(status.body).toMatchObject({ signedIn: false, oidc_name: 'Test IdP', password_login: true });
+    const { url } = await start();
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+    for (const p of ['code_challenge', 'state', 'nonce']) expect(url.searchParams.get(p)).toBeTruthy();
+    expect(url.searchParams.get('redirect_uri')).toBe(REDIRECT);
+  });
+
+  it('a user in the admin group becomes an admin; the session cookies work', async () => {
+    const res = await signInAs('boss-ada');
+    expect(res.statusCode, res.body).toBe(302);
+    expect(res.headers.location).toBe('/');
+    const access = res.cookies.find((c) => c.name === 'access_token_cookie')!;
+    const status = await t.app.inject({ method: 'GET', url: '/api/auth/status', headers: { cookie: `access_token_cookie=${access.value}` } });
+    expect(status.json()).toMatchObject({ signedIn: true, username: 'boss-ada@idp.test', role: 'admin' });
+    expect(await userByEmail('boss-ada@idp.test')).toMatchObject({ role: 'admin' });
+  });
+
+  it('a user without the group becomes a viewer; signing in again reuses the account', async () => {
+    expect((await signInAs('bob')).statusCode).toBe(302);
+    expect((await signInAs('bob')).statusCode).toBe(302);
+    const users = (await t.client.get<User[]>('/api/users')).body.filter((u) => u.email === 'bob@idp.test');
+    expect(users).toHaveLength(1);
+    expect(users[0]!.role).toBe('viewer');
+  });
+
+  it('links an existing account by verified email and keeps its role', async () => {
+    await t.client.post('/api/users', { email: 'carol@idp.test', password: 'carol-local-pw', role: 'operator' });
+    expect((await signInAs('carol')).statusCode).toBe(302);
+    expect(await userByEmail('carol@idp.test')).toMatchObject({ role: 'operator' });
+  });
+
+  it('refuses a tampered state, a tampered nonce, a missing flow cookie and an unverified email', async () => {
+    const a = await start();
+    const badState = new URL(a.url);
+    badState.searchParams.set('state', 'tampered-state');
+    const stateRes = await callback(await atProvider(badState, 'mallory'), a.flowCookie);
+    expect(stateRes.statusCode).toBe(401);
+    expect(stateRes.json<ApiError>().detail).toMatch(/state/i);
+
+    const b = await start();
+    const badNonce = new URL(b.url);
+    badNonce.searchParams.set('nonce', 'tampered-nonce');
+    const nonceRes = await callback(await atProvider(badNonce, 'mallory'), b.flowCookie);
+    expect(nonceRes.statusCode).toBe(401);
+    expect(nonceRes.json<ApiError>().detail).toMatch(/nonce/i);
+
+    const c = await start();
+    const noCookie = await t.app.inject({ method: 'GET', url: `/api/auth/oidc/callback${new URL(await atProvider(c.url, 'mallory')).search}` });
+    expect(noCookie.statusCode).toBe(401);
+
+    expect((await signInAs('unverified-eve')).statusCode).toBe(401);
+    for (const res of [stateRes, nonceRes, noCookie]) expect(res.cookies.some((k) => k.name === 'access_token_cookie' && k.value)).toBe(false);
+    expect(await userByEmail('mallory@idp.test')).toBeUndefined();
+    expect(await userByEmail('unverified-eve@idp.test')).toBeUndefined();
+  });
+
+  it('with OIDC_ONLY the password form is off', async () => {
+    const only = await createTestApp(
+      { OIDC_ISSUER: 'http://127.0.0.1:9', OIDC_CLIENT_ID: 'x', OIDC_CLIENT_SECRET: 'y', OIDC_REDIRECT_URL: REDIRECT, OIDC_ONLY: 'true' },
+      { signIn: false },
+    );
+    try {
+      expect((await only.anon().get<AuthStatus>('/api/auth/status')).body).toMatchObject({ password_login: false });
+      const res = await only.anon().post<ApiError>('/api/auth/login', { username: TEST_ADMIN.username, password: TEST_ADMIN.password });
+      expect(res.status).toBe(403);
+      expect(res.body.detail).toContain('Password sign-in is off');
+    } finally {
+      await only.close();
+    }
+  });
+});

@@ -112,7 +112,7 @@ describe('GET /api/auth/status', () => {
     const c = await signedIn();
     const me = await c.get('/api/auth/status');
     expect(me.status).toBe(200);
-    expect(me.body).toEqual({ signedIn: true, username: TEST_ADMIN.username, role: 'admin', authDisabled: false, canRefresh: false });
+    expect(me.body).toEqual({ signedIn: true, username: TEST_ADMIN.username, role: 'admin', totp_enabled: false, authDisabled: false, canRefresh: false });
 
     // An expired access token looks like a missing one; the refresh cookie alone can sign in again.
     const stale = t.anon();

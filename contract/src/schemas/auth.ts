@@ -14,6 +14,8 @@ export const AuthStatus = z.object({
   username: z.string().optional(),
   /** What the signed-in user may do (admin while authentication is disabled). */
   role: z.enum(ROLES).optional(),
+  /** Whether the signed-in user has two-factor sign-in on. */
+  totp_enabled: z.boolean().optional(),
   authDisabled: z.boolean(),
   /** Set when single sign-on is configured: the provider's name for the "Sign in with …" button. */
   oidc_name: z.string().optional(),

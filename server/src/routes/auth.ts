@@ -65,7 +65,10 @@ export function authRoutes(app: FastifyInstance, { auth }: Services): void {
   route(app, authApi.status, async (req) => {
     if (auth.disabled) return { signedIn: true, username: DISABLED_USERNAME, role: 'admin' as const, authDisabled: true, canRefresh: false };
     const principal = await auth.sessions.peek(req.cookies[COOKIES.access]);
-    if (principal) return { signedIn: true, username: principal.username, role: principal.role, authDisabled: false, canRefresh: false };
+    if (principal) {
+      const totpEnabled = auth.users.find(principal.userId)?.totp_enabled_at != null;
+      return { signedIn: true, username: principal.username, role: principal.role, totp_enabled: totpEnabled, authDisabled: false, canRefresh: false };
+    }
     const refresh = req.cookies[COOKIES.refresh];
     // The login page's choices: single sign-on, and whether the password form is there.
     const oidc = auth.oidc ? { oidc_name: auth.oidc.config.name, password_login: !auth.oidc.config.only } : {};

@@ -1,5 +1,7 @@
 import { Center, Loader } from '@mantine/core';
 import { Navigate, Outlet, type RouteObject } from 'react-router-dom';
+import type { Role } from '@berth/contract';
+import { RoleGate } from '../components/RoleGate';
 import type { RouteHandle } from '../lib/route-name';
 import { AppShellLayout } from './shell/AppShellLayout';
 import { RouteError } from './shell/RouteError';
@@ -11,6 +13,19 @@ import { RouteError } from './shell/RouteError';
 type PageModule = { default: React.ComponentType };
 const page = (load: () => Promise<PageModule>) => async () => ({ Component: (await load()).default });
 const named = (name: string): RouteHandle => ({ name });
+/** A page only a role may use: others see why not (the server refuses the calls anyway). */
+const gated = (need: Role, load: () => Promise<PageModule>) => async () => {
+  const Page = (await load()).default;
+  return {
+    Component: function GatedPage() {
+      return (
+        <RoleGate need={need}>
+          <Page />
+        </RoleGate>
+      );
+    },
+  };
+};
 
 export const routes: RouteObject[] = [
   {
@@ -30,7 +45,7 @@ export const routes: RouteObject[] = [
         element: <Outlet />,
         children: [
           { index: true, handle: named('View Templates'), lazy: page(() => import('./pages/templates-list')) },
-          { path: 'new', handle: named('New Template'), lazy: page(() => import('./pages/template-new')) },
+          { path: 'new', handle: named('New Template'), lazy: gated('operator', () => import('./pages/template-new')) },
           { path: ':templateId', handle: named('Template Details'), lazy: page(() => import('./pages/template-details')) },
         ],
       },
@@ -39,10 +54,10 @@ export const routes: RouteObject[] = [
         element: <Outlet />,
         children: [
           { index: true, handle: named('View Applications'), lazy: page(() => import('./pages/apps-list')) },
-          { path: 'deploy', handle: named('Add Application'), lazy: page(() => import('./pages/app-add')) },
-          { path: 'deploy/:appId', handle: named('Deploy'), lazy: page(() => import('./pages/app-deploy')) },
-          { path: 'edit/:appName', handle: named('Edit'), lazy: page(() => import('./pages/app-edit')) },
-          { path: 'templates', handle: named('Deploy from Template'), lazy: page(() => import('./pages/apps-from-template')) },
+          { path: 'deploy', handle: named('Add Application'), lazy: gated('operator', () => import('./pages/app-add')) },
+          { path: 'deploy/:appId', handle: named('Deploy'), lazy: gated('operator', () => import('./pages/app-deploy')) },
+          { path: 'edit/:appName', handle: named('Edit'), lazy: gated('operator', () => import('./pages/app-edit')) },
+          { path: 'templates', handle: named('Deploy from Template'), lazy: gated('operator', () => import('./pages/apps-from-template')) },
           {
             path: ':appName',
             lazy: page(() => import('./pages/app-layout')),
@@ -62,7 +77,7 @@ export const routes: RouteObject[] = [
         element: <Outlet />,
         children: [
           { index: true, handle: named('View Projects'), lazy: page(() => import('./pages/projects-list')) },
-          { path: ':projectName/edit', handle: named('Edit Project'), lazy: page(() => import('./pages/project-edit')) },
+          { path: ':projectName/edit', handle: named('Edit Project'), lazy: gated('operator', () => import('./pages/project-edit')) },
           { path: ':projectName', handle: named('Project Details'), lazy: page(() => import('./pages/project-details')) },
         ],
       },
@@ -73,6 +88,7 @@ export const routes: RouteObject[] = [
           { index: true, element: <Navigate to="info" replace /> },
           { path: 'info', handle: named('User Info'), lazy: page(() => import('./pages/user-info')) },
           { path: 'changePassword', handle: named('Change Password'), lazy: page(() => import('./pages/user-change-password')) },
+          { path: 'security', handle: named('Security'), lazy: page(() => import('./pages/user-security')) },
         ],
       },
       {
@@ -88,6 +104,7 @@ export const routes: RouteObject[] = [
           { path: 'auto-update', handle: named('Auto-update'), lazy: page(() => import('./pages/settings-auto-update')) },
           { path: 'notifications', handle: named('Notifications'), lazy: page(() => import('./pages/settings-notifications')) },
           { path: 'audit', handle: named('Audit Log'), lazy: page(() => import('./pages/settings-audit')) },
+          { path: 'users', handle: named('Users'), lazy: page(() => import('./pages/settings-users')) },
         ],
       },
       {
@@ -100,7 +117,7 @@ export const routes: RouteObject[] = [
           { path: 'volumes', handle: named('Volumes'), lazy: page(() => import('./pages/volumes-list')) },
           { path: 'volumes/:volumeName', handle: named('Volume Details'), lazy: page(() => import('./pages/volume-details')) },
           { path: 'networks', handle: named('Networks'), lazy: page(() => import('./pages/networks-list')) },
-          { path: 'networks/new', handle: named('New Network'), lazy: page(() => import('./pages/network-new')) },
+          { path: 'networks/new', handle: named('New Network'), lazy: gated('operator', () => import('./pages/network-new')) },
           { path: 'networks/:networkid', handle: named('Network Details'), lazy: page(() => import('./pages/network-details')) },
         ],
       },

@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { roleAllows, type Role } from '@berth/contract';
 
 /** Local storage key of the signed-in username (spec: the username is kept locally). */
 export const USERNAME_KEY = 'username';
@@ -7,6 +8,8 @@ export interface Session {
   /** null while signed out (or before the first auth check says otherwise). */
   username: string | null;
   authDisabled: boolean;
+  /** What the user may do (the server enforces it; the web hides what the role cannot do). */
+  role: Role;
   /** The start-up auth check has answered (either way). */
   checked: boolean;
 }
@@ -30,7 +33,7 @@ function writeStoredUsername(username: string | null): void {
   }
 }
 
-let state: Session = { username: readStoredUsername(), authDisabled: false, checked: false };
+let state: Session = { username: readStoredUsername(), authDisabled: false, role: 'viewer', checked: false };
 const listeners = new Set<() => void>();
 
 function setState(next: Session): void {
@@ -45,14 +48,14 @@ export const session = {
     listeners.add(listener);
     return () => listeners.delete(listener);
   },
-  signedIn(username: string, authDisabled: boolean): void {
+  signedIn(username: string, authDisabled: boolean, role: Role = state.role): void {
     writeStoredUsername(username);
-    setState({ username, authDisabled, checked: true });
+    setState({ username, authDisabled, role, checked: true });
   },
   /** Auth error, failed refresh or logout: forget the user (spec: stored username cleared). */
   signedOut(): void {
     writeStoredUsername(null);
-    setState({ username: null, authDisabled: false, checked: true });
+    setState({ username: null, authDisabled: false, role: 'viewer', checked: true });
   },
 };
 
@@ -63,4 +66,9 @@ export function useSession(): Session {
 /** Signed in, or nobody needs to be (auth disabled on the server). */
 export function isAuthenticated(s: Session): boolean {
   return s.authDisabled || s.username !== null;
+}
+
+/** Whether the signed-in user's role reaches `need`. */
+export function useCan(need: Role): boolean {
+  return roleAllows(useSession().role, need);
 }

@@ -1,6 +1,11 @@
+import { RoleGate } from '../../components/RoleGate';
 import { UpdatePanel } from '../../features/settings/components/UpdatePanel';
 
 /** /settings/update */
 export default function SettingsUpdatePage() {
-  return <UpdatePanel />;
+  return (
+    <RoleGate need="admin">
+      <UpdatePanel />
+    </RoleGate>
+  );
 }

@@ -17,7 +17,7 @@ export async function checkAuth(): Promise<Me | null> {
     let status = await api(authApi.status);
     if (!status.signedIn && status.canRefresh && (await refreshSession())) status = await api(authApi.status);
     if (status.signedIn && status.username !== undefined) {
-      session.signedIn(status.username, status.authDisabled);
+      session.signedIn(status.username, status.authDisabled, status.role ?? 'viewer');
       return { username: status.username, authDisabled: status.authDisabled };
     }
     session.signedOut();
@@ -34,8 +34,9 @@ export function useLogin() {
     // The login screen shows the failure under the form.
     meta: { notifyError: false },
     // With TOTP on there is no session yet: the login screen asks for the code.
-    onSuccess: (result) => {
-      if ('username' in result) session.signedIn(result.username, result.authDisabled);
+    // The status call that follows brings the role.
+    onSuccess: async (result) => {
+      if ('username' in result) await checkAuth();
     },
   });
 }
@@ -98,3 +99,31 @@ export function useRevokeApiKey() {
     },
   });
 }
+
+export const sessionsQuery = () => queryOptions({ queryKey: [...accountKeys.all, 'sessions'], queryFn: ({ signal }) => api(authApi.sessions, { signal }) });
+
+export function useEndSession() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api(authApi.endSession, { params: { id } }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: [...accountKeys.all, 'sessions'] }),
+  });
+}
+
+export const useTotpSetup = () => useMutation({ mutationFn: () => api(authApi.totpSetup) });
+export const useTotpEnable = () => useMutation({ mutationFn: (code: string) => api(authApi.totpEnable, { body: { code } }) });
+export const useTotpDisable = () => useMutation({ mutationFn: (body: { password: string; code: string }) => api(authApi.totpDisable, { body }) });
+
+/** The second sign-in step with TOTP on; then the status call brings the session. */
+export function useLoginTotp() {
+  return useMutation({
+    mutationFn: (body: { challenge: string; code?: string; recovery_code?: string }) => api(authApi.loginTotp, { body }),
+    meta: { notifyError: false },
+    onSuccess: async () => {
+      await checkAuth();
+    },
+  });
+}
+
+/** The status call as a query (User > Security reads whether TOTP is on). */
+export const authStatusQuery = () => queryOptions({ queryKey: [...accountKeys.all, 'status'], queryFn: ({ signal }) => api(authApi.status, { signal }) });

@@ -1,2 +1,5 @@
 // The account feature's public face: what other features may import (lint holds it).
-export { useLogout } from './api';
+export { useLogout, authStatusQuery } from './api';
+export { SessionsCard } from './components/SessionsCard';
+export { TotpCard } from './components/TotpCard';
+export { TotpLoginForm } from './components/TotpLoginForm';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Alert } from '@mantine/core';
-import { IconKey, IconLock } from '@tabler/icons-react';
+import { IconKey, IconLock, IconShieldLock } from '@tabler/icons-react';
 import { PageHeader } from '../../../components/PageHeader';
 import { RouteTabs, type RouteTab } from '../../../components/RouteTabs';
 import { useSession } from '../../../lib/session';
@@ -8,6 +8,7 @@ import { useSession } from '../../../lib/session';
 const TABS: RouteTab[] = [
   { to: '/user/info', label: 'Info', icon: IconKey },
   { to: '/user/changePassword', label: 'Change Password', icon: IconLock },
+  { to: '/user/security', label: 'Security', icon: IconShieldLock },
 ];
 
 /** The user area's heading (the username) and its tabs around the tab's page. */

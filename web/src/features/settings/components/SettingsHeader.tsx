@@ -1,25 +1,30 @@
 import type { ReactNode } from 'react';
 import { Badge } from '@mantine/core';
-import { IconBell, IconBrush, IconCalendarRepeat, IconCloudDownload, IconInfoCircle, IconListCheck, IconTrash, IconVariable } from '@tabler/icons-react';
+import { IconBell, IconBrush, IconCalendarRepeat, IconCloudDownload, IconInfoCircle, IconListCheck, IconTrash, IconUsers, IconVariable } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { PageHeader } from '../../../components/PageHeader';
 import { RouteTabs, type RouteTab } from '../../../components/RouteTabs';
+import { useCan } from '../../../lib/session';
 import { serverInfoQuery } from '../api';
 
-const TABS: RouteTab[] = [
+const TABS: (RouteTab & { admin?: boolean })[] = [
   { to: '/settings/info', label: 'Info', icon: IconInfoCircle },
   { to: '/settings/theme', label: 'Theme', icon: IconBrush },
   { to: '/settings/templateVariables', label: 'Template Variables', icon: IconVariable },
-  { to: '/settings/prune', label: 'Prune', icon: IconTrash },
-  { to: '/settings/update', label: 'Update', icon: IconCloudDownload },
+  { to: '/settings/prune', label: 'Prune', icon: IconTrash, admin: true },
+  { to: '/settings/update', label: 'Update', icon: IconCloudDownload, admin: true },
   { to: '/settings/auto-update', label: 'Auto-update', icon: IconCalendarRepeat },
   { to: '/settings/notifications', label: 'Notifications', icon: IconBell },
   { to: '/settings/audit', label: 'Audit log', icon: IconListCheck },
+  { to: '/settings/users', label: 'Users', icon: IconUsers, admin: true },
 ];
 
 /** Settings heading with Berth's real version, then Back and the settings tabs around the tab's page. */
 export function SettingsHeader({ children }: { children?: ReactNode }) {
   const info = useQuery(serverInfoQuery());
+  // Tabs a role cannot use are hidden; their pages still explain why when opened directly.
+  const admin = useCan('admin');
+  const tabs = TABS.filter((t) => admin || !t.admin);
   return (
     <>
       <PageHeader
@@ -32,7 +37,7 @@ export function SettingsHeader({ children }: { children?: ReactNode }) {
           )
         }
       />
-      <RouteTabs tabs={TABS} back="/">
+      <RouteTabs tabs={tabs} back="/">
         {children}
       </RouteTabs>
     </>

@@ -131,6 +131,7 @@ export const settingsApi = {
   }),
   updateStatus: defineRoute({
     method: 'GET',
+    role: 'admin',
     path: '/api/settings/update/status',
     summary: "The self-update check with its details: why not, which container and image, the last update",
     response: SelfUpdateCheck,

@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectRouteName, newPage, signIn, signOut } from './helpers/browser';
+import { generate } from 'otplib';
+import { expectRouteName, newPage, routeName, signIn, signOut } from './helpers/browser';
 import type { TestServer } from './helpers/server';
 import { withConsole } from './helpers/console';
 
@@ -58,6 +59,44 @@ describe('account', () => {
     await page.getByRole('dialog', { name: 'Revoke the API key?' }).getByRole('button', { name: 'Revoke' }).click();
     await table.getByRole('cell', { name: keyName, exact: true }).waitFor({ state: 'detached' });
     expect((await meWithKey(token)).status).toBe(401);
+    await context.close();
+  });
+
+  it('turns on two-factor sign-in with the QR setup, then signs in with a code (a second user)', async () => {
+    // The user is made through the API as the admin; the journey is theirs.
+    const user = { email: `totp-${Math.random().toString(36).slice(2, 8)}@berth.test`, password: 'totp-journey-password' };
+    const login = await fetch(`${server.baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: EMAIL, password }) });
+    const cookies = login.headers.getSetCookie().map((c) => c.split(';')[0]!);
+    const csrf = cookies.find((c) => c.startsWith('csrf_access_token='))!.split('=')[1]!;
+    const made = await fetch(`${server.baseUrl}/api/users`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: cookies.join('; '), 'x-csrf-token': csrf },
+      body: JSON.stringify({ ...user, role: 'viewer' }),
+    });
+    expect(made.status).toBe(200);
+
+    const { context, page } = await newPage(browser, server.baseUrl);
+    await signIn(page, user.email, user.password, { path: '/#/user/security' });
+    await expectRouteName(page, 'Security');
+    await page.getByRole('button', { name: 'Set Up' }).click();
+    await page.getByRole('img', { name: 'QR code for the authenticator app' }).waitFor();
+    const secret = (await page.locator('code').first().textContent())!.trim();
+    await page.getByLabel('Code', { exact: true }).fill(await generate({ secret }));
+    await page.getByRole('button', { name: 'Turn On' }).click();
+    await page.getByText('They are not shown again').waitFor();
+    expect(await page.getByLabel('Recovery codes').locator('code').count()).toBe(10);
+
+    await signOut(page);
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password', { exact: true }).fill(user.password);
+    await page.getByRole('button', { name: 'Login' }).click();
+    // A code of the next period: the one used to turn TOTP on cannot be used again.
+    await page.getByLabel('Code', { exact: true }).fill(await generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 }));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await routeName(page).waitFor({ timeout: 30_000 });
+    // A viewer sees the admin-only settings tabs hidden and a clear message on their pages.
+    await page.goto(`${server.baseUrl}/#/settings/users`);
+    await page.getByText('This page needs the admin role and your account is a viewer').waitFor();
     await context.close();
   });
 

@@ -38,6 +38,7 @@ const ROUTES: [hash: string, name: string][] = [
   ['#/user/changePassword', 'Change Password'],
   ['#/settings/theme', 'Theme'],
   ['#/settings/templateVariables', 'Template Variables'],
+  ['#/settings/environments', 'Environments'],
   ['#/settings/prune', 'Prune'],
   ['#/settings/update', 'Update'],
   ['#/settings/notifications', 'Notifications'],

@@ -76,6 +76,7 @@ function pages(ids: Ids): { hash: string; name: string; ready?: (page: Page) => 
     { hash: '#/settings/info', name: 'Server Info', ready: (p) => p.getByRole('table', { name: 'Server info' }).waitFor() },
     { hash: '#/settings/theme', name: 'Theme' },
     { hash: '#/settings/templateVariables', name: 'Template Variables' },
+    { hash: '#/settings/environments', name: 'Environments', ready: row('Local') },
     { hash: '#/settings/prune', name: 'Prune' },
     { hash: '#/settings/update', name: 'Update' },
     { hash: '#/settings/notifications', name: 'Notifications', ready: (p) => p.getByRole('table', { name: 'Notification channels' }).waitFor() },

@@ -26,3 +26,4 @@ export * from './schemas/logs';
 export * from './schemas/host';
 export * from './schemas/terminal';
 export * from './schemas/users';
+export * from './schemas/environment';

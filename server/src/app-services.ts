@@ -12,6 +12,7 @@ import { SettingsImportRepo } from './db/settings-import-repo';
 import { StatsHistoryRepo } from './db/stats-history-repo';
 import { TemplatesRepo } from './db/templates-repo';
 import { VariablesRepo } from './db/variables-repo';
+import { EnvironmentsRepo } from './db/environments-repo';
 import { createEngine } from './docker/dockerode-engine';
 import type { Engine } from './docker/engine';
 import { EngineStatus } from './docker/engine-status';
@@ -35,7 +36,9 @@ import { EnvironmentScopes } from './services/environment-scopes';
 import { EventHistory } from './services/event-history';
 import { ChannelsService, composeFailureNotifier, NotificationService } from './services/notifications';
 import { loadSigningKey } from './services/auth/tokens';
-import { deriveKey } from './lib/secret-box';
+import { EnvironmentsService } from './services/environments/environments';
+import { environmentContext } from './services/environments/scope-context';
+import { deriveKey, open, seal } from './lib/secret-box';
 import { ImagesService } from './services/images';
 import { NetworksService } from './services/networks';
 import { ProjectsService } from './services/projects';
@@ -62,6 +65,8 @@ export interface AppDeps {
   docker?: Engine;
   /** Skip detection (tests that do not need compose); a promise stands for a detection still running. */
   compose?: ComposeCli | null | Promise<ComposeCli | null>;
+  /** Where the log goes instead of stdout (tests read it for secrets). */
+  logStream?: { write(line: string): void };
 }
 
 /**
@@ -128,6 +133,8 @@ export interface Services {
   metrics: MetricsService;
   /** Open web terminals of every environment: the per-user cap and the idle timeout. */
   terminals: TerminalSessions;
+  /** The environments (stored ones and `local`): their CRUD and status. */
+  environmentsAdmin: EnvironmentsService;
   /** Every environment's engine-backed services, built on first use. */
   environments: EnvironmentScopes<EngineScope>;
   /** The engine-backed services of the request's environment (`/api/environments/{env}/…`, else `local`); 404 for an unknown one. */
@@ -178,13 +185,32 @@ export async function buildServices(config: Config, log: FastifyBaseLogger, deps
     closers.push(() => audit.close());
     const auth = await createAuthService(ctx);
     // The auth service made the signing key on a first start; this reads it back.
-    const secretsKey = deriveKey(loadSigningKey(config.dataDir, config.secretKey, log), 'notification-channels');
+    const signingKey = loadSigningKey(config.dataDir, config.secretKey, log);
+    const secretsKey = deriveKey(signingKey, 'notification-channels');
     const notificationsRepo = new NotificationsRepo(db);
     const notifications = new NotificationService(notificationsRepo, new ChannelsService(notificationsRepo, secretsKey), config.notifyRetryDelaysMs, log);
     closers.push(() => notifications.close());
-    const environments = new EnvironmentScopes<EngineScope>((id) => (id === LOCAL_ENVIRONMENT ? buildScope(id, ctx, variables, notifications, historyRepo) : null));
+    // Environment secrets are sealed under a key of their own, derived from the signing key.
+    const environmentsKey = deriveKey(signingKey, 'environments');
+    const box = { seal: (plain: string) => seal(environmentsKey, plain), open: (sealed: string) => open(environmentsKey, sealed) };
+    const environments: EnvironmentScopes<EngineScope> = new EnvironmentScopes<EngineScope>((id) => {
+      if (id === LOCAL_ENVIRONMENT) return buildScope(id, ctx, variables, notifications, historyRepo);
+      const parts = environmentsAdmin.connectionParts(id);
+      if (!parts) return null;
+      const env = environmentContext(ctx, id, parts, (key) => environmentsAdmin.rememberHostKey(id, key));
+      const scope = buildScope(id, env.ctx, variables, notifications, historyRepo);
+      return {
+        ...scope,
+        close: async () => {
+          await scope.close();
+          env.close();
+        },
+      };
+    });
+    const environmentsAdmin = new EnvironmentsService(ctx, new EnvironmentsRepo(db), box, environments);
     closers.push(() => environments.closeAll());
     environments.get(LOCAL_ENVIRONMENT);
+    environmentsAdmin.watchAll();
     const metrics = new MetricsService(() => ({ ...environments.local, docker: environments.local.ctx.docker }));
     closers.push(() => metrics.close());
 
@@ -203,6 +229,7 @@ export async function buildServices(config: Config, log: FastifyBaseLogger, deps
       notifications,
       metrics,
       terminals: new TerminalSessions(log, { maxPerUser: config.terminalMaxSessionsPerUser, idleMs: config.terminalIdleMs }),
+      environmentsAdmin,
       environments,
       scope: (req) => environments.get(environmentOf(req)),
     };

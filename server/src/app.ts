@@ -31,6 +31,7 @@ import { auditRoutes } from './routes/audit';
 import { notificationsRoutes } from './routes/notifications';
 import { hostRoutes } from './routes/host';
 import { terminalRoutes } from './routes/terminal';
+import { environmentsRoutes } from './routes/environments';
 
 /** Calls that read the compose CLI (projects, Settings > Info) wait for its detection at start. */
 const USES_COMPOSE = /^\/api\/(?:environments\/[^/]+\/)?(?:compose|settings\/info)(?:[/?]|$)/;
@@ -44,6 +45,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<{ ap
       level: config.logLevel,
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]', 'res.headers["set-cookie"]'], remove: true },
       serializers: { req: requestSerializer },
+      ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
@@ -87,6 +89,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<{ ap
   auditRoutes(app, services);
   notificationsRoutes(app, services);
   usersRoutes(app, services);
+  environmentsRoutes(app, services);
 
   await registerStaticWeb(app, config.webDist);
   // The first engine check runs in the background too; a health call checks for itself.

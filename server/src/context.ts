@@ -17,6 +17,8 @@ export interface AppContext {
   /** Set while the compose CLI is being looked for at start; null once it is known. */
   composeReady: Promise<void> | null;
   log: FastifyBaseLogger;
+  /** The engine runs on another machine (a tcp:// or ssh:// environment): paths in its labels are not ours to read. */
+  remoteEngine?: boolean;
   version: string;
   /** Cleanups run on close, last registered first. */
   onClose: (fn: () => Promise<void> | void) => void;

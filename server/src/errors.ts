@@ -35,6 +35,7 @@ export const ERROR_STATUS = {
   host_not_allowed: 421,
   reauth_failed: 403,
   not_in_swarm: 409,
+  environment_unreachable: 502,
 } as const satisfies Record<ErrorCode, number>;
 
 /** An error meant for the client: its message is the human `detail`, safe to show. Throw a named subclass. */
@@ -124,7 +125,14 @@ export class InternalError extends AppError {
 }
 
 export class DockerUnavailableError extends AppError {
-  constructor(detail = 'The Docker engine is not reachable. Berth keeps trying to reconnect.') {
+  /**
+   * `reason` says how the connection failed ("connection refused", "TLS verification failed: …"),
+   * for the environment checks that report it.
+   */
+  constructor(
+    detail = 'The Docker engine is not reachable. Berth keeps trying to reconnect.',
+    public readonly reason: string | null = null,
+  ) {
     super(ErrorCode.dockerUnavailable, detail);
   }
 }
@@ -257,5 +265,12 @@ export class ReauthFailedError extends AppError {
 export class NotInSwarmError extends AppError {
   constructor(detail = 'This Docker engine is not part of a swarm; swarm pages need an engine that is a swarm manager (docker swarm init).') {
     super(ErrorCode.notInSwarm, detail);
+  }
+}
+
+/** A new or changed environment's engine did not answer; the detail says how the connection failed. */
+export class EnvironmentUnreachableError extends AppError {
+  constructor(detail: string) {
+    super(ErrorCode.environmentUnreachable, detail);
   }
 }

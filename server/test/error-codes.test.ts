@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 import Fastify from 'fastify';
@@ -76,6 +77,17 @@ describe('every error code, produced by a real request', () => {
     } finally {
       t.client.sendCsrf = true;
     }
+  });
+
+  it('environment_unreachable: a new environment whose engine refuses the connection', async () => {
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as net.AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const { privateKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs1', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+    const res = await t.client.post<ApiError>('/api/environments', { name: 'nowhere', url: `ssh://nobody@127.0.0.1:${port}`, ssh: { private_key: privateKey } });
+    expectCode(res, 'environment_unreachable');
+    expect(res.body.detail).toMatch(/connection refused/);
   });
 
   it('not_found: an unknown app', async () => {

@@ -36,6 +36,7 @@ export const ErrorCodeSchema = z.enum({
   notInContainer: 'not_in_container',
   upToDate: 'up_to_date',
   notInSwarm: 'not_in_swarm',
+  environmentUnreachable: 'environment_unreachable',
 });
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
 /** The members by name: `ErrorCode.notFound === 'not_found'`. */

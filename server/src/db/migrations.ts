@@ -83,6 +83,29 @@ export const migrations: { version: number; sql: string }[] = [
     sql: `DROP TABLE IF EXISTS settings;`,
   },
   {
+    version: 4,
+    // Environments other than `local` (which comes from DOCKER_HOST and is never stored). The
+    // *_sealed columns hold secrets sealed by lib/secret-box (AES-256-GCM); CA, certificate and
+    // host key are public material.
+    sql: `
+      CREATE TABLE environments (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+        url TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('socket', 'tcp', 'ssh')),
+        tls_ca TEXT,
+        tls_cert TEXT,
+        tls_key_sealed TEXT,
+        ssh_user TEXT,
+        ssh_key_sealed TEXT,
+        ssh_passphrase_sealed TEXT,
+        ssh_host_key TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+    `,
+  },
+  {
     version: 5,
     // Accounts (issue 20): several users with a role; the users that exist (the first-start
     // admin) become admins. A disabled user keeps their row but cannot sign in. TOTP: the

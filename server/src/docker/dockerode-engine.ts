@@ -17,6 +17,7 @@ import type {
   RawVolume,
   RemovedImage,
 } from './engine';
+import { connectionFromHost, dockerFor, type EngineConnection } from './connection';
 import { foundByIdPrefix, SHORT_ID_LENGTH } from './names';
 import { ConflictError, EngineError, EngineTimeoutError, NotFoundError } from '../errors';
 import { translate, type DockerodeError, type Target } from './engine-errors';
@@ -24,6 +25,8 @@ import { DockerodeSwarm, type SwarmEngine } from './swarm-engine';
 
 export interface EngineConfig {
   dockerHost: string | undefined;
+  /** How to reach the engine; DOCKER_HOST when absent. */
+  connection?: EngineConnection;
   engineTimeoutMs: number;
   engineSlowTimeoutMs: number;
 }
@@ -40,14 +43,6 @@ interface CallOptions {
 
 /** Something that might be an id prefix rather than a name: the engine would match it against ids. */
 const HEXISH = /^(sha256:)?[0-9a-f]{1,63}$/;
-
-function dockerFor(dockerHost: string | undefined): Docker {
-  if (!dockerHost) return new Docker({ socketPath: '/var/run/docker.sock' });
-  const url = new URL(dockerHost);
-  if (url.protocol === 'unix:') return new Docker({ socketPath: url.pathname });
-  const protocol = url.protocol === 'https:' ? 'https' : 'http';
-  return new Docker({ protocol, host: url.hostname, port: Number(url.port || (protocol === 'https' ? 2376 : 2375)) });
-}
 
 /**
  * The Docker engine through dockerode. Every call goes through `call()`: one timeout and one
@@ -363,5 +358,5 @@ class DockerodeEngine implements Engine {
 
 /** The engine at DOCKER_HOST (unix://, tcp://, http(s)://) or the default socket. */
 export function createEngine(config: EngineConfig): Engine {
-  return new DockerodeEngine(dockerFor(config.dockerHost), config.engineTimeoutMs, config.engineSlowTimeoutMs);
+  return new DockerodeEngine(dockerFor(config.connection ?? connectionFromHost(config.dockerHost)), config.engineTimeoutMs, config.engineSlowTimeoutMs);
 }

@@ -18,7 +18,54 @@ export interface DockerodeError {
   name?: string;
 }
 
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOENT', 'EACCES', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND']);
+/** Why an engine could not be reached, by the socket error's code. */
+const UNREACHABLE: Record<string, string> = {
+  ECONNREFUSED: 'connection refused (nothing listens at that address and port)',
+  ENOENT: 'no socket at that path',
+  EACCES: 'permission denied on the socket',
+  ECONNRESET: 'the connection was closed by the other side',
+  EPIPE: 'the connection was closed by the other side',
+  ETIMEDOUT: 'the connection timed out',
+  EHOSTUNREACH: 'the host is unreachable',
+  ENETUNREACH: 'the network is unreachable',
+  ENOTFOUND: 'the host name is unknown',
+  EAI_AGAIN: 'the host name could not be looked up',
+};
+
+/** Node's codes for a server certificate our CA does not vouch for (or that names another host). */
+const SERVER_CERT_CODES = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_SIGNATURE_FAILURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+/**
+ * How a connection to an engine failed, in words, for a failure that is about reaching it (socket,
+ * TLS, SSH) rather than the engine's answer; null for anything else.
+ */
+export function connectionFailure(err: unknown): string | null {
+  const e = err as DockerodeError & { level?: string };
+  const message = typeof e?.message === 'string' ? e.message : '';
+  const code = typeof e?.code === 'string' ? e.code : '';
+  if (e?.level === 'client-authentication') return 'SSH authentication failed: the server did not accept the private key for this user';
+  if (e?.level === 'handshake' && /host denied/i.test(message)) return "SSH host key verification failed: the server's host key is not the one stored for this environment";
+  if (e?.level === 'client-timeout') return 'the SSH handshake timed out';
+  if (/Cannot parse privateKey/i.test(message)) return `the SSH private key cannot be read (${message.replace(/^Cannot parse privateKey:\s*/i, '')})`;
+  if (SERVER_CERT_CODES.has(code)) return `TLS verification of the engine's certificate failed: ${message}`;
+  if (/^ERR_SSL_.*ALERT/.test(code)) return `TLS handshake failed: the engine refused the client certificate (${message.replace(/^.*?:(?=[^:]*alert)/i, '').trim()})`;
+  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'EPROTO') return 'TLS handshake failed: the engine at that port does not speak TLS';
+  if (/^ERR_(SSL|OSSL)_/.test(code)) return `TLS setup failed: ${message}`;
+  if (UNREACHABLE[code]) return UNREACHABLE[code];
+  if (/socket hang up/i.test(message)) return 'the connection was closed before the engine answered';
+  if (e?.level === 'client-socket' || e?.level === 'client-dns') return message || 'the connection failed';
+  return null;
+}
 
 function engineMessage(e: DockerodeError): string {
   // Streaming calls leave `json` empty; the engine's reason is then only in the message,
@@ -32,7 +79,8 @@ function engineMessage(e: DockerodeError): string {
 export function translate(err: unknown, t: Target): Error {
   if (err instanceof AppError) return err;
   const e = err as DockerodeError;
-  if (typeof e?.code === 'string' && UNREACHABLE.has(e.code)) return new DockerUnavailableError();
+  const failure = typeof e?.statusCode === 'number' ? null : connectionFailure(err);
+  if (failure) return new DockerUnavailableError(undefined, failure);
   if (typeof e?.statusCode !== 'number') return err instanceof Error ? err : new Error(String(err));
   const message = engineMessage(e);
   if (/worker nodes can't be used/i.test(message)) return new NotInSwarmError('This Docker engine is a swarm worker; swarm pages need a manager node of the swarm.');

@@ -12,21 +12,32 @@ export interface EngineState {
 
 /**
  * Watches whether the engine answers. Berth starts without it; while it is away the
- * watcher pings every few seconds and tells listeners when it comes back.
+ * watcher pings every few seconds (backing off up to `maxDownIntervalMs`) and tells listeners
+ * when it comes back.
  */
 export class EngineStatus {
   private state: EngineState = { reachable: false, version: null, apiVersion: null, error: 'not checked yet' };
   private timer: NodeJS.Timeout | null = null;
   private listeners = new Set<(s: EngineState) => void>();
+  private lastCheck: Date | null = null;
+  private downInterval: number;
 
   constructor(
     private readonly docker: Engine,
     private readonly log: FastifyBaseLogger,
     private readonly intervalMs = 3000,
-  ) {}
+    private readonly maxDownIntervalMs = intervalMs,
+  ) {
+    this.downInterval = intervalMs;
+  }
 
   get current(): EngineState {
     return this.state;
+  }
+
+  /** When the engine was last asked (null before the first check). */
+  get checkedAt(): Date | null {
+    return this.lastCheck;
   }
 
   onChange(fn: (s: EngineState) => void): () => void {
@@ -40,13 +51,19 @@ export class EngineStatus {
       const v = await withTimeout(this.docker.version(), 5000, 'engine version timed out');
       this.state = { reachable: true, version: v.Version ?? null, apiVersion: v.ApiVersion ?? null, error: null };
     } catch (err) {
-      const reason = err instanceof DockerUnavailableError ? 'The Docker engine is not reachable.' : 'The Docker engine did not answer.';
+      const reason =
+        err instanceof DockerUnavailableError
+          ? `The Docker engine is not reachable${err.reason ? ` (${err.reason})` : ''}.`
+          : 'The Docker engine did not answer.';
       this.state = { reachable: false, version: null, apiVersion: null, error: reason };
     }
+    this.lastCheck = new Date();
     if (before !== this.state.reachable) {
       if (this.state.reachable) this.log.info({ version: this.state.version }, 'docker engine reachable');
       else this.log.warn('docker engine unreachable; retrying');
       for (const fn of this.listeners) fn(this.state);
+      // Found gone outside the watch's own tick (a fresh check on request): look again soon, not after the long wait.
+      if (!this.state.reachable) this.checkSoon();
     }
     return this.state;
   }
@@ -56,19 +73,39 @@ export class EngineStatus {
     if (!this.state.reachable) return;
     this.state = { ...this.state, reachable: false, error: 'The Docker engine is not reachable.' };
     for (const fn of this.listeners) fn(this.state);
+    this.checkSoon();
   }
 
+  /** Moves a pending long wait forward to one short interval. */
+  private checkSoon(): void {
+    if (!this.running || !this.timer) return;
+    clearTimeout(this.timer);
+    this.downInterval = this.intervalMs;
+    this.timer = setTimeout(this.tick, this.intervalMs);
+    this.timer.unref();
+  }
+
+  private running = false;
+
+  private readonly tick = async () => {
+    this.timer = null;
+    await this.check();
+    const wait = this.state.reachable ? this.intervalMs * 5 : this.downInterval;
+    this.downInterval = this.state.reachable ? this.intervalMs : Math.min(this.downInterval * 2, this.maxDownIntervalMs);
+    // A stop() while the check ran ends the watch.
+    if (!this.running || this.timer) return;
+    this.timer = setTimeout(this.tick, wait);
+    this.timer.unref();
+  };
+
   start(): void {
-    if (this.timer) return;
-    const tick = async () => {
-      await this.check();
-      this.timer = setTimeout(tick, this.state.reachable ? this.intervalMs * 5 : this.intervalMs);
-      this.timer.unref();
-    };
-    void tick();
+    if (this.running) return;
+    this.running = true;
+    void this.tick();
   }
 
   stop(): void {
+    this.running = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.listeners.clear();

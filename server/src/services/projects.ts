@@ -85,6 +85,8 @@ export class ProjectsService {
 
   /** Projects started outside Berth, found from their containers' labels; none while the engine is unreachable. */
   private async external(own: ReadonlySet<string>): Promise<Map<string, ExternalProject>> {
+    // A remote engine's labels name files on its own machine, never on this one.
+    if (this.ctx.remoteEngine) return new Map();
     try {
       return await findExternalProjects(this.ctx.docker, own);
     } catch (err) {

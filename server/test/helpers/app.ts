@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config';
 import { buildApp } from '../../src/app';
 import type { AppContext } from '../../src/context';
-import type { Services } from '../../src/app-services';
+import type { AppDeps, Services } from '../../src/app-services';
 
 export const TEST_ADMIN = { username: 'admin@berth.test', password: 'correct-horse-battery-staple' };
 /** Sensitive changes (account, API keys, settings import, self-update) re-authenticate with the current password. */
@@ -58,6 +58,9 @@ export class TestClient {
   post<T = unknown>(url: string, body?: unknown, headers?: Record<string, string>) {
     return this.request<T>('POST', url, body ?? {}, headers);
   }
+  patch<T = unknown>(url: string, body: unknown, headers?: Record<string, string>) {
+    return this.request<T>('PATCH', url, body, headers);
+  }
   delete<T = unknown>(url: string, headers?: Record<string, string>) {
     return this.request<T>('DELETE', url, undefined, headers);
   }
@@ -86,7 +89,7 @@ export interface TestApp {
  * across restarts (the caller then removes it), and `ADMIN_PASSWORD: ''` for a first start
  * without a password (no sign-in then). `signIn: false` skips signing in.
  */
-export async function createTestApp(env: Record<string, string> = {}, { signIn = true } = {}): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, { signIn = true } = {}, deps: AppDeps = {}): Promise<TestApp> {
   const ownDir = env.DATA_DIR === undefined;
   const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'berth-test-'));
   const config = loadConfig({
@@ -100,7 +103,7 @@ export async function createTestApp(env: Record<string, string> = {}, { signIn =
     ...(process.env.DOCKER_HOST ? { DOCKER_HOST: process.env.DOCKER_HOST } : {}),
     ...env,
   });
-  const { app, ctx, services } = await buildApp(config);
+  const { app, ctx, services } = await buildApp(config, deps);
   await app.ready();
   // The compose CLI is looked for in the background; a test's own time starts once it is known.
   await ctx.composeReady;

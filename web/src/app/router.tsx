@@ -1,13 +1,41 @@
-import { useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { createHashRouter, RouterProvider } from 'react-router-dom';
+import { LOCAL_ENVIRONMENT } from '@berth/contract';
+import { environmentBasename, environmentOfHash, hashInEnvironment, rememberedEnvironment, setEnvironment, useEnvironment } from '../lib/environment';
 import { routes } from './routes';
+
+/** The environment the address names; a start at the bare `#/` goes to the one chosen last time. */
+function startEnvironment(): string {
+  const { hash } = window.location;
+  const remembered = rememberedEnvironment();
+  if ((hash === '' || hash === '#' || hash === '#/') && remembered !== LOCAL_ENVIRONMENT) window.location.replace(hashInEnvironment(hash, remembered));
+  return environmentOfHash(window.location.hash);
+}
 
 /**
  * The signed-in app: the router, the shell and the route table. Its own chunk, loaded once
- * someone is signed in, so the login form does not wait for it.
+ * someone is signed in, so the login form does not wait for it. Routes carry the environment
+ * (`#/e/{id}/…`): the router runs under that basename, so every link of every page stays in
+ * the environment; the spec's own routes are `local`. Another environment in the address
+ * selects it and empties the query cache (nothing of one engine shows under another's name).
  */
 export default function Router() {
-  // Made on first render, not at import, so nothing listens before the app mounts.
-  const [router] = useState(() => createHashRouter(routes));
+  const queryClient = useQueryClient();
+  // Once, before the first route renders: the address decides the environment.
+  useState(() => setEnvironment(startEnvironment()));
+  const env = useEnvironment();
+  useEffect(() => {
+    const follow = () => {
+      const named = environmentOfHash(window.location.hash);
+      if (named === env) return;
+      queryClient.clear();
+      setEnvironment(named);
+    };
+    window.addEventListener('hashchange', follow);
+    return () => window.removeEventListener('hashchange', follow);
+  }, [env, queryClient]);
+  // Made on first render and per environment, not at import, so nothing listens before the app mounts.
+  const router = useMemo(() => createHashRouter(routes, { basename: environmentBasename(env) }), [env]);
   return <RouterProvider router={router} />;
 }

@@ -99,6 +99,7 @@ export const routes: RouteObject[] = [
           { path: 'info', handle: named('Server Info'), lazy: page(() => import('./pages/settings-info')) },
           { path: 'theme', handle: named('Theme'), lazy: page(() => import('./pages/settings-theme')) },
           { path: 'templateVariables', handle: named('Template Variables'), lazy: page(() => import('./pages/settings-template-variables')) },
+          { path: 'environments', handle: named('Environments'), lazy: page(() => import('./pages/settings-environments')) },
           { path: 'prune', handle: named('Prune'), lazy: page(() => import('./pages/settings-prune')) },
           { path: 'update', handle: named('Update'), lazy: page(() => import('./pages/settings-update')) },
           { path: 'auto-update', handle: named('Auto-update'), lazy: page(() => import('./pages/settings-auto-update')) },

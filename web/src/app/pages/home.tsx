@@ -8,6 +8,7 @@ import { isRunning } from '../../features/apps/model';
 import { DashboardGrid } from '../../features/dashboard/components/DashboardGrid';
 import { HostHeader } from '../../features/dashboard/components/HostHeader';
 import { useHostOverview } from '../../features/dashboard/api/host';
+import { AllEnvironments } from '../../features/environments';
 
 /** /: live CPU and memory of every running app (one stats stream, kept in the query cache). */
 export default function HomePage() {
@@ -32,6 +33,7 @@ export default function HomePage() {
       />
       <HostHeader host={host} />
       <DashboardGrid series={series} running={apps.isError ? [] : running} />
+      <AllEnvironments />
     </>
   );
 }

@@ -2,6 +2,7 @@ import { ActionIcon, Avatar, Group, Menu, Title, Tooltip } from '@mantine/core';
 import { IconLogout, IconMoon, IconSun, IconUser } from '@tabler/icons-react';
 import { Link, useMatches } from 'react-router-dom';
 import { useLogout } from '../../features/account/api';
+import { EnvironmentSwitcher } from '../../features/environments';
 import { routeName } from '../../lib/route-name';
 import { useSession } from '../../lib/session';
 import { themeStore, useThemeState } from '../../lib/theme';
@@ -41,6 +42,7 @@ export function TopBar() {
         {name}
       </Title>
       <Group gap="xs" wrap="nowrap">
+        <EnvironmentSwitcher />
         <Tooltip label={theme.dark ? 'Light theme' : 'Dark theme'}>
           <ActionIcon variant="subtle" size="lg" aria-label="Toggle dark theme" onClick={() => themeStore.setDark(!theme.dark)}>
             {theme.dark ? <IconSun size={18} /> : <IconMoon size={18} />}

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Badge } from '@mantine/core';
-import { IconBell, IconBrush, IconCalendarRepeat, IconCloudDownload, IconInfoCircle, IconListCheck, IconTrash, IconUsers, IconVariable } from '@tabler/icons-react';
+import { IconBell, IconBrush, IconCalendarRepeat, IconCloudDownload, IconInfoCircle, IconListCheck, IconServer2, IconTrash, IconUsers, IconVariable } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { PageHeader } from '../../../components/PageHeader';
 import { RouteTabs, type RouteTab } from '../../../components/RouteTabs';
@@ -11,6 +11,7 @@ const TABS: (RouteTab & { admin?: boolean })[] = [
   { to: '/settings/info', label: 'Info', icon: IconInfoCircle },
   { to: '/settings/theme', label: 'Theme', icon: IconBrush },
   { to: '/settings/templateVariables', label: 'Template Variables', icon: IconVariable },
+  { to: '/settings/environments', label: 'Environments', icon: IconServer2, admin: true },
   { to: '/settings/prune', label: 'Prune', icon: IconTrash, admin: true },
   { to: '/settings/update', label: 'Update', icon: IconCloudDownload, admin: true },
   { to: '/settings/auto-update', label: 'Auto-update', icon: IconCalendarRepeat },

@@ -1,0 +1,5 @@
+import { EnvironmentsPanel } from '../../features/environments';
+
+export default function SettingsEnvironmentsPage() {
+  return <EnvironmentsPanel />;
+}

@@ -2,6 +2,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import { swarmApi, type NodeUpdateBody, type ServiceCreateBody, type ServiceUpdateBody, type SwarmObjectCreateBody } from '@berth/contract';
 import { api } from '../../lib/api-client';
 import { useEnvironment } from '../../lib/environment';
+import { environmentsQuery } from '../environments';
 
 export const swarmKeys = {
   all: (env: string) => ['swarm', env] as const,
@@ -27,10 +28,14 @@ export const swarmInfoQuery = (env: string) =>
     staleTime: 30_000,
   });
 
-/** Whether the selected environment's engine is a swarm manager (the sidebar shows Swarm only then). */
+/**
+ * Whether the selected environment's engine is a swarm manager (the sidebar shows Swarm only then),
+ * from the environments' status, so no page asks /api/swarm of an engine that is not in a swarm.
+ */
 export function useIsSwarmManager(): boolean {
   const env = useEnvironment();
-  return useQuery(swarmInfoQuery(env)).isSuccess;
+  const list = useQuery(environmentsQuery());
+  return list.data?.find((e) => e.id === env)?.status.swarm_role === 'manager';
 }
 
 export const useSwarmInfo = () => useQuery(swarmInfoQuery(useEnvironment()));

@@ -193,12 +193,13 @@ export async function buildServices(config: Config, log: FastifyBaseLogger, deps
     // Environment secrets are sealed under a key of their own, derived from the signing key.
     const environmentsKey = deriveKey(signingKey, 'environments');
     const box = { seal: (plain: string) => seal(environmentsKey, plain), open: (sealed: string) => open(environmentsKey, sealed) };
+    const shared: ScopeShared = { variables, notifications, audit, historyRepo };
     const environments: EnvironmentScopes<EngineScope> = new EnvironmentScopes<EngineScope>((id) => {
-      if (id === LOCAL_ENVIRONMENT) return buildScope(id, ctx, variables, notifications, historyRepo);
+      if (id === LOCAL_ENVIRONMENT) return buildScope(id, ctx, shared);
       const parts = environmentsAdmin.connectionParts(id);
       if (!parts) return null;
       const env = environmentContext(ctx, id, parts, (key) => environmentsAdmin.rememberHostKey(id, key));
-      const scope = buildScope(id, env.ctx, variables, notifications, historyRepo);
+      const scope = buildScope(id, env.ctx, shared);
       return {
         ...scope,
         close: async () => {
@@ -250,18 +251,20 @@ function environmentOf(req: { params: unknown }): string {
  * Builds one environment's engine-backed services over `envCtx` (its engine, engine status and
  * compose settings). Everything else (database, log, the compose CLI found at start) is shared.
  */
-export function buildScope(
-  id: string,
-  envCtx: AppContext,
-  variables: VariablesService,
-  notifications: NotificationService,
-  historyRepo: StatsHistoryRepo,
-): EngineScope {
+/** What every environment's services share: template variables, notifications, the audit log, the stats history store. */
+export interface ScopeShared {
+  variables: VariablesService;
+  notifications: NotificationService;
+  audit: AuditService;
+  historyRepo: StatsHistoryRepo;
+}
+
+export function buildScope(id: string, envCtx: AppContext, { variables, notifications, audit, historyRepo }: ScopeShared): EngineScope {
   const runtime = createAppsRuntime(envCtx, historyRepo, id);
   const apps = new AppsService(envCtx, runtime);
   const projects = new ProjectsService(envCtx);
   const appUpdates = new AppUpdateService(envCtx, apps, runtime);
-  const autoUpdate = new AutoUpdateService(envCtx, id, apps, appUpdates);
+  const autoUpdate = new AutoUpdateService(envCtx, id, apps, appUpdates, { notify: (n) => notifications.notify(n), audit: (r) => audit.record(r) });
   const { config } = envCtx;
   const eventHistory = new EventHistory(
     new EventsRepo(envCtx.db),

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiError, AppAutoUpdate, AutoUpdateRun, AutoUpdateSettings } from '@berth/contract';
+import type { ApiError, AppAutoUpdate, AuditEntry, AutoUpdateRun, AutoUpdateSettings } from '@berth/contract';
 import { createTestApp, type TestApp } from './helpers/app';
 import { dockerCli, testEngine } from './helpers/engine';
 import { cleanup, uniqueName } from './images-fixtures';
@@ -51,9 +53,39 @@ async function runNow() {
 
 const setOverride = (body: Record<string, unknown>) => t.client.request<AppAutoUpdate>('PUT', `/api/apps/${name}/auto-update`, { enabled: true, mode: 'update', schedule: null, settle_seconds: 1, ...body });
 
+/** What a local webhook receiver got: each notification body. */
+const received: string[] = [];
+let receiver: http.Server;
+
 beforeAll(async () => {
   t = await createTestApp();
+  receiver = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      received.push(body);
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  const channel = await t.client.post<{ id: number }>('/api/notifications/channels', { name: 'auto-update hook', type: 'webhook', url });
+  expect(channel.status, channel.text).toBe(200);
+  for (const event of ['update_available', 'auto_update']) {
+    const rule = await t.client.post('/api/notifications/rules', { event, channels: [channel.body.id], scope: { app: name } });
+    expect(rule.status, rule.text).toBe(200);
+  }
 });
+
+/** Waits for a notification whose body mentions every word (delivery is asynchronous). */
+async function notification(...words: string[]): Promise<string> {
+  for (let i = 0; i < 150; i++) {
+    const hit = received.find((b) => words.every((w) => b.includes(w)));
+    if (hit) return hit;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no notification with ${words.join(', ')}; got ${JSON.stringify(received)}`);
+}
 
 afterAll(async () => {
   const leftovers = dockerCli(['ps', '-a', '--filter', `name=${name}`, '--format', '{{.Names}}']).trim().split('\n').filter(Boolean);
@@ -61,6 +93,7 @@ afterAll(async () => {
   cleanup('image', ref, ...images);
   await deleteFromRegistry();
   await t?.close();
+  await new Promise((resolve) => receiver?.close(resolve));
 });
 
 // The global policy stays disabled: only this test's app (enabled by its override) is ever touched on the shared engine.
@@ -94,6 +127,12 @@ describe('auto-update', () => {
     expect(after.State.Running).toBe(true);
     expect(after.Config.Env).toContain('KEEP=me');
     expect(after.Config.Labels).toMatchObject({ custom: 'yes' });
+
+    // Each run is told through the notification rules and written to the audit log as the user auto-update.
+    await notification('update_available', name);
+    await notification('auto_update', name, 'was updated');
+    const audit = await t.client.get<AuditEntry[]>('/api/audit?user=auto-update');
+    expect(audit.body.filter((e) => e.target === name).map((e) => [e.user, e.status])).toEqual([['auto-update', 200]]);
   });
 
   it('rolls back an image whose container exits at once, then skips that digest on the next run', async () => {

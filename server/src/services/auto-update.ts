@@ -1,6 +1,8 @@
 import { Cron } from 'croner';
 import type { App, AppAutoUpdate, AutoUpdateItem, AutoUpdateOverride, AutoUpdatePolicy, AutoUpdateRun, AutoUpdateSettings } from '@berth/contract';
 import type { AppContext } from '../context';
+import type { AuditRecord } from './audit';
+import type { NotifyInput } from './notifications';
 import { AutoUpdateRepo } from '../db/auto-update-repo';
 import { healthGate } from '../docker/health-gate';
 import { findSelfContainer } from '../docker/self-container';
@@ -27,9 +29,11 @@ export class AutoUpdateService {
 
   constructor(
     private readonly ctx: AppContext,
-    env: string,
+    private readonly env: string,
     private readonly apps: AppsService,
     private readonly updates: AppUpdateService,
+    /** Where a finished run is told: the notification rules and the audit log (as the user `auto-update`). */
+    private readonly announce: { notify: (n: NotifyInput) => void; audit: (r: AuditRecord) => void } | null = null,
   ) {
     this.repo = new AutoUpdateRepo(ctx.db, env);
   }
@@ -162,12 +166,29 @@ export class AutoUpdateService {
   }
 
   /**
-   * The one place a finished run is announced. Notifications and the audit log (as the user
-   * `auto-update`) are being built separately; they hook in here.
+   * The one place a finished run is announced: the log, the notification rules (an available
+   * update in notify mode; an update done, rolled back or failed) and one audit entry per app
+   * changed, as the user `auto-update`.
    */
   private report(run: AutoUpdateRun): void {
     const changed = run.results.filter((r) => r.result !== 'up_to_date');
     this.ctx.log.info({ run: run.id, trigger: run.trigger, results: changed.map((r) => `${r.name}: ${r.result}`) }, 'auto-update run finished');
+    if (!this.announce) return;
+    for (const r of changed) {
+      const words = { up_to_date: 'is up to date', update_available: 'has an update available', updated: 'was updated', rolled_back: 'was rolled back (the new version failed its health gate)', failed: 'could not be updated' }[r.result];
+      const details = { result: r.result, run: run.id, ...(r.reason ? { reason: r.reason } : {}), ...(r.to_digest ? { to_digest: r.to_digest } : {}) };
+      this.announce.notify({
+        event: r.result === 'update_available' ? 'update_available' : 'auto_update',
+        environment: this.env,
+        app: r.name,
+        title: `${r.name} ${words}`,
+        message: `Auto-update on ${this.env}: ${r.name} ${words}${r.reason ? ` (${r.reason})` : ''}.`,
+        details,
+      });
+      if (r.result === 'update_available') continue;
+      const status = r.result === 'updated' ? 200 : r.result === 'rolled_back' ? 409 : 500;
+      this.announce.audit({ user: 'auto-update', client: 'scheduler', method: 'POST', route: `auto-update run ${run.id}`, target: r.name, status, summary: `Auto-update: ${r.name} ${words}` });
+    }
   }
 
   private lastResult(name: string): AppAutoUpdate['last'] {

@@ -5,14 +5,13 @@
 //   [3] server memory idle and while those viewers stream; server and engine CPU while streaming
 //   [4] side by side, the same apps and viewers: engine CPU (dockerd + containerd + shims) and Berth's
 //       CPU with the engine stats source vs the cgroup source, and samples delivered per second
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Probe } from './server';
-import { docker, engineGet, median, mib, parallel, runBench, serverGet, signInCookies, timed, Viewer } from './lib';
+import { docker, engineGet, forkBenchServer, median, mib, parallel, runBench, serverGet, signInCookies, timed, Viewer } from './lib';
 
 const LIST_N = Number(process.env.BENCH_LIST_CONTAINERS ?? 500);
 const STATS_N = Number(process.env.BENCH_STATS_APPS ?? 50);
@@ -22,8 +21,6 @@ const STREAM_WINDOW_MS = 10_000;
 const LABEL = 'berth.bench=1';
 const RUN = `berth-bench-${randomBytes(3).toString('hex')}`;
 const ADMIN = { username: 'bench@berth.local', password: randomBytes(12).toString('hex') };
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../..');
 
 const log = (msg: string) => console.log(`[bench] ${msg}`);
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
@@ -32,34 +29,11 @@ let server: ChildProcess | null = null;
 let dataDir: string | null = null;
 const viewers: Viewer[] = [];
 
-function startServer(extraEnv: Record<string, string> = {}): Promise<{ url: string; ask: () => Promise<Probe> }> {
+async function startServer(extraEnv: Record<string, string> = {}): Promise<{ url: string; ask: () => Promise<Probe> }> {
   dataDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'berth-bench-'));
-  const child = fork(path.join(here, 'server.ts'), [], {
-    cwd: root,
-    execArgv: ['--import', 'tsx'],
-    env: { ...process.env, DATA_DIR: dataDir, ADMIN_EMAIL: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, DISABLE_AUTH: 'false', ...extraEnv },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  server = child;
-  const ask = () =>
-    new Promise<Probe>((resolve) => {
-      const on = (m: Probe) => {
-        if (m.type !== 'probe') return;
-        child.off('message', on);
-        resolve(m);
-      };
-      child.on('message', on);
-      child.send({ type: 'probe' });
-    });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the server did not start within 60 s')), 60_000);
-    child.on('exit', (code) => reject(new Error(`the server exited (${code})`)));
-    child.on('message', (m: { type?: string; url?: string }) => {
-      if (m.type !== 'ready') return;
-      clearTimeout(timer);
-      resolve({ url: m.url!, ask });
-    });
-  });
+  const started = await forkBenchServer({ DATA_DIR: dataDir, ADMIN_EMAIL: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, DISABLE_AUTH: 'false', ...extraEnv });
+  server = started.child;
+  return started;
 }
 
 /** The harness's folder: where its socket, dockerd.pid and exec root are. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiError, App, BatchItemResult, Project, Volume } from '@berth/contract';
+import type { ApiError, App, AuditEntry, BatchItemResult, Project, Volume } from '@berth/contract';
 import { createTestApp, type TestApp } from './helpers/app';
 import { dockerCli, testEngine } from './helpers/engine';
 import { projectContainers, trackedProjects } from './helpers/compose-projects';
@@ -83,6 +83,23 @@ describe('batch actions', () => {
     expect(results[used]?.detail).toContain(holder);
     expect([exists('volume', a), exists('volume', b), exists('volume', used)]).toEqual([false, false, true]);
     expect(res.body.volumes.some((v) => v.Name === used)).toBe(true);
+
+    // Every item has its own audit entry, with its own outcome.
+    const audit = await t.client.get<AuditEntry[]>('/api/audit?limit=1000');
+    const entries = audit.body.filter((e) => e.route === '/api/resources/volumes/batch');
+    expect(Object.fromEntries(entries.map((e) => [e.target, e.status]))).toEqual({ [a]: 200, [b]: 200, [used]: 409 });
+  });
+
+  it('forces the removal of images in use only for an admin', async () => {
+    const made = await t.client.post('/api/users', { email: 'batch-operator@berth.test', password: 'operator-password-long', role: 'operator' });
+    expect(made.status, made.text).toBe(200);
+    const operator = t.anon();
+    await operator.login('batch-operator@berth.test', 'operator-password-long');
+    const refused = await operator.post<ApiError>('/api/resources/images/batch', { action: 'remove', names: ['berth-t-none:1'], force: true });
+    expect([refused.status, refused.body.code]).toEqual([403, 'forbidden']);
+    const unforced = await operator.post<Batch<'images', unknown>>('/api/resources/images/batch', { action: 'remove', names: ['berth-t-none:1'] });
+    expect(unforced.status).toBe(200);
+    expect(unforced.body.results[0]).toMatchObject({ ok: false, status: 404 });
   });
 
   it('removes image tags in a batch; GET /api/resources/images/batch still reads an image by that name', async () => {

@@ -16,23 +16,48 @@ const SUMMARY_MAX = 140;
  * parameters and the naming body fields above; never a body's other fields.
  */
 export function registerAudit(app: FastifyInstance, audit: AuditService): void {
+  // A batch answers one result per item; each item gets its own entry (its name and status), read from the answer.
+  app.addHook('onSend', async (req, _reply, payload) => {
+    if (req.method === 'POST' && req.routeOptions.url?.endsWith('/batch') && typeof payload === 'string') batchItems.set(req, itemsOf(payload));
+    return payload;
+  });
   app.addHook('onResponse', async (req, reply) => {
     const pattern = req.routeOptions.url;
     if (pattern === undefined || !pattern.startsWith('/api/')) return;
     const { csrf, audited } = req.routeOptions.config;
     if (csrf !== true && audited !== true && READ_METHODS.has(req.method)) return;
     const params = (req.params ?? {}) as Record<string, unknown>;
-    const env = typeof params[ENV_PARAM] === 'string' ? params[ENV_PARAM] : null;
-    audit.record({
+    // On an engine-backed route the environment is where it acted; on the environments' own routes it is what.
+    const scoped = !/^\/api\/environments\/:env(?:\/test)?$/.test(pattern);
+    const env = scoped && typeof params[ENV_PARAM] === 'string' ? params[ENV_PARAM] : null;
+    const entry = {
       user: who(req),
       client: req.ip,
       method: req.method,
       route: pattern.replace(/:(\w+)/g, '{$1}'),
-      target: target(params, req.body),
+      target: target(params, req.body, scoped),
       status: reply.statusCode,
       summary: summary(req) + (env ? ` (environment ${env})` : ''),
-    });
+    };
+    const items = batchItems.get(req);
+    if (!items?.length) return audit.record(entry);
+    const action = stringField(req.body, 'action') ?? 'batch';
+    for (const item of items) audit.record({ ...entry, target: item.name, status: item.status, summary: `${action} ${item.name} (one of ${items.length})${env ? ` (environment ${env})` : ''}` });
   });
+}
+
+const batchItems = new WeakMap<FastifyRequest, { name: string; status: number }[]>();
+
+/** The items of a batch answer: `{results: [{name, status}…]}`; anything else has none. */
+function itemsOf(payload: string): { name: string; status: number }[] {
+  try {
+    const results = (JSON.parse(payload) as { results?: unknown }).results;
+    if (!Array.isArray(results)) return [];
+    return results.flatMap((r) => (r && typeof r.name === 'string' && typeof r.status === 'number' ? [{ name: r.name as string, status: r.status as number }] : []));
+  } catch {
+    // Not JSON (an error page of another kind): the call gets its one entry.
+    return [];
+  }
 }
 
 function who(req: FastifyRequest): string | null {
@@ -43,9 +68,9 @@ function who(req: FastifyRequest): string | null {
   return null;
 }
 
-function target(params: Record<string, unknown>, body: unknown): string | null {
+function target(params: Record<string, unknown>, body: unknown, scoped: boolean): string | null {
   const fromPath = Object.entries(params)
-    .filter(([k, v]) => k !== ENV_PARAM && (typeof v === 'number' || (typeof v === 'string' && v !== '')))
+    .filter(([k, v]) => !(scoped && k === ENV_PARAM) && (typeof v === 'number' || (typeof v === 'string' && v !== '')))
     .map(([, v]) => String(v));
   if (fromPath.length) return fromPath.join('/');
   for (const field of TARGET_FIELDS) {

@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ErrorCode, imageApi, networkApi, removeBatchItems, volumeApi, type ApiError } from '@berth/contract';
+import { ErrorCode, imageApi, roleAllows, networkApi, removeBatchItems, volumeApi, type ApiError } from '@berth/contract';
 import { route } from '../lib/route';
 import { openSse } from '../lib/sse';
 import type { Services } from '../app-services';
-import { AppError } from '../errors';
+import { AppError, ForbiddenError } from '../errors';
+import { requirePrincipal } from '../plugins/auth';
 import type { ImagesService } from '../services/images';
 
 const wantsEventStream = (req: FastifyRequest) => (req.headers.accept ?? '').includes('text/event-stream');
@@ -37,7 +38,11 @@ export function resourceRoutes(app: FastifyInstance, { scope }: Services): void 
   route(app, imageApi.get, (req) => scope(req).images.get(req.params.id));
   route(app, imageApi.remove, (req) => scope(req).images.remove(req.params.id));
   // POST only: GET and DELETE /api/resources/images/batch still reach an image named "batch".
-  route(app, imageApi.batch, (req) => scope(req).batch.removeImages(removeBatchItems(req.body), req.body.force ?? false));
+  route(app, imageApi.batch, (req) => {
+    // Forcing removes images that containers still use: like a prune, only an admin may.
+    if (req.body.force && !roleAllows(requirePrincipal(req).role, 'admin')) throw new ForbiddenError('Not allowed: forcing the removal of images in use needs the admin role.');
+    return scope(req).batch.removeImages(removeBatchItems(req.body), req.body.force ?? false);
+  });
   route(app, imageApi.untag, (req) => scope(req).images.untag(req.params.id, req.params.tag));
   route(app, imageApi.repull, (req) => scope(req).images.repull(req.params.id));
 

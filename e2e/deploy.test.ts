@@ -281,7 +281,7 @@ describe('deploy form', () => {
     await fillAndLeave(page, 'Name', appName); // taken by the app above
     await fillAndLeave(page, 'Image', process.env.BERTH_TEST_IMAGE!);
     await choose(page, 'Restart Policy', 'none');
-    await page.getByRole('button', { name: /Environment/ }).click();
+    await page.getByRole('main').getByRole('button', { name: /Environment/ }).click();
     await button(page, 'Deploy').click();
     const note = page.locator('.mantine-Notification-root').filter({ hasText: 'already in use' });
     await note.waitFor();

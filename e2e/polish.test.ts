@@ -72,7 +72,7 @@ describe('polish (issue 23.3, 23.10)', () => {
     const form = page.getByRole('form', { name: 'Deploy' });
     const failure = form.locator('.mantine-Notification-root').filter({ hasText: 'already in use' });
     const deployAndFail = async () => {
-      await page.getByRole('button', { name: /Environment/ }).click();
+      await page.getByRole('main').getByRole('button', { name: /Environment/ }).click();
       await button(page, 'Deploy').click();
       await failure.waitFor({ timeout: 30_000 });
     };
@@ -179,7 +179,7 @@ describe('polish (issue 23.3, 23.10)', () => {
     await expectRouteName(page, 'Edit');
     await button(page, 'Continue').click();
     expect(await field(page, 'Host port 1').inputValue()).toBe('');
-    await page.getByRole('button', { name: /Environment/ }).click();
+    await page.getByRole('main').getByRole('button', { name: /Environment/ }).click();
     await button(page, 'Deploy').click();
     await page.getByRole('dialog').getByRole('button', { name: 'Deploy' }).click();
     await expectRouteName(page, 'View Applications');

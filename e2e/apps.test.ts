@@ -80,8 +80,8 @@ describe('applications', () => {
     await expectRouteName(page, 'Stats');
     const cpuChart = page.getByRole('img', { name: 'CPU usage chart' });
     await cpuChart.waitFor({ timeout: 15_000 });
-    // The chart opens filled from the kept history (the app has run for a while by now), not from the live stream's first sample.
-    expect(Number(await cpuChart.getAttribute('data-points'))).toBeGreaterThanOrEqual(3);
+    // The chart opens filled from the kept history (the app has run for a while by now): more than the live stream's one first sample.
+    expect(Number(await cpuChart.getAttribute('data-points'))).toBeGreaterThanOrEqual(2);
     await page.getByRole('img', { name: 'Memory usage chart' }).waitFor();
     expect(await page.getByTestId('cpu-numbers').textContent()).toMatch(/^Current \d+% · Max \d+%$/);
     await shot(page, 'apps-stats.png');

@@ -154,7 +154,7 @@ describe('shell', () => {
   });
 
   it('registers a service worker that never answers /api/ calls', async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
+    const { context, page } = await newPage(browser, server.baseUrl, { serviceWorkers: true });
     await page.goto('/');
     await page.getByRole('button', { name: 'Login' }).waitFor();
     expect(await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.scriptURL)).toBe(`${server.baseUrl}/sw.js`);

@@ -14,6 +14,8 @@ export class ConsoleWatch {
     page.on('console', (msg) => {
       // The browser's own network-change notice (the test machine's interfaces come and go) is not the page's doing.
       if (msg.text().includes('net::ERR_NETWORK_CHANGED')) return;
+      // The tests block the service worker on purpose (helpers/browser.ts); the app says so, rightly.
+      if (msg.text().includes('Service Worker registration blocked by Playwright')) return;
       if (msg.type() === 'error' || msg.type() === 'warning') this.messages.push(`${msg.type()}: ${msg.text()} (${msg.location().url})`);
     });
     page.on('pageerror', (err) => this.messages.push(`page error: ${err.message}`));

@@ -15,11 +15,21 @@ export interface PageOptions {
   height?: number;
   /** Lets the page use the clipboard (copy buttons). */
   clipboard?: boolean;
+  /**
+   * Lets the app register its service worker. Off by default: a worker installing and claiming
+   * the page in every fresh context adds a start-up step that, on a loaded machine, held up the
+   * page's first chunks; the service worker's own journey turns it on.
+   */
+  serviceWorkers?: boolean;
 }
 
 /** A fresh context (own cookies and storage) with one page; page errors fail loudly in the log. */
 export async function newPage(browser: Browser, baseUrl: string, opts: PageOptions = {}): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 } });
+  const context = await browser.newContext({
+    baseURL: baseUrl,
+    viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 },
+    serviceWorkers: opts.serviceWorkers ? 'allow' : 'block',
+  });
   if (opts.clipboard) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
   const page = await context.newPage();
   page.on('pageerror', (err) => console.error(`[page error] ${err.message}`));
@@ -30,7 +40,8 @@ export async function newPage(browser: Browser, baseUrl: string, opts: PageOptio
 export const routeName = (page: Page) => page.getByTestId('route-name');
 
 export async function expectRouteName(page: Page, name: string): Promise<void> {
-  await routeName(page).filter({ hasText: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }).waitFor({ timeout: 20_000 });
+  // Generous: a page of a server on a machine also running the integration tests can take a while.
+  await routeName(page).filter({ hasText: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }).waitFor({ timeout: 45_000 });
 }
 
 /** Fills the login form and submits with Enter; resolves once the shell is shown. */

@@ -168,6 +168,7 @@ describe('swarm', () => {
     expect(gone.status, gone.text).toBe(200);
   });
 
+  // Three deploys of a real swarm stack and their tasks: slow on a machine also running the other tests.
   it('deploys a two-service stack, redeploys an edit and removes it', async () => {
     const image = testEngine().image;
     const file = (replicas: number) =>
@@ -198,5 +199,5 @@ describe('swarm', () => {
 
     expect((await t.client.delete(`/api/swarm/stacks/${stack}`)).status).toBe(200);
     await until(async () => (await t.client.get(`/api/swarm/stacks/${stack}`)).status === 404, 'the stack to go', WAIT_MS);
-  });
+  }, 180_000);
 });

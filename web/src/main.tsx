@@ -3,6 +3,12 @@ import '@mantine/notifications/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
+import { reloadForMissingChunk } from './lib/chunk-reload';
+
+// Vite reports a chunk it could not preload; the page would stay half-loaded.
+window.addEventListener('vite:preloadError', () => {
+  reloadForMissingChunk();
+});
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

@@ -1,9 +1,10 @@
 import { Center, Loader } from '@mantine/core';
 import { lazy, Suspense } from 'react';
+import { importOrReload } from '../lib/chunk-reload';
 import { AuthGate } from './AuthGate';
 import { Providers } from './providers';
 
-const Router = lazy(() => import('./router'));
+const Router = lazy(importOrReload(() => import('./router')));
 
 export function App() {
   return (

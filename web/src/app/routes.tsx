@@ -2,6 +2,7 @@ import { Center, Loader } from '@mantine/core';
 import { Navigate, Outlet, type RouteObject } from 'react-router-dom';
 import type { Role } from '@berth/contract';
 import { RoleGate } from '../components/RoleGate';
+import { importOrReload } from '../lib/chunk-reload';
 import type { RouteHandle } from '../lib/route-name';
 import { AppShellLayout } from './shell/AppShellLayout';
 import { RouteError } from './shell/RouteError';
@@ -11,11 +12,11 @@ import { RouteError } from './shell/RouteError';
  * component, loaded lazily; a feature replaces its page file without touching this table.
  */
 type PageModule = { default: React.ComponentType };
-const page = (load: () => Promise<PageModule>) => async () => ({ Component: (await load()).default });
+const page = (load: () => Promise<PageModule>) => async () => ({ Component: (await importOrReload(load)()).default });
 const named = (name: string): RouteHandle => ({ name });
 /** A page only a role may use: others see why not (the server refuses the calls anyway). */
 const gated = (need: Role, load: () => Promise<PageModule>) => async () => {
-  const Page = (await load()).default;
+  const Page = (await importOrReload(load)()).default;
   return {
     Component: function GatedPage() {
       return (

@@ -1,12 +1,15 @@
 import type { ProjectContainer } from '@berth/contract';
 import type { Engine } from './engine';
 import { FrameDemuxer } from './logs';
-import { bareName, PROJECT_LABEL, SERVICE_LABEL } from './names';
+import { bareName, CONFIG_FILES_LABEL, PROJECT_LABEL, SERVICE_LABEL, WORKING_DIR_LABEL } from './names';
 
 export { PROJECT_LABEL, SERVICE_LABEL } from './names';
 
 export interface LabelledContainer extends ProjectContainer {
   project: string;
+  /** Where compose ran and the files it read, as its labels say (null when a label is missing). */
+  workingDir: string | null;
+  configFiles: string | null;
 }
 
 /**
@@ -24,6 +27,8 @@ export async function listComposeContainers(engine: Engine, project?: string): P
     state: c.State,
     status: c.Status,
     image: c.Image,
+    workingDir: c.Labels[WORKING_DIR_LABEL] ?? null,
+    configFiles: c.Labels[CONFIG_FILES_LABEL] ?? null,
   }));
 }
 

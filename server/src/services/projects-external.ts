@@ -1,8 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { PROJECT_NAME_PATTERN } from '@berth/contract';
-import type { Engine } from '../docker/engine';
-import { CONFIG_FILES_LABEL, PROJECT_LABEL, WORKING_DIR_LABEL } from '../docker/names';
+import type { LabelledContainer } from '../docker/compose-containers';
 
 /** A compose project started outside Berth: its containers carry where compose ran and which file it read. */
 export interface ExternalProject {
@@ -25,15 +24,13 @@ async function composeFileFrom(dir: string, configFiles: string | undefined): Pr
   return st?.isFile() ? file : null;
 }
 
-/** Projects whose containers say compose ran in a folder that is not one of Berth's (`own` names), by name. */
-export async function findExternalProjects(engine: Engine, own: ReadonlySet<string>): Promise<Map<string, ExternalProject>> {
-  const list = await engine.listContainers({ all: true, filters: { label: [PROJECT_LABEL, WORKING_DIR_LABEL] } });
+/** Projects whose containers (`containers`, from one engine list) say compose ran in a folder that is not one of Berth's (`own` names), by name. */
+export async function findExternalProjects(containers: readonly LabelledContainer[], own: ReadonlySet<string>): Promise<Map<string, ExternalProject>> {
   const found = new Map<string, ExternalProject>();
-  for (const c of list) {
-    const name = c.Labels[PROJECT_LABEL] ?? '';
-    const dir = c.Labels[WORKING_DIR_LABEL] ?? '';
-    if (own.has(name) || found.has(name) || !PROJECT_NAME_PATTERN.test(name) || !path.isAbsolute(dir)) continue;
-    found.set(name, { name, dir, file: await composeFileFrom(dir, c.Labels[CONFIG_FILES_LABEL]) });
+  for (const c of containers) {
+    const dir = c.workingDir ?? '';
+    if (own.has(c.project) || found.has(c.project) || !PROJECT_NAME_PATTERN.test(c.project) || !path.isAbsolute(dir)) continue;
+    found.set(c.project, { name: c.project, dir, file: await composeFileFrom(dir, c.configFiles ?? undefined) });
   }
   return found;
 }

@@ -78,21 +78,16 @@ export class ProjectsService {
   async resolveExisting(name: string): Promise<ExistingProject> {
     const p = await resolveProject(this.ctx.config.composeDir, name);
     if (p.exists && p.file) return p as ExistingProject;
-    const ext = p.exists ? undefined : (await this.external(new Set())).get(name);
+    const ext = p.exists ? undefined : (await this.external(await this.containers(name), new Set())).get(name);
     if (!ext?.file) throw new NotFoundError('project', name);
     return { name, root: ext.dir, dir: ext.dir, exists: true, file: ext.file, external: true };
   }
 
-  /** Projects started outside Berth, found from their containers' labels; none while the engine is unreachable. */
-  private async external(own: ReadonlySet<string>): Promise<Map<string, ExternalProject>> {
+  /** Projects started outside Berth, found from their containers' labels (the list this call already read). */
+  private async external(containers: readonly LabelledContainer[], own: ReadonlySet<string>): Promise<Map<string, ExternalProject>> {
     // A remote engine's labels name files on its own machine, never on this one.
     if (this.ctx.remoteEngine) return new Map();
-    try {
-      return await findExternalProjects(this.ctx.docker, own);
-    } catch (err) {
-      if (!(err instanceof DockerUnavailableError)) throw err;
-      return new Map();
-    }
+    return findExternalProjects(containers, own);
   }
 
   async parseExisting(p: ExistingProject): Promise<{ content: string; parsed: ParsedCompose }> {
@@ -129,7 +124,7 @@ export class ProjectsService {
         if (project) out.push(project);
       }
     }
-    for (const ext of (await this.external(new Set(out.map((p) => p.name)))).values()) {
+    for (const ext of (await this.external(containers, new Set(out.map((p) => p.name)))).values()) {
       const project = ext.file
         ? await this.readForList(ext.name, path.dirname(ext.file), true, ext.file)
         : errorEntry(ext.name, ext.dir, 'Started outside Berth; its compose file is not readable here.');
@@ -155,7 +150,7 @@ export class ProjectsService {
   async get(name: string): Promise<ProjectDetail> {
     const p = await this.resolveExisting(name);
     const content = await readComposeFile(p.file);
-    const containers = (await this.containers(name)).map(({ project: _, ...c }) => c);
+    const containers = (await this.containers(name)).map(({ project: _, workingDir: _dir, configFiles: _files, ...c }) => c);
     const inUse = containers.length > 0;
     try {
       const { data } = parseCompose(content);

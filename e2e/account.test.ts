@@ -1,9 +1,13 @@
-import type { Browser } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dockerCli, testEngine, tryDockerCli } from '../server/test/helpers/engine';
 import { generate } from 'otplib';
 import { expectRouteName, newPage, routeName, signIn, signOut } from './helpers/browser';
 import type { TestServer } from './helpers/server';
 import { withConsole } from './helpers/console';
+import { addUser } from './helpers/users';
 
 const EMAIL = 'admin@berth.local';
 
@@ -65,15 +69,7 @@ describe('account', () => {
   it('turns on two-factor sign-in with the QR setup, then signs in with a code (a second user)', async () => {
     // The user is made through the API as the admin; the journey is theirs.
     const user = { email: `totp-${Math.random().toString(36).slice(2, 8)}@berth.test`, password: 'totp-journey-password' };
-    const login = await fetch(`${server.baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: EMAIL, password }) });
-    const cookies = login.headers.getSetCookie().map((c) => c.split(';')[0]!);
-    const csrf = cookies.find((c) => c.startsWith('csrf_access_token='))!.split('=')[1]!;
-    const made = await fetch(`${server.baseUrl}/api/users`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', cookie: cookies.join('; '), 'x-csrf-token': csrf },
-      body: JSON.stringify({ ...user, role: 'viewer' }),
-    });
-    expect(made.status).toBe(200);
+    await addUser(server.baseUrl, { email: EMAIL, password }, { ...user, role: 'viewer' });
 
     const { context, page } = await newPage(browser, server.baseUrl);
     await signIn(page, user.email, user.password, { path: '/#/user/security' });
@@ -186,5 +182,132 @@ describe('account', () => {
     await expectRouteName(page, 'Home');
     password = newPassword;
     await context.close();
+  });
+  describe('roles', () => {
+    const tag = Math.random().toString(36).slice(2, 8);
+    const app = `berth-t-roles-${tag}`;
+    const project = `berth-t-roles-${tag}`;
+    const viewer = { email: `viewer-${tag}@berth.test`, password: 'roles-viewer-password', role: 'viewer' as const };
+    const operator = { email: `operator-${tag}@berth.test`, password: 'roles-operator-password', role: 'operator' as const };
+
+    beforeAll(async () => {
+      // One created (never started) container and one project folder: every page has a row to act on.
+      dockerCli(['create', '--name', app, '--label', 'berth.test=1', testEngine().image, 'true']);
+      const dir = path.join(server.dataDir, 'compose', project);
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, 'compose.yaml'), `services:\n  web:\n    image: ${testEngine().image}\n`);
+      for (const user of [viewer, operator]) await addUser(server.baseUrl, { email: EMAIL, password }, user);
+    });
+    afterAll(() => {
+      tryDockerCli(['rm', '-f', app]);
+    });
+
+    /** A button or a link-styled button, by its exact name. */
+    const control = (page: Page, name: string) => page.getByRole('button', { name, exact: true }).or(page.getByRole('link', { name, exact: true }));
+    const tab = (page: Page, name: string) => page.getByRole('tab', { name, exact: true });
+    /** Counted only once the page is shown (the caller waits for something on it first). */
+    async function expectNone(page: Page, names: string[], kind: (page: Page, name: string) => ReturnType<Page['getByRole']> = control) {
+      for (const name of names) expect(await kind(page, name).count(), name).toBe(0);
+    }
+
+    async function openApps(page: Page) {
+      await page.goto('/#/apps');
+      await page.getByLabel('Search').fill(app);
+      await page.getByRole('table', { name: 'Applications' }).getByRole('row').filter({ hasText: app }).waitFor();
+    }
+    async function openAppPage(page: Page) {
+      await page.goto(`/#/apps/${app}/info`);
+      await control(page, 'Refresh').first().waitFor();
+      await tab(page, 'Stats').waitFor();
+    }
+    async function openProjects(page: Page) {
+      await page.goto('/#/projects');
+      await page.getByRole('table', { name: 'Projects' }).getByRole('row').filter({ hasText: project }).waitFor();
+    }
+    async function openImages(page: Page) {
+      await page.goto('/#/resources/images');
+      await page.getByRole('table', { name: 'Images' }).getByRole('row').nth(1).waitFor();
+    }
+    async function openSettings(page: Page) {
+      await page.goto('/#/settings/info');
+      await tab(page, 'Theme').waitFor();
+    }
+
+    it('a viewer sees no change buttons on apps, an app, projects, a project, images and settings', async () => {
+      const { context, page } = await newPage(browser, server.baseUrl);
+      await signIn(page, viewer.email, viewer.password);
+
+      await openApps(page);
+      await expectNone(page, ['Add', `Select ${app}`, `Actions for ${app}`]);
+      expect(await page.getByRole('checkbox').count()).toBe(0);
+
+      await openAppPage(page);
+      await expectNone(page, ['Edit', 'Remove', 'Start', 'Help', 'Save auto-update']);
+      await expectNone(page, ['Terminal'], tab);
+      await page.goto(`/#/apps/${app}/terminal`);
+      await page.getByText('This page needs the operator role and your account is a viewer').waitFor();
+
+      await openProjects(page);
+      await expectNone(page, ['Add']);
+      // The row menu only offers View.
+      await page.getByRole('button', { name: `Actions for ${project}` }).click();
+      await page.getByRole('menuitem', { name: 'View' }).waitFor();
+      for (const item of ['Controls', 'Edit', 'Delete']) expect(await page.getByRole('menuitem', { name: item }).count(), item).toBe(0);
+      await page.keyboard.press('Escape');
+
+      await page.goto(`/#/projects/${project}`);
+      await tab(page, 'Overview').waitFor();
+      await page.getByRole('heading', { name: project }).waitFor();
+      await expectNone(page, ['Actions', 'Edit', 'Delete', 'Download Support Bundle', 'Adopt']);
+
+      await openImages(page);
+      await expectNone(page, ['Pull Image']);
+      expect(await page.getByRole('checkbox').count()).toBe(0);
+      await page.getByRole('table', { name: 'Images' }).getByRole('button', { name: /^Actions for / }).first().click();
+      await page.getByRole('menuitem', { name: 'View' }).waitFor();
+      for (const item of ['Pull', 'Delete']) expect(await page.getByRole('menuitem', { name: item }).count(), item).toBe(0);
+      await page.keyboard.press('Escape');
+
+      await openSettings(page);
+      await expectNone(page, ['Import', 'Export']);
+      await expectNone(page, ['Prune', 'Users', 'Environments', 'Update'], tab);
+      await context.close();
+    });
+
+    it('an operator sees the change buttons but not the admin-only ones', async () => {
+      const { context, page } = await newPage(browser, server.baseUrl);
+      await signIn(page, operator.email, operator.password);
+
+      await openApps(page);
+      for (const name of ['Add', `Select ${app}`, `Actions for ${app}`]) await control(page, name).or(page.getByRole('checkbox', { name })).first().waitFor();
+
+      await openAppPage(page);
+      for (const name of ['Edit', 'Remove', 'Start', 'Help']) await control(page, name).first().waitFor();
+      await tab(page, 'Terminal').waitFor();
+
+      await openProjects(page);
+      await control(page, 'Add').waitFor();
+      await page.goto(`/#/projects/${project}`);
+      for (const name of ['Actions', 'Edit', 'Delete']) await control(page, name).first().waitFor();
+
+      await openImages(page);
+      await control(page, 'Pull Image').waitFor();
+
+      await openSettings(page);
+      await control(page, 'Export').waitFor();
+      await expectNone(page, ['Import']);
+      await expectNone(page, ['Prune', 'Users', 'Environments', 'Update'], tab);
+      await page.goto('/#/settings/prune');
+      await page.getByText('This page needs the admin role and your account is an operator').waitFor();
+      await context.close();
+    });
+
+    it('a refused single sign-on lands on the login page with its reason, and the code leaves the address', async () => {
+      const { context, page } = await newPage(browser, server.baseUrl);
+      await page.goto('/?sso_error=account_disabled');
+      await page.getByRole('alert').filter({ hasText: 'Your Berth account is disabled. Ask an admin to enable it.' }).waitFor();
+      expect(new URL(page.url()).search).toBe('');
+      await context.close();
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { ErrorCode } from '@berth/contract';
+import { ErrorCode, type OidcError } from '@berth/contract';
 
 type Field = { field: string; message: string };
 
@@ -88,6 +88,16 @@ export class ConflictError extends AppError {
 export class UnauthorizedError extends AppError {
   constructor(detail = 'Not signed in.', code: typeof ErrorCode.unauthorized | typeof ErrorCode.csrf = ErrorCode.unauthorized) {
     super(code, detail);
+  }
+}
+
+/** A refused single sign-on; `reason` is the code the callback hands the login page (never the detail). */
+export class OidcSignInError extends UnauthorizedError {
+  constructor(
+    readonly reason: OidcError,
+    detail: string,
+  ) {
+    super(detail);
   }
 }
 

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Provider from 'oidc-provider';
-import type { ApiError, AuthStatus, User } from '@berth/contract';
+import { OIDC_ERROR_PARAM, type ApiError, type AuthStatus, type OidcError, type User } from '@berth/contract';
 import { createTestApp, TEST_ADMIN, type TestApp } from './helpers/app';
 
 /**
@@ -135,32 +135,49 @@ describe('OpenID Connect sign-in', () => {
     expect(await userByEmail('carol@idp.test')).toMatchObject({ role: 'operator' });
   });
 
-  it('refuses a tampered state, a tampered nonce, a missing flow cookie and an unverified email', async () => {
+  /** A refusal: back to the login page with the reason's code only, and no session. */
+  function expectRefused(res: Awaited<ReturnType<typeof callback>>, code: OidcError) {
+    expect(res.statusCode, res.body).toBe(302);
+    expect(res.headers.location).toBe(`/?${OIDC_ERROR_PARAM}=${code}`);
+    expect(res.cookies.some((k) => k.name === 'access_token_cookie' && k.value)).toBe(false);
+  }
+
+  it('refuses a tampered state or nonce, a missing or forged flow cookie, an unverified email and a provider error, back to the login page', async () => {
     const a = await start();
     const badState = new URL(a.url);
     badState.searchParams.set('state', 'tampered-state');
-    const stateRes = await callback(await atProvider(badState, 'mallory'), a.flowCookie);
-    expect(stateRes.statusCode).toBe(401);
-    expect(stateRes.json<ApiError>().detail).toMatch(/state/i);
+    expectRefused(await callback(await atProvider(badState, 'mallory'), a.flowCookie), 'refused');
 
     const b = await start();
     const badNonce = new URL(b.url);
     badNonce.searchParams.set('nonce', 'tampered-nonce');
-    const nonceRes = await callback(await atProvider(badNonce, 'mallory'), b.flowCookie);
-    expect(nonceRes.statusCode).toBe(401);
-    expect(nonceRes.json<ApiError>().detail).toMatch(/nonce/i);
+    expectRefused(await callback(await atProvider(badNonce, 'mallory'), b.flowCookie), 'refused');
 
     const c = await start();
-    const noCookie = await t.app.inject({ method: 'GET', url: `/api/auth/oidc/callback${new URL(await atProvider(c.url, 'mallory')).search}` });
-    expect(noCookie.statusCode).toBe(401);
+    const redirect = await atProvider(c.url, 'mallory');
+    expectRefused(await t.app.inject({ method: 'GET', url: `/api/auth/oidc/callback${new URL(redirect).search}` }), 'flow_missing');
+    expectRefused(await callback(redirect, 'berth_oidc_flow=forged.flow.token'), 'flow_expired');
 
-    expect((await signInAs('unverified-eve')).statusCode).toBe(401);
-    for (const res of [stateRes, nonceRes, noCookie]) expect(res.cookies.some((k) => k.name === 'access_token_cookie' && k.value)).toBe(false);
+    expectRefused(await signInAs('unverified-eve'), 'email_unverified');
+
+    // prompt=none without a provider session: the provider redirects back at once with error=login_required.
+    const d = await start();
+    const silent = new URL(d.url);
+    silent.searchParams.set('prompt', 'none');
+    expectRefused(await callback(await atProvider(silent, 'mallory'), d.flowCookie), 'provider_error');
+
     expect(await userByEmail('mallory@idp.test')).toBeUndefined();
     expect(await userByEmail('unverified-eve@idp.test')).toBeUndefined();
   });
 
-  it('with OIDC_ONLY the password form is off', async () => {
+  it('refuses a disabled account linked to the provider, back to the login page', async () => {
+    expect((await signInAs('dave')).statusCode).toBe(302);
+    const dave = (await userByEmail('dave@idp.test'))!;
+    expect((await t.client.patch(`/api/users/${dave.id}`, { disabled: true })).status).toBe(200);
+    expectRefused(await signInAs('dave'), 'account_disabled');
+  });
+
+  it('with OIDC_ONLY the password form is off; an unreachable provider sends the sign-on back to the login page', async () => {
     const only = await createTestApp(
       { OIDC_ISSUER: 'http://127.0.0.1:9', OIDC_CLIENT_ID: 'x', OIDC_CLIENT_SECRET: 'y', OIDC_REDIRECT_URL: REDIRECT, OIDC_ONLY: 'true' },
       { signIn: false },
@@ -170,6 +187,10 @@ describe('OpenID Connect sign-in', () => {
       const res = await only.anon().post<ApiError>('/api/auth/login', { username: TEST_ADMIN.username, password: TEST_ADMIN.password });
       expect(res.status).toBe(403);
       expect(res.body.detail).toContain('Password sign-in is off');
+      // Nothing listens on port 9: discovery fails at the first step.
+      const sso = await only.app.inject({ method: 'GET', url: '/api/auth/oidc/login' });
+      expect(sso.statusCode, sso.body).toBe(302);
+      expect(sso.headers.location).toBe(`/?${OIDC_ERROR_PARAM}=provider_unreachable`);
     } finally {
       await only.close();
     }

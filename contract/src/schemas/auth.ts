@@ -26,6 +26,31 @@ export const AuthStatus = z.object({
 });
 export type AuthStatus = z.infer<typeof AuthStatus>;
 
+/**
+ * Why a single sign-on ended without a session. The server's refusal redirects the browser to
+ * `/?{OIDC_ERROR_PARAM}={code}` (a code only: never a token, claim or provider text in the URL) and
+ * the login page words the code.
+ */
+export const OIDC_ERRORS = [
+  /** The provider answered with an error (sign-in cancelled, consent refused, client misconfigured). */
+  'provider_error',
+  /** Its answer failed a check: state, nonce, PKCE, signature, or a refused code. */
+  'refused',
+  /** The flow cookie is missing: the sign-on began in another browser or cookies are blocked. */
+  'flow_missing',
+  /** The flow cookie is too old or not Berth's. */
+  'flow_expired',
+  /** The provider gave no verified email address for the account. */
+  'email_unverified',
+  /** The matching Berth account is disabled. */
+  'account_disabled',
+  /** The provider could not be reached. */
+  'provider_unreachable',
+] as const;
+export type OidcError = (typeof OIDC_ERRORS)[number];
+/** The query parameter of the login page carrying an OidcError. */
+export const OIDC_ERROR_PARAM = 'sso_error';
+
 export const MIN_PASSWORD_LENGTH = 8;
 
 /** Control characters (C0, DEL, C1): never part of a password one can type. */

@@ -1,15 +1,29 @@
-import type { FastifyInstance } from 'fastify';
-import { authApi } from '@berth/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { authApi, OIDC_ERROR_PARAM, type OidcError } from '@berth/contract';
 import type { Services } from '../app-services';
-import { UnauthorizedError } from '../errors';
+import { OidcSignInError, UnauthorizedError, UpstreamError } from '../errors';
 import { route } from '../lib/route';
 import { COOKIES, clearSessionCookies, deviceOf, requirePrincipal, setSessionCookies } from '../plugins/auth';
 import type { AuthService } from '../services/auth';
-import { FLOW_SECONDS, requireOidc } from '../services/auth/oidc';
+import { FLOW_SECONDS, requireOidc, type OidcService } from '../services/auth/oidc';
 import { AuthDisabledError, DISABLED_USERNAME } from '../services/auth/principal';
 
 const OIDC_FLOW_COOKIE = 'berth_oidc_flow';
 const OIDC_COOKIE_PATH = '/api/auth/oidc';
+
+/**
+ * A browser on a single sign-on step is a page load, not a fetch: a refusal sends it back to the
+ * login page with a code the page words (the detail stays in the log), never to a JSON page. Other
+ * errors (not configured, auth disabled, a fault) keep their JSON answer.
+ */
+function ssoFailure(req: FastifyRequest, reply: FastifyReply, err: unknown) {
+  let code: OidcError;
+  if (err instanceof OidcSignInError) code = err.reason;
+  else if (err instanceof UpstreamError) code = 'provider_unreachable';
+  else throw err;
+  req.log.warn({ code, detail: err.message }, 'single sign-on refused');
+  return reply.redirect(`/?${OIDC_ERROR_PARAM}=${code}`, 302);
+}
 
 export function authRoutes(app: FastifyInstance, { auth }: Services): void {
   route(app, authApi.login, async (req, reply) => {
@@ -76,7 +90,13 @@ export function authRoutes(app: FastifyInstance, { auth }: Services): void {
   });
 
   route(app, authApi.oidcLogin, async (req, reply) => {
-    const { url, flow } = await requireOidc(auth.oidc).start();
+    let started: Awaited<ReturnType<OidcService['start']>>;
+    try {
+      started = await requireOidc(auth.oidc).start();
+    } catch (err) {
+      return ssoFailure(req, reply, err);
+    }
+    const { url, flow } = started;
     // Lax, not Strict: the provider's redirect back is a cross-site top-level navigation.
     reply.setCookie(OIDC_FLOW_COOKIE, flow, { path: OIDC_COOKIE_PATH, httpOnly: true, sameSite: 'lax', secure: req.protocol === 'https', maxAge: FLOW_SECONDS });
     return reply.redirect(url, 302);
@@ -85,7 +105,11 @@ export function authRoutes(app: FastifyInstance, { auth }: Services): void {
   route(app, authApi.oidcCallback, async (req, reply) => {
     const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
     reply.clearCookie(OIDC_FLOW_COOKIE, { path: OIDC_COOKIE_PATH });
-    setSessionCookies(req, reply, await auth.loginOidc(req.cookies[OIDC_FLOW_COOKIE], query, deviceOf(req)));
+    try {
+      setSessionCookies(req, reply, await auth.loginOidc(req.cookies[OIDC_FLOW_COOKIE], query, deviceOf(req)));
+    } catch (err) {
+      return ssoFailure(req, reply, err);
+    }
     return reply.redirect('/', 302);
   });
 

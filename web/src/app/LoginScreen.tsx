@@ -5,6 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { authApi } from '@berth/contract';
 import { authStatusQuery, TotpLoginForm } from '../features/account';
 import { useLogin } from '../features/account/api';
+import { takeSsoError } from '../features/account/sso-error';
 import { errorMessage } from '../lib/notify';
 
 /** The only screen while signed out: password (then a TOTP code when on) and single sign-on when configured. */
@@ -12,6 +13,8 @@ export function LoginScreen() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const login = useLogin();
+  // A single sign-on the server refused comes back here with a code in the address.
+  const [ssoError] = useState(takeSsoError);
   const status = useQuery(authStatusQuery());
   const filled = username.trim() !== '' && password !== '';
   const challenge = login.data && 'challenge' in login.data ? login.data.challenge : null;
@@ -35,6 +38,11 @@ export function LoginScreen() {
               Berth
             </Title>
           </Group>
+          {ssoError && !challenge && (
+            <Alert color="red" role="alert" title="Single sign-on failed">
+              {ssoError}
+            </Alert>
+          )}
           {challenge ? (
             <TotpLoginForm challenge={challenge} />
           ) : (

@@ -1,9 +1,10 @@
 import { Center, Loader } from '@mantine/core';
 import { Navigate, Outlet, type RouteObject } from 'react-router-dom';
-import type { Role } from '@berth/contract';
+import { deployApi, networkApi, projectApi, swarmApi, templateApi, terminalApi } from '@berth/contract';
 import { RoleGate } from '../components/RoleGate';
 import { importOrReload } from '../lib/chunk-reload';
 import type { RouteHandle } from '../lib/route-name';
+import type { RouteAccess } from '../lib/session';
 import { AppShellLayout } from './shell/AppShellLayout';
 import { RouteError } from './shell/RouteError';
 
@@ -14,13 +15,13 @@ import { RouteError } from './shell/RouteError';
 type PageModule = { default: React.ComponentType };
 const page = (load: () => Promise<PageModule>) => async () => ({ Component: (await importOrReload(load)()).default });
 const named = (name: string): RouteHandle => ({ name });
-/** A page only a role may use: others see why not (the server refuses the calls anyway). */
-const gated = (need: Role, load: () => Promise<PageModule>) => async () => {
+/** A page for what only some roles may do (the contract route it leads to says which): others see why not. */
+const gated = (route: RouteAccess, load: () => Promise<PageModule>) => async () => {
   const Page = (await importOrReload(load)()).default;
   return {
     Component: function GatedPage() {
       return (
-        <RoleGate need={need}>
+        <RoleGate route={route}>
           <Page />
         </RoleGate>
       );
@@ -46,7 +47,7 @@ export const routes: RouteObject[] = [
         element: <Outlet />,
         children: [
           { index: true, handle: named('View Templates'), lazy: page(() => import('./pages/templates-list')) },
-          { path: 'new', handle: named('New Template'), lazy: gated('operator', () => import('./pages/template-new')) },
+          { path: 'new', handle: named('New Template'), lazy: gated(templateApi.create, () => import('./pages/template-new')) },
           { path: ':templateId', handle: named('Template Details'), lazy: page(() => import('./pages/template-details')) },
         ],
       },
@@ -55,10 +56,10 @@ export const routes: RouteObject[] = [
         element: <Outlet />,
         children: [
           { index: true, handle: named('View Applications'), lazy: page(() => import('./pages/apps-list')) },
-          { path: 'deploy', handle: named('Add Application'), lazy: gated('operator', () => import('./pages/app-add')) },
-          { path: 'deploy/:appId', handle: named('Deploy'), lazy: gated('operator', () => import('./pages/app-deploy')) },
-          { path: 'edit/:appName', handle: named('Edit'), lazy: gated('operator', () => import('./pages/app-edit')) },
-          { path: 'templates', handle: named('Deploy from Template'), lazy: gated('operator', () => import('./pages/apps-from-template')) },
+          { path: 'deploy', handle: named('Add Application'), lazy: gated(deployApi.deploy, () => import('./pages/app-add')) },
+          { path: 'deploy/:appId', handle: named('Deploy'), lazy: gated(deployApi.deploy, () => import('./pages/app-deploy')) },
+          { path: 'edit/:appName', handle: named('Edit'), lazy: gated(deployApi.deploy, () => import('./pages/app-edit')) },
+          { path: 'templates', handle: named('Deploy from Template'), lazy: gated(deployApi.deploy, () => import('./pages/apps-from-template')) },
           {
             path: ':appName',
             lazy: page(() => import('./pages/app-layout')),
@@ -67,7 +68,7 @@ export const routes: RouteObject[] = [
               { path: 'info', handle: named('Info'), lazy: page(() => import('./pages/app-info')) },
               { path: 'top', handle: named('Processes'), lazy: page(() => import('./pages/app-processes')) },
               { path: 'logs', handle: named('Logs'), lazy: page(() => import('./pages/app-logs')) },
-              { path: 'terminal', handle: named('Terminal'), lazy: page(() => import('./pages/app-terminal')) },
+              { path: 'terminal', handle: named('Terminal'), lazy: gated(terminalApi.appExec, () => import('./pages/app-terminal')) },
               { path: 'stats', handle: named('Stats'), lazy: page(() => import('./pages/app-stats')) },
             ],
           },
@@ -78,7 +79,7 @@ export const routes: RouteObject[] = [
         element: <Outlet />,
         children: [
           { index: true, handle: named('View Projects'), lazy: page(() => import('./pages/projects-list')) },
-          { path: ':projectName/edit', handle: named('Edit Project'), lazy: gated('operator', () => import('./pages/project-edit')) },
+          { path: ':projectName/edit', handle: named('Edit Project'), lazy: gated(projectApi.edit, () => import('./pages/project-edit')) },
           { path: ':projectName', handle: named('Project Details'), lazy: page(() => import('./pages/project-details')) },
         ],
       },
@@ -119,7 +120,7 @@ export const routes: RouteObject[] = [
           { path: 'volumes', handle: named('Volumes'), lazy: page(() => import('./pages/volumes-list')) },
           { path: 'volumes/:volumeName', handle: named('Volume Details'), lazy: page(() => import('./pages/volume-details')) },
           { path: 'networks', handle: named('Networks'), lazy: page(() => import('./pages/networks-list')) },
-          { path: 'networks/new', handle: named('New Network'), lazy: gated('operator', () => import('./pages/network-new')) },
+          { path: 'networks/new', handle: named('New Network'), lazy: gated(networkApi.create, () => import('./pages/network-new')) },
           { path: 'networks/:networkid', handle: named('Network Details'), lazy: page(() => import('./pages/network-details')) },
         ],
       },
@@ -130,10 +131,10 @@ export const routes: RouteObject[] = [
           { index: true, handle: named('Swarm'), lazy: page(() => import('./pages/swarm-overview')) },
           { path: 'nodes', handle: named('Nodes'), lazy: page(() => import('./pages/swarm-nodes')) },
           { path: 'services', handle: named('Services'), lazy: page(() => import('./pages/swarm-services')) },
-          { path: 'services/new', handle: named('Create Service'), lazy: page(() => import('./pages/swarm-service-new')) },
+          { path: 'services/new', handle: named('Create Service'), lazy: gated(swarmApi.createService, () => import('./pages/swarm-service-new')) },
           { path: 'services/:serviceId', handle: named('Service'), lazy: page(() => import('./pages/swarm-service')) },
           { path: 'stacks', handle: named('Stacks'), lazy: page(() => import('./pages/swarm-stacks')) },
-          { path: 'stacks/new', handle: named('Deploy Stack'), lazy: page(() => import('./pages/swarm-stack')) },
+          { path: 'stacks/new', handle: named('Deploy Stack'), lazy: gated(swarmApi.deployStack, () => import('./pages/swarm-stack')) },
           { path: 'stacks/:stackName', handle: named('Stack'), lazy: page(() => import('./pages/swarm-stack')) },
           { path: 'configs', handle: named('Configs'), lazy: page(() => import('./pages/swarm-configs')) },
           { path: 'secrets', handle: named('Secrets'), lazy: page(() => import('./pages/swarm-secrets')) },

@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import { Alert, Button, Group, List, Paper, ScrollArea, Text } from '@mantine/core';
 import type { BatchItemResult } from '@berth/contract';
 import { errorMessage } from '../lib/notify';
+import { useCan, type RouteAccess } from '../lib/session';
 import { ConfirmDialog } from './ConfirmDialog';
 import { countOf, summaryText } from './batch-model';
 import type { RowSelection } from './SelectCells';
@@ -21,11 +22,15 @@ export interface BatchAction<T, K extends string = string> {
 /** The one action of the resource tables' bars. */
 export const REMOVE_ACTIONS: readonly BatchAction<unknown, 'remove'>[] = [{ key: 'remove', label: 'Remove', done: 'removed', color: 'red', danger: true }];
 
-/** A table's selection: the keys the table's boxes show, and the rows they name. */
-export function useBatchSelection<T>(rows: readonly T[] | undefined, rowKey: (row: T) => string, selectLabel: (row: T) => string) {
+/**
+ * A table's selection: the keys the table's boxes show, and the rows they name. `route` is the
+ * batch call the selection is for: a role that may not call it gets no selection (no boxes, no bar).
+ */
+export function useBatchSelection<T>(rows: readonly T[] | undefined, rowKey: (row: T) => string, selectLabel: (row: T) => string, route: RouteAccess) {
   const [selected, setSelected] = useState<Set<string>>(() => new Set());
-  const selectedRows = useMemo(() => (rows ?? []).filter((r) => selected.has(rowKey(r))), [rows, selected, rowKey]);
-  const selection: RowSelection & { selectLabel: (row: T) => string } = { selected, onChange: setSelected, selectLabel };
+  const allowed = useCan(route);
+  const selectedRows = useMemo(() => (allowed ? (rows ?? []).filter((r) => selected.has(rowKey(r))) : []), [allowed, rows, selected, rowKey]);
+  const selection: (RowSelection & { selectLabel: (row: T) => string }) | undefined = allowed ? { selected, onChange: setSelected, selectLabel } : undefined;
   return { selection, selectedRows };
 }
 
@@ -33,7 +38,8 @@ export interface BatchBarProps<T, K extends string> {
   /** Singular and plural: ['app', 'apps']. */
   noun: readonly [string, string];
   selectedRows: readonly T[];
-  selection: RowSelection;
+  /** None for a role that may not run the batch (see useBatchSelection): the bar is not shown. */
+  selection: RowSelection | undefined;
   rowKey: (row: T) => string;
   /** What the server is sent for a row (its name or id). */
   itemOf: (row: T) => string;
@@ -47,7 +53,11 @@ export interface BatchBarProps<T, K extends string> {
  * The bar above a table while rows are selected: the count, the actions that apply to all of
  * them, one confirmation listing every name, then a summary; failed rows stay selected.
  */
-export function BatchBar<T, K extends string>({ noun, selectedRows, selection, rowKey, itemOf, labelOf, actions, run }: BatchBarProps<T, K>) {
+export function BatchBar<T, K extends string>(props: BatchBarProps<T, K>) {
+  return props.selection ? <SelectionBar {...props} selection={props.selection} /> : null;
+}
+
+function SelectionBar<T, K extends string>({ noun, selectedRows, selection, rowKey, itemOf, labelOf, actions, run }: BatchBarProps<T, K> & { selection: RowSelection }) {
   const [confirming, setConfirming] = useState<BatchAction<T, K> | null>(null);
   const [pending, setPending] = useState(false);
   const [summary, setSummary] = useState<{ text: string; failed: boolean } | null>(null);

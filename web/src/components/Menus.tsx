@@ -1,10 +1,15 @@
 import { useState, type ReactNode } from 'react';
 import { ActionIcon, Button, Menu } from '@mantine/core';
 import { IconChevronDown, IconDotsVertical, IconEye, IconTrash } from '@tabler/icons-react';
+import { useCan, type RouteAccess } from '../lib/session';
 import { ConfirmDialog } from './ConfirmDialog';
 
-/** A list row's menu: View, any extra items, Delete (images, volumes, networks share it). */
-export function RowMenu({ name, onView, onDelete, loading, children }: { name: string; onView: () => void; onDelete: () => void; loading?: boolean; children?: ReactNode }) {
+/**
+ * A list row's menu: View, any extra items, Delete (images, volumes, networks share it). Delete is
+ * there only for a role that may call `deleteRoute`; extra items that change things are wrapped in `<Can>`.
+ */
+export function RowMenu({ name, onView, onDelete, deleteRoute, loading, children }: { name: string; onView: () => void; onDelete: () => void; deleteRoute: RouteAccess; loading?: boolean; children?: ReactNode }) {
+  const canDelete = useCan(deleteRoute);
   return (
     <Menu position="bottom-end" withinPortal>
       <Menu.Target>
@@ -17,9 +22,11 @@ export function RowMenu({ name, onView, onDelete, loading, children }: { name: s
           View
         </Menu.Item>
         {children}
-        <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={onDelete}>
-          Delete
-        </Menu.Item>
+        {canDelete && (
+          <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={onDelete}>
+            Delete
+          </Menu.Item>
+        )}
       </Menu.Dropdown>
     </Menu>
   );
@@ -32,6 +39,8 @@ export interface DetailMenuProps {
   confirmTitle: string;
   confirmText: ReactNode;
   deleting: boolean;
+  /** The delete's contract route: a role that may not call it does not get the menu (its items change things too). */
+  deleteRoute: RouteAccess;
   /** Runs the delete; calls `settled` when it is over (either way) so the dialog closes. */
   onDelete: (settled: () => void) => void;
   loading?: boolean;
@@ -40,7 +49,11 @@ export interface DetailMenuProps {
 }
 
 /** A detail page's 'Actions' menu ending in a confirmed delete. */
-export function DetailMenu({ deleteLabel, confirmTitle, confirmText, deleting, onDelete, loading, children }: DetailMenuProps) {
+export function DetailMenu({ deleteRoute, ...props }: DetailMenuProps) {
+  return useCan(deleteRoute) ? <ActionsMenu {...props} /> : null;
+}
+
+function ActionsMenu({ deleteLabel, confirmTitle, confirmText, deleting, onDelete, loading, children }: Omit<DetailMenuProps, 'deleteRoute'>) {
   const [confirming, setConfirming] = useState(false);
   return (
     <>

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { roleAllows, type Role } from '@berth/contract';
+import { roleAllows, type Role, type RouteDef } from '@berth/contract';
 
 /** Local storage key of the signed-in username (spec: the username is kept locally). */
 export const USERNAME_KEY = 'username';
@@ -68,7 +68,15 @@ export function isAuthenticated(s: Session): boolean {
   return s.authDisabled || s.username !== null;
 }
 
-/** Whether the signed-in user's role reaches `need`. */
-export function useCan(need: Role): boolean {
-  return roleAllows(useSession().role, need);
+/** What a route asks of its caller: the lowest role its contract entry declares (`open` routes: none). */
+export type RouteAccess = Pick<RouteDef, 'role'>;
+
+/** Whether `role` may call `route`: the contract's own declaration decides, never a second table here. */
+export function canCall(role: Role, route: RouteAccess): boolean {
+  return route.role === undefined || roleAllows(role, route.role);
+}
+
+/** Whether the signed-in user may call a contract route (so the web shows what leads to it). */
+export function useCan(route: RouteAccess): boolean {
+  return canCall(useSession().role, route);
 }

@@ -3,7 +3,7 @@ import { ApiKeysRepo } from '../../db/api-keys-repo';
 import { SessionsRepo } from '../../db/sessions-repo';
 import { UsersRepo } from '../../db/users-repo';
 import type { Session, TotpSetup } from '@berth/contract';
-import { ConflictError, ForbiddenError, NotFoundError, ReauthFailedError, UnauthorizedError } from '../../errors';
+import { ConflictError, ForbiddenError, NotFoundError, OidcSignInError, ReauthFailedError, UnauthorizedError } from '../../errors';
 import { ApiKeyService } from './api-keys';
 import { PasswordHasher } from './passwords';
 import { AuthDisabledError, type Principal } from './principal';
@@ -19,6 +19,7 @@ export type { Principal } from './principal';
 export type { Device, SessionTokens } from './sessions';
 
 const INVALID_LOGIN = 'Invalid username or password.';
+const ACCOUNT_DISABLED = 'This account is disabled. Ask an admin to enable it.';
 
 /** The auth use cases, built once per app. */
 export class AuthService {
@@ -52,7 +53,7 @@ export class AuthService {
   async loginOidc(flowToken: string | undefined, query: string, device: Device & { ip: string }): Promise<SessionTokens> {
     if (this.disabled) throw new AuthDisabledError('Signing in');
     const user = await requireOidc(this.oidc).finish(flowToken, query);
-    assertEnabled(user);
+    if (user.disabled_at !== null) throw new OidcSignInError('account_disabled', ACCOUNT_DISABLED);
     return this.sessions.start(user.id, device);
   }
 
@@ -172,7 +173,7 @@ export class AuthService {
 
 /** Said only to someone who knows the password, so it reveals nothing to a guesser. */
 function assertEnabled(user: { disabled_at: string | null }): void {
-  if (user.disabled_at !== null) throw new UnauthorizedError('This account is disabled. Ask an admin to enable it.');
+  if (user.disabled_at !== null) throw new UnauthorizedError(ACCOUNT_DISABLED);
 }
 
 export async function createAuthService(ctx: AppContext): Promise<AuthService> {

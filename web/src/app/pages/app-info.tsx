@@ -1,5 +1,7 @@
 import { SimpleGrid, Stack } from '@mantine/core';
 import { useParams } from 'react-router-dom';
+import { autoUpdateApi } from '@berth/contract';
+import { EditableBy } from '../../components/RoleGate';
 import { useApp } from '../../features/apps/api/queries';
 import { AppAutoUpdatePanel } from '../../features/auto-update';
 import { AppAdvanced } from '../../features/apps/components/AppAdvanced';
@@ -27,7 +29,11 @@ export default function AppInfoPage() {
       <AppLabels app={app} />
       <AppAdvanced app={app} />
       {/* Berth never auto-updates itself (Settings → Update is its path), so it gets no panel. */}
-      {!isBerthImage(app) && <AppAutoUpdatePanel name={app.name} />}
+      {!isBerthImage(app) && (
+        <EditableBy route={autoUpdateApi.putApp}>
+          <AppAutoUpdatePanel name={app.name} />
+        </EditableBy>
+      )}
       <AppEventsCard name={app.name} />
     </Stack>
   );

@@ -1,5 +1,7 @@
 import { Stack } from '@mantine/core';
+import { autoUpdateApi } from '@berth/contract';
 import { PageHeader } from '../../components/PageHeader';
+import { EditableBy } from '../../components/RoleGate';
 import { AutoUpdatePolicyForm, AutoUpdateRuns } from '../../features/auto-update';
 
 /** /settings/auto-update */
@@ -8,7 +10,9 @@ export default function SettingsAutoUpdatePage() {
     <>
       <PageHeader title="Auto-update" subtitle="Check apps for new images on a schedule; updates that come up unhealthy are rolled back." />
       <Stack>
-        <AutoUpdatePolicyForm />
+        <EditableBy route={autoUpdateApi.put}>
+          <AutoUpdatePolicyForm />
+        </EditableBy>
         <AutoUpdateRuns />
       </Stack>
     </>

@@ -3,7 +3,8 @@ import { Button, Group, Loader, Text } from '@mantine/core';
 import { IconEdit, IconHelp, IconRefresh, IconTrash } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router-dom';
-import type { App } from '@berth/contract';
+import { appsApi, deployApi, type App } from '@berth/contract';
+import { Can } from '../../../components/RoleGate';
 import { PageHeader } from '../../../components/PageHeader';
 import { appKeys } from '../api/keys';
 import { useAppAction, useAppBusyTexts, useSupportBundle } from '../api/mutations';
@@ -55,23 +56,29 @@ export function AppHeader({ name, app }: { name: string; app: App | undefined })
         }
         actions={
           <>
-            <Button variant="default" size="xs" leftSection={<IconHelp size={16} />} onClick={() => support.mutate(name)} loading={support.isPending} title="Download a support bundle">
-              Help
-            </Button>
-            <Button variant="default" size="xs" leftSection={<IconEdit size={16} />} component={Link} to={`/apps/edit/${encodeURIComponent(name)}`}>
-              Edit
-            </Button>
+            <Can route={appsApi.support}>
+              <Button variant="default" size="xs" leftSection={<IconHelp size={16} />} onClick={() => support.mutate(name)} loading={support.isPending} title="Download a support bundle">
+                Help
+              </Button>
+            </Can>
+            <Can route={deployApi.deploy}>
+              <Button variant="default" size="xs" leftSection={<IconEdit size={16} />} component={Link} to={`/apps/edit/${encodeURIComponent(name)}`}>
+                Edit
+              </Button>
+            </Can>
             <Button variant="default" size="xs" leftSection={<IconRefresh size={16} />} onClick={refresh}>
               Refresh
             </Button>
-            {actionsFor(status).map(({ action: a, label, icon: Icon, color, applies }) => (
-              <Button key={a} variant="light" color={color} size="xs" leftSection={<Icon size={16} />} disabled={!status || !applies(status) || busy.length > 0} onClick={() => action.mutate({ name, action: a })}>
-                {label}
+            <Can route={appsApi.action}>
+              {actionsFor(status).map(({ action: a, label, icon: Icon, color, applies }) => (
+                <Button key={a} variant="light" color={color} size="xs" leftSection={<Icon size={16} />} disabled={!status || !applies(status) || busy.length > 0} onClick={() => action.mutate({ name, action: a })}>
+                  {label}
+                </Button>
+              ))}
+              <Button variant="light" color="red" size="xs" leftSection={<IconTrash size={16} />} disabled={!app} onClick={() => setConfirming(true)}>
+                Remove
               </Button>
-            ))}
-            <Button variant="light" color="red" size="xs" leftSection={<IconTrash size={16} />} disabled={!app} onClick={() => setConfirming(true)}>
-              Remove
-            </Button>
+            </Can>
           </>
         }
       />

@@ -2,13 +2,14 @@ import { useState } from 'react';
 import { ActionIcon, Menu } from '@mantine/core';
 import { IconCloudDownload, IconDotsVertical, IconEdit, IconTrash } from '@tabler/icons-react';
 import { useNavigate } from 'react-router-dom';
-import type { App } from '@berth/contract';
+import { appsApi, deployApi, type App } from '@berth/contract';
+import { Can } from '../../../components/RoleGate';
 import { useAppAction, useUpdateApp } from '../api/mutations';
 import { isBerthImage } from '../model';
 import { actionsFor } from './actions';
 import { RemoveAppDialog } from './RemoveAppDialog';
 
-/** The list's row menu: Edit, Update (not for Berth's own image), Start, Stop, Restart, Kill, Remove. */
+/** The list's row menu (for roles that may run app actions): Edit, Update (not for Berth's own image), Start, Stop, Restart, Kill, Remove. */
 export function AppRowMenu({ app }: { app: App }) {
   const navigate = useNavigate();
   const action = useAppAction();
@@ -24,13 +25,17 @@ export function AppRowMenu({ app }: { app: App }) {
           </ActionIcon>
         </Menu.Target>
         <Menu.Dropdown>
-          <Menu.Item leftSection={<IconEdit size={16} />} onClick={() => navigate(`/apps/edit/${encodeURIComponent(name)}`)}>
-            Edit
-          </Menu.Item>
-          {!isBerthImage(app) && (
-            <Menu.Item leftSection={<IconCloudDownload size={16} />} onClick={() => update.mutate(name)}>
-              Update
+          <Can route={deployApi.deploy}>
+            <Menu.Item leftSection={<IconEdit size={16} />} onClick={() => navigate(`/apps/edit/${encodeURIComponent(name)}`)}>
+              Edit
             </Menu.Item>
+          </Can>
+          {!isBerthImage(app) && (
+            <Can route={appsApi.update}>
+              <Menu.Item leftSection={<IconCloudDownload size={16} />} onClick={() => update.mutate(name)}>
+                Update
+              </Menu.Item>
+            </Can>
           )}
           <Menu.Divider />
           {actionsFor(app.State.Status).map(({ action: a, label, icon: Icon, applies }) => (

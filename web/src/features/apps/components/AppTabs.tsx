@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { IconChartLine, IconInfoCircle, IconList, IconListDetails, IconTerminal2 } from '@tabler/icons-react';
+import { terminalApi } from '@berth/contract';
 import { RouteTabs } from '../../../components/RouteTabs';
 
 /** Back, Info, Processes, Logs, Terminal, Stats: each tab is a route under /apps/{name}/; `children` is the tab's page. */
@@ -12,7 +13,7 @@ export function AppTabs({ name, children }: { name: string; children?: ReactNode
         { to: `${base}/info`, label: 'Info', icon: IconInfoCircle },
         { to: `${base}/top`, label: 'Processes', icon: IconListDetails },
         { to: `${base}/logs`, label: 'Logs', icon: IconList },
-        { to: `${base}/terminal`, label: 'Terminal', icon: IconTerminal2 },
+        { to: `${base}/terminal`, label: 'Terminal', icon: IconTerminal2, route: terminalApi.appExec },
         { to: `${base}/stats`, label: 'Stats', icon: IconChartLine },
       ]}
     >

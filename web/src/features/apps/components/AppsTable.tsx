@@ -2,10 +2,12 @@ import { Anchor, Box, Button, Group, Indicator, Text, Tooltip } from '@mantine/c
 import { useLocalStorage } from '@mantine/hooks';
 import { IconCloudDownload, IconPlus, IconRefresh } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router-dom';
-import type { App } from '@berth/contract';
+import { appsApi, deployApi, type App } from '@berth/contract';
 import { BatchBar, useBatchSelection } from '../../../components/BatchBar';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { formatDate } from '../../../lib/format';
+import { useCan } from '../../../lib/session';
+import { Can } from '../../../components/RoleGate';
 import { useAppBatch } from '../api/mutations';
 import { portChips, projectOf } from '../model';
 import { BATCH_ACTIONS } from './actions';
@@ -76,13 +78,16 @@ export interface AppsTableProps {
 export function AppsTable({ apps, loading, progress, busy, onRefresh, onCheckUpdates, checking }: AppsTableProps) {
   const navigate = useNavigate();
   const [hidden, setHidden] = useLocalStorage<string[]>({ key: 'berth.apps.hiddenColumns', defaultValue: [] });
-  const { selection, selectedRows } = useBatchSelection(apps, appId, appName);
+  const { selection, selectedRows } = useBatchSelection(apps, appId, appName, appsApi.batch);
+  const canAct = useCan(appsApi.action);
   const batch = useAppBatch();
   const toolbar = (
     <>
-      <Button component={Link} to="/apps/deploy" leftSection={<IconPlus size={16} />}>
-        Add
-      </Button>
+      <Can route={deployApi.deploy}>
+        <Button component={Link} to="/apps/deploy" leftSection={<IconPlus size={16} />}>
+          Add
+        </Button>
+      </Can>
       <Button variant="default" leftSection={<IconCloudDownload size={16} />} onClick={onCheckUpdates} disabled={checking || !apps?.length}>
         {checking ? `Checking ${progress ?? 0}%` : 'Updates'}
       </Button>
@@ -124,7 +129,7 @@ export function AppsTable({ apps, loading, progress, busy, onRefresh, onCheckUpd
         searchPlaceholder="Search"
         defaultSort={{ key: 'name', direction: 'asc' }}
         onRowClick={(a) => navigate(`/apps/${encodeURIComponent(a.name)}/info`)}
-        rowMenu={(a) => <AppRowMenu app={a} />}
+        rowMenu={canAct ? (a) => <AppRowMenu app={a} /> : undefined}
         loading={loading || progress !== undefined || busy.length > 0}
         progress={progress}
         toolbar={<Group gap="xs">{toolbar}</Group>}

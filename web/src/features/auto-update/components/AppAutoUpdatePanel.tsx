@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, Group, NumberInput, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import type { AppAutoUpdate, AutoUpdateMode, AutoUpdateOverride } from '@berth/contract';
+import { autoUpdateApi, type AppAutoUpdate, type AutoUpdateMode, type AutoUpdateOverride } from '@berth/contract';
+import { Can } from '../../../components/RoleGate';
 import { Section } from '../../../components/Section';
 import { formatDate } from '../../../lib/format';
 import { errorMessage, notifySuccess } from '../../../lib/notify';
@@ -83,11 +84,13 @@ export function AppAutoUpdatePanel({ name }: { name: string }) {
           </Group>
         )}
         {save.error && <Alert color="red">{errorMessage(save.error)}</Alert>}
-        <Group>
-          <Button variant="default" loading={save.isPending} onClick={() => save.mutate(draft, { onSuccess: () => notifySuccess(`Auto-update of ${name} saved.`) })}>
-            Save auto-update
-          </Button>
-        </Group>
+        <Can route={autoUpdateApi.putApp}>
+          <Group>
+            <Button variant="default" loading={save.isPending} onClick={() => save.mutate(draft, { onSuccess: () => notifySuccess(`Auto-update of ${name} saved.`) })}>
+              Save auto-update
+            </Button>
+          </Group>
+        </Can>
       </Stack>
     </Section>
   );

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, Group, NumberInput, SegmentedControl, Stack, Switch, Text, TextInput } from '@mantine/core';
-import type { AutoUpdateMode, AutoUpdatePolicy } from '@berth/contract';
+import { autoUpdateApi, type AutoUpdateMode, type AutoUpdatePolicy } from '@berth/contract';
+import { Can } from '../../../components/RoleGate';
 import { Section } from '../../../components/Section';
 import { formatDate } from '../../../lib/format';
 import { errorMessage, notifySuccess } from '../../../lib/notify';
@@ -57,11 +58,13 @@ export function AutoUpdatePolicyForm() {
           {settings.data.next_run_at ? `Next run at ${formatDate(settings.data.next_run_at)}` : 'The schedule never fires.'}
         </Text>
         {save.error && <Alert color="red">{errorMessage(save.error)}</Alert>}
-        <Group>
-          <Button loading={save.isPending} onClick={() => save.mutate(draft, { onSuccess: () => notifySuccess('Auto-update policy saved.') })}>
-            Save
-          </Button>
-        </Group>
+        <Can route={autoUpdateApi.put}>
+          <Group>
+            <Button loading={save.isPending} onClick={() => save.mutate(draft, { onSuccess: () => notifySuccess('Auto-update policy saved.') })}>
+              Save
+            </Button>
+          </Group>
+        </Can>
       </Stack>
     </Section>
   );

@@ -1,6 +1,7 @@
 import { Alert, Badge, Button, Group, Stack, Table, Text } from '@mantine/core';
 import { IconPlayerPlay } from '@tabler/icons-react';
-import type { AutoUpdateItem } from '@berth/contract';
+import { autoUpdateApi, type AutoUpdateItem } from '@berth/contract';
+import { Can } from '../../../components/RoleGate';
 import { Section } from '../../../components/Section';
 import { formatDate } from '../../../lib/format';
 import { errorMessage } from '../../../lib/notify';
@@ -32,9 +33,11 @@ export function AutoUpdateRuns() {
     <Section title="Runs">
       <Stack>
         <Group>
-          <Button leftSection={<IconPlayerPlay size={16} />} variant="default" loading={run.isPending} onClick={() => run.mutate()}>
-            Run now
-          </Button>
+          <Can route={autoUpdateApi.run}>
+            <Button leftSection={<IconPlayerPlay size={16} />} variant="default" loading={run.isPending} onClick={() => run.mutate()}>
+              Run now
+            </Button>
+          </Can>
           <Text size="sm" c="dimmed">
             Checks every app with auto-update enabled.
           </Text>

@@ -3,7 +3,8 @@ import { Button, Group, Menu, Text } from '@mantine/core';
 import { IconCheck, IconChevronDown, IconSettings } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { LOCAL_ENVIRONMENT } from '@berth/contract';
+import { environmentApi, LOCAL_ENVIRONMENT } from '@berth/contract';
+import { Can } from '../../../components/RoleGate';
 import { hashInEnvironment, useEnvironment } from '../../../lib/environment';
 import { environmentsQuery } from '../api';
 import { StatusDot } from './StatusDot';
@@ -46,10 +47,12 @@ export function EnvironmentSwitcher() {
             {e.name}
           </Menu.Item>
         ))}
-        <Menu.Divider />
-        <Menu.Item component={Link} to="/settings/environments" leftSection={<IconSettings size={14} />}>
-          Manage environments
-        </Menu.Item>
+        <Can route={environmentApi.create}>
+          <Menu.Divider />
+          <Menu.Item component={Link} to="/settings/environments" leftSection={<IconSettings size={14} />}>
+            Manage environments
+          </Menu.Item>
+        </Can>
       </Menu.Dropdown>
     </Menu>
   );

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { IconPencil, IconPlugConnected, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { LOCAL_ENVIRONMENT, type Environment } from '@berth/contract';
+import { environmentApi, LOCAL_ENVIRONMENT, type Environment } from '@berth/contract';
+import { Can } from '../../../components/RoleGate';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { errorMessage, notifyInfo, notifySuccess } from '../../../lib/notify';
@@ -37,17 +38,23 @@ export function EnvironmentsPanel() {
       noSearch: true,
       render: (e) => (
         <Group gap={4} wrap="nowrap">
-          <Button size="compact-sm" variant="default" leftSection={<IconPlugConnected size={14} />} onClick={() => runTest(e)} loading={test.isPending && test.variables === e.id}>
-            Test
-          </Button>
+          <Can route={environmentApi.test}>
+            <Button size="compact-sm" variant="default" leftSection={<IconPlugConnected size={14} />} onClick={() => runTest(e)} loading={test.isPending && test.variables === e.id}>
+              Test
+            </Button>
+          </Can>
           {e.id !== LOCAL_ENVIRONMENT && (
             <>
-              <Button size="compact-sm" variant="default" leftSection={<IconPencil size={14} />} onClick={() => setForm({ editing: e })} aria-label={`Edit ${e.name}`}>
-                Edit
-              </Button>
-              <Button size="compact-sm" color="red" variant="light" leftSection={<IconTrash size={14} />} onClick={() => setRemoving(e)} aria-label={`Remove ${e.name}`}>
-                Remove
-              </Button>
+              <Can route={environmentApi.update}>
+                <Button size="compact-sm" variant="default" leftSection={<IconPencil size={14} />} onClick={() => setForm({ editing: e })} aria-label={`Edit ${e.name}`}>
+                  Edit
+                </Button>
+              </Can>
+              <Can route={environmentApi.remove}>
+                <Button size="compact-sm" color="red" variant="light" leftSection={<IconTrash size={14} />} onClick={() => setRemoving(e)} aria-label={`Remove ${e.name}`}>
+                  Remove
+                </Button>
+              </Can>
             </>
           )}
         </Group>
@@ -66,9 +73,11 @@ export function EnvironmentsPanel() {
         rowKey={(e) => e.id}
         pageSize={0}
         toolbar={
-          <Button leftSection={<IconPlus size={16} />} onClick={() => setForm({ editing: null })}>
-            Add environment
-          </Button>
+          <Can route={environmentApi.create}>
+            <Button leftSection={<IconPlus size={16} />} onClick={() => setForm({ editing: null })}>
+              Add environment
+            </Button>
+          </Can>
         }
       />
       {form && <EnvironmentForm key={form.editing?.id ?? 'new'} editing={form.editing} opened onClose={() => setForm(null)} />}

@@ -1,7 +1,7 @@
 import { Menu } from '@mantine/core';
 import { IconCloudDownload } from '@tabler/icons-react';
 import { useNavigate } from 'react-router-dom';
-import type { ImageDetail } from '@berth/contract';
+import { imageApi, type ImageDetail } from '@berth/contract';
 import { notifySuccess } from '../../../lib/notify';
 import { useDeleteImage, useRepullImage } from '../api/queries';
 import { imageTag } from '../model';
@@ -33,6 +33,7 @@ export function ImageMenu({ image }: { image: ImageDetail }) {
   return (
     <DetailMenu
       deleteLabel="Delete Image"
+      deleteRoute={imageApi.remove}
       confirmTitle="Delete the image?"
       confirmText={<DeleteImageBody image={image} />}
       deleting={remove.isPending}

@@ -1,13 +1,15 @@
 import { useState } from 'react';
-import type { ImageDetail } from '@berth/contract';
+import { imageApi, type ImageDetail } from '@berth/contract';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { notifySuccess } from '../../../lib/notify';
+import { useCan } from '../../../lib/session';
 import { useUntagImage } from '../api/queries';
 import { NameList } from './ImageNames';
 
 /** Every tag of the image; one of several can be removed (the image and its other tags stay). */
 export function ImageTags({ image }: { image: ImageDetail }) {
   const untag = useUntagImage();
+  const canUntag = useCan(imageApi.untag);
   const [tag, setTag] = useState<string | null>(null);
   const confirm = () => {
     if (!tag) return;
@@ -18,7 +20,7 @@ export function ImageTags({ image }: { image: ImageDetail }) {
   };
   return (
     <>
-      <NameList names={image.RepoTags} onUntag={image.RepoTags.length > 1 ? setTag : undefined} untagging={untag.isPending ? untag.variables.tag : null} />
+      <NameList names={image.RepoTags} onUntag={canUntag && image.RepoTags.length > 1 ? setTag : undefined} untagging={untag.isPending ? untag.variables.tag : null} />
       <ConfirmDialog opened={tag !== null} title="Remove the tag?" confirmLabel="Remove tag" loading={untag.isPending} onConfirm={confirm} onCancel={() => setTag(null)}>
         {`${tag ?? ''} will no longer name this image. The image and its other tags stay.`}
       </ConfirmDialog>

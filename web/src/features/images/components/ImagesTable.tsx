@@ -1,10 +1,12 @@
 import { useState } from 'react';
-import { ActionIcon, Menu, Text, Tooltip } from '@mantine/core';
-import { IconCloudDownload, IconPlus } from '@tabler/icons-react';
+import { Menu, Text } from '@mantine/core';
+import { IconCloudDownload } from '@tabler/icons-react';
 import { useNavigate } from 'react-router-dom';
-import type { ImageSummary } from '@berth/contract';
+import { imageApi, type ImageSummary } from '@berth/contract';
+import { Can } from '../../../components/RoleGate';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { BatchBar, REMOVE_ACTIONS, useBatchSelection } from '../../../components/BatchBar';
+import { AddAction } from '../../../components/AddAction';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { formatDate, toDate } from '../../../lib/format';
 import { notifySuccess } from '../../../lib/notify';
@@ -36,7 +38,7 @@ export function ImagesTable() {
   const repull = useRepullImage();
   const remove = useDeleteImage();
   const removeMany = useRemoveImages();
-  const { selection, selectedRows } = useBatchSelection(images.data, imageId, imageTag);
+  const { selection, selectedRows } = useBatchSelection(images.data, imageId, imageTag, imageApi.batch);
   const [pulling, setPulling] = useState(false);
   const [deleting, setDeleting] = useState<ImageSummary | null>(null);
   const open = (i: ImageSummary) => navigate(`/resources/images/${encodeURIComponent(i.Id)}`);
@@ -50,14 +52,16 @@ export function ImagesTable() {
   };
 
   const rowMenu = (i: ImageSummary) => (
-    <RowMenu name={imageTag(i)} onView={() => open(i)} onDelete={() => setDeleting(i)} loading={repull.isPending && repull.variables === i.Id}>
+    <RowMenu name={imageTag(i)} onView={() => open(i)} onDelete={() => setDeleting(i)} deleteRoute={imageApi.remove} loading={repull.isPending && repull.variables === i.Id}>
       {i.RepoTags.length > 0 && (
-        <Menu.Item
-          leftSection={<IconCloudDownload size={16} />}
-          onClick={() => repull.mutate(i.Id, { onSuccess: (img) => notifySuccess(`Pulled ${imageTag(img)}.`) })}
-        >
-          Pull
-        </Menu.Item>
+        <Can route={imageApi.repull}>
+          <Menu.Item
+            leftSection={<IconCloudDownload size={16} />}
+            onClick={() => repull.mutate(i.Id, { onSuccess: (img) => notifySuccess(`Pulled ${imageTag(img)}.`) })}
+          >
+            Pull
+          </Menu.Item>
+        </Can>
       )}
     </RowMenu>
   );
@@ -86,13 +90,7 @@ export function ImagesTable() {
         onRowClick={open}
         rowMenu={rowMenu}
         emptyText="No Images available."
-        toolbar={
-          <Tooltip label="Pull Image">
-            <ActionIcon variant="filled" size="lg" aria-label="Pull Image" onClick={() => setPulling(true)}>
-              <IconPlus size={18} />
-            </ActionIcon>
-          </Tooltip>
-        }
+        toolbar={<AddAction label="Pull Image" route={imageApi.pull} onClick={() => setPulling(true)} />}
       />
       <PullImageDialog opened={pulling} onClose={() => setPulling(false)} />
       <ConfirmDialog opened={deleting !== null} title="Delete the image?" loading={remove.isPending} onConfirm={confirmDelete} onCancel={() => setDeleting(null)}>

@@ -1,5 +1,5 @@
 import { useNavigate } from 'react-router-dom';
-import type { Network } from '@berth/contract';
+import { networkApi, type Network } from '@berth/contract';
 import { notifySuccess } from '../../../lib/notify';
 import { DetailMenu } from '../../../components/Menus';
 import { useDeleteNetwork } from '../api';
@@ -19,6 +19,7 @@ export function NetworkMenu({ network }: { network: Network }) {
   return (
     <DetailMenu
       deleteLabel="Delete Network"
+      deleteRoute={networkApi.remove}
       confirmTitle="Delete the network?"
       confirmText={`The network ${network.Name} will be removed.`}
       deleting={remove.isPending}

@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { ActionIcon, Badge, Group, Text, Tooltip } from '@mantine/core';
-import { IconPlus } from '@tabler/icons-react';
-import { Link, useNavigate } from 'react-router-dom';
-import type { Network } from '@berth/contract';
+import { Badge, Group, Text } from '@mantine/core';
+import { useNavigate } from 'react-router-dom';
+import { networkApi, type Network } from '@berth/contract';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { BatchBar, REMOVE_ACTIONS, useBatchSelection } from '../../../components/BatchBar';
+import { AddAction } from '../../../components/AddAction';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { formatDate, toDate } from '../../../lib/format';
 import { notifySuccess } from '../../../lib/notify';
@@ -42,7 +42,7 @@ export function NetworksTable() {
   const networks = useNetworks();
   const remove = useDeleteNetwork();
   const removeMany = useRemoveNetworks();
-  const { selection, selectedRows } = useBatchSelection(networks.data, networkId, networkName);
+  const { selection, selectedRows } = useBatchSelection(networks.data, networkId, networkName, networkApi.batch);
   const [deleting, setDeleting] = useState<Network | null>(null);
   const open = (n: Network) => navigate(`/resources/networks/${encodeURIComponent(n.Id)}`);
 
@@ -54,7 +54,7 @@ export function NetworksTable() {
     });
   };
 
-  const rowMenu = (n: Network) => <RowMenu name={n.Name} onView={() => open(n)} onDelete={() => setDeleting(n)} />;
+  const rowMenu = (n: Network) => <RowMenu name={n.Name} onView={() => open(n)} onDelete={() => setDeleting(n)} deleteRoute={networkApi.remove} />;
 
   return (
     <>
@@ -80,13 +80,7 @@ export function NetworksTable() {
         onRowClick={open}
         rowMenu={rowMenu}
         emptyText="No Networks available."
-        toolbar={
-          <Tooltip label="Create Network">
-            <ActionIcon component={Link} to="/resources/networks/new" variant="filled" size="lg" aria-label="Create Network">
-              <IconPlus size={18} />
-            </ActionIcon>
-          </Tooltip>
-        }
+        toolbar={<AddAction label="Create Network" route={networkApi.create} to="/resources/networks/new" />}
       />
       <ConfirmDialog opened={deleting !== null} title="Delete the network?" loading={remove.isPending} onConfirm={confirmDelete} onCancel={() => setDeleting(null)}>
         {`The network ${deleting?.Name ?? ''} will be removed.`}

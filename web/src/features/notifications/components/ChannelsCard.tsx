@@ -2,6 +2,8 @@ import { useState } from 'react';
 import { Badge, Button, Group } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
+import { notificationsApi } from '@berth/contract';
+import { Can } from '../../../components/RoleGate';
 import type { Channel } from '@berth/contract';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { DataTable, type Column } from '../../../components/DataTable';
@@ -37,15 +39,21 @@ export function ChannelsCard() {
       sortable: false,
       render: (c) => (
         <Group gap="xs" wrap="nowrap">
-          <Button size="xs" variant="light" onClick={() => sendTest(c)} loading={test.isPending && test.variables === c.id} aria-label={`Test ${c.name}`}>
-            Test
-          </Button>
-          <Button size="xs" variant="default" onClick={() => setEditing(c)} aria-label={`Edit ${c.name}`}>
-            Edit
-          </Button>
-          <Button size="xs" color="red" variant="light" onClick={() => setRemoving(c)} aria-label={`Remove ${c.name}`}>
-            Remove
-          </Button>
+          <Can route={notificationsApi.testChannel}>
+            <Button size="xs" variant="light" onClick={() => sendTest(c)} loading={test.isPending && test.variables === c.id} aria-label={`Test ${c.name}`}>
+              Test
+            </Button>
+          </Can>
+          <Can route={notificationsApi.editChannel}>
+            <Button size="xs" variant="default" onClick={() => setEditing(c)} aria-label={`Edit ${c.name}`}>
+              Edit
+            </Button>
+          </Can>
+          <Can route={notificationsApi.removeChannel}>
+            <Button size="xs" color="red" variant="light" onClick={() => setRemoving(c)} aria-label={`Remove ${c.name}`}>
+              Remove
+            </Button>
+          </Can>
         </Group>
       ),
     },
@@ -62,9 +70,11 @@ export function ChannelsCard() {
         pageSize={0}
         emptyText="No channels yet."
         toolbar={
-          <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
-            Add channel
-          </Button>
+          <Can route={notificationsApi.addChannel}>
+            <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
+              Add channel
+            </Button>
+          </Can>
         }
       />
       {editing && <ChannelDialog channel={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { Badge, Button, Group, Modal, MultiSelect, NumberInput, Select, Stack, TextInput } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { NOTIFY_EVENTS, type NotifyEvent, type Rule } from '@berth/contract';
+import { Can } from '../../../components/RoleGate';
+import { notificationsApi, NOTIFY_EVENTS, type NotifyEvent, type Rule } from '@berth/contract';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { Section } from '../../../components/Section';
 import { notifyError } from '../../../lib/notify';
@@ -39,9 +40,11 @@ export function RulesCard() {
       noSearch: true,
       sortable: false,
       render: (r) => (
-        <Button size="xs" color="red" variant="light" aria-label={`Remove rule ${r.id}`} onClick={() => remove.mutate(r.id, { onError: (e) => notifyError(e) })}>
-          Remove
-        </Button>
+        <Can route={notificationsApi.removeRule}>
+          <Button size="xs" color="red" variant="light" aria-label={`Remove rule ${r.id}`} onClick={() => remove.mutate(r.id, { onError: (e) => notifyError(e) })}>
+            Remove
+          </Button>
+        </Can>
       ),
     },
   ];
@@ -56,9 +59,11 @@ export function RulesCard() {
         pageSize={0}
         emptyText="No rules: nothing is sent yet."
         toolbar={
-          <Button leftSection={<IconPlus size={16} />} onClick={() => setAdding(true)} disabled={!channels.data?.length}>
-            Add rule
-          </Button>
+          <Can route={notificationsApi.addRule}>
+            <Button leftSection={<IconPlus size={16} />} onClick={() => setAdding(true)} disabled={!channels.data?.length}>
+              Add rule
+            </Button>
+          </Can>
         }
       />
       {adding && <RuleDialog onClose={() => setAdding(false)} channels={(channels.data ?? []).map((c) => ({ value: String(c.id), label: c.name }))} />}

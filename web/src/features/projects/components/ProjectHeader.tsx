@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { ProjectAction, ProjectPlan } from '@berth/contract';
+import { projectApi, type ProjectAction, type ProjectPlan } from '@berth/contract';
 import { Button, Menu } from '@mantine/core';
 import { IconChevronDown, IconDownload, IconEdit, IconTrash } from '@tabler/icons-react';
 import { useNavigate } from 'react-router-dom';
 import { PageHeader } from '../../../components/PageHeader';
+import { Can } from '../../../components/RoleGate';
 import { useProjectAction, useProjectBusyTexts, useProjectSupportBundle } from '../api/mutations';
 import { ACTION_LABELS, CONTROL_ACTIONS } from '../model';
 import { projectPlanQuery } from '../api/queries';
@@ -35,33 +36,43 @@ export function ProjectHeader({ name, external = false }: { name: string; extern
         subtitle={busy[0]}
         actions={
           <>
-            <Menu position="bottom-end" withinPortal>
-              <Menu.Target>
-                <Button variant="light" rightSection={<IconChevronDown size={16} />} loading={busy.length > 0}>
-                  Actions
-                </Button>
-              </Menu.Target>
-              <Menu.Dropdown>
-                {CONTROL_ACTIONS.map((a) => (
-                  <Menu.Item key={a} onClick={() => (a === 'up' ? void up() : run(a))}>
-                    {ACTION_LABELS[a]}
-                  </Menu.Item>
-                ))}
-              </Menu.Dropdown>
-            </Menu>
+            <Can route={projectApi.action}>
+              <Menu position="bottom-end" withinPortal>
+                <Menu.Target>
+                  <Button variant="light" rightSection={<IconChevronDown size={16} />} loading={busy.length > 0}>
+                    Actions
+                  </Button>
+                </Menu.Target>
+                <Menu.Dropdown>
+                  {CONTROL_ACTIONS.map((a) => (
+                    <Menu.Item key={a} onClick={() => (a === 'up' ? void up() : run(a))}>
+                      {ACTION_LABELS[a]}
+                    </Menu.Item>
+                  ))}
+                </Menu.Dropdown>
+              </Menu>
+            </Can>
             {external ? (
-              <AdoptButton name={name} />
+              <Can route={projectApi.adopt}>
+                <AdoptButton name={name} />
+              </Can>
             ) : (
-              <Button variant="default" leftSection={<IconEdit size={16} />} onClick={() => navigate(`/projects/${encodeURIComponent(name)}/edit`)}>
-                Edit
-              </Button>
+              <Can route={projectApi.edit}>
+                <Button variant="default" leftSection={<IconEdit size={16} />} onClick={() => navigate(`/projects/${encodeURIComponent(name)}/edit`)}>
+                  Edit
+                </Button>
+              </Can>
             )}
-            <Button variant="default" leftSection={<IconDownload size={16} />} loading={bundle.isPending} onClick={() => bundle.mutate(name)}>
-              Download Support Bundle
-            </Button>
-            <Button color="red" variant="light" leftSection={<IconTrash size={16} />} onClick={() => setConfirming(true)}>
-              Delete
-            </Button>
+            <Can route={projectApi.support}>
+              <Button variant="default" leftSection={<IconDownload size={16} />} loading={bundle.isPending} onClick={() => bundle.mutate(name)}>
+                Download Support Bundle
+              </Button>
+            </Can>
+            <Can route={projectApi.action}>
+              <Button color="red" variant="light" leftSection={<IconTrash size={16} />} onClick={() => setConfirming(true)}>
+                Delete
+              </Button>
+            </Can>
           </>
         }
       />

@@ -2,12 +2,13 @@ import { useState } from 'react';
 import { ActionIcon, Menu } from '@mantine/core';
 import { IconAdjustments, IconDotsVertical, IconEdit, IconEye, IconTrash } from '@tabler/icons-react';
 import { useNavigate } from 'react-router-dom';
-import type { Project } from '@berth/contract';
+import { projectApi, type Project } from '@berth/contract';
+import { Can } from '../../../components/RoleGate';
 import { useProjectAction } from '../api/mutations';
 import { ACTION_LABELS, CONTROL_ACTIONS } from '../model';
 import { DeleteProjectDialog } from './DeleteProjectDialog';
 
-/** The list's row menu: Controls (the nine actions), View, Edit, Delete (confirmed). */
+/** The list's row menu: Controls (the nine actions), View, Edit, Delete (confirmed); a role sees what it may do. */
 export function ProjectRowMenu({ project }: { project: Project }) {
   const navigate = useNavigate();
   const action = useProjectAction();
@@ -23,28 +24,34 @@ export function ProjectRowMenu({ project }: { project: Project }) {
           </ActionIcon>
         </Menu.Target>
         <Menu.Dropdown>
-          <Menu.Sub position="left-start">
-            <Menu.Sub.Target>
-              <Menu.Sub.Item leftSection={<IconAdjustments size={16} />}>Controls</Menu.Sub.Item>
-            </Menu.Sub.Target>
-            <Menu.Sub.Dropdown>
-              {CONTROL_ACTIONS.map((a) => (
-                <Menu.Item key={a} onClick={() => action.mutate({ name, action: a })}>
-                  {ACTION_LABELS[a]}
-                </Menu.Item>
-              ))}
-            </Menu.Sub.Dropdown>
-          </Menu.Sub>
+          <Can route={projectApi.action}>
+            <Menu.Sub position="left-start">
+              <Menu.Sub.Target>
+                <Menu.Sub.Item leftSection={<IconAdjustments size={16} />}>Controls</Menu.Sub.Item>
+              </Menu.Sub.Target>
+              <Menu.Sub.Dropdown>
+                {CONTROL_ACTIONS.map((a) => (
+                  <Menu.Item key={a} onClick={() => action.mutate({ name, action: a })}>
+                    {ACTION_LABELS[a]}
+                  </Menu.Item>
+                ))}
+              </Menu.Sub.Dropdown>
+            </Menu.Sub>
+          </Can>
           <Menu.Item leftSection={<IconEye size={16} />} onClick={() => navigate(path)}>
             View
           </Menu.Item>
-          <Menu.Item leftSection={<IconEdit size={16} />} onClick={() => navigate(`${path}/edit`)}>
-            Edit
-          </Menu.Item>
-          <Menu.Divider />
-          <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => setConfirming(true)}>
-            Delete
-          </Menu.Item>
+          <Can route={projectApi.edit}>
+            <Menu.Item leftSection={<IconEdit size={16} />} onClick={() => navigate(`${path}/edit`)}>
+              Edit
+            </Menu.Item>
+          </Can>
+          <Can route={projectApi.action}>
+            <Menu.Divider />
+            <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => setConfirming(true)}>
+              Delete
+            </Menu.Item>
+          </Can>
         </Menu.Dropdown>
       </Menu>
       <DeleteProjectDialog

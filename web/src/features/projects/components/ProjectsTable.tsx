@@ -1,7 +1,8 @@
 import { Badge, Button, Group, Text, Tooltip } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router-dom';
-import type { Project, ProjectAction } from '@berth/contract';
+import { projectApi, type Project, type ProjectAction } from '@berth/contract';
+import { Can } from '../../../components/RoleGate';
 import { BatchBar, useBatchSelection, type BatchAction } from '../../../components/BatchBar';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { PageHeader } from '../../../components/PageHeader';
@@ -65,7 +66,7 @@ const columns: Column<Project>[] = [
 export function ProjectsTable({ projects, loading, busy }: { projects: Project[] | undefined; loading: boolean; busy: string[] }) {
   const navigate = useNavigate();
   const batch = useProjectBatch();
-  const { selection, selectedRows } = useBatchSelection(projects, projectName, projectName);
+  const { selection, selectedRows } = useBatchSelection(projects, projectName, projectName, projectApi.batch);
   return (
     <>
       <PageHeader title="Projects" subtitle={busy[0]} />
@@ -91,9 +92,11 @@ export function ProjectsTable({ projects, loading, busy }: { projects: Project[]
         onRowClick={(p) => navigate(`/projects/${encodeURIComponent(p.name)}`)}
         rowMenu={(p) => <ProjectRowMenu project={p} />}
         toolbar={
-          <Button component={Link} to={`/projects/${NEW_PROJECT}/edit`} leftSection={<IconPlus size={16} />}>
-            Add
-          </Button>
+          <Can route={projectApi.create}>
+            <Button component={Link} to={`/projects/${NEW_PROJECT}/edit`} leftSection={<IconPlus size={16} />}>
+              Add
+            </Button>
+          </Can>
         }
       />
     </>

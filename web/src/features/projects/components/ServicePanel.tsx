@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { Accordion, Badge, Button, Group, Modal, Text } from '@mantine/core';
 import { IconTerminal2 } from '@tabler/icons-react';
-import type { ComposeService, ServiceAction } from '@berth/contract';
+import { projectApi, terminalApi, type ComposeService, type ServiceAction } from '@berth/contract';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { useCan } from '../../../lib/session';
 import { useProjectAction } from '../api/mutations';
 import { serviceActionApplies } from '../model';
 import { TerminalPanel } from '../../terminal';
@@ -26,9 +27,11 @@ const CONFIRM: Partial<Record<ServiceAction, { title: (s: string) => string; tex
 
 const STATUS_COLOR: Record<string, string> = { running: 'green', exited: 'red', created: 'blue', paused: 'yellow', restarting: 'orange' };
 
-/** One service: its image and live status, its own actions (those its state allows), and its fields. */
+/** One service: its image and live status, its own actions (those its state and the user's role allow), and its fields. */
 export function ServicePanel({ project, name, service, status }: { project: string; name: string; service: ComposeService; status: string }) {
   const action = useProjectAction();
+  const canAct = useCan(projectApi.serviceAction);
+  const canExec = useCan(terminalApi.serviceExec);
   const [confirming, setConfirming] = useState<ServiceAction | null>(null);
   const [terminal, setTerminal] = useState(false);
   const running = status.split(', ').includes('running');
@@ -48,34 +51,39 @@ export function ServicePanel({ project, name, service, status }: { project: stri
         </Group>
       </Accordion.Control>
       <Accordion.Panel>
-        <Group gap="xs" mb="sm">
-          {SERVICE_BUTTONS.map((b) => (
-            <Button
-              key={b.action}
-              size="xs"
-              variant="light"
-              color={b.action === 'rm' || b.action === 'kill' ? 'red' : undefined}
-              disabled={action.isPending || !serviceActionApplies(b.action, status)}
-              loading={action.isPending && action.variables?.service === name && action.variables.action === b.action}
-              onClick={() => (CONFIRM[b.action] ? setConfirming(b.action) : run(b.action))}
-              aria-label={`${b.label} ${name}`}
-            >
-              {b.label}
-            </Button>
-          ))}
-          <Button
-            size="xs"
-            variant="light"
-            color="gray"
-            leftSection={<IconTerminal2 size={14} />}
-            disabled={!running}
-            title={running ? undefined : 'Start the service to open a terminal'}
-            onClick={() => setTerminal(true)}
-            aria-label={`Terminal ${name}`}
-          >
-            Terminal
-          </Button>
-        </Group>
+        {(canAct || canExec) && (
+          <Group gap="xs" mb="sm">
+            {canAct &&
+              SERVICE_BUTTONS.map((b) => (
+                <Button
+                  key={b.action}
+                  size="xs"
+                  variant="light"
+                  color={b.action === 'rm' || b.action === 'kill' ? 'red' : undefined}
+                  disabled={action.isPending || !serviceActionApplies(b.action, status)}
+                  loading={action.isPending && action.variables?.service === name && action.variables.action === b.action}
+                  onClick={() => (CONFIRM[b.action] ? setConfirming(b.action) : run(b.action))}
+                  aria-label={`${b.label} ${name}`}
+                >
+                  {b.label}
+                </Button>
+              ))}
+            {canExec && (
+              <Button
+                size="xs"
+                variant="light"
+                color="gray"
+                leftSection={<IconTerminal2 size={14} />}
+                disabled={!running}
+                title={running ? undefined : 'Start the service to open a terminal'}
+                onClick={() => setTerminal(true)}
+                aria-label={`Terminal ${name}`}
+              >
+                Terminal
+              </Button>
+            )}
+          </Group>
+        )}
         <ServiceFields service={service} />
       </Accordion.Panel>
       <Modal opened={terminal} onClose={() => setTerminal(false)} title={`Terminal: ${project}/${name}`} size="xl">

@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { Button, Card, FileInput, Group, Stack, Text, Title } from '@mantine/core';
 import { IconDownload, IconFileUpload, IconUpload } from '@tabler/icons-react';
+import { settingsApi } from '@berth/contract';
 import { PasswordField } from '../../../components/PasswordField';
 import { notifyError, notifySuccess } from '../../../lib/notify';
-import { useSession } from '../../../lib/session';
+import { useCan, useSession } from '../../../lib/session';
 import { exportSettings, importFileError, useImportSettings } from '../api';
 
-/** Server Settings: import a settings file (replaces templates and variables) or export them. */
+/** Server Settings: import a settings file (replaces templates and variables) or export them, as the role allows. */
 export function ImportExportCard() {
   const [file, setFile] = useState<File | null>(null);
   const [touched, setTouched] = useState(false);
@@ -14,6 +15,8 @@ export function ImportExportCard() {
   const [current, setCurrent] = useState('');
   const { authDisabled } = useSession();
   const importer = useImportSettings();
+  const canImport = useCan(settingsApi.import);
+  const canExport = useCan(settingsApi.export);
   const problem = importFileError(file);
   const needsPassword = !authDisabled && current === '';
 
@@ -39,6 +42,7 @@ export function ImportExportCard() {
     }
   };
 
+  if (!canImport && !canExport) return null;
   return (
     <Card withBorder style={{ background: 'var(--berth-surface)' }}>
       <Title order={3} size="h5" mb="xs">
@@ -50,32 +54,38 @@ export function ImportExportCard() {
       </Text>
       <Stack gap="sm">
         <Group align="flex-end" wrap="wrap">
-          <FileInput
-            label="Settings file"
-            placeholder="berth-settings.json"
-            // Mantine's placeholder grey is too faint (2:1) for this shown-as-text hint; dimmed meets AA.
-            styles={{ placeholder: { color: 'var(--mantine-color-dimmed)' } }}
-            accept=".json,application/json"
-            required
-            clearable
-            leftSection={<IconFileUpload size={16} />}
-            value={file}
-            onChange={(f) => {
-              setFile(f);
-              setTouched(true);
-            }}
-            error={touched && problem ? problem : undefined}
-            w={320}
-          />
-          {!authDisabled && (
-            <PasswordField label="Current Password" required autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.currentTarget.value)} w={240} />
+          {canImport && (
+            <>
+              <FileInput
+                label="Settings file"
+                placeholder="berth-settings.json"
+                // Mantine's placeholder grey is too faint (2:1) for this shown-as-text hint; dimmed meets AA.
+                styles={{ placeholder: { color: 'var(--mantine-color-dimmed)' } }}
+                accept=".json,application/json"
+                required
+                clearable
+                leftSection={<IconFileUpload size={16} />}
+                value={file}
+                onChange={(f) => {
+                  setFile(f);
+                  setTouched(true);
+                }}
+                error={touched && problem ? problem : undefined}
+                w={320}
+              />
+              {!authDisabled && (
+                <PasswordField label="Current Password" required autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.currentTarget.value)} w={240} />
+              )}
+              <Button leftSection={<IconUpload size={16} />} disabled={problem !== null || needsPassword} loading={importer.isPending} onClick={runImport}>
+                Import
+              </Button>
+            </>
           )}
-          <Button leftSection={<IconUpload size={16} />} disabled={problem !== null || needsPassword} loading={importer.isPending} onClick={runImport}>
-            Import
-          </Button>
-          <Button variant="default" leftSection={<IconDownload size={16} />} loading={exporting} onClick={() => void runExport()}>
-            Export
-          </Button>
+          {canExport && (
+            <Button variant="default" leftSection={<IconDownload size={16} />} loading={exporting} onClick={() => void runExport()}>
+              Export
+            </Button>
+          )}
         </Group>
       </Stack>
     </Card>

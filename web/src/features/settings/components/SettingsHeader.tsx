@@ -2,30 +2,27 @@ import type { ReactNode } from 'react';
 import { Badge } from '@mantine/core';
 import { IconBell, IconBrush, IconCalendarRepeat, IconCloudDownload, IconInfoCircle, IconListCheck, IconServer2, IconTrash, IconUsers, IconVariable } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
+import { environmentApi, pruneApi, settingsApi, usersApi } from '@berth/contract';
 import { PageHeader } from '../../../components/PageHeader';
 import { RouteTabs, type RouteTab } from '../../../components/RouteTabs';
-import { useCan } from '../../../lib/session';
 import { serverInfoQuery } from '../api';
 
-const TABS: (RouteTab & { admin?: boolean })[] = [
+const TABS: RouteTab[] = [
   { to: '/settings/info', label: 'Info', icon: IconInfoCircle },
   { to: '/settings/theme', label: 'Theme', icon: IconBrush },
   { to: '/settings/templateVariables', label: 'Template Variables', icon: IconVariable },
-  { to: '/settings/environments', label: 'Environments', icon: IconServer2, admin: true },
-  { to: '/settings/prune', label: 'Prune', icon: IconTrash, admin: true },
-  { to: '/settings/update', label: 'Update', icon: IconCloudDownload, admin: true },
+  { to: '/settings/environments', label: 'Environments', icon: IconServer2, route: environmentApi.create },
+  { to: '/settings/prune', label: 'Prune', icon: IconTrash, route: pruneApi.prune },
+  { to: '/settings/update', label: 'Update', icon: IconCloudDownload, route: settingsApi.update },
   { to: '/settings/auto-update', label: 'Auto-update', icon: IconCalendarRepeat },
   { to: '/settings/notifications', label: 'Notifications', icon: IconBell },
   { to: '/settings/audit', label: 'Audit log', icon: IconListCheck },
-  { to: '/settings/users', label: 'Users', icon: IconUsers, admin: true },
+  { to: '/settings/users', label: 'Users', icon: IconUsers, route: usersApi.list },
 ];
 
 /** Settings heading with Berth's real version, then Back and the settings tabs around the tab's page. */
 export function SettingsHeader({ children }: { children?: ReactNode }) {
   const info = useQuery(serverInfoQuery());
-  // Tabs a role cannot use are hidden; their pages still explain why when opened directly.
-  const admin = useCan('admin');
-  const tabs = TABS.filter((t) => admin || !t.admin);
   return (
     <>
       <PageHeader
@@ -38,7 +35,7 @@ export function SettingsHeader({ children }: { children?: ReactNode }) {
           )
         }
       />
-      <RouteTabs tabs={tabs} back="/">
+      <RouteTabs tabs={TABS} back="/">
         {children}
       </RouteTabs>
     </>

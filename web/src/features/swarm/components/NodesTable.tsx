@@ -1,12 +1,14 @@
 import { Badge, Select, Text } from '@mantine/core';
-import type { SwarmNode } from '@berth/contract';
+import { swarmApi, type SwarmNode } from '@berth/contract';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { formatBytes } from '../../../lib/format';
 import { notifySuccess } from '../../../lib/notify';
+import { useCan } from '../../../lib/session';
 import { useNodes, useUpdateNode } from '../api';
 
 function Availability({ node }: { node: SwarmNode }) {
   const update = useUpdateNode();
+  const canUpdate = useCan(swarmApi.updateNode);
   return (
     <Select
       aria-label={`Availability of ${node.hostname}`}
@@ -15,7 +17,7 @@ function Availability({ node }: { node: SwarmNode }) {
       allowDeselect={false}
       data={['active', 'pause', 'drain']}
       value={node.availability}
-      disabled={update.isPending}
+      disabled={update.isPending || !canUpdate}
       onChange={(v) =>
         v && update.mutate({ id: node.id, body: { availability: v as SwarmNode['availability'] } }, { onSuccess: (n) => notifySuccess(`${n.hostname} is now ${n.availability}.`) })
       }

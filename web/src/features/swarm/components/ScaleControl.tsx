@@ -1,16 +1,19 @@
 import { useState } from 'react';
 import { ActionIcon, Group, NumberInput, Text, Tooltip } from '@mantine/core';
 import { IconCheck } from '@tabler/icons-react';
-import type { SwarmService } from '@berth/contract';
+import { swarmApi, type SwarmService } from '@berth/contract';
 import { notifySuccess } from '../../../lib/notify';
+import { useCan } from '../../../lib/session';
 import { useUpdateService } from '../api';
 
 /** Running / desired replicas, with the desired count editable in place (replicated services). */
 export function ScaleControl({ service }: { service: SwarmService }) {
   const update = useUpdateService();
+  const canScale = useCan(swarmApi.updateService);
   const [value, setValue] = useState<number | null>(null);
   const { running, desired } = service.replicas;
   if (service.mode === 'global') return <Text size="sm">{`${running} / ${desired} (global)`}</Text>;
+  if (!canScale) return <Text size="sm">{`${running} / ${desired}`}</Text>;
   const target = value ?? desired;
   const apply = () =>
     update.mutate(

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useNavigate } from 'react-router-dom';
-import type { SwarmTask } from '@berth/contract';
+import { swarmApi, type SwarmTask } from '@berth/contract';
+import { Can } from '../../../components/RoleGate';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { FieldGrid } from '../../../components/Fields';
@@ -39,15 +40,21 @@ export function ServiceDetails({ id }: { id: string }) {
     <Stack>
       <Group>
         <ScaleControl service={s} />
-        <Button variant="default" onClick={() => setEditing((e) => !e)}>
-          {editing ? 'Close the form' : 'Edit'}
-        </Button>
-        <Button variant="default" disabled={!s.canRollback} loading={rollback.isPending} onClick={() => rollback.mutate(s.id, { onSuccess: () => notifySuccess(`${s.name} is rolling back.`) })}>
-          Rollback
-        </Button>
-        <Button color="red" variant="light" onClick={() => setRemoving(true)}>
-          Remove
-        </Button>
+        <Can route={swarmApi.updateService}>
+          <Button variant="default" onClick={() => setEditing((e) => !e)}>
+            {editing ? 'Close the form' : 'Edit'}
+          </Button>
+        </Can>
+        <Can route={swarmApi.rollbackService}>
+          <Button variant="default" disabled={!s.canRollback} loading={rollback.isPending} onClick={() => rollback.mutate(s.id, { onSuccess: () => notifySuccess(`${s.name} is rolling back.`) })}>
+            Rollback
+          </Button>
+        </Can>
+        <Can route={swarmApi.removeService}>
+          <Button color="red" variant="light" onClick={() => setRemoving(true)}>
+            Remove
+          </Button>
+        </Can>
       </Group>
       {editing && (
         <ServiceForm

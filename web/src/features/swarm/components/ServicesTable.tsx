@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { ActionIcon, Badge, Text, Tooltip } from '@mantine/core';
-import { IconPlus } from '@tabler/icons-react';
-import { Link, useNavigate } from 'react-router-dom';
-import type { SwarmService } from '@berth/contract';
+import { Badge, Text } from '@mantine/core';
+import { useNavigate } from 'react-router-dom';
+import { swarmApi, type SwarmService } from '@berth/contract';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { AddAction } from '../../../components/AddAction';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { RowMenu } from '../../../components/Menus';
 import { formatDate, toDate } from '../../../lib/format';
@@ -48,15 +48,9 @@ export function ServicesTable() {
         searchPlaceholder="Search services"
         loading={services.isLoading}
         onRowClick={open}
-        rowMenu={(s) => <RowMenu name={s.name} onView={() => open(s)} onDelete={() => setRemoving(s)} />}
+        rowMenu={(s) => <RowMenu name={s.name} onView={() => open(s)} onDelete={() => setRemoving(s)} deleteRoute={swarmApi.removeService} />}
         emptyText="No services."
-        toolbar={
-          <Tooltip label="Create Service">
-            <ActionIcon component={Link} to="/swarm/services/new" variant="filled" size="lg" aria-label="Create Service">
-              <IconPlus size={18} />
-            </ActionIcon>
-          </Tooltip>
-        }
+        toolbar={<AddAction label="Create Service" route={swarmApi.createService} to="/swarm/services/new" />}
       />
       <ConfirmDialog opened={removing !== null} title="Remove the service?" confirmLabel="Remove" loading={remove.isPending} onConfirm={confirm} onCancel={() => setRemoving(null)}>
         {`The service ${removing?.name ?? ''} and its tasks will be removed.`}

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useNavigate } from 'react-router-dom';
-import { PROJECT_NAME_PATTERN } from '@berth/contract';
+import { PROJECT_NAME_PATTERN, swarmApi } from '@berth/contract';
+import { Can } from '../../../components/RoleGate';
 import { errorMessage, notifySuccess } from '../../../lib/notify';
 import { ComposeEditor } from '../../projects';
 import { useDeployStack, useStack } from '../api';
@@ -37,11 +38,13 @@ function Editor({ name: fixedName, initial }: { name: string | null; initial: st
         </Alert>
       )}
       <ComposeEditor value={content} onChange={setContent} />
-      <Group>
-        <Button onClick={submit} loading={deploy.isPending} disabled={!name.trim() || !content.trim()}>
-          Deploy
-        </Button>
-      </Group>
+      <Can route={fixedName === null ? swarmApi.deployStack : swarmApi.redeployStack}>
+        <Group>
+          <Button onClick={submit} loading={deploy.isPending} disabled={!name.trim() || !content.trim()}>
+            Deploy
+          </Button>
+        </Group>
+      </Can>
       {watching && <StackOutput key={watching} name={watching} />}
     </Stack>
   );

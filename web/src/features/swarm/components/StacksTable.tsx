@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { ActionIcon, Text, Tooltip } from '@mantine/core';
-import { IconPlus } from '@tabler/icons-react';
-import { Link, useNavigate } from 'react-router-dom';
-import type { SwarmStack } from '@berth/contract';
+import { Text } from '@mantine/core';
+import { useNavigate } from 'react-router-dom';
+import { swarmApi, type SwarmStack } from '@berth/contract';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { AddAction } from '../../../components/AddAction';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { RowMenu } from '../../../components/Menus';
 import { notifySuccess } from '../../../lib/notify';
@@ -34,15 +34,9 @@ export function StacksTable() {
         searchPlaceholder="Search stacks"
         loading={stacks.isLoading}
         onRowClick={open}
-        rowMenu={(s) => <RowMenu name={s.name} onView={() => open(s)} onDelete={() => setRemoving(s)} />}
+        rowMenu={(s) => <RowMenu name={s.name} onView={() => open(s)} onDelete={() => setRemoving(s)} deleteRoute={swarmApi.removeStack} />}
         emptyText="No stacks."
-        toolbar={
-          <Tooltip label="Deploy Stack">
-            <ActionIcon component={Link} to="/swarm/stacks/new" variant="filled" size="lg" aria-label="Deploy Stack">
-              <IconPlus size={18} />
-            </ActionIcon>
-          </Tooltip>
-        }
+        toolbar={<AddAction label="Deploy Stack" route={swarmApi.deployStack} to="/swarm/stacks/new" />}
       />
       <ConfirmDialog
         opened={removing !== null}

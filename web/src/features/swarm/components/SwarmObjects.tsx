@@ -1,10 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { ActionIcon, Alert, Button, Group, Paper, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
-import type { SwarmObject } from '@berth/contract';
+import { swarmApi, type SwarmObject } from '@berth/contract';
+import { Can } from '../../../components/RoleGate';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { formatDate } from '../../../lib/format';
+import { useCan } from '../../../lib/session';
 import { errorMessage, notifySuccess } from '../../../lib/notify';
 import { useCreateSwarmObject, useRemoveSwarmObject, useSwarmObjects, type SwarmObjectKind } from '../api';
 
@@ -60,6 +62,7 @@ function CreateForm({ kind }: { kind: SwarmObjectKind }) {
 export function SwarmObjects({ kind }: { kind: SwarmObjectKind }) {
   const list = useSwarmObjects(kind);
   const remove = useRemoveSwarmObject(kind);
+  const canRemove = useCan(kind === 'configs' ? swarmApi.removeConfig : swarmApi.removeSecret);
   const [removing, setRemoving] = useState<SwarmObject | null>(null);
   const one = kind === 'configs' ? 'config' : 'secret';
   return (
@@ -72,14 +75,20 @@ export function SwarmObjects({ kind }: { kind: SwarmObjectKind }) {
         rowKey={(o) => o.id}
         searchPlaceholder={`Search ${kind}`}
         loading={list.isLoading}
-        rowMenu={(o) => (
-          <ActionIcon variant="subtle" color="red" aria-label={`Delete ${o.name}`} onClick={() => setRemoving(o)}>
-            <IconTrash size={16} />
-          </ActionIcon>
-        )}
+        rowMenu={
+          canRemove
+            ? (o) => (
+                <ActionIcon variant="subtle" color="red" aria-label={`Delete ${o.name}`} onClick={() => setRemoving(o)}>
+                  <IconTrash size={16} />
+                </ActionIcon>
+              )
+            : undefined
+        }
         emptyText={`No ${kind}.`}
       />
-      <CreateForm kind={kind} />
+      <Can route={kind === 'configs' ? swarmApi.createConfig : swarmApi.createSecret}>
+        <CreateForm kind={kind} />
+      </Can>
       <ConfirmDialog
         opened={removing !== null}
         title={`Delete the ${one}?`}

@@ -1,10 +1,12 @@
-import { ActionIcon, Anchor, Menu, Stack, Text, Tooltip } from '@mantine/core';
-import { IconPlus, IconRefresh } from '@tabler/icons-react';
+import { Anchor, Menu, Stack, Text } from '@mantine/core';
+import { IconRefresh } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import type { Template } from '@berth/contract';
+import { templateApi, type Template } from '@berth/contract';
+import { Can } from '../../../components/RoleGate';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { AddAction } from '../../../components/AddAction';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { formatDate } from '../../../lib/format';
 import { notifySuccess } from '../../../lib/notify';
@@ -22,9 +24,11 @@ function EmptyState() {
   return (
     <Stack gap={4} align="center">
       <Text>No templates available</Text>
-      <Anchor component={Link} to="/templates/new" size="sm">
-        Add a template
-      </Anchor>
+      <Can route={templateApi.create}>
+        <Anchor component={Link} to="/templates/new" size="sm">
+          Add a template
+        </Anchor>
+      </Can>
     </Stack>
   );
 }
@@ -49,10 +53,12 @@ export function TemplatesTable() {
   };
 
   const rowMenu = (t: Template) => (
-    <RowMenu name={t.title} onView={() => navigate(`/templates/${t.id}`)} onDelete={() => setDeleting(t)} loading={refresh.isPending && refresh.variables === t.id}>
-      <Menu.Item leftSection={<IconRefresh size={16} />} onClick={() => update(t)}>
-        Update
-      </Menu.Item>
+    <RowMenu name={t.title} onView={() => navigate(`/templates/${t.id}`)} onDelete={() => setDeleting(t)} deleteRoute={templateApi.remove} loading={refresh.isPending && refresh.variables === t.id}>
+      <Can route={templateApi.refresh}>
+        <Menu.Item leftSection={<IconRefresh size={16} />} onClick={() => update(t)}>
+          Update
+        </Menu.Item>
+      </Can>
     </RowMenu>
   );
 
@@ -69,13 +75,7 @@ export function TemplatesTable() {
         onRowClick={(t) => navigate(`/templates/${t.id}`)}
         rowMenu={rowMenu}
         emptyText={<EmptyState />}
-        toolbar={
-          <Tooltip label="Add Template">
-            <ActionIcon component={Link} to="/templates/new" variant="filled" size="lg" aria-label="Add Template">
-              <IconPlus size={18} />
-            </ActionIcon>
-          </Tooltip>
-        }
+        toolbar={<AddAction label="Add Template" route={templateApi.create} to="/templates/new" />}
       />
       <ConfirmDialog opened={deleting !== null} title="Delete the template?" loading={remove.isPending} onConfirm={confirmDelete} onCancel={() => setDeleting(null)}>
         {`The template '${deleting?.title ?? ''}' and its items will be permanently deleted. This action cannot be revoked.`}

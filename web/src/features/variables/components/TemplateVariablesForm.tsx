@@ -3,7 +3,8 @@ import { useForm } from '@mantine/form';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { TemplateVariable } from '@berth/contract';
+import { variablesApi, type TemplateVariable } from '@berth/contract';
+import { Can } from '../../../components/RoleGate';
 import { notifyPlain } from '../../../lib/notify';
 import { useSaveVariables, variablesQuery } from '../api';
 import { validateVariables } from '../validate';
@@ -41,22 +42,26 @@ export function TemplateVariablesForm() {
             <Group key={form.key(`rows.${i}`)} align="flex-start" wrap="nowrap" gap="xs">
               <TextInput label={i === 0 ? 'Variable' : undefined} aria-label={`Variable ${i + 1}`} placeholder="!name" style={{ flex: 1 }} {...form.getInputProps(`rows.${i}.variable`)} />
               <TextInput label={i === 0 ? 'Replacement' : undefined} aria-label={`Replacement ${i + 1}`} placeholder="/srv/path" style={{ flex: 2 }} {...form.getInputProps(`rows.${i}.replacement`)} />
-              <Tooltip label="Remove row">
-                <ActionIcon variant="subtle" color="red" mt={i === 0 ? 28 : 4} aria-label={`Remove row ${i + 1}`} onClick={() => form.removeListItem('rows', i)}>
-                  <IconTrash size={16} />
-                </ActionIcon>
-              </Tooltip>
+              <Can route={variablesApi.save}>
+                <Tooltip label="Remove row">
+                  <ActionIcon variant="subtle" color="red" mt={i === 0 ? 28 : 4} aria-label={`Remove row ${i + 1}`} onClick={() => form.removeListItem('rows', i)}>
+                    <IconTrash size={16} />
+                  </ActionIcon>
+                </Tooltip>
+              </Can>
             </Group>
           ))}
           {form.values.rows.length === 0 && <Text c="dimmed">No variables.</Text>}
-          <Group>
-            <Button variant="default" leftSection={<IconPlus size={16} />} onClick={() => form.insertListItem('rows', { variable: '!', replacement: '' })}>
-              Add row
-            </Button>
-            <Button type="submit" disabled={!valid} loading={save.isPending}>
-              Save
-            </Button>
-          </Group>
+          <Can route={variablesApi.save}>
+            <Group>
+              <Button variant="default" leftSection={<IconPlus size={16} />} onClick={() => form.insertListItem('rows', { variable: '!', replacement: '' })}>
+                Add row
+              </Button>
+              <Button type="submit" disabled={!valid} loading={save.isPending}>
+                Save
+              </Button>
+            </Group>
+          </Can>
         </Stack>
       </form>
     </Card>

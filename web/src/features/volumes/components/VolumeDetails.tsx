@@ -1,6 +1,6 @@
 import { Stack } from '@mantine/core';
 import { useNavigate } from 'react-router-dom';
-import type { Volume } from '@berth/contract';
+import { volumeApi, type Volume } from '@berth/contract';
 import { formatDate } from '../../../lib/format';
 import { notifySuccess } from '../../../lib/notify';
 import { Section } from '../../../components/Section';
@@ -43,6 +43,7 @@ export function VolumeMenu({ volume }: { volume: Volume }) {
   return (
     <DetailMenu
       deleteLabel="Delete Volume"
+      deleteRoute={volumeApi.remove}
       confirmTitle="Delete the volume?"
       confirmText={`The volume ${volume.Name} and the data in it will be permanently deleted.`}
       deleting={remove.isPending}

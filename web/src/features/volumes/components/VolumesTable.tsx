@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { ActionIcon, Badge, Group, Text, Tooltip } from '@mantine/core';
-import { IconPlus } from '@tabler/icons-react';
+import { Badge, Group, Text } from '@mantine/core';
 import { useNavigate } from 'react-router-dom';
-import type { Volume } from '@berth/contract';
+import { volumeApi, type Volume } from '@berth/contract';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { BatchBar, REMOVE_ACTIONS, useBatchSelection } from '../../../components/BatchBar';
+import { AddAction } from '../../../components/AddAction';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { formatDate, toDate } from '../../../lib/format';
 import { notifySuccess } from '../../../lib/notify';
@@ -43,7 +43,7 @@ export function VolumesTable() {
   const volumes = useVolumes();
   const remove = useDeleteVolume();
   const removeMany = useRemoveVolumes();
-  const { selection, selectedRows } = useBatchSelection(volumes.data, volumeName, volumeName);
+  const { selection, selectedRows } = useBatchSelection(volumes.data, volumeName, volumeName, volumeApi.batch);
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<Volume | null>(null);
   const open = (v: Volume) => navigate(`/resources/volumes/${encodeURIComponent(v.Name)}`);
@@ -56,7 +56,7 @@ export function VolumesTable() {
     });
   };
 
-  const rowMenu = (v: Volume) => <RowMenu name={v.Name} onView={() => open(v)} onDelete={() => setDeleting(v)} />;
+  const rowMenu = (v: Volume) => <RowMenu name={v.Name} onView={() => open(v)} onDelete={() => setDeleting(v)} deleteRoute={volumeApi.remove} />;
 
   return (
     <>
@@ -83,13 +83,7 @@ export function VolumesTable() {
         onRowClick={open}
         rowMenu={rowMenu}
         emptyText="No Volumes available."
-        toolbar={
-          <Tooltip label="Create Volume">
-            <ActionIcon variant="filled" size="lg" aria-label="Create Volume" onClick={() => setCreating(true)}>
-              <IconPlus size={18} />
-            </ActionIcon>
-          </Tooltip>
-        }
+        toolbar={<AddAction label="Create Volume" route={volumeApi.create} onClick={() => setCreating(true)} />}
       />
       <CreateVolumeDialog opened={creating} onClose={() => setCreating(false)} />
       <ConfirmDialog opened={deleting !== null} title="Delete the volume?" loading={remove.isPending} onConfirm={confirmDelete} onCancel={() => setDeleting(null)}>

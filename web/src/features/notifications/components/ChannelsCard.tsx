@@ -2,13 +2,13 @@ import { useState } from 'react';
 import { Badge, Button, Group } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { notificationsApi } from '@berth/contract';
+import { notificationsApi, type Channel } from '@berth/contract';
 import { Can } from '../../../components/RoleGate';
-import type { Channel } from '@berth/contract';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { Section } from '../../../components/Section';
 import { notifyError, notifyPlain } from '../../../lib/notify';
+import { useCan } from '../../../lib/session';
 import { channelsQuery, useRemoveChannel, useTestChannel } from '../api';
 import { ChannelDialog } from './ChannelDialog';
 
@@ -28,6 +28,7 @@ export function ChannelsCard() {
       onError: (e) => notifyError(e),
     });
 
+  const canManage = useCan(notificationsApi.editChannel);
   const columns: Column<Channel>[] = [
     { key: 'name', header: 'Name' },
     { key: 'type', header: 'Type', render: (c) => <Badge variant="light">{c.type}</Badge> },
@@ -64,7 +65,7 @@ export function ChannelsCard() {
       <DataTable
         label="Notification channels"
         data={channels.data}
-        columns={columns}
+        columns={canManage ? columns : columns.filter((c) => c.key !== 'actions')}
         rowKey={(c) => String(c.id)}
         loading={channels.isPending}
         pageSize={0}

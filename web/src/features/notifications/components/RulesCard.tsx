@@ -2,11 +2,12 @@ import { useState } from 'react';
 import { Badge, Button, Group, Modal, MultiSelect, NumberInput, Select, Stack, TextInput } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { Can } from '../../../components/RoleGate';
 import { notificationsApi, NOTIFY_EVENTS, type NotifyEvent, type Rule } from '@berth/contract';
+import { Can } from '../../../components/RoleGate';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { Section } from '../../../components/Section';
 import { notifyError } from '../../../lib/notify';
+import { useCan } from '../../../lib/session';
 import { channelsQuery, rulesQuery, useAddRule, useRemoveRule } from '../api';
 
 export const EVENT_LABELS: Record<NotifyEvent, string> = {
@@ -29,6 +30,7 @@ export function RulesCard() {
   const remove = useRemoveRule();
   const [adding, setAdding] = useState(false);
   const channelName = (id: number) => channels.data?.find((c) => c.id === id)?.name ?? `#${id}`;
+  const canRemove = useCan(notificationsApi.removeRule);
   const columns: Column<Rule>[] = [
     { key: 'event', header: 'Event', render: (r) => EVENT_LABELS[r.event] },
     { key: 'channels', header: 'Channels', render: (r) => r.channels.map((id) => <Badge key={id} variant="light" mr={4}>{channelName(id)}</Badge>), searchValue: (r) => r.channels.map(channelName).join(' ') },
@@ -53,7 +55,7 @@ export function RulesCard() {
       <DataTable
         label="Notification rules"
         data={rules.data}
-        columns={columns}
+        columns={canRemove ? columns : columns.filter((c) => c.key !== 'actions')}
         rowKey={(r) => String(r.id)}
         loading={rules.isPending}
         pageSize={0}

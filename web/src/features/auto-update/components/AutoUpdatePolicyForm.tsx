@@ -2,9 +2,9 @@ import { useEffect, useState } from 'react';
 import { Alert, Button, Group, NumberInput, SegmentedControl, Stack, Switch, Text, TextInput } from '@mantine/core';
 import type { AutoUpdateMode, AutoUpdatePolicy } from '@berth/contract';
 import { Section } from '../../../components/Section';
-import { formatDate } from '../../../lib/format';
 import { errorMessage, notifySuccess } from '../../../lib/notify';
 import { useAutoUpdateSettings, useSaveAutoUpdate } from '../api';
+import { NextRunPreview } from './NextRunPreview';
 
 /** Settings → Auto-update: the global policy (every app's default) and when it runs next. */
 export function AutoUpdatePolicyForm() {
@@ -24,7 +24,7 @@ export function AutoUpdatePolicyForm() {
   return (
     <Section title="Policy">
       <Stack>
-        <Switch label="Check apps for new images on a schedule" checked={draft.enabled} onChange={(e) => set({ enabled: e.currentTarget.checked })} />
+        <Switch label="Check apps and compose services for new images on a schedule" checked={draft.enabled} onChange={(e) => set({ enabled: e.currentTarget.checked })} />
         <div>
           <Text size="sm" fw={500} mb={4} id="auto-update-mode">
             Mode
@@ -53,9 +53,7 @@ export function AutoUpdatePolicyForm() {
           value={draft.settle_seconds}
           onChange={(v) => set({ settle_seconds: typeof v === 'number' ? v : Number(v) || 1 })}
         />
-        <Text size="sm" c="dimmed" data-testid="auto-update-next-run">
-          {settings.data.next_run_at ? `Next run at ${formatDate(settings.data.next_run_at)}` : 'The schedule never fires.'}
-        </Text>
+        <NextRunPreview schedule={draft.schedule} testId="auto-update-next-run" />
         {save.error && <Alert color="red">{errorMessage(save.error)}</Alert>}
         <Group>
           <Button loading={save.isPending} onClick={() => save.mutate(draft, { onSuccess: () => notifySuccess('Auto-update policy saved.') })}>

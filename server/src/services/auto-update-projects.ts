@@ -8,15 +8,18 @@ import { pullServices, recreatePinned, recreateServices } from '../compose/servi
 import { healthGate } from '../docker/health-gate';
 import { checkImageUpdate } from '../docker/images-update';
 import { PROJECT_LABEL, SERVICE_LABEL } from '../docker/names';
+import { NotFoundError } from '../errors';
 import type { ExistingProject, ProjectsService } from './projects';
 import { SERVICE_NAME } from './projects-actions';
 import { effectivePolicy } from './auto-update-policy';
 
-/** A compose service with a container: its labels (the first container's) and the container ids. */
+/** A compose service with a container: its labels (the first container's), the container ids and whether one runs. */
 export interface ComposeServiceState {
   name: string;
   labels: Record<string, string>;
   ids: string[];
+  /** Whether any of its containers runs. */
+  running: boolean;
 }
 
 /** One project's run: the services whose policy is enabled (and fits the schedule that fired). */
@@ -69,8 +72,10 @@ export class ProjectAutoUpdate {
       const states = out.get(name) ?? [];
       out.set(name, states);
       const known = states.find((s) => s.name === service);
-      if (known) known.ids.push(c.Id);
-      else states.push({ name: service, labels: c.Labels, ids: [c.Id] });
+      if (known) {
+        known.ids.push(c.Id);
+        known.running ||= c.State === 'running';
+      } else states.push({ name: service, labels: c.Labels, ids: [c.Id], running: c.State === 'running' });
     }
     return out;
   }
@@ -93,7 +98,10 @@ export class ProjectAutoUpdate {
     return out;
   }
 
-  /** Checks each service; in update mode, updates the changed ones together and gates each. */
+  /**
+   * Checks each service; in update mode, updates the changed running ones together and gates
+   * each. Never throws: trouble becomes each service's `failed` result.
+   */
   async run(t: ProjectTarget): Promise<AutoUpdateItem[]> {
     const item = (service: string, result: AutoUpdateItem['result'], reason: string | null, from: string | null = null, to: string | null = null): AutoUpdateItem => ({
       name: serviceTarget(t.project, service),
@@ -102,38 +110,41 @@ export class ProjectAutoUpdate {
       from_digest: from,
       to_digest: to,
     });
-    let p: ExistingProject;
-    let images: Map<string, string>;
     try {
-      p = await this.projects.resolveExisting(t.project);
-      images = await this.images(p);
-    } catch (err) {
-      return t.services.map((s) => item(s, 'failed', message(err)));
-    }
-    const states = (await this.services(null, t.project)).get(t.project) ?? [];
-    const items: AutoUpdateItem[] = [];
-    const changes: Change[] = [];
-    for (const service of t.services) {
-      const ref = images.get(service);
-      const imageId = await this.imageOf(states.find((s) => s.name === service)?.ids[0]);
-      if (!ref || !imageId) {
-        items.push(item(service, 'up_to_date', ref ? 'The service has no container.' : 'The service has no image to pull (it is built here).'));
-        continue;
-      }
-      try {
+      const p = await this.projects.resolveExisting(t.project).catch((err: unknown) => {
+        if (err instanceof NotFoundError) return null;
+        throw err;
+      });
+      // Containers of a project whose file Berth cannot read here (another machine's, a removed folder).
+      if (!p) return t.services.map((s) => item(s, 'up_to_date', 'Berth cannot read this project\'s compose file here, so it cannot update it.'));
+      const images = await this.images(p);
+      const states = (await this.services(null, t.project)).get(t.project) ?? [];
+      const items: AutoUpdateItem[] = [];
+      const changes: Change[] = [];
+      for (const service of t.services) {
+        const state = states.find((s) => s.name === service);
+        const ref = images.get(service);
+        const imageId = await this.imageOf(state?.ids[0]);
+        if (!ref || !imageId) {
+          items.push(item(service, 'up_to_date', ref ? 'The service has no container.' : 'The service has no image to pull (it is built here).'));
+          continue;
+        }
         const check = await checkImageUpdate(this.ctx.docker, ref, { imageId });
         const [from, to] = [check.localDigests[0] ?? null, check.remoteDigest];
         if (!check.isUpdatable) items.push(item(service, 'up_to_date', check.reason, from, to));
         else if (to && this.repo.isBadDigest(serviceTarget(t.project, service), to)) {
           items.push(item(service, 'up_to_date', `Skipped ${to}: it failed the health gate before; waiting for a newer image.`, from, to));
         } else if (t.policy.mode === 'notify') items.push(item(service, 'update_available', null, from, to));
+        // Recreating would start a service someone stopped.
+        else if (!state?.running) items.push(item(service, 'update_available', 'The service is stopped, so it was not updated.', from, to));
         else changes.push({ service, from, to, pin: pinOf(ref, from) });
-      } catch (err) {
-        items.push(item(service, 'failed', message(err)));
       }
+      const outcomes = changes.length > 0 ? await this.update(p, changes, t.policy.settle_seconds) : [];
+      items.push(...outcomes.map((o) => item(o.change.service, o.result, o.reason, o.change.from, o.change.to)));
+      return items.sort((a, b) => a.name.localeCompare(b.name));
+    } catch (err) {
+      return t.services.map((s) => item(s, 'failed', message(err)));
     }
-    if (changes.length > 0) items.push(...(await this.update(p, changes, t.policy.settle_seconds)).map((o) => item(o.change.service, o.result, o.reason, o.change.from, o.change.to)));
-    return items.sort((a, b) => a.name.localeCompare(b.name));
   }
 
   /**

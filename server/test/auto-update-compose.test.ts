@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry, AutoUpdateItem, ProjectAutoUpdate } from '@berth/contract';
 import { inspect } from './apps-fixtures';
 import { createTestApp, type TestApp } from './helpers/app';
-import { runAutoUpdate, testRepository } from './helpers/auto-update';
+import { autoUpdateHook, runAutoUpdate, testRepository } from './helpers/auto-update';
 import { cleanupProject, projectName } from './helpers/compose-projects';
 import { dockerCli } from './helpers/engine';
 
@@ -13,6 +13,7 @@ interface Inspected {
 }
 
 let t: TestApp;
+let hook: Awaited<ReturnType<typeof autoUpdateHook>>;
 const web = testRepository('auc', 'web');
 const worker = testRepository('auc', 'worker');
 const name = projectName('auc');
@@ -46,6 +47,7 @@ const setOverride = (mode: 'notify' | 'update') =>
 
 beforeAll(async () => {
   t = await createTestApp();
+  hook = await autoUpdateHook(t.client, { project: name });
   web.publish();
   worker.publish();
   expect((await t.client.post('/api/compose/', { name, content: yaml() })).status).toBe(200);
@@ -57,6 +59,7 @@ afterAll(async () => {
   cleanupProject(name);
   await Promise.all([web.remove(), worker.remove()]);
   await t?.close();
+  await hook?.close();
 });
 
 // The global policy stays disabled: only this project (enabled by its override) is touched on the shared engine.
@@ -80,6 +83,9 @@ describe('auto-update of compose projects', () => {
     expect(webAfter.State.Running).toBe(true);
     expect(container('worker').Id).toBe(workerBefore.Id);
 
+    // Told through the rules scoped to the project, and written to the audit log per service, as the user auto-update.
+    await hook.notification('update_available', `${name}/web`);
+    await hook.notification('auto_update', `${name}/web was updated`);
     const audit = await t.client.get<AuditEntry[]>('/api/audit?user=auto-update');
     expect(audit.body.filter((e) => e.target?.startsWith(`${name}/`)).map((e) => [e.target, e.status])).toEqual([[`${name}/web`, 200]]);
   });

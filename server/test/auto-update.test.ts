@@ -1,9 +1,7 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiError, AppAutoUpdate, AuditEntry, AutoUpdateRun, AutoUpdateSettings } from '@berth/contract';
 import { createTestApp, type TestApp } from './helpers/app';
-import { runAutoUpdate, testRepository } from './helpers/auto-update';
+import { autoUpdateHook, runAutoUpdate, testRepository } from './helpers/auto-update';
 import { dockerCli } from './helpers/engine';
 import { cleanup, uniqueName } from './images-fixtures';
 import { inspect, runTicker } from './apps-fixtures';
@@ -26,46 +24,20 @@ const runNow = async () => (await runAutoUpdate(t.client)).results.find((r) => r
 
 const setOverride = (body: Record<string, unknown>) => t.client.request<AppAutoUpdate>('PUT', `/api/apps/${name}/auto-update`, { enabled: true, mode: 'update', schedule: null, settle_seconds: 1, ...body });
 
-/** What a local webhook receiver got: each notification body. */
-const received: string[] = [];
-let receiver: http.Server;
+let hook: Awaited<ReturnType<typeof autoUpdateHook>>;
+const notification = (...words: string[]) => hook.notification(...words);
 
 beforeAll(async () => {
   t = await createTestApp();
-  receiver = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      received.push(body);
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-  const channel = await t.client.post<{ id: number }>('/api/notifications/channels', { name: 'auto-update hook', type: 'webhook', url });
-  expect(channel.status, channel.text).toBe(200);
-  for (const event of ['update_available', 'auto_update']) {
-    const rule = await t.client.post('/api/notifications/rules', { event, channels: [channel.body.id], scope: { app: name } });
-    expect(rule.status, rule.text).toBe(200);
-  }
+  hook = await autoUpdateHook(t.client, { app: name });
 });
-
-/** Waits for a notification whose body mentions every word (delivery is asynchronous). */
-async function notification(...words: string[]): Promise<string> {
-  for (let i = 0; i < 150; i++) {
-    const hit = received.find((b) => words.every((w) => b.includes(w)));
-    if (hit) return hit;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`no notification with ${words.join(', ')}; got ${JSON.stringify(received)}`);
-}
 
 afterAll(async () => {
   const leftovers = dockerCli(['ps', '-a', '--filter', `name=${name}`, '--format', '{{.Names}}']).trim().split('\n').filter(Boolean);
   cleanup('container', name, ...leftovers);
   await image.remove();
   await t?.close();
-  await new Promise((resolve) => receiver?.close(resolve));
+  await hook?.close();
 });
 
 // The global policy stays disabled: only this test's app (enabled by its override) is ever touched on the shared engine.

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import type { AutoUpdateRun } from '@berth/contract';
 import type { TestClient } from './app';
@@ -46,4 +48,40 @@ export async function runAutoUpdate(client: TestClient): Promise<AutoUpdateRun> 
     if (Date.now() > deadline) throw new Error(`run ${started.body.id} did not finish: ${run.text}`);
     await new Promise((r) => setTimeout(r, 300));
   }
+}
+
+/**
+ * A local webhook receiver with a channel and rules for the auto-update events (`scope` narrows
+ * them to one app or project): `notification(...words)` waits for a delivered body that mentions
+ * every word (delivery is asynchronous).
+ */
+export async function autoUpdateHook(client: TestClient, scope: { app: string } | { project: string }) {
+  const received: string[] = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      received.push(body);
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  const channel = await client.post<{ id: number }>('/api/notifications/channels', { name: 'auto-update hook', type: 'webhook', url });
+  expect(channel.status, channel.text).toBe(200);
+  for (const event of ['update_available', 'auto_update']) {
+    const rule = await client.post('/api/notifications/rules', { event, channels: [channel.body.id], scope });
+    expect(rule.status, rule.text).toBe(200);
+  }
+  return {
+    async notification(...words: string[]): Promise<string> {
+      for (let i = 0; i < 150; i++) {
+        const hit = received.find((b) => words.every((w) => b.includes(w)));
+        if (hit) return hit;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      throw new Error(`no notification with ${words.join(', ')}; got ${JSON.stringify(received)}`);
+    },
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
 }

@@ -111,6 +111,8 @@ export class ProjectAutoUpdate {
       to_digest: to,
     });
     try {
+      // A run at start may come before the compose CLI is found (requests wait for it the same way).
+      if (this.ctx.composeReady) await this.ctx.composeReady;
       const p = await this.projects.resolveExisting(t.project).catch((err: unknown) => {
         if (err instanceof NotFoundError) return null;
         throw err;

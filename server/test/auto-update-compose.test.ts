@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditEntry, AutoUpdateItem, ProjectAutoUpdate } from '@berth/contract';
+import type { ApiError, AuditEntry, AutoUpdateItem, ProjectAutoUpdate } from '@berth/contract';
 import { inspect } from './apps-fixtures';
 import { createTestApp, type TestApp } from './helpers/app';
 import { autoUpdateHook, runAutoUpdate, testRepository } from './helpers/auto-update';
@@ -8,6 +8,7 @@ import { dockerCli } from './helpers/engine';
 
 interface Inspected {
   Id: string;
+  Name: string;
   Image: string;
   State: { Running: boolean };
 }
@@ -106,6 +107,10 @@ describe('auto-update of compose projects', () => {
     expect(skipped.web).toMatchObject({ result: 'up_to_date', to_digest: web.digests[2] });
     expect(skipped.web!.reason).toMatch(/failed the health gate before/);
     expect(container('web').Id).toBe(webAfter.Id);
+
+    // A compose container is never updated as an app (behind compose's back): its project is the place.
+    const asApp = await t.client.request<ApiError>('PUT', `/api/apps/${webAfter.Name.slice(1)}/auto-update`, { enabled: true, mode: null, schedule: null, settle_seconds: null });
+    expect([asApp.status, asApp.body.detail]).toEqual([400, expect.stringContaining(`belongs to compose project ${name}`)]);
 
     const panel = await t.client.get<ProjectAutoUpdate>(`/api/compose/${name}/auto-update`);
     expect(panel.body).toMatchObject({ override: { enabled: true, mode: 'update' }, last: { result: 'up_to_date', name: `${name}/web` } });

@@ -6,7 +6,8 @@ import type { NotifyInput } from './notifications';
 import { AutoUpdateRepo } from '../db/auto-update-repo';
 import { healthGate } from '../docker/health-gate';
 import { findSelfContainer } from '../docker/self-container';
-import { NotFoundError } from '../errors';
+import { NotFoundError, ValidationError } from '../errors';
+import { PROJECT_LABEL } from '../docker/names';
 import type { AppsService } from './apps';
 import type { AppUpdateService } from './apps-update';
 import { checkSchedule, DEFAULT_POLICY, effectivePolicy, nextRun, policyLabels } from './auto-update-policy';
@@ -71,7 +72,8 @@ export class AutoUpdateService {
 
   async setApp(name: string, override: AutoUpdateOverride): Promise<AppAutoUpdate> {
     checkSchedule(override.schedule);
-    await this.apps.inspect(name);
+    const project = (await this.apps.inspect(name)).Config.Labels?.[PROJECT_LABEL];
+    if (project) throw new ValidationError(`${name} belongs to compose project ${project}, which is updated service by service: set auto-update on the project.`);
     this.repo.setPolicy('app', name, override);
     await this.syncSchedules();
     return this.forApp(name);
@@ -159,7 +161,8 @@ export class AutoUpdateService {
     const global = this.global();
     const overrides = this.repo.policies('app');
     const apps = list
-      .filter((app) => app.Id !== self.container?.Id)
+      // Compose containers are updated through their project, never swapped behind compose's back.
+      .filter((app) => app.Id !== self.container?.Id && !app.Config.Labels[PROJECT_LABEL])
       .map((app) => ({ app, policy: effectivePolicy(global, overrides.get(app.name) ?? null, app.Config.Labels) }))
       .filter((t) => t.policy.enabled && pick(t.policy));
     return { apps, projects: await this.projectUpdates.targets(global, self.container?.Id ?? null, pick) };

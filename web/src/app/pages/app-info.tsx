@@ -8,7 +8,7 @@ import { AppNetworking } from '../../features/apps/components/AppNetworking';
 import { AppStorage } from '../../features/apps/components/AppStorage';
 import { AppSummary } from '../../features/apps/components/AppSummary';
 import { AppLoading } from '../../features/apps/components/RunningOnly';
-import { isBerthImage } from '../../features/apps/model';
+import { isBerthImage, projectOf } from '../../features/apps/model';
 import { AppEventsCard } from '../../features/events';
 
 /** /apps/:appName/info */
@@ -26,8 +26,8 @@ export default function AppInfoPage() {
       <AppEnvironment app={app} />
       <AppLabels app={app} />
       <AppAdvanced app={app} />
-      {/* Berth never auto-updates itself (Settings → Update is its path), so it gets no panel. */}
-      {!isBerthImage(app) && <AppAutoUpdatePanel name={app.name} />}
+      {/* Berth never auto-updates itself (Settings → Update is its path); a compose container is updated through its project's panel. */}
+      {!isBerthImage(app) && !projectOf(app) && <AppAutoUpdatePanel name={app.name} />}
       <AppEventsCard name={app.name} />
     </Stack>
   );

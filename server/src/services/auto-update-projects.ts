@@ -194,7 +194,7 @@ export class ProjectAutoUpdate {
       if (blame && change.to) this.repo.rememberBadDigest(serviceTarget(p.name, change.service), change.to);
       if (!change.pin) return { change, result: 'failed', reason: `${reason} The previous image has no digest to go back to.` };
       if (restoreError) return { change, result: 'failed', reason: `${reason} Going back to ${change.from} failed too: ${restoreError}` };
-      return { change, result: 'rolled_back', reason: `${reason} The service runs ${change.from} again (pinned by digest until a newer image passes).` };
+      return { change, result: 'rolled_back', reason: `${reason} The service runs ${change.from} again, pinned by digest; auto-update skips the failing image until a newer one appears.` };
     });
   }
 

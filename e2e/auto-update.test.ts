@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dockerCli, testEngine, tryDockerCli } from '../server/test/helpers/engine';
@@ -32,13 +34,40 @@ describe('auto-update', () => {
     // Nothing is enabled in this fresh server, so the run touches nothing and says so.
     await page.getByRole('button', { name: 'Run now' }).click();
     const runs = page.getByRole('table', { name: 'Auto-update runs' });
-    await runs.getByText('No app has auto-update enabled.').waitFor({ timeout: 30_000 });
+    await runs.getByText('No app or compose service has auto-update enabled.').waitFor({ timeout: 30_000 });
     expect(await runs.getByText('Run now', { exact: true }).count()).toBe(1);
 
     await page.goto(`/#/apps/${name}/info`);
     await expectRouteName(page, 'Info');
     const effective = page.getByTestId('auto-update-effective');
     await effective.filter({ hasText: 'In effect: off' }).waitFor();
+    await page.getByRole('textbox', { name: 'Auto-update' }).click();
+    await page.getByRole('option', { name: 'On', exact: true }).click();
+    await page.getByRole('button', { name: 'Save auto-update' }).click();
+    await effective.filter({ hasText: 'In effect: on, notify only' }).waitFor();
+    await context.close();
+  });
+
+  it('previews a schedule while it is typed, and sets a compose project override on the project page', async () => {
+    // A project on disk is enough: the panel lists services once they have containers.
+    const project = `${name}-p`;
+    fs.mkdirSync(path.join(server.dataDir, 'compose', project), { recursive: true });
+    fs.writeFileSync(path.join(server.dataDir, 'compose', project, 'docker-compose.yml'), `services:\n  web:\n    image: ${testEngine().image}\n`);
+    const { context, page } = await newPage(browser, server.baseUrl);
+    await signIn(page, EMAIL, PASSWORD, { path: '/#/settings/auto-update' });
+    const schedule = page.getByRole('textbox', { name: 'Schedule' });
+    const preview = page.getByTestId('auto-update-next-run');
+    await preview.filter({ hasText: /^Next run at / }).waitFor();
+    await schedule.fill('every day');
+    await preview.filter({ hasText: /not a cron expression/ }).waitFor();
+    await schedule.fill('30 2 * * *');
+    await preview.filter({ hasText: /^Next run at .*02:30/ }).waitFor();
+
+    await page.goto(`/#/projects/${project}`);
+    await expectRouteName(page, 'Project Details');
+    const effective = page.getByTestId('auto-update-effective');
+    await effective.filter({ hasText: 'In effect: off' }).waitFor();
+    await page.getByTestId('auto-update-services').or(page.getByText('No service has a container yet')).waitFor();
     await page.getByRole('textbox', { name: 'Auto-update' }).click();
     await page.getByRole('option', { name: 'On', exact: true }).click();
     await page.getByRole('button', { name: 'Save auto-update' }).click();

@@ -264,7 +264,7 @@ export function buildScope(id: string, envCtx: AppContext, { variables, notifica
   const apps = new AppsService(envCtx, runtime);
   const projects = new ProjectsService(envCtx);
   const appUpdates = new AppUpdateService(envCtx, apps, runtime);
-  const autoUpdate = new AutoUpdateService(envCtx, id, apps, appUpdates, { notify: (n) => notifications.notify(n), audit: (r) => audit.record(r) });
+  const autoUpdate = new AutoUpdateService(envCtx, id, apps, appUpdates, projects, { notify: (n) => notifications.notify(n), audit: (r) => audit.record(r) });
   const { config } = envCtx;
   const eventHistory = new EventHistory(
     new EventsRepo(envCtx.db),

@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiError, AppAutoUpdate, AuditEntry, AutoUpdateRun, AutoUpdateSettings } from '@berth/contract';
 import { createTestApp, type TestApp } from './helpers/app';
-import { dockerCli, testEngine } from './helpers/engine';
+import { autoUpdateHook, runAutoUpdate, testRepository } from './helpers/auto-update';
+import { dockerCli } from './helpers/engine';
 import { cleanup, uniqueName } from './images-fixtures';
 import { inspect, runTicker } from './apps-fixtures';
 
@@ -16,95 +14,46 @@ interface Inspected {
 }
 
 let t: TestApp;
-const repo = `${testEngine().registry}/berth-t-au-${randomBytes(4).toString('hex')}/app`;
-const ref = `${repo}:latest`;
+const image = testRepository('au');
+const { ref, digests } = image;
+const publish = image.publish;
 const name = uniqueName('autoupd');
-const images: string[] = [];
-const digests: string[] = [];
 
-/** Builds an image from the test image (offline) under `ref` and pushes it; `extra` adds Dockerfile lines. */
-function publish(extra = ''): string {
-  const dockerfile = `FROM ${testEngine().image}\n${extra}LABEL berth.nonce="${Math.random()}"\n`;
-  const id = dockerCli(['build', '-q', '-t', ref, '--label', 'berth.test=1', '-'], { input: dockerfile, timeoutMs: 120_000 }).trim();
-  images.push(id);
-  dockerCli(['push', ref], { timeoutMs: 120_000 });
-  digests.push(dockerCli(['inspect', '--format', '{{index .RepoDigests 0}}', id]).trim().split('@')[1]!);
-  return id;
-}
-
-/** Deletes every pushed manifest from the local registry, so the test leaves nothing behind there. */
-async function deleteFromRegistry(): Promise<void> {
-  const [registry, ...path] = repo.split('/');
-  for (const digest of digests) await fetch(`http://${registry}/v2/${path.join('/')}/manifests/${digest}`, { method: 'DELETE' });
-}
-
-/** Starts a run now and waits (bounded) until it has finished; returns this app's result. */
-async function runNow() {
-  const started = await t.client.post<{ id: number }>('/api/settings/auto-update/run');
-  expect(started.status, started.text).toBe(200);
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const run = await t.client.get<AutoUpdateRun>(`/api/settings/auto-update/runs/${started.body.id}`);
-    if (run.body.finished_at) return run.body.results.find((r) => r.name === name)!;
-    if (Date.now() > deadline) throw new Error(`run ${started.body.id} did not finish: ${run.text}`);
-    await new Promise((r) => setTimeout(r, 300));
-  }
-}
+/** Starts a run now and waits until it has finished; returns this app's result. */
+const runNow = async () => (await runAutoUpdate(t.client)).results.find((r) => r.name === name)!;
 
 const setOverride = (body: Record<string, unknown>) => t.client.request<AppAutoUpdate>('PUT', `/api/apps/${name}/auto-update`, { enabled: true, mode: 'update', schedule: null, settle_seconds: 1, ...body });
 
-/** What a local webhook receiver got: each notification body. */
-const received: string[] = [];
-let receiver: http.Server;
+let hook: Awaited<ReturnType<typeof autoUpdateHook>>;
+const notification = (...words: string[]) => hook.notification(...words);
 
 beforeAll(async () => {
   t = await createTestApp();
-  receiver = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      received.push(body);
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-  const channel = await t.client.post<{ id: number }>('/api/notifications/channels', { name: 'auto-update hook', type: 'webhook', url });
-  expect(channel.status, channel.text).toBe(200);
-  for (const event of ['update_available', 'auto_update']) {
-    const rule = await t.client.post('/api/notifications/rules', { event, channels: [channel.body.id], scope: { app: name } });
-    expect(rule.status, rule.text).toBe(200);
-  }
+  hook = await autoUpdateHook(t.client, { app: name });
 });
-
-/** Waits for a notification whose body mentions every word (delivery is asynchronous). */
-async function notification(...words: string[]): Promise<string> {
-  for (let i = 0; i < 150; i++) {
-    const hit = received.find((b) => words.every((w) => b.includes(w)));
-    if (hit) return hit;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`no notification with ${words.join(', ')}; got ${JSON.stringify(received)}`);
-}
 
 afterAll(async () => {
   const leftovers = dockerCli(['ps', '-a', '--filter', `name=${name}`, '--format', '{{.Names}}']).trim().split('\n').filter(Boolean);
   cleanup('container', name, ...leftovers);
-  cleanup('image', ref, ...images);
-  await deleteFromRegistry();
+  await image.remove();
   await t?.close();
-  await new Promise((resolve) => receiver?.close(resolve));
+  await hook?.close();
 });
 
 // The global policy stays disabled: only this test's app (enabled by its override) is ever touched on the shared engine.
 describe('auto-update', () => {
-  it('shows the global policy with its next run, and refuses a schedule croner cannot read', async () => {
+  it('shows the global policy with its next run, previews a schedule, and refuses one croner cannot read', async () => {
     const res = await t.client.get<AutoUpdateSettings>('/api/settings/auto-update');
     expect(res.body).toMatchObject({ enabled: false, mode: 'notify', schedule: '0 4 * * *', settle_seconds: 30 });
     expect(new Date(res.body.next_run_at!).getTime()).toBeGreaterThan(Date.now());
     const bad = await t.client.request<ApiError>('PUT', '/api/settings/auto-update', { enabled: false, mode: 'notify', schedule: 'every day', settle_seconds: 30 });
     expect(bad.status).toBe(400);
     expect(bad.body.detail).toMatch(/not a cron expression/);
+    // The live preview of a schedule being typed asks the same croner, in the server's time zone.
+    const preview = await t.client.get<{ next_run_at: string }>('/api/settings/auto-update/next-run?schedule=0%204%20*%20*%20*');
+    expect(preview.body.next_run_at).toBe(res.body.next_run_at);
+    const badPreview = await t.client.get<ApiError>('/api/settings/auto-update/next-run?schedule=every%20day');
+    expect([badPreview.status, badPreview.body.detail]).toEqual([400, expect.stringMatching(/not a cron expression/)]);
   });
 
   it('records "update available" in notify mode and changes nothing, then updates the app keeping its configuration', async () => {

@@ -65,6 +65,19 @@ export const AppAutoUpdate = z.object({
 });
 export type AppAutoUpdate = z.infer<typeof AppAutoUpdate>;
 
+/**
+ * A compose project's auto-update: the project's override and, per service with a container, what
+ * applies to it (its labels `berth.auto-update`, `berth.auto-update.schedule` win over the project's
+ * override) and its last result. Run results name a service `<project>/<service>`.
+ */
+export const ProjectAutoUpdate = AppAutoUpdate.extend({
+  services: z.array(z.object({ name: z.string(), effective: AutoUpdatePolicy, labels: z.record(z.string(), z.string()), last: AppAutoUpdate.shape.last })),
+});
+export type ProjectAutoUpdate = z.infer<typeof ProjectAutoUpdate>;
+
+const ProjectNameParams = z.object({ name: z.string() });
+const ScheduleQuery = z.object({ schedule: z.string().max(120) });
+
 const RunIdParams = z.object({ id: z.coerce.number().int().min(1) });
 
 export const autoUpdateApi = {
@@ -88,5 +101,30 @@ export const autoUpdateApi = {
     params: AppNameParams,
     body: AutoUpdateOverride,
     response: AppAutoUpdate,
+  }),
+  project: defineRoute({
+    method: 'GET',
+    path: '/api/compose/{name}/auto-update',
+    summary: "A compose project's auto-update override, each service's effective policy and the last results",
+    role: 'viewer',
+    params: ProjectNameParams,
+    response: ProjectAutoUpdate,
+  }),
+  putProject: defineRoute({
+    method: 'PUT',
+    path: '/api/compose/{name}/auto-update',
+    summary: "Set a compose project's auto-update override (null fields follow the global policy)",
+    role: 'operator',
+    params: ProjectNameParams,
+    body: AutoUpdateOverride,
+    response: ProjectAutoUpdate,
+  }),
+  nextRun: defineRoute({
+    method: 'GET',
+    path: '/api/settings/auto-update/next-run',
+    summary: "When a schedule would fire next, in the server's time zone (a 400 when croner cannot read it)",
+    role: 'viewer',
+    querystring: ScheduleQuery,
+    response: z.object({ next_run_at: z.string().nullable() }),
   }),
 };

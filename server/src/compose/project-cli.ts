@@ -54,6 +54,8 @@ export interface ProjectFile {
   name: string;
   dir: string;
   file: string;
+  /** Override files given after the project's own (`-f` each), e.g. an auto-update rollback's image pins. */
+  overrides?: string[];
 }
 
 /**
@@ -62,7 +64,8 @@ export interface ProjectFile {
  * output; a non-zero exit or a timeout throws with the output's tail.
  */
 export async function runCompose(r: ComposeRunner, p: ProjectFile, args: string[], onOutput: (chunk: string) => void): Promise<string> {
-  const argv = [...r.cli.argv, '--ansi', 'never', '-p', p.name, '-f', p.file, ...args];
+  const files = [p.file, ...(p.overrides ?? [])].flatMap((f) => ['-f', f]);
+  const argv = [...r.cli.argv, '--ansi', 'never', '-p', p.name, ...files, ...args];
   const res = await run(argv, { timeoutMs: r.timeoutMs, env: r.env, cwd: p.dir, onOutput, signal: r.signal, graceMs: r.graceMs });
   const output = res.stdout + res.stderr;
   if (r.signal?.aborted) throw new ComposeFailedError(`${commandLabel(r.cli, args)} was stopped because Berth is shutting down. ${tail(output)}`.trim(), 503);

@@ -17,7 +17,13 @@ interface RunRow {
 
 const toRun = (r: RunRow): AutoUpdateRun => ({ id: r.id, trigger: r.trigger, started_at: r.started_at, finished_at: r.finished_at, results: JSON.parse(r.results) as AutoUpdateItem[] });
 
-/** Auto-update policies, remembered bad digests and runs of one environment (migration 8). */
+/** What a stored policy belongs to: the environment ('global', target ''), an app, or a compose project. */
+export type PolicyScope = 'global' | 'app' | 'project';
+
+/**
+ * Auto-update policies, remembered bad digests and runs of one environment (migration 8).
+ * Bad digests of compose services are kept under `<project>/<service>` (app names have no slash).
+ */
 export class AutoUpdateRepo {
   constructor(
     private readonly db: Db,
@@ -25,19 +31,19 @@ export class AutoUpdateRepo {
   ) {}
 
   /** The stored policy of `scope`/`target` (global: target ''); null when none is stored. */
-  policy(scope: 'global' | 'app', target: string): AutoUpdateOverride | null {
+  policy(scope: PolicyScope, target: string): AutoUpdateOverride | null {
     const row = this.db.prepare('SELECT enabled, mode, schedule, settle_seconds FROM auto_update_policies WHERE env = ? AND scope = ? AND target = ?').get(this.env, scope, target) as PolicyRow | undefined;
     if (!row) return null;
     return { enabled: row.enabled === null ? null : row.enabled === 1, mode: row.mode as AutoUpdateMode | null, schedule: row.schedule, settle_seconds: row.settle_seconds };
   }
 
-  /** Every app override (for the scheduler). */
-  appPolicies(): Map<string, AutoUpdateOverride> {
-    const rows = this.db.prepare("SELECT target FROM auto_update_policies WHERE env = ? AND scope = 'app'").pluck().all(this.env) as string[];
-    return new Map(rows.map((t) => [t, this.policy('app', t)!]));
+  /** Every app's (or project's) override, by name (for the scheduler). */
+  policies(scope: 'app' | 'project'): Map<string, AutoUpdateOverride> {
+    const rows = this.db.prepare('SELECT target FROM auto_update_policies WHERE env = ? AND scope = ?').pluck().all(this.env, scope) as string[];
+    return new Map(rows.map((t) => [t, this.policy(scope, t)!]));
   }
 
-  setPolicy(scope: 'global' | 'app', target: string, p: AutoUpdateOverride): void {
+  setPolicy(scope: PolicyScope, target: string, p: AutoUpdateOverride): void {
     this.db
       .prepare(
         `INSERT INTO auto_update_policies (env, scope, target, enabled, mode, schedule, settle_seconds) VALUES (?, ?, ?, ?, ?, ?, ?)

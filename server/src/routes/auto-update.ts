@@ -3,7 +3,7 @@ import { autoUpdateApi } from '@berth/contract';
 import type { Services } from '../app-services';
 import { route } from '../lib/route';
 
-/** Auto-update: the global policy and runs (of the local environment) and each app's override. */
+/** Auto-update: the global policy and runs (of the local environment), a schedule's next run, and each app's and compose project's override. */
 export function autoUpdateRoutes(app: FastifyInstance, { scope, environments }: Services): void {
   app.addHook('onReady', async () => environments.local.autoUpdate.startSchedules());
 
@@ -14,4 +14,7 @@ export function autoUpdateRoutes(app: FastifyInstance, { scope, environments }: 
   route(app, autoUpdateApi.runById, (req) => environments.local.autoUpdate.run(req.params.id));
   route(app, autoUpdateApi.app, (req) => scope(req).autoUpdate.forApp(req.params.name));
   route(app, autoUpdateApi.putApp, (req) => scope(req).autoUpdate.setApp(req.params.name, req.body));
+  route(app, autoUpdateApi.project, (req) => scope(req).autoUpdate.forProject(req.params.name));
+  route(app, autoUpdateApi.putProject, (req) => scope(req).autoUpdate.setProject(req.params.name, req.body));
+  route(app, autoUpdateApi.nextRun, (req) => environments.local.autoUpdate.nextRun(req.query.schedule));
 }

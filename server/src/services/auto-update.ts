@@ -1,28 +1,39 @@
 import { Cron } from 'croner';
-import type { App, AppAutoUpdate, AutoUpdateItem, AutoUpdateOverride, AutoUpdatePolicy, AutoUpdateRun, AutoUpdateSettings } from '@berth/contract';
+import type { App, AppAutoUpdate, AutoUpdateItem, AutoUpdateOverride, AutoUpdatePolicy, AutoUpdateRun, AutoUpdateSettings, ProjectAutoUpdate as ProjectAutoUpdateView } from '@berth/contract';
 import type { AppContext } from '../context';
 import type { AuditRecord } from './audit';
 import type { NotifyInput } from './notifications';
 import { AutoUpdateRepo } from '../db/auto-update-repo';
 import { healthGate } from '../docker/health-gate';
 import { findSelfContainer } from '../docker/self-container';
-import { NotFoundError } from '../errors';
+import { NotFoundError, ValidationError } from '../errors';
+import { PROJECT_LABEL } from '../docker/names';
 import type { AppsService } from './apps';
 import type { AppUpdateService } from './apps-update';
 import { checkSchedule, DEFAULT_POLICY, effectivePolicy, nextRun, policyLabels } from './auto-update-policy';
+import { ProjectAutoUpdate, serviceTarget, type ProjectTarget } from './auto-update-projects';
+import type { ProjectsService } from './projects';
 
 /** Schedules are looked for again this often, so a newly labelled app gets its own schedule. */
 const RESYNC_SCHEDULE = '*/10 * * * *';
 const NO_OVERRIDE: AutoUpdateOverride = { enabled: null, mode: null, schedule: null, settle_seconds: null };
 
+/** What a run goes over: apps, and compose projects with the services to check. */
+interface Targets {
+  apps: { app: App; policy: AutoUpdatePolicy }[];
+  projects: ProjectTarget[];
+}
+
 /**
- * Scheduled auto-update of one environment's apps: check the registry, then notify only or
- * update through the same swap as a one-click update, with a health gate; a replacement that
- * fails the gate is removed, the old container put back and the digest remembered as bad.
- * Berth's own container is never touched (Settings → Update is its path).
+ * Scheduled auto-update of one environment's apps and compose projects: check the registry, then
+ * notify only or update (an app through the same swap as a one-click update, a project's changed
+ * services through compose, see ProjectAutoUpdate), with a health gate; what fails the gate is
+ * put back and the digest remembered as bad. Berth's own container is never touched (Settings →
+ * Update is its path).
  */
 export class AutoUpdateService {
   private readonly repo: AutoUpdateRepo;
+  private readonly projectUpdates: ProjectAutoUpdate;
   private jobs = new Map<string, Cron>();
   private running: { id: number; done: Promise<void> } | null = null;
   private closed = false;
@@ -32,10 +43,12 @@ export class AutoUpdateService {
     private readonly env: string,
     private readonly apps: AppsService,
     private readonly updates: AppUpdateService,
+    private readonly projects: ProjectsService,
     /** Where a finished run is told: the notification rules and the audit log (as the user `auto-update`). */
     private readonly announce: { notify: (n: NotifyInput) => void; audit: (r: AuditRecord) => void } | null = null,
   ) {
     this.repo = new AutoUpdateRepo(ctx.db, env);
+    this.projectUpdates = new ProjectAutoUpdate(ctx, projects, this.repo);
   }
 
   settings(): AutoUpdateSettings {
@@ -59,10 +72,38 @@ export class AutoUpdateService {
 
   async setApp(name: string, override: AutoUpdateOverride): Promise<AppAutoUpdate> {
     checkSchedule(override.schedule);
-    await this.apps.inspect(name);
+    const project = (await this.apps.inspect(name)).Config.Labels?.[PROJECT_LABEL];
+    if (project) throw new ValidationError(`${name} belongs to compose project ${project}, which is updated service by service: set auto-update on the project.`);
     this.repo.setPolicy('app', name, override);
     await this.syncSchedules();
     return this.forApp(name);
+  }
+
+  /** A project's override, and per service with a container what applies and its last result. */
+  async forProject(name: string): Promise<ProjectAutoUpdateView> {
+    await this.projects.resolveExisting(name);
+    const override = this.repo.policy('project', name) ?? NO_OVERRIDE;
+    const global = this.global();
+    const states = (await this.projectUpdates.services(null, name)).get(name) ?? [];
+    const services = states
+      .map((s) => ({ name: s.name, effective: effectivePolicy(global, override, s.labels), labels: policyLabels(s.labels), last: this.lastResult(serviceTarget(name, s.name)) }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+    const last = services.flatMap((s) => (s.last ? [s.last] : [])).sort((a, b) => b.run_id - a.run_id)[0] ?? null;
+    return { override, effective: effectivePolicy(global, override, {}), labels: {}, last, services };
+  }
+
+  async setProject(name: string, override: AutoUpdateOverride): Promise<ProjectAutoUpdateView> {
+    checkSchedule(override.schedule);
+    await this.projects.resolveExisting(name);
+    this.repo.setPolicy('project', name, override);
+    await this.syncSchedules();
+    return this.forProject(name);
+  }
+
+  /** When `schedule` fires next (a 400 naming it when croner cannot read it). */
+  nextRun(schedule: string): { next_run_at: string | null } {
+    checkSchedule(schedule);
+    return { next_run_at: nextRun(schedule) };
   }
 
   runs(): AutoUpdateRun[] {
@@ -75,7 +116,7 @@ export class AutoUpdateService {
     return run;
   }
 
-  /** Starts a run over every enabled app (or answers the one under way). */
+  /** Starts a run over every enabled app and project (or answers the one under way). */
   async runNow(): Promise<{ id: number }> {
     const before = this.runningId();
     if (before !== null) return { id: before };
@@ -111,21 +152,23 @@ export class AutoUpdateService {
     };
   }
 
-  /** Enabled apps (Berth itself left out) whose effective policy `pick` accepts. */
-  private async targets(pick: (p: AutoUpdatePolicy) => boolean): Promise<{ app: App; policy: AutoUpdatePolicy }[]> {
+  /** Enabled apps and compose services (Berth itself left out) whose effective policy `pick` accepts. */
+  private async targets(pick: (p: AutoUpdatePolicy) => boolean): Promise<Targets> {
     const [list, self] = await Promise.all([
       this.apps.list(),
       findSelfContainer(this.ctx.docker, { containerName: this.ctx.config.containerName, hostname: this.ctx.config.hostname }),
     ]);
     const global = this.global();
-    const overrides = this.repo.appPolicies();
-    return list
-      .filter((app) => app.Id !== self.container?.Id)
+    const overrides = this.repo.policies('app');
+    const apps = list
+      // Compose containers are updated through their project, never swapped behind compose's back.
+      .filter((app) => app.Id !== self.container?.Id && !app.Config.Labels[PROJECT_LABEL])
       .map((app) => ({ app, policy: effectivePolicy(global, overrides.get(app.name) ?? null, app.Config.Labels) }))
       .filter((t) => t.policy.enabled && pick(t.policy));
+    return { apps, projects: await this.projectUpdates.targets(global, self.container?.Id ?? null, pick) };
   }
 
-  private start(trigger: string, targets: { app: App; policy: AutoUpdatePolicy }[]): number {
+  private start(trigger: string, targets: Targets): number {
     const id = this.repo.startRun(trigger);
     const done = this.execute(id, targets).finally(() => {
       this.running = null;
@@ -134,11 +177,16 @@ export class AutoUpdateService {
     return id;
   }
 
-  private async execute(id: number, targets: { app: App; policy: AutoUpdatePolicy }[]): Promise<void> {
+  private async execute(id: number, targets: Targets): Promise<void> {
     const results: AutoUpdateItem[] = [];
-    for (const { app, policy } of targets) {
+    for (const { app, policy } of targets.apps) {
       if (this.closed) break;
       results.push(await this.one(app.name, policy));
+      this.repo.saveResults(id, results, false);
+    }
+    for (const project of targets.projects) {
+      if (this.closed) break;
+      results.push(...(await this.projectUpdates.run(project)));
       this.repo.saveResults(id, results, false);
     }
     this.repo.saveResults(id, results, true);
@@ -167,8 +215,8 @@ export class AutoUpdateService {
 
   /**
    * The one place a finished run is announced: the log, the notification rules (an available
-   * update in notify mode; an update done, rolled back or failed) and one audit entry per app
-   * changed, as the user `auto-update`.
+   * update in notify mode; an update done, rolled back or failed) and one audit entry per app or
+   * compose service (`<project>/<service>`) changed, as the user `auto-update`.
    */
   private report(run: AutoUpdateRun): void {
     const changed = run.results.filter((r) => r.result !== 'up_to_date');
@@ -177,10 +225,11 @@ export class AutoUpdateService {
     for (const r of changed) {
       const words = { up_to_date: 'is up to date', update_available: 'has an update available', updated: 'was updated', rolled_back: 'was rolled back (the new version failed its health gate)', failed: 'could not be updated' }[r.result];
       const details = { result: r.result, run: run.id, ...(r.reason ? { reason: r.reason } : {}), ...(r.to_digest ? { to_digest: r.to_digest } : {}) };
+      const project = r.name.includes('/') ? r.name.slice(0, r.name.indexOf('/')) : null;
       this.announce.notify({
         event: r.result === 'update_available' ? 'update_available' : 'auto_update',
         environment: this.env,
-        app: r.name,
+        ...(project ? { project } : { app: r.name }),
         title: `${r.name} ${words}`,
         message: `Auto-update on ${this.env}: ${r.name} ${words}${r.reason ? ` (${r.reason})` : ''}.`,
         details,
@@ -202,9 +251,12 @@ export class AutoUpdateService {
   /** One cron job per schedule in use (global, overrides, labels) and one that looks again every 10 minutes. */
   private async syncSchedules(): Promise<void> {
     if (this.closed) return;
-    const wanted = new Set([this.global().schedule, ...[...this.repo.appPolicies().values()].flatMap((o) => (o.schedule ? [o.schedule] : []))]);
+    const overrides = [...this.repo.policies('app').values(), ...this.repo.policies('project').values()];
+    const wanted = new Set([this.global().schedule, ...overrides.flatMap((o) => (o.schedule ? [o.schedule] : []))]);
     try {
-      for (const t of await this.targets(() => true)) wanted.add(t.policy.schedule);
+      const targets = await this.targets(() => true);
+      for (const t of targets.apps) wanted.add(t.policy.schedule);
+      for (const t of targets.projects) for (const expr of t.schedules) wanted.add(expr);
     } catch (err) {
       this.ctx.log.warn({ err }, 'auto-update: could not read the apps for their schedules');
     }
@@ -226,7 +278,7 @@ export class AutoUpdateService {
     try {
       if (expr === RESYNC_SCHEDULE) await this.syncSchedules();
       const targets = await this.targets((p) => p.schedule === expr);
-      if (targets.length === 0) return;
+      if (targets.apps.length === 0 && targets.projects.length === 0) return;
       // Another schedule's run (or a manual one) goes first; this one follows rather than being lost.
       while (this.running) await this.running.done;
       if (!this.closed) this.start(expr, targets);

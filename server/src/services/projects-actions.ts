@@ -11,7 +11,7 @@ import { attachmentName, buildZip, type ZipEntry } from '../lib/zip';
 import type { ExistingProject, ProjectsService } from './projects';
 
 /** A service name may never read as a CLI option (compose itself would accept `-h`). */
-const SERVICE_NAME = /^[a-zA-Z0-9][a-zA-Z0-9._-]*$/;
+export const SERVICE_NAME = /^[a-zA-Z0-9][a-zA-Z0-9._-]*$/;
 /** Per service log in a support bundle. */
 const BUNDLE_LOG_LINES = 5000;
 const BUNDLE_LOG_BYTES = 1024 * 1024;

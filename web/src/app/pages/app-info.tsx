@@ -1,7 +1,5 @@
 import { SimpleGrid, Stack } from '@mantine/core';
 import { useParams } from 'react-router-dom';
-import { autoUpdateApi } from '@berth/contract';
-import { EditableBy } from '../../components/RoleGate';
 import { useApp } from '../../features/apps/api/queries';
 import { AppAutoUpdatePanel } from '../../features/auto-update';
 import { AppAdvanced } from '../../features/apps/components/AppAdvanced';
@@ -10,7 +8,7 @@ import { AppNetworking } from '../../features/apps/components/AppNetworking';
 import { AppStorage } from '../../features/apps/components/AppStorage';
 import { AppSummary } from '../../features/apps/components/AppSummary';
 import { AppLoading } from '../../features/apps/components/RunningOnly';
-import { isBerthImage } from '../../features/apps/model';
+import { isBerthImage, projectOf } from '../../features/apps/model';
 import { AppEventsCard } from '../../features/events';
 
 /** /apps/:appName/info */
@@ -28,12 +26,8 @@ export default function AppInfoPage() {
       <AppEnvironment app={app} />
       <AppLabels app={app} />
       <AppAdvanced app={app} />
-      {/* Berth never auto-updates itself (Settings → Update is its path), so it gets no panel. */}
-      {!isBerthImage(app) && (
-        <EditableBy route={autoUpdateApi.putApp}>
-          <AppAutoUpdatePanel name={app.name} />
-        </EditableBy>
-      )}
+      {/* Berth never auto-updates itself (Settings → Update is its path); a compose container is updated through its project's panel. */}
+      {!isBerthImage(app) && !projectOf(app) && <AppAutoUpdatePanel name={app.name} />}
       <AppEventsCard name={app.name} />
     </Stack>
   );

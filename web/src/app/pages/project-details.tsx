@@ -1,5 +1,6 @@
 import { Accordion, Alert, Card, Loader, Tabs, Text, Title } from '@mantine/core';
 import { useParams } from 'react-router-dom';
+import { ProjectAutoUpdatePanel } from '../../features/auto-update';
 import { useActionOutput, useDismissOutput } from '../../features/projects/api/live';
 import { useProject } from '../../features/projects/api/queries';
 import { ActionOutputCard } from '../../features/projects/components/ActionOutputCard';
@@ -52,6 +53,7 @@ export default function ProjectDetailsPage() {
                 </Accordion>
               )}
             </Card>
+            <ProjectAutoUpdatePanel name={name} />
           </Tabs.Panel>
         </Tabs>
       )}

@@ -2,3 +2,4 @@
 export { AppAutoUpdatePanel } from './components/AppAutoUpdatePanel';
 export { AutoUpdatePolicyForm } from './components/AutoUpdatePolicyForm';
 export { AutoUpdateRuns } from './components/AutoUpdateRuns';
+export { ProjectAutoUpdatePanel } from './components/ProjectAutoUpdatePanel';

@@ -3,9 +3,9 @@ import { Alert, Button, Group, NumberInput, SegmentedControl, Stack, Switch, Tex
 import { autoUpdateApi, type AutoUpdateMode, type AutoUpdatePolicy } from '@berth/contract';
 import { Can } from '../../../components/RoleGate';
 import { Section } from '../../../components/Section';
-import { formatDate } from '../../../lib/format';
 import { errorMessage, notifySuccess } from '../../../lib/notify';
 import { useAutoUpdateSettings, useSaveAutoUpdate } from '../api';
+import { NextRunPreview } from './NextRunPreview';
 
 /** Settings → Auto-update: the global policy (every app's default) and when it runs next. */
 export function AutoUpdatePolicyForm() {
@@ -25,7 +25,7 @@ export function AutoUpdatePolicyForm() {
   return (
     <Section title="Policy">
       <Stack>
-        <Switch label="Check apps for new images on a schedule" checked={draft.enabled} onChange={(e) => set({ enabled: e.currentTarget.checked })} />
+        <Switch label="Check apps and compose services for new images on a schedule" checked={draft.enabled} onChange={(e) => set({ enabled: e.currentTarget.checked })} />
         <div>
           <Text size="sm" fw={500} mb={4} id="auto-update-mode">
             Mode
@@ -54,9 +54,7 @@ export function AutoUpdatePolicyForm() {
           value={draft.settle_seconds}
           onChange={(v) => set({ settle_seconds: typeof v === 'number' ? v : Number(v) || 1 })}
         />
-        <Text size="sm" c="dimmed" data-testid="auto-update-next-run">
-          {settings.data.next_run_at ? `Next run at ${formatDate(settings.data.next_run_at)}` : 'The schedule never fires.'}
-        </Text>
+        <NextRunPreview schedule={draft.schedule} testId="auto-update-next-run" />
         {save.error && <Alert color="red">{errorMessage(save.error)}</Alert>}
         <Can route={autoUpdateApi.put}>
           <Group>

@@ -39,7 +39,7 @@ export function AutoUpdateRuns() {
             </Button>
           </Can>
           <Text size="sm" c="dimmed">
-            Checks every app with auto-update enabled.
+            Checks every app and compose service with auto-update enabled.
           </Text>
         </Group>
         {runs.error && <Alert color="red">{errorMessage(runs.error)}</Alert>}
@@ -58,7 +58,7 @@ export function AutoUpdateRuns() {
                 <Table.Td>{r.trigger === 'manual' ? 'Run now' : r.trigger}</Table.Td>
                 <Table.Td>
                   {r.finished_at === null && <Text size="sm">Running…</Text>}
-                  {r.finished_at !== null && r.results.length === 0 && <Text size="sm">No app has auto-update enabled.</Text>}
+                  {r.finished_at !== null && r.results.length === 0 && <Text size="sm">No app or compose service has auto-update enabled.</Text>}
                   <Stack gap={4}>
                     {r.results.map((item) => (
                       <Group key={item.name} gap="xs" wrap="nowrap">

@@ -22,6 +22,7 @@ describe('swarm', () => {
   let browser: Browser;
   let page: Page;
   const name = `berth-e2e-svc-${randomBytes(3).toString('hex')}`;
+  const label = `berth-e2e-${randomBytes(3).toString('hex')}`;
 
   beforeAll(async () => {
     server = await startServer({ dockerHost: swarmHost(), env: { ADMIN_PASSWORD: PASSWORD } });
@@ -32,7 +33,9 @@ describe('swarm', () => {
     await signIn(page, EMAIL, PASSWORD);
   });
   afterAll(async () => {
-    spawnSync(process.env.BERTH_TEST_DOCKER_CLI || 'docker', ['--host', swarmHost(), 'service', 'rm', name], { timeout: 60_000 });
+    const cli = (args: string[]) => spawnSync(process.env.BERTH_TEST_DOCKER_CLI || 'docker', ['--host', swarmHost(), ...args], { timeout: 60_000, encoding: 'utf8' });
+    cli(['service', 'rm', name]);
+    for (const node of String(cli(['node', 'ls', '-q']).stdout).split('\n').filter(Boolean)) cli(['node', 'update', '--label-rm', label, node]);
     await browser?.close();
     await server?.stop();
   });
@@ -49,11 +52,16 @@ describe('swarm', () => {
     await form.getByLabel('Name').fill(name);
     await form.getByLabel('Image').fill(testEngine().image);
     await form.getByLabel('Replicas').fill('1');
-    await form.getByLabel('Command').fill("sh\n-c\ntrap 'exit 0' TERM; sleep 600 & wait");
+    await form.getByLabel('Command').fill("sh\n-c\ntrap 'exit 0' TERM; echo ready-$HOSTNAME; sleep 600 & wait");
+    await form.getByRole('button', { name: /^Resources/ }).click();
+    await form.getByLabel('Memory limit (MiB)').fill('64');
     await form.getByRole('button', { name: 'Create' }).click();
     await notification(`Service ${name} created.`).waitFor();
     await onRoute('Service');
+    await page.getByText('limits 64 MB; reservations none').waitFor();
     await tasksRunning(1).waitFor({ timeout: 60_000 });
+    // The shared log view (with its toolbar) shows the task's line.
+    await page.getByText(/^ready-/).first().waitFor();
 
     await page.getByLabel(`Replicas of ${name}`).fill('2');
     await page.getByRole('button', { name: `Scale ${name}` }).click();
@@ -64,6 +72,19 @@ describe('swarm', () => {
     await page.getByRole('dialog', { name: 'Remove the service?' }).getByRole('button', { name: 'Remove' }).click();
     await notification(`Service ${name} removed.`).waitFor();
     await onRoute('Services');
+  });
+
+  it('adds a label to a node from the Nodes page', async () => {
+    await page.goto('/#/swarm/nodes');
+    await onRoute('Nodes');
+    await page.getByRole('button', { name: /^Edit labels of / }).first().click();
+    const dialog = page.getByRole('dialog', { name: /^Labels of / });
+    await dialog.getByRole('button', { name: 'Add label' }).click();
+    await dialog.getByLabel('Label 1 name').fill(label);
+    await dialog.getByLabel('Label 1 value').fill('yes');
+    await dialog.getByRole('button', { name: 'Save labels' }).click();
+    await notification(/Labels of .* saved\./).waitFor();
+    await page.getByRole('table', { name: 'Nodes' }).getByText(`${label}=yes`).waitFor();
   });
 
   it('shows every swarm page without console errors, failed calls or serious axe findings', async () => {

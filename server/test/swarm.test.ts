@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiError, ServiceDetail, StackDetail, SwarmNode, SwarmObject, SwarmService, SwarmStack, SwarmSummary, SwarmTask } from '@berth/contract';
+import type { ApiError, LogEntry, ServiceDetail, StackDetail, TemplateDetail, SwarmNode, SwarmObject, SwarmService, SwarmStack, SwarmSummary, SwarmTask } from '@berth/contract';
 import { createTestApp, type TestApp } from './helpers/app';
 import { testEngine } from './helpers/engine';
 import { cookieHeader, listen, SseReader, until } from './apps-fixtures';
+import { json, startCatalogueServer, type CatalogueServer } from './templates-fixtures';
 
 /**
  * Swarm against the harness's own single-node swarm engine (scripts/test-env.sh starts it and
@@ -29,10 +30,18 @@ const secret = `berth-t-secret-${id}`;
 const config = `berth-t-config-${id}`;
 const SECRET_VALUE = `s3cret-${id}`;
 const WAIT_MS = 60_000;
+const MIB = 1024 * 1024;
+
+interface EngineSpec {
+  TaskTemplate: { ContainerSpec: { Mounts?: unknown[] }; Resources?: unknown; RestartPolicy?: unknown };
+  UpdateConfig?: unknown;
+}
 
 let t: TestApp;
 let base: string;
 let nodeId = '';
+let cat: CatalogueServer;
+const templated = `berth-t-tstack-${id}`;
 const readers: SseReader[] = [];
 
 const running = async (ref: string) => (await t.client.get<SwarmTask[]>(`/api/swarm/services/${ref}/tasks`)).body.filter((x) => x.state === 'running' && x.desiredState === 'running');
@@ -44,8 +53,9 @@ const untilRunning = (ref: string, n: number, check: (tasks: SwarmTask[]) => boo
 const detail = async (ref: string) => (await t.client.get<ServiceDetail>(`/api/swarm/services/${ref}`)).body;
 
 beforeAll(async () => {
-  t = await createTestApp({ DOCKER_HOST: swarmHost() });
+  t = await createTestApp({ DOCKER_HOST: swarmHost(), TEMPLATE_FETCH_ALLOW_LOOPBACK: 'true' });
   base = await listen(t.app);
+  cat = await startCatalogueServer();
 });
 
 afterAll(async () => {
@@ -56,7 +66,9 @@ afterAll(async () => {
   await until(() => !swarmCli(['service', 'ls', '-q', '--filter', `name=${svc}`]).trim(), 'service removal', WAIT_MS).catch(() => undefined);
   swarmCli(['secret', 'rm', secret]);
   swarmCli(['config', 'rm', config]);
+  swarmCli(['stack', 'rm', templated]);
   await t?.close();
+  await cat?.close();
 });
 
 describe('swarm', () => {
@@ -86,15 +98,36 @@ describe('swarm', () => {
       name: svc,
       image: testEngine().image,
       replicas: 2,
-      command: ['sh', '-c', `trap 'exit 0' TERM; echo hello-${id}; sleep 600 & wait`],
+      command: ['sh', '-c', `trap 'exit 0' TERM; echo hello-${id}; echo oops-${id} >&2; sleep 600 & wait`],
       env: { GREETING: 'hi' },
       labels: { 'berth.test': id },
+      mounts: [
+        { type: 'tmpfs', target: '/scratch' },
+        { type: 'bind', source: '/tmp', target: '/host-tmp', readOnly: true },
+      ],
+      resources: { cpuLimit: 0.5, memoryLimitBytes: 64 * MIB, memoryReservationBytes: 8 * MIB },
       updatePolicy: { parallelism: 0, monitorSeconds: 0.1, failureAction: 'pause', order: 'stop-first', delaySeconds: 0 },
-      restartPolicy: { condition: 'any', delaySeconds: 1, maxAttempts: 0 },
+      restartPolicy: { condition: 'on-failure', delaySeconds: 1, maxAttempts: 3, windowSeconds: 30 },
     });
     expect(created.status, created.text).toBe(200);
-    expect(created.body).toMatchObject({ name: svc, mode: 'replicated', envNames: ['GREETING'], replicas: { desired: 2 } });
+    expect(created.body).toMatchObject({
+      name: svc,
+      mode: 'replicated',
+      envNames: ['GREETING'],
+      replicas: { desired: 2 },
+      resources: { cpuLimit: 0.5, memoryLimitBytes: 64 * MIB, cpuReservation: null, memoryReservationBytes: 8 * MIB },
+      restartPolicy: { condition: 'on-failure', delaySeconds: 1, maxAttempts: 3, windowSeconds: 30 },
+    });
     expect(created.text).not.toContain('"hi"');
+    // The engine's own view of the spec.
+    const spec = (JSON.parse(swarmCli(['service', 'inspect', svc])) as { Spec: EngineSpec }[])[0]!.Spec;
+    expect(spec.TaskTemplate.ContainerSpec.Mounts).toEqual([
+      { Type: 'tmpfs', Target: '/scratch' },
+      { Type: 'bind', Source: '/tmp', Target: '/host-tmp', ReadOnly: true },
+    ]);
+    expect(spec.TaskTemplate.Resources).toEqual({ Limits: { NanoCPUs: 500_000_000, MemoryBytes: 64 * MIB }, Reservations: { MemoryBytes: 8 * MIB } });
+    expect(spec.TaskTemplate.RestartPolicy).toEqual({ Condition: 'on-failure', Delay: 1e9, MaxAttempts: 3, Window: 30e9 });
+    expect(spec.UpdateConfig).toMatchObject({ Parallelism: 0, FailureAction: 'pause', Order: 'stop-first' });
     await untilRunning(svc, 2);
     const listed = (await t.client.get<SwarmService[]>('/api/swarm/services')).body.find((s) => s.name === svc);
     expect(listed?.replicas).toEqual({ running: 2, desired: 2 });
@@ -110,11 +143,23 @@ describe('swarm', () => {
     await untilRunning(svc, 2);
   });
 
-  it('streams real log lines of the service', async () => {
+  it('streams real log lines of the service, in the app logs contract', async () => {
     const logs = await SseReader.open(base, `/api/swarm/services/${svc}/logs`, cookieHeader(t.client));
     readers.push(logs);
     await logs.waitFor((r) => r.updates().some((l) => l.includes(`hello-${id}`)), 'a log line', WAIT_MS);
     logs.close();
+
+    // A range that ends now: json batches with times, stdout told from stderr, then `end`.
+    const until = new Date().toISOString();
+    const past = await SseReader.open(base, `/api/swarm/services/${svc}/logs?tail=5&timestamps=1&format=json&until=${until}`, cookieHeader(t.client));
+    readers.push(past);
+    await past.waitFor((r) => r.of('end').length === 1, 'the end of the range', WAIT_MS);
+    const lines = past.of<LogEntry[]>('lines').flat();
+    expect(lines.find((l) => l.line === `hello-${id}`)).toMatchObject({ stream: 'stdout', ts: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(lines.find((l) => l.line === `oops-${id}`)).toMatchObject({ stream: 'stderr' });
+    expect(lines.every((l) => Date.parse(l.ts!) <= Date.parse(until))).toBe(true);
+    const bad = await t.client.get<ApiError>(`/api/swarm/services/${svc}/logs?since=yesterday`);
+    expect(bad.status).toBe(400);
   });
 
   it('updates the image and rolls it back', async () => {
@@ -154,6 +199,9 @@ describe('swarm', () => {
   });
 
   it('drains the node so the tasks leave, and brings them back when active', async () => {
+    const labelled = await t.client.post<SwarmNode>(`/api/swarm/nodes/${nodeId}`, { labels: { 'berth.test': id } });
+    expect(labelled.body.labels).toEqual({ 'berth.test': id });
+    expect((await t.client.post<SwarmNode>(`/api/swarm/nodes/${nodeId}`, { labels: {} })).body.labels).toEqual({});
     const drained = await t.client.post<SwarmNode>(`/api/swarm/nodes/${nodeId}`, { availability: 'drain' });
     expect(drained.body.availability).toBe('drain');
     await untilRunning(svc, 0);
@@ -200,4 +248,28 @@ describe('swarm', () => {
     expect((await t.client.delete(`/api/swarm/stacks/${stack}`)).status).toBe(200);
     await until(async () => (await t.client.get(`/api/swarm/stacks/${stack}`)).status === 404, 'the stack to go', WAIT_MS);
   }, 180_000);
+
+  it('makes a stack template into a stored stack (values filled in, not deployed) that then deploys', async () => {
+    cat.routes.set(`/repo-${id}/stack.yml`, json(`services:\n  web:\n    image: \${IMAGE}\n    command: ["sh", "-c", "trap 'exit 0' TERM; echo \${GREETING}; sleep 600 & wait"]\n`, 'text/plain'));
+    const catalogue = { version: '3', templates: [{ type: 2, title: `Swarm greeter ${id}`, repository: { url: `${cat.base}/repo-${id}`, stackfile: 'stack.yml' }, env: [{ name: 'GREETING', default: 'hi' }, { name: 'IMAGE', default: testEngine().image }] }] };
+    cat.routes.set(`/catalogue-${id}.json`, json(catalogue));
+    const template = await t.client.post<{ id: number }>('/api/templates/', { title: `Swarm ${id}`, url: `${cat.base}/catalogue-${id}.json` });
+    expect(template.status, template.text).toBe(200);
+    const [item] = (await t.client.get<TemplateDetail>(`/api/templates/${template.body.id}`)).body.items;
+    expect(item?.stack?.kind).toBe('swarm');
+
+    const made = await t.client.post<StackDetail>('/api/swarm/stacks/from-template', { item_id: item!.id, name: templated, env: { GREETING: `from-template-${id}` } });
+    expect(made.status, made.text).toBe(200);
+    expect(made.body).toMatchObject({ name: templated, services: 0, hasFile: true });
+    expect(made.body.content).toContain(`echo from-template-${id}`);
+    expect(made.body.content).toContain(`image: ${testEngine().image}`);
+    const twice = await t.client.post<ApiError>('/api/swarm/stacks/from-template', { item_id: item!.id, name: templated });
+    expect(twice.status).toBe(409);
+
+    const deployed = await t.client.post(`/api/swarm/stacks/${templated}`, { content: made.body.content });
+    expect(deployed.status, deployed.text).toBe(200);
+    await untilRunning(`${templated}_web`, 1);
+    expect((await t.client.delete(`/api/swarm/stacks/${templated}`)).status).toBe(200);
+    await t.client.delete(`/api/templates/${template.body.id}`);
+  }, 120_000);
 });

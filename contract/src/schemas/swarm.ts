@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from '../route';
-import { PROJECT_NAME_PATTERN, PROJECT_NAME_RULE } from './project';
+import { LogRangeQuery } from './logs';
+import { PROJECT_NAME_PATTERN, PROJECT_NAME_RULE, ProjectFromTemplateBody } from './project';
 
 /** Swarm objects are addressed by name or full id: letters, digits, _ . - (nothing that reshapes an engine URL). */
 const SWARM_REF = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,127}$/;
@@ -91,6 +92,8 @@ const RestartPolicy = z.strictObject({
   condition: z.enum(['none', 'on-failure', 'any']).default('any'),
   delaySeconds: z.number().min(0).max(86400).default(5),
   maxAttempts: z.number().int().min(0).max(10000).default(0),
+  /** How long after a restart the task is watched before counting the next attempt; 0 = unbounded. */
+  windowSeconds: z.number().min(0).max(86400).default(0),
 });
 const UpdatePolicy = z.strictObject({
   /** Tasks updated at once; 0 = all at once. */
@@ -154,7 +157,7 @@ export const ServiceDetail = SwarmService.extend({
   constraints: z.array(z.string()),
   secrets: z.array(z.string()),
   configs: z.array(z.object({ name: z.string(), target: z.string() })),
-  restartPolicy: z.object({ condition: z.string(), delaySeconds: z.number(), maxAttempts: z.number() }),
+  restartPolicy: z.object({ condition: z.string(), delaySeconds: z.number(), maxAttempts: z.number(), windowSeconds: z.number() }),
   updatePolicy: z.object({ parallelism: z.number(), delaySeconds: z.number(), monitorSeconds: z.number(), failureAction: z.string(), order: z.string() }),
   resources: z.object({ cpuLimit: z.number().nullable(), memoryLimitBytes: z.number().nullable(), cpuReservation: z.number().nullable(), memoryReservationBytes: z.number().nullable() }),
   /** Whether the engine keeps a previous spec to roll back to. */
@@ -267,8 +270,11 @@ export const swarmApi = {
     method: 'GET',
     path: '/api/swarm/services/{id}/logs',
     role: 'viewer',
-    summary: "SSE: 'update' = one log line of any of the service's tasks (the last 500 first, then new ones)",
+    summary:
+      "SSE: 'update' = one log line of any of the service's tasks (the last 500 first, then new ones). As app logs: tail, since, until, timestamps, " +
+      "format=json ('lines' = LogEntry[] batches); an until in the past ends with an 'end' event",
     params: RefParams,
+    querystring: LogRangeQuery,
     response: EventStream,
   }),
   stacks: defineRoute({ method: 'GET', path: '/api/swarm/stacks', role: 'viewer', summary: 'Stacks (services grouped by com.docker.stack.namespace)', response: z.array(SwarmStack) }),
@@ -289,6 +295,14 @@ export const swarmApi = {
     params: StackParams,
     body: StackRedeployBody,
     response: StackDeployed,
+  }),
+  stackFromTemplate: defineRoute({
+    method: 'POST',
+    path: '/api/swarm/stacks/from-template',
+    role: 'operator',
+    summary: 'Create a stack from a stack template (file fetched, values filled in, validated and stored, not deployed); returns it',
+    body: ProjectFromTemplateBody,
+    response: StackDetail,
   }),
   stackStream: defineRoute({
     method: 'GET',

@@ -1,6 +1,7 @@
 import type Docker from 'dockerode';
 import type { ByteStream, Filters } from './engine';
 import type { Target } from './engine-errors';
+import { sinceParam } from './logs';
 
 /** The engine's JSON for swarm objects: only the fields Berth reads (the rest passes untouched). */
 export interface Versioned {
@@ -111,6 +112,9 @@ export type SwarmObjectKind = 'config' | 'secret';
 export interface ServiceLogQuery {
   follow: boolean;
   tail?: number;
+  /** Only lines after this point (nanoseconds since the epoch, exclusive). */
+  afterNanos?: bigint;
+  timestamps?: boolean;
   signal?: AbortSignal;
 }
 
@@ -217,7 +221,15 @@ export class DockerodeSwarm implements SwarmEngine {
     return this.get<RawTask[]>({ kind: 'task', doing: 'listing tasks' }, '/tasks', { filters: JSON.stringify(filters) });
   }
   serviceLogs(id: string, q: ServiceLogQuery) {
-    const query = { stdout: true, stderr: true, follow: q.follow, timestamps: false, ...(q.tail !== undefined ? { tail: q.tail } : {}) };
+    const query = {
+      stdout: true,
+      stderr: true,
+      follow: q.follow,
+      timestamps: Boolean(q.timestamps),
+      ...(q.tail !== undefined ? { tail: q.tail } : {}),
+      // The engine's `since` is inclusive; one nanosecond later skips the line already sent.
+      ...(q.afterNanos !== undefined ? { since: sinceParam(q.afterNanos + 1n) } : {}),
+    };
     return this.call({ kind: 'service', ref: id, doing: `reading the log of service ${id}` }, (s) => this.dial<ByteStream>({ method: 'GET', path: `/services/${enc(id)}/logs`, query, isStream: true }, s), {
       ...(q.signal ? { signal: q.signal } : {}),
     });

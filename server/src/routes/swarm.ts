@@ -3,9 +3,10 @@ import { swarmApi } from '@berth/contract';
 import type { Services } from '../app-services';
 import { route } from '../lib/route';
 import { openSse } from '../lib/sse';
+import { LOG_TAIL_LINES, parseLogRange } from '../services/log-range';
 import { streamActivity } from './compose';
 
-export function swarmRoutes(app: FastifyInstance, { scope, environments }: Services): void {
+export function swarmRoutes(app: FastifyInstance, { scope, environments, templates, variables }: Services): void {
   const swarm = (req: { params: unknown }) => scope(req).swarm;
   // Before in-flight requests are waited for: running stack deploys of every environment end.
   app.addHook('preClose', async () => {
@@ -27,7 +28,7 @@ export function swarmRoutes(app: FastifyInstance, { scope, environments }: Servi
   route(app, swarmApi.removeService, (req) => swarm(req).services.remove(req.params.id));
   route(app, swarmApi.tasks, (req) => swarm(req).services.tasks(req.params.id));
   route(app, swarmApi.logs, async (req, reply) => {
-    const follow = await swarm(req).services.openLogs(req.params.id);
+    const follow = await swarm(req).services.openLogs(req.params.id, parseLogRange(req.query, LOG_TAIL_LINES));
     follow(openSse(req, reply));
     return reply;
   });
@@ -36,6 +37,10 @@ export function swarmRoutes(app: FastifyInstance, { scope, environments }: Servi
   route(app, swarmApi.stack, (req) => swarm(req).stacks.get(req.params.name));
   route(app, swarmApi.deployStack, (req) => swarm(req).stacks.deploy(req.body.name, req.body.content, 'create'));
   route(app, swarmApi.redeployStack, (req) => swarm(req).stacks.deploy(req.params.name, req.body.content, 'redeploy'));
+  route(app, swarmApi.stackFromTemplate, async (req) => {
+    const content = await templates.stackFile(req.body.item_id, req.body.env, variables.substituter());
+    return swarm(req).stacks.save(req.body.name, content);
+  });
   route(app, swarmApi.stackStream, (req, reply) => streamActivity(req, reply, swarm(req).stacks.activity, req.params.name));
   route(app, swarmApi.removeStack, (req) => swarm(req).stacks.remove(req.params.name));
 

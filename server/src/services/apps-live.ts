@@ -1,4 +1,4 @@
-import { LogStreamEvent, StreamEvent, type HistoryRange, type StatsHistory, type StreamStatus } from '@berth/contract';
+import { StreamEvent, type HistoryRange, type StatsHistory, type StreamStatus } from '@berth/contract';
 import type { AppContext } from '../context';
 import { inspectContainer, type ContainerDetail } from '../docker/containers';
 import { openLogStream, readLogBatches, type LogLine } from '../docker/logs';
@@ -7,7 +7,7 @@ import { DockerUnavailableError, NotFoundError } from '../errors';
 import type { SseStream } from '../lib/sse';
 import { withTimeout } from '../lib/timeout';
 import type { AppsRuntime } from './apps-runtime';
-import { endsInPast, logEntry, type LogRange } from './log-range';
+import { endAtUntil, endOfRange, endsInPast, sendLogLines, type LogRange } from './log-range';
 
 /** Without any event, a waiting log stream looks again this often (a safety net, not a poll loop). */
 const RECHECK_MS = 30_000;
@@ -103,7 +103,7 @@ export class AppStreams {
 
   private async pastLogs(target: ContainerDetail, sse: SseStream, range: LogRange): Promise<void> {
     await this.pump(target.Id, Boolean(target.Config.Tty), sse, range, { follow: false, tail: range.tail, after: sinceToAfter(range) });
-    sse.end({ reason: 'until', detail: 'The requested time range is complete.' });
+    endOfRange(sse);
   }
 
   private async followLogs(target: ContainerDetail, sse: SseStream, range: LogRange): Promise<void> {
@@ -140,8 +140,7 @@ export class AppStreams {
     });
     const offEngine = engine.onChange(kick);
     sse.signal.addEventListener('abort', kick);
-    const untilMs = range.untilNanos === undefined ? null : Number(range.untilNanos / 1_000_000n) - Date.now();
-    const endTimer = untilMs === null ? undefined : setTimeout(() => sse.end({ reason: 'until', detail: 'The requested time range is complete.' }), untilMs);
+    const cancelEnd = endAtUntil(sse, range);
     try {
       await this.rt.events.whenConnected();
       let info: ContainerDetail | null = target;
@@ -176,7 +175,7 @@ export class AppStreams {
         await wait(seen, RECHECK_MS);
       }
     } finally {
-      clearTimeout(endTimer);
+      cancelEnd();
       offEvents();
       offEngine();
       sse.signal.removeEventListener('abort', kick);
@@ -199,7 +198,7 @@ export class AppStreams {
       for await (const batch of readLogBatches(stream, tty)) {
         const lines = batch.filter(fresh);
         if (lines.length === 0) continue;
-        if (!(await this.sendLines(sse, lines, range))) break;
+        if (!(await sendLogLines(sse, lines, range))) break;
         const stamp = lines.findLast((l) => l.nanos !== null)?.nanos;
         if (stamp != null) last = stamp;
       }
@@ -208,13 +207,6 @@ export class AppStreams {
       if (!sse.closed) this.ctx.log.debug({ err, container: id }, 'log stream ended with an error');
     }
     return last;
-  }
-
-  /** The spec's shape (one `update` per line, the text) or, with format=json, one `lines` event per batch. */
-  private async sendLines(sse: SseStream, lines: LogLine[], range: LogRange): Promise<boolean> {
-    if (range.json) return sse.send(lines.map((l) => logEntry(l, range.timestamps)), LogStreamEvent.lines);
-    for (const l of lines) if (!(await sse.send(range.timestamps && l.ts ? `${l.ts} ${l.text}` : l.text))) return false;
-    return true;
   }
 }
 

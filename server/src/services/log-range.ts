@@ -1,5 +1,7 @@
-import type { LogRangeQuery } from '@berth/contract';
+import { LogStreamEvent, type LogRangeQuery } from '@berth/contract';
+import type { LogLine } from '../docker/logs';
 import { ValidationError } from '../errors';
+import type { SseStream } from '../lib/sse';
 
 /** Lines sent first when a log stream opens without `tail`. */
 export const LOG_TAIL_LINES = 500;
@@ -58,4 +60,21 @@ export const endsInPast = (r: LogRange, now = Date.now()) => r.untilNanos !== un
 /** A line as the json format sends it. */
 export function logEntry(line: { text: string; ts: string | null; stream?: number }, withTs: boolean) {
   return { line: line.text, stream: line.stream === 2 ? ('stderr' as const) : ('stdout' as const), ...(withTs && line.ts ? { ts: line.ts } : {}) };
+}
+
+/** The spec's shape (one `update` per line, the text) or, with format=json, one `lines` event per batch; false once the client is gone. */
+export async function sendLogLines(sse: SseStream, lines: LogLine[], range: LogRange): Promise<boolean> {
+  if (range.json) return sse.send(lines.map((l) => logEntry(l, range.timestamps)), LogStreamEvent.lines);
+  for (const l of lines) if (!(await sse.send(range.timestamps && l.ts ? `${l.ts} ${l.text}` : l.text))) return false;
+  return true;
+}
+
+/** Ends a stream with the `end` event: the range's `until` is reached. */
+export const endOfRange = (sse: SseStream) => sse.end({ reason: 'until', detail: 'The requested time range is complete.' });
+
+/** Ends the stream when a range's future `until` comes; returns the cancel. */
+export function endAtUntil(sse: SseStream, range: LogRange): () => void {
+  if (range.untilNanos === undefined) return () => undefined;
+  const timer = setTimeout(() => endOfRange(sse), Number(range.untilNanos / 1_000_000n) - Date.now());
+  return () => clearTimeout(timer);
 }

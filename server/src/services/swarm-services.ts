@@ -2,13 +2,13 @@ import type { ServiceCreateBody, ServiceDetail, SwarmService, SwarmTask } from '
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { Engine } from '../docker/engine';
-import { readLogLines } from '../docker/logs';
+import { readLogBatches, type LogLine } from '../docker/logs';
 import type { RawService } from '../docker/swarm-engine';
 import { ConflictError } from '../errors';
 import type { SseStream } from '../lib/sse';
+import { endAtUntil, endOfRange, endsInPast, sendLogLines, type LogRange } from './log-range';
 import { applyForm, newSpec, toService, toServiceDetail, toTask, type ObjectIds, type ServiceForm } from './swarm-spec';
 
-const LOG_TAIL_LINES = 500;
 const ROLLBACK_ATTEMPTS = 3;
 
 /** Swarm services: list, create from the form, edit at a version, scale, roll back, remove, tasks and logs. */
@@ -90,24 +90,48 @@ export class SwarmServicesService {
     return tasks.map(toTask).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }
 
-  /** The service's last lines (all tasks), then new ones until the client goes. Checked before the stream opens. */
-  async openLogs(ref: string): Promise<(sse: SseStream) => void> {
+  /**
+   * The service's lines of the range (all tasks; the last 500 by default), then new ones until the
+   * client goes, in the app logs' shapes (text or json batches, timestamps on request). A range
+   * that ends in the past sends its lines and an `end` event; a later `until` ends the stream then.
+   * The service is looked up before the stream opens (an unknown one is a plain 404).
+   */
+  async openLogs(ref: string, range: LogRange): Promise<(sse: SseStream) => void> {
     const s = await this.docker.swarm.inspectService(ref);
     const tty = Boolean(s.Spec.TaskTemplate.ContainerSpec.TTY);
+    const past = endsInPast(range);
     return (sse) => {
-      this.pump(s.ID, tty, sse)
+      const cancelEnd = past ? () => undefined : endAtUntil(sse, range);
+      this.pump(s.ID, tty, sse, range, !past)
+        .then(() => {
+          if (past) endOfRange(sse);
+        })
         .catch((err: unknown) => {
           this.log.warn({ err, service: s.Spec.Name }, 'service log stream failed');
           sse.comment('The log stream failed; reconnect to try again.');
         })
-        .finally(() => sse.close());
+        .finally(() => {
+          cancelEnd();
+          sse.close();
+        });
     };
   }
 
-  private async pump(id: string, tty: boolean, sse: SseStream): Promise<void> {
-    const stream = await this.docker.swarm.serviceLogs(id, { follow: true, tail: LOG_TAIL_LINES, signal: sse.signal });
+  private async pump(id: string, tty: boolean, sse: SseStream, range: LogRange, follow: boolean): Promise<void> {
+    // The engine's service log has no `until`: lines past it are dropped here.
+    const inRange = (l: LogLine) => l.nanos === null || ((range.sinceNanos === undefined || l.nanos >= range.sinceNanos) && (range.untilNanos === undefined || l.nanos < range.untilNanos));
+    const stream = await this.docker.swarm.serviceLogs(id, {
+      follow,
+      timestamps: true,
+      signal: sse.signal,
+      ...(range.tail !== undefined ? { tail: range.tail } : {}),
+      ...(range.sinceNanos !== undefined ? { afterNanos: range.sinceNanos - 1n } : {}),
+    });
     try {
-      for await (const line of readLogLines(stream, tty)) if (!(await sse.send(line.text))) break;
+      for await (const batch of readLogBatches(stream, tty)) {
+        const lines = batch.filter(inRange);
+        if (lines.length && !(await sendLogLines(sse, lines, range))) break;
+      }
     } catch (err) {
       // The client left (the abort ends the engine stream) or the engine went away.
       if (!sse.closed) throw err;

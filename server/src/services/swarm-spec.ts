@@ -64,7 +64,8 @@ export function applyForm(base: ServiceSpec, f: ServiceForm, ids: ObjectIds): Se
   if (f.networks !== undefined) task.Networks = f.networks.map((n) => ({ Target: n }));
   if (f.constraints !== undefined) task.Placement = { ...task.Placement, Constraints: f.constraints };
   if (f.restartPolicy !== undefined) {
-    task.RestartPolicy = { Condition: f.restartPolicy.condition, Delay: Math.round(f.restartPolicy.delaySeconds * NS), MaxAttempts: f.restartPolicy.maxAttempts };
+    const r = f.restartPolicy;
+    task.RestartPolicy = { Condition: r.condition, Delay: Math.round(r.delaySeconds * NS), MaxAttempts: r.maxAttempts, Window: Math.round(r.windowSeconds * NS) };
   }
   if (f.resources !== undefined) {
     const r = f.resources;
@@ -142,7 +143,12 @@ export function toServiceDetail(s: RawService): ServiceDetail {
     constraints: t.Placement?.Constraints ?? [],
     secrets: (c.Secrets ?? []).map((x) => x.SecretName),
     configs: (c.Configs ?? []).map((x) => ({ name: x.ConfigName, target: x.File?.Name ?? '' })),
-    restartPolicy: { condition: t.RestartPolicy?.Condition ?? 'any', delaySeconds: (t.RestartPolicy?.Delay ?? 5 * NS) / NS, maxAttempts: t.RestartPolicy?.MaxAttempts ?? 0 },
+    restartPolicy: {
+      condition: t.RestartPolicy?.Condition ?? 'any',
+      delaySeconds: (t.RestartPolicy?.Delay ?? 5 * NS) / NS,
+      maxAttempts: t.RestartPolicy?.MaxAttempts ?? 0,
+      windowSeconds: (t.RestartPolicy?.Window ?? 0) / NS,
+    },
     updatePolicy: {
       parallelism: u.Parallelism ?? 1,
       delaySeconds: (u.Delay ?? 0) / NS,

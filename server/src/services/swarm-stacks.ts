@@ -89,8 +89,8 @@ export class SwarmStacksService {
     };
   }
 
-  /** Validates (size, YAML, depth, aliases, services), deploys from a side file, and keeps it as the stack's file once deployed. */
-  async deploy(name: string, content: string, mode: 'create' | 'redeploy'): Promise<{ name: string; output: string }> {
+  /** Size, YAML, depth, aliases, at least one service; for a new stack, a free name. */
+  private async validate(name: string, content: string, mode: 'create' | 'redeploy'): Promise<string> {
     const dir = this.dir(name);
     const { data } = parseCompose(content);
     const services = data.services;
@@ -99,6 +99,26 @@ export class SwarmStacksService {
     }
     if (mode === 'create' && (await this.list()).some((s) => s.name === name)) throw new ConflictError(`A stack named ${name} already exists; edit it instead.`);
     if (mode === 'redeploy') await this.get(name);
+    return dir;
+  }
+
+  /** A new stack's file, validated and stored but not deployed (a template's, opened in the editor for review). */
+  async save(name: string, content: string): Promise<StackDetail> {
+    const dir = await this.validate(name, content, 'create');
+    // Quiet: holds the lock against a deploy meanwhile, without showing as the stack's last output.
+    const run = this.activity.begin(name, 'save', null, { quiet: true });
+    try {
+      await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+      await writeFileAtomic(path.join(dir, STACK_FILE), content, { mode: 0o600 });
+    } finally {
+      run.end(true, null);
+    }
+    return this.get(name);
+  }
+
+  /** Validates, deploys from a side file, and keeps it as the stack's file once deployed. */
+  async deploy(name: string, content: string, mode: 'create' | 'redeploy'): Promise<{ name: string; output: string }> {
+    const dir = await this.validate(name, content, mode);
     return this.locked(name, 'deploy', async (append) => {
       await fs.mkdir(dir, { recursive: true, mode: 0o700 });
       const next = path.join(dir, NEXT_FILE);

@@ -22,6 +22,8 @@ export class ApiError extends Error {
     readonly statusText: string,
     readonly detail: string,
     readonly code: ApiErrorCode,
+    /** The fields a 4xx names (`resources.memoryLimitBytes`, `mounts.0.target`), for forms to show on the field. */
+    readonly fields: readonly { field: string; message: string }[] = [],
   ) {
     super(`${statusText}: ${detail}`);
     this.name = 'ApiError';
@@ -151,16 +153,18 @@ async function toApiError(res: Response): Promise<ApiError> {
   const statusText = res.statusText || `HTTP ${res.status}`;
   let detail = statusText;
   let code: ApiErrorCode = 'http_error';
+  let fields: { field: string; message: string }[] = [];
   const text = await res.text().catch(() => '');
   try {
-    const body = JSON.parse(text) as { detail?: unknown; code?: unknown };
+    const body = JSON.parse(text) as { detail?: unknown; code?: unknown; fields?: unknown };
     if (typeof body.detail === 'string') detail = body.detail;
     if (typeof body.code === 'string') code = body.code as ApiErrorCode;
+    if (Array.isArray(body.fields)) fields = body.fields as typeof fields;
   } catch {
     // A non-JSON error (a proxy page, say): keep a short, readable piece of it.
     if (text.trim()) detail = text.trim().slice(0, 200);
   }
-  return new ApiError(res.status, statusText, detail, code);
+  return new ApiError(res.status, statusText, detail, code, fields);
 }
 
 /**

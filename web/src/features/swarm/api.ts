@@ -80,9 +80,12 @@ function useSwarmMutation<V, R>(fn: (v: V) => Promise<R>, opts: { notifyError?: 
   });
 }
 
-export const useUpdateNode = () => useSwarmMutation((v: { id: string; body: NodeUpdateBody }) => api(swarmApi.updateNode, { params: { id: v.id }, body: v.body }));
+export const useUpdateNode = (opts: { notifyError?: boolean } = {}) =>
+  useSwarmMutation((v: { id: string; body: NodeUpdateBody }) => api(swarmApi.updateNode, { params: { id: v.id }, body: v.body }), opts);
 export const useCreateService = () => useSwarmMutation((body: ServiceCreateBody) => api(swarmApi.createService, { body }), { notifyError: false });
-export const useUpdateService = () => useSwarmMutation((v: { id: string; body: ServiceUpdateBody }) => api(swarmApi.updateService, { params: { id: v.id }, body: v.body }));
+/** `notifyError: false` where the form shows the failure itself. */
+export const useUpdateService = (opts: { notifyError?: boolean } = {}) =>
+  useSwarmMutation((v: { id: string; body: ServiceUpdateBody }) => api(swarmApi.updateService, { params: { id: v.id }, body: v.body }), opts);
 export const useRollbackService = () => useSwarmMutation((id: string) => api(swarmApi.rollbackService, { params: { id } }));
 export const useRemoveService = () => useSwarmMutation((id: string) => api(swarmApi.removeService, { params: { id } }));
 export const useDeployStack = () =>
@@ -91,6 +94,9 @@ export const useDeployStack = () =>
       v.existing ? api(swarmApi.redeployStack, { params: { name: v.name }, body: { content: v.content } }) : api(swarmApi.deployStack, { body: { name: v.name, content: v.content } }),
     { notifyError: false },
   );
+/** A stack template made into a stored stack (not deployed), opened in the stack editor next. */
+export const useStackFromTemplate = () =>
+  useSwarmMutation((body: { item_id: number; name: string; env: Record<string, string> }) => api(swarmApi.stackFromTemplate, { body }), { notifyError: false });
 export const useRemoveStack = () => useSwarmMutation((name: string) => api(swarmApi.removeStack, { params: { name } }));
 export const useCreateSwarmObject = (kind: SwarmObjectKind) =>
   useSwarmMutation((body: SwarmObjectCreateBody) => api(kind === 'configs' ? swarmApi.createConfig : swarmApi.createSecret, { body }), { notifyError: false });

@@ -17,9 +17,67 @@ export interface ServiceForm {
   labels: string;
   secrets: string[];
   networks: string;
+  mounts: MountRow[];
+  resources: ResourcesForm;
+  restart: RestartForm;
+  update: UpdateForm;
 }
 
-export const emptyServiceForm: ServiceForm = { name: '', image: '', mode: 'replicated', replicas: 1, command: '', env: '', ports: '', constraints: '', labels: '', secrets: [], networks: '' };
+export interface MountRow {
+  type: 'volume' | 'bind' | 'tmpfs';
+  /** Volume name or host path (none for tmpfs). */
+  source: string;
+  target: string;
+  readOnly: boolean;
+}
+/** Blank = no limit / reservation; memory in MiB. */
+export interface ResourcesForm {
+  cpuLimit: number | '';
+  memoryLimitMiB: number | '';
+  cpuReservation: number | '';
+  memoryReservationMiB: number | '';
+}
+export interface RestartForm {
+  condition: 'none' | 'on-failure' | 'any';
+  delaySeconds: number;
+  /** 0 = no limit. */
+  maxAttempts: number;
+  /** 0 = unbounded. */
+  windowSeconds: number;
+}
+export interface UpdateForm {
+  /** 0 = all at once. */
+  parallelism: number;
+  delaySeconds: number;
+  failureAction: 'pause' | 'continue' | 'rollback';
+  order: 'stop-first' | 'start-first';
+  /** Not on the form; kept as the service has it. */
+  monitorSeconds: number;
+}
+
+/** The engine's own defaults, so a new service gets what `docker service create` would give it. */
+export const emptyServiceForm: ServiceForm = {
+  name: '',
+  image: '',
+  mode: 'replicated',
+  replicas: 1,
+  command: '',
+  env: '',
+  ports: '',
+  constraints: '',
+  labels: '',
+  secrets: [],
+  networks: '',
+  mounts: [],
+  resources: { cpuLimit: '', memoryLimitMiB: '', cpuReservation: '', memoryReservationMiB: '' },
+  restart: { condition: 'any', delaySeconds: 5, maxAttempts: 0, windowSeconds: 0 },
+  update: { parallelism: 1, delaySeconds: 0, failureAction: 'pause', order: 'stop-first', monitorSeconds: 5 },
+};
+
+const MIB = 1024 * 1024;
+const orNull = (v: number | '') => (v === '' ? null : v);
+const mib = (v: number | '') => (v === '' ? null : Math.round(v * MIB));
+const fromMib = (bytes: number | null): number | '' => (bytes === null ? '' : Math.round((bytes / MIB) * 100) / 100);
 
 const lines = (text: string) =>
   text
@@ -45,9 +103,13 @@ function ports(text: string) {
   });
 }
 
-/** What is wrong, by field, before anything is sent (the server checks again and names the field). */
-export function serviceFormErrors(f: ServiceForm, editing = false): Partial<Record<keyof ServiceForm, string>> {
-  const e: Partial<Record<keyof ServiceForm, string>> = {};
+/**
+ * What is wrong, by field, before anything is sent (the server checks again and names the field).
+ * Keys are the API's field paths (`mounts.0.target`, `resources.memoryLimitBytes`), as the
+ * server's 4xx names them, so one lookup shows either on the field.
+ */
+export function serviceFormErrors(f: ServiceForm, editing = false): Record<string, string> {
+  const e: Record<string, string> = {};
   if (!editing && !/^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,62}$/.test(f.name.trim())) e.name = 'Letters, digits, _ . - (starting with a letter or digit).';
   if (!f.image.trim()) e.image = 'Image is required.';
   if (!Number.isInteger(f.replicas) || f.replicas < 0) e.replicas = 'A whole number, 0 or more.';
@@ -57,6 +119,15 @@ export function serviceFormErrors(f: ServiceForm, editing = false): Partial<Reco
   if (badEnv) e.env = `Not KEY=value: ${badEnv}`;
   const badConstraint = lines(f.constraints).find((l) => !/(==|!=)/.test(l));
   if (badConstraint) e.constraints = `A constraint compares with == or !=: ${badConstraint}`;
+  f.mounts.forEach((m, i) => {
+    if (!m.target.startsWith('/')) e[`mounts.${i}.target`] = 'An absolute path in the container, e.g. /data.';
+    if (m.type === 'bind' && !m.source.startsWith('/')) e[`mounts.${i}.source`] = 'A bind mount needs an absolute host path.';
+    if (m.type === 'volume' && m.source && !/^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/.test(m.source)) e[`mounts.${i}.source`] = 'A volume name: letters, digits, _ . -';
+  });
+  const r = f.resources;
+  if (r.cpuLimit !== '' && r.cpuReservation !== '' && r.cpuReservation > r.cpuLimit) e['resources.cpuReservation'] = 'At most the CPU limit.';
+  if (r.memoryLimitMiB !== '' && r.memoryLimitMiB < 6) e['resources.memoryLimitBytes'] = 'At least 6 MiB (the engine refuses less).';
+  if (r.memoryLimitMiB !== '' && r.memoryReservationMiB !== '' && r.memoryReservationMiB > r.memoryLimitMiB) e['resources.memoryReservationBytes'] = 'At most the memory limit.';
   return e;
 }
 
@@ -73,6 +144,15 @@ export function toCreateBody(f: ServiceForm): ServiceCreateBody {
     labels: pairs(f.labels),
     secrets: f.secrets,
     networks: lines(f.networks.replace(/,/g, '\n')),
+    mounts: f.mounts.map((m) => ({ type: m.type, source: m.type === 'tmpfs' ? '' : m.source.trim(), target: m.target.trim(), readOnly: m.readOnly })),
+    resources: {
+      cpuLimit: orNull(f.resources.cpuLimit),
+      memoryLimitBytes: mib(f.resources.memoryLimitMiB),
+      cpuReservation: orNull(f.resources.cpuReservation),
+      memoryReservationBytes: mib(f.resources.memoryReservationMiB),
+    },
+    restartPolicy: { ...f.restart },
+    updatePolicy: { ...f.update },
   };
 }
 
@@ -98,5 +178,21 @@ export function formOf(s: ServiceDetail): ServiceForm {
       .join('\n'),
     secrets: s.secrets,
     networks: s.networks.join('\n'),
+    mounts: s.mounts.map((m) => ({ type: m.type as MountRow['type'], source: m.source, target: m.target, readOnly: m.readOnly })),
+    resources: {
+      cpuLimit: s.resources.cpuLimit ?? '',
+      memoryLimitMiB: fromMib(s.resources.memoryLimitBytes),
+      cpuReservation: s.resources.cpuReservation ?? '',
+      memoryReservationMiB: fromMib(s.resources.memoryReservationBytes),
+    },
+    restart: { ...s.restartPolicy, condition: s.restartPolicy.condition as RestartForm['condition'] },
+    update: { ...s.updatePolicy, failureAction: s.updatePolicy.failureAction as UpdateForm['failureAction'], order: s.updatePolicy.order as UpdateForm['order'] },
   };
 }
+
+/** The 4xx's named fields by path (empty for any other failure). */
+export function serverFieldErrors(err: unknown): Record<string, string> {
+  const fields = (err as { fields?: readonly { field: string; message: string }[] } | null)?.fields ?? [];
+  return Object.fromEntries(fields.map((f) => [f.field, f.message]));
+}
+

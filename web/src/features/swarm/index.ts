@@ -1,2 +1,2 @@
 // The swarm feature's public face: what the shell may import (lint holds it).
-export { useIsSwarmManager } from './api';
+export { useIsSwarmManager, useStackFromTemplate } from './api';

@@ -13,7 +13,8 @@ export type LogQuery = Record<string, string>;
 interface Props {
   /** The stream's URL (spec path) for a query. */
   streamUrl: (q: LogQuery) => string;
-  downloadUrl: (q: LogQuery) => string;
+  /** Absent: the log has no download (swarm services). */
+  downloadUrl?: (q: LogQuery) => string;
   /** Project logs: service tags and a service filter. */
   services?: string[];
   onStatus?: (s: StreamStatus) => void;
@@ -66,7 +67,7 @@ export function LogPanel({ streamUrl, downloadUrl, services, onStatus }: Props) 
   const paused = frozen !== null;
   const latest = useRef(buffer);
   latest.current = buffer;
-  const downloadHref = environmentPath(downloadUrl({ ...range, timestamps: s.timestamps ? '1' : '0' }), currentEnvironment());
+  const downloadHref = downloadUrl ? environmentPath(downloadUrl({ ...range, timestamps: s.timestamps ? '1' : '0' }), currentEnvironment()) : null;
   // The toolbar re-renders only when its own inputs change, not with every frame of new lines.
   const withServices = services !== undefined;
   const opts = useMemo(() => ({ timestamps: s.timestamps, services: withServices, pretty: s.pretty, wrap: s.wrap, highlight }), [s.timestamps, withServices, s.pretty, s.wrap, highlight]);

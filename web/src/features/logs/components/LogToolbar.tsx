@@ -48,7 +48,8 @@ interface Props {
   onPrev: () => void;
   paused: boolean;
   onPause: () => void;
-  downloadHref: string;
+  /** Null: no download for this log. */
+  downloadHref: string | null;
   onClear: () => void;
   /** Project logs: the services to filter by. */
   serviceChoices?: string[];
@@ -128,9 +129,11 @@ export function LogToolbar({ s, set, searchError, hits, onNext, onPrev, paused, 
         <Button size="xs" variant="default" leftSection={paused ? <IconPlayerPlay size={14} /> : <IconPlayerPause size={14} />} onClick={onPause}>
           {paused ? 'Resume' : 'Pause'}
         </Button>
-        <Button size="xs" variant="default" component="a" href={downloadHref} download leftSection={<IconDownload size={14} />}>
-          Download
-        </Button>
+        {downloadHref !== null && (
+          <Button size="xs" variant="default" component="a" href={downloadHref} download leftSection={<IconDownload size={14} />}>
+            Download
+          </Button>
+        )}
         <Button size="xs" variant="default" leftSection={<IconTrash size={14} />} onClick={onClear}>
           Clear
         </Button>

@@ -5,6 +5,8 @@ import { formatBytes } from '../../../lib/format';
 import { notifySuccess } from '../../../lib/notify';
 import { useCan } from '../../../lib/session';
 import { useNodes, useUpdateNode } from '../api';
+import { NodeLabels } from './NodeLabels';
+import { NodeRole } from './NodeRole';
 
 function Availability({ node }: { node: SwarmNode }) {
   const update = useUpdateNode();
@@ -27,16 +29,16 @@ function Availability({ node }: { node: SwarmNode }) {
 
 const columns: Column<SwarmNode>[] = [
   { key: 'hostname', header: 'Hostname', sortable: true },
-  { key: 'role', header: 'Role', sortable: true, render: (n) => (n.leader ? `${n.role} (leader)` : n.role) },
+  { key: 'role', header: 'Role', sortable: true, render: (n) => <NodeRole node={n} /> },
   { key: 'state', header: 'Status', sortable: true, render: (n) => <Badge color={n.state === 'ready' ? 'green' : 'red'} variant="light">{n.state}</Badge> },
   { key: 'availability', header: 'Availability', sortable: true, render: (n) => <Availability node={n} /> },
   { key: 'engineVersion', header: 'Engine', sortable: true },
   { key: 'addr', header: 'Address', render: (n) => <Text ff="monospace" size="sm">{n.addr}</Text> },
   { key: 'resources', header: 'Resources', render: (n) => `${n.nanoCpus / 1e9} CPU, ${formatBytes(n.memoryBytes)}` },
-  { key: 'labels', header: 'Labels', render: (n) => Object.entries(n.labels).map(([k, v]) => `${k}=${v}`).join(', ') || '-' },
+  { key: 'labels', header: 'Labels', render: (n) => <NodeLabels node={n} /> },
 ];
 
-/** The swarm's nodes; availability changes in place (drain moves the tasks away). */
+/** The swarm's nodes; availability, role (confirmed) and labels change in place (drain moves the tasks away). */
 export function NodesTable() {
   const nodes = useNodes();
   return (

@@ -1,17 +1,16 @@
 import { useState } from 'react';
 import { Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useNavigate } from 'react-router-dom';
-import { swarmApi, type SwarmTask } from '@berth/contract';
+import { swarmApi, type ServiceDetail, type SwarmTask } from '@berth/contract';
 import { Can } from '../../../components/RoleGate';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { FieldGrid } from '../../../components/Fields';
-import { formatDate } from '../../../lib/format';
+import { formatBytes, formatDate } from '../../../lib/format';
 import { notifySuccess } from '../../../lib/notify';
-import { useRemoveService, useRollbackService, useService, useTasks, useUpdateService } from '../api';
-import { formOf, toUpdateBody } from '../form-model';
+import { useRemoveService, useRollbackService, useService, useTasks } from '../api';
 import { ScaleControl } from './ScaleControl';
-import { ServiceForm } from './ServiceForm';
+import { ServiceEdit } from './ServiceEdit';
 import { ServiceLogs } from './ServiceLogs';
 
 const taskColumns: Column<SwarmTask>[] = [
@@ -23,12 +22,17 @@ const taskColumns: Column<SwarmTask>[] = [
   { key: 'updatedAt', header: 'Updated', sortable: true, render: (t) => formatDate(t.updatedAt) },
 ];
 
+function resources(s: ServiceDetail): string {
+  const r = s.resources;
+  const part = (cpu: number | null, mem: number | null) => [cpu !== null && `${cpu} CPU`, mem !== null && formatBytes(mem)].filter(Boolean).join(', ') || 'none';
+  return `limits ${part(r.cpuLimit, r.memoryLimitBytes)}; reservations ${part(r.cpuReservation, r.memoryReservationBytes)}`;
+}
+
 /** One service: facts, scale, edit, roll back, remove, its tasks and its live log. */
 export function ServiceDetails({ id }: { id: string }) {
   const navigate = useNavigate();
   const service = useService(id);
   const tasks = useTasks(id);
-  const update = useUpdateService();
   const rollback = useRollbackService();
   const remove = useRemoveService();
   const [editing, setEditing] = useState(false);
@@ -56,17 +60,7 @@ export function ServiceDetails({ id }: { id: string }) {
           </Button>
         </Can>
       </Group>
-      {editing && (
-        <ServiceForm
-          key={s.version}
-          initial={formOf(s)}
-          editing={s}
-          submitLabel="Update"
-          pending={update.isPending}
-          error={update.error}
-          onSubmit={(f) => update.mutate({ id: s.id, body: toUpdateBody(f, s.version) }, { onSuccess: () => setEditing(false) })}
-        />
-      )}
+      {editing && <ServiceEdit service={s} reread={async () => (await service.refetch()).data} onDone={() => setEditing(false)} />}
       <FieldGrid
         fields={[
           { label: 'Image', value: s.image, mono: true },
@@ -78,7 +72,9 @@ export function ServiceDetails({ id }: { id: string }) {
           { label: 'Secrets', value: s.secrets.join(', ') },
           { label: 'Configs', value: s.configs.map((c) => `${c.name} → ${c.target}`).join(', ') },
           { label: 'Constraints', value: s.constraints.join(', ') },
-          { label: 'Restart', value: `${s.restartPolicy.condition}, delay ${s.restartPolicy.delaySeconds} s` },
+          { label: 'Mounts', value: s.mounts.map((m) => `${m.type} ${m.source || '-'} → ${m.target}${m.readOnly ? ' (ro)' : ''}`).join(', ') || '-' },
+          { label: 'Resources', value: resources(s) },
+          { label: 'Restart', value: `${s.restartPolicy.condition}, delay ${s.restartPolicy.delaySeconds} s, ${s.restartPolicy.maxAttempts || 'unlimited'} attempts` },
           { label: 'Update policy', value: `${s.updatePolicy.parallelism} at a time, ${s.updatePolicy.order}, on failure ${s.updatePolicy.failureAction}` },
           { label: 'Created', value: formatDate(s.createdAt) },
         ]}

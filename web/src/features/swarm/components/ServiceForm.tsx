@@ -1,9 +1,13 @@
-import { useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { Alert, Button, Group, MultiSelect, NumberInput, Paper, SegmentedControl, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import type { ServiceDetail } from '@berth/contract';
 import { errorMessage } from '../../../lib/notify';
 import { useSwarmObjects } from '../api';
-import { serviceFormErrors, type ServiceForm as Form } from '../form-model';
+import { serverFieldErrors, serviceFormErrors, type ServiceForm as Form } from '../form-model';
+import { ServiceFormSections } from './ServiceFormSections';
+
+/** Fields typed as text, one item per line: their items' server errors show on them. */
+const LIST_FIELDS = new Set(['command', 'env', 'ports', 'constraints', 'labels', 'networks', 'secrets']);
 
 export interface ServiceFormProps {
   initial: Form;
@@ -13,16 +17,29 @@ export interface ServiceFormProps {
   pending: boolean;
   error: unknown;
   onSubmit: (form: Form) => void;
+  /** Shown instead of the generic failure (a stale edit's reload offer). */
+  errorNotice?: ReactNode;
 }
 
-/** The service form (create and edit): image, replicas or global, command, env, ports, placement, secrets, labels. */
-export function ServiceForm({ initial, editing, submitLabel, pending, error, onSubmit }: ServiceFormProps) {
+/**
+ * The service form (create and edit): image, replicas or global, command, env, ports, placement,
+ * secrets, labels; mounts, resources, restart and update policies in collapsible sections. A
+ * field's error is the form's own (once touched) or the one the server's 4xx named.
+ */
+export function ServiceForm({ initial, editing, submitLabel, pending, error, onSubmit, errorNotice }: ServiceFormProps) {
   const [form, setForm] = useState<Form>(initial);
   const [touched, setTouched] = useState(false);
   const secrets = useSwarmObjects('secrets');
   const errors = serviceFormErrors(form, Boolean(editing));
+  const server = useMemo(() => serverFieldErrors(error), [error]);
   const set = <K extends keyof Form>(key: K, value: Form[K]) => setForm((f) => ({ ...f, [key]: value }));
-  const shown = (key: keyof Form) => (touched || form[key] !== initial[key] ? errors[key] : undefined);
+  /** A field's error by API path; a text area (ports, env…) also shows its items' (`ports.0.target`). */
+  const errorFor = (path: string) => {
+    const top = path.split('.')[0] as keyof Form;
+    const own = touched || form[top] !== initial[top] ? errors[path] : undefined;
+    return own ?? server[path] ?? (LIST_FIELDS.has(path) ? Object.entries(server).find(([k]) => k.startsWith(`${path}.`))?.[1] : undefined);
+  };
+  const shown = (key: keyof Form) => errorFor(key);
   const area = (key: 'command' | 'env' | 'ports' | 'constraints' | 'labels' | 'networks', label: string, placeholder: string, description?: string) => (
     <Textarea label={label} description={description} placeholder={placeholder} autosize minRows={2} value={form[key]} error={shown(key)} onChange={(e) => set(key, e.currentTarget.value)} />
   );
@@ -34,11 +51,12 @@ export function ServiceForm({ initial, editing, submitLabel, pending, error, onS
   return (
     <form onSubmit={submit} aria-label={editing ? `Edit service ${editing.name}` : 'Create Service'}>
       <Stack>
-        {Boolean(error) && (
-          <Alert color="red" title="The service was not saved">
-            {errorMessage(error)}
-          </Alert>
-        )}
+        {errorNotice ??
+          (Boolean(error) && (
+            <Alert color="red" title="The service was not saved">
+              {errorMessage(error)}
+            </Alert>
+          ))}
         <Paper withBorder p="md">
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextInput label="Name" required disabled={Boolean(editing)} value={form.name} error={shown('name')} onChange={(e) => set('name', e.currentTarget.value)} autoComplete="off" />
@@ -71,6 +89,7 @@ export function ServiceForm({ initial, editing, submitLabel, pending, error, onS
             <MultiSelect label="Secrets" data={secrets.data?.map((s) => s.name) ?? []} value={form.secrets} onChange={(v) => set('secrets', v)} searchable clearable />
           </SimpleGrid>
         </Paper>
+        <ServiceFormSections form={form} set={set} errorFor={errorFor} errorPaths={[...Object.keys(server), ...(touched ? Object.keys(errors) : [])]} />
         <Group>
           <Button type="submit" loading={pending}>
             {submitLabel}

@@ -61,6 +61,7 @@ export function StackEditor({ name }: { name: string | null }) {
     <Stack>
       <Text size="sm">{`${s.services} service(s), ${s.running} / ${s.desired} tasks running: ${s.serviceList.map((x) => x.name).join(', ') || 'none'}`}</Text>
       {!s.hasFile && <Alert color="yellow">This stack was deployed outside Berth; write its file here to manage it.</Alert>}
+      {s.hasFile && s.services === 0 && <Alert color="blue">Not deployed yet: review the file, then Deploy.</Alert>}
       <Editor key={s.name} name={s.name} initial={s.content ?? ''} />
     </Stack>
   );

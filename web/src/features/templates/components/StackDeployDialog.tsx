@@ -1,7 +1,8 @@
-import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { TemplateItem } from '@berth/contract';
+import { useIsSwarmManager, useStackFromTemplate } from '../../swarm';
 import { useProjectFromTemplate } from '../api';
 
 /** A project name from the template's: lower case letters, digits, dashes and underscores. */
@@ -14,6 +15,7 @@ const projectName = (item: TemplateItem) =>
 /**
  * Deploying a stack template: the user names the project and fills its values; the server fetches
  * the compose file and saves it as a project, which opens in the editor for review before `up`.
+ * On a swarm manager it can be made a swarm stack instead, opened in the stack editor to deploy.
  */
 export function StackDeployDialog({ item, onClose }: { item: TemplateItem | null; onClose: () => void }) {
   return (
@@ -25,19 +27,22 @@ export function StackDeployDialog({ item, onClose }: { item: TemplateItem | null
 
 function StackDeployForm({ item, onClose }: { item: TemplateItem; onClose: () => void }) {
   const navigate = useNavigate();
-  const create = useProjectFromTemplate();
+  const swarm = useIsSwarmManager();
+  const [as, setAs] = useState<'project' | 'stack'>(swarm && item.stack?.kind === 'swarm' ? 'stack' : 'project');
+  const asStack = swarm && as === 'stack';
+  const project = useProjectFromTemplate();
+  const stack = useStackFromTemplate();
+  const create = asStack ? stack : project;
   const [name, setName] = useState(projectName(item));
   const [env, setEnv] = useState<Record<string, string>>(() => Object.fromEntries(item.env.map((e) => [e.name, e.default])));
+  const opened = (path: string) => {
+    onClose();
+    void navigate(path);
+  };
   const submit = () =>
-    create.mutate(
-      { item_id: item.id, name, env },
-      {
-        onSuccess: (project) => {
-          onClose();
-          void navigate(`/projects/${encodeURIComponent(project.name)}/edit`);
-        },
-      },
-    );
+    asStack
+      ? stack.mutate({ item_id: item.id, name, env }, { onSuccess: (s) => opened(`/swarm/stacks/${encodeURIComponent(s.name)}`) })
+      : project.mutate({ item_id: item.id, name, env }, { onSuccess: (p) => opened(`/projects/${encodeURIComponent(p.name)}/edit`) });
   return (
     <form
       onSubmit={(e) => {
@@ -46,11 +51,22 @@ function StackDeployForm({ item, onClose }: { item: TemplateItem; onClose: () =>
       }}
     >
       <Stack gap="sm">
+        {swarm && (
+          <SegmentedControl
+            aria-label="Create as"
+            data={[
+              { value: 'project', label: 'As a compose project' },
+              { value: 'stack', label: 'As a swarm stack' },
+            ]}
+            value={as}
+            onChange={(v) => setAs(v as 'project' | 'stack')}
+          />
+        )}
         <Text size="sm">
-          The compose file is fetched from <Text span ff="monospace">{item.stack?.url}</Text> and saved as a new project; it opens in the editor so you
-          can review it before starting it.
+          The compose file is fetched from <Text span ff="monospace">{item.stack?.url}</Text> and saved as a new {asStack ? 'swarm stack' : 'project'}; it opens
+          in the editor so you can review it before {asStack ? 'deploying' : 'starting'} it.
         </Text>
-        <TextInput label="Project name" required value={name} onChange={(e) => setName(e.currentTarget.value)} />
+        <TextInput label={asStack ? 'Stack name' : 'Project name'} required value={name} onChange={(e) => setName(e.currentTarget.value)} />
         {item.env.map((e) => (
           <TextInput
             key={e.name}
@@ -64,7 +80,7 @@ function StackDeployForm({ item, onClose }: { item: TemplateItem; onClose: () =>
           />
         ))}
         {create.error && (
-          <Alert color="red" title="The project was not created">
+          <Alert color="red" title={asStack ? 'The stack was not created' : 'The project was not created'}>
             {create.error.message}
           </Alert>
         )}
@@ -73,7 +89,7 @@ function StackDeployForm({ item, onClose }: { item: TemplateItem; onClose: () =>
             Cancel
           </Button>
           <Button type="submit" loading={create.isPending}>
-            Create project
+            {asStack ? 'Create stack' : 'Create project'}
           </Button>
         </Group>
       </Stack>

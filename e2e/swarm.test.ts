@@ -23,6 +23,7 @@ describe('swarm', () => {
   let page: Page;
   const name = `berth-e2e-svc-${randomBytes(3).toString('hex')}`;
   const label = `berth-e2e-${randomBytes(3).toString('hex')}`;
+  const cli = (args: string[]) => spawnSync(process.env.BERTH_TEST_DOCKER_CLI || 'docker', ['--host', swarmHost(), ...args], { timeout: 60_000, encoding: 'utf8' });
 
   beforeAll(async () => {
     server = await startServer({ dockerHost: swarmHost(), env: { ADMIN_PASSWORD: PASSWORD } });
@@ -33,7 +34,6 @@ describe('swarm', () => {
     await signIn(page, EMAIL, PASSWORD);
   });
   afterAll(async () => {
-    const cli = (args: string[]) => spawnSync(process.env.BERTH_TEST_DOCKER_CLI || 'docker', ['--host', swarmHost(), ...args], { timeout: 60_000, encoding: 'utf8' });
     cli(['service', 'rm', name]);
     for (const node of String(cli(['node', 'ls', '-q']).stdout).split('\n').filter(Boolean)) cli(['node', 'update', '--label-rm', label, node]);
     await browser?.close();
@@ -67,6 +67,17 @@ describe('swarm', () => {
     await page.getByRole('button', { name: `Scale ${name}` }).click();
     await notification(`${name} scaled to 2.`).waitFor();
     await tasksRunning(2).waitFor({ timeout: 60_000 });
+
+    // A change made elsewhere while the form is open: the save is refused as stale, and Reload reads the service again.
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    const edit = page.getByRole('form', { name: `Edit service ${name}` });
+    await edit.getByLabel('Image').waitFor();
+    expect(cli(['service', 'update', '--detach', '--label-add', 'berth.e2e=changed', name]).status).toBe(0);
+    await edit.getByRole('button', { name: 'Update', exact: true }).click();
+    await edit.getByText('This service changed since you opened it').waitFor();
+    await edit.getByRole('button', { name: 'Reload' }).click();
+    await expect.poll(() => edit.getByLabel('Labels').inputValue()).toContain('berth.e2e=changed');
+    await page.getByRole('button', { name: 'Close the form' }).click();
 
     await page.getByRole('button', { name: 'Remove' }).click();
     await page.getByRole('dialog', { name: 'Remove the service?' }).getByRole('button', { name: 'Remove' }).click();

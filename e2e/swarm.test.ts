@@ -6,6 +6,7 @@ import { testEngine } from '../server/test/helpers/engine';
 import { ConsoleWatch, seriousViolations } from './helpers/audit';
 import { launchBrowser, newPage, routeName, signIn } from './helpers/browser';
 import { startServer, type TestServer } from './helpers/server';
+import { json, startCatalogueServer, type CatalogueServer } from '../server/test/templates-fixtures';
 
 const EMAIL = 'admin@berth.local';
 const PASSWORD = 'berth-e2e-swarm-password';
@@ -21,12 +22,14 @@ describe('swarm', () => {
   let server: TestServer;
   let browser: Browser;
   let page: Page;
+  let cat: CatalogueServer;
   const name = `berth-e2e-svc-${randomBytes(3).toString('hex')}`;
   const label = `berth-e2e-${randomBytes(3).toString('hex')}`;
   const cli = (args: string[]) => spawnSync(process.env.BERTH_TEST_DOCKER_CLI || 'docker', ['--host', swarmHost(), ...args], { timeout: 60_000, encoding: 'utf8' });
 
   beforeAll(async () => {
-    server = await startServer({ dockerHost: swarmHost(), env: { ADMIN_PASSWORD: PASSWORD } });
+    server = await startServer({ dockerHost: swarmHost(), env: { ADMIN_PASSWORD: PASSWORD, TEMPLATE_FETCH_ALLOW_LOOPBACK: 'true' } });
+    cat = await startCatalogueServer();
     browser = await launchBrowser();
     ({ page } = await newPage(browser, server.baseUrl));
     // Generous bounds: on a loaded machine a lazily loaded page (the YAML editor) takes a while.
@@ -38,6 +41,7 @@ describe('swarm', () => {
     for (const node of String(cli(['node', 'ls', '-q']).stdout).split('\n').filter(Boolean)) cli(['node', 'update', '--label-rm', label, node]);
     await browser?.close();
     await server?.stop();
+    await cat?.close();
   });
 
   const onRoute = (name: string) => routeName(page).filter({ hasText: new RegExp(`^${name}$`) }).waitFor();
@@ -96,6 +100,33 @@ describe('swarm', () => {
     await dialog.getByRole('button', { name: 'Save labels' }).click();
     await notification(/Labels of .* saved\./).waitFor();
     await page.getByRole('table', { name: 'Nodes' }).getByText(`${label}=yes`).waitFor();
+  });
+
+  it('makes a stack template into a swarm stack, opened in the stack editor for review', async () => {
+    const stackName = `${label}-stack`;
+    cat.routes.set('/repo/stack.yml', json(`services:\n  web:\n    image: \${IMAGE}\n`, 'text/plain'));
+    cat.routes.set('/catalogue.json', json({ version: '3', templates: [{ type: 2, title: 'Swarm greeter', repository: { url: `${cat.base}/repo`, stackfile: 'stack.yml' }, env: [{ name: 'IMAGE', default: 'busybox' }] }] }));
+    // The catalogue is added through the API as the admin; the journey is the deploy dialog.
+    const login = await fetch(`${server.baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: EMAIL, password: PASSWORD }) });
+    const cookies = login.headers.getSetCookie().map((c) => c.split(';')[0]!);
+    const csrf = cookies.find((c) => c.startsWith('csrf_access_token='))!.split('=')[1]!;
+    const made = await fetch(`${server.baseUrl}/api/templates/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: cookies.join('; '), 'x-csrf-token': csrf },
+      body: JSON.stringify({ title: 'Swarm catalogue', url: `${cat.base}/catalogue.json` }),
+    });
+    expect(made.status).toBe(200);
+    await page.goto(`/#/templates/${((await made.json()) as { id: number }).id}`);
+    await page.getByRole('group', { name: 'Swarm greeter', exact: true }).getByRole('button', { name: 'Deploy' }).click();
+    const dialog = page.getByRole('dialog');
+    // On a swarm manager a swarm template becomes a stack by default.
+    await dialog.getByText('As a swarm stack').waitFor();
+    expect(await dialog.getByRole('radio', { name: 'As a swarm stack' }).isChecked()).toBe(true);
+    await dialog.getByLabel('Stack name').fill(stackName);
+    await dialog.getByRole('button', { name: 'Create stack' }).click();
+    await onRoute('Stack');
+    await page.getByText('Not deployed yet: review the file, then Deploy.').waitFor();
+    await page.getByText('image: busybox').first().waitFor();
   });
 
   it('shows every swarm page without console errors, failed calls or serious axe findings', async () => {

@@ -58,12 +58,13 @@ export interface ServiceSpec {
       Command?: string[];
       Env?: string[];
       Labels?: Record<string, string>;
-      Mounts?: { Type?: string; Source?: string; Target?: string; ReadOnly?: boolean }[];
+      /** Besides these, the engine's mount options (VolumeOptions, TmpfsOptions…), kept through an edit. */
+      Mounts?: { Type?: string; Source?: string; Target?: string; ReadOnly?: boolean; [k: string]: unknown }[];
       Secrets?: { SecretID: string; SecretName: string; File?: { Name: string; UID: string; GID: string; Mode: number } }[];
       Configs?: { ConfigID: string; ConfigName: string; File?: { Name: string; UID: string; GID: string; Mode: number } }[];
       [k: string]: unknown;
     };
-    Resources?: { Limits?: { NanoCPUs?: number; MemoryBytes?: number }; Reservations?: { NanoCPUs?: number; MemoryBytes?: number } };
+    Resources?: { Limits?: ResourceAmounts; Reservations?: ResourceAmounts };
     RestartPolicy?: { Condition?: string; Delay?: number; MaxAttempts?: number; Window?: number };
     Placement?: { Constraints?: string[]; [k: string]: unknown };
     Networks?: { Target: string; Aliases?: string[] }[];
@@ -74,6 +75,13 @@ export interface ServiceSpec {
   UpdateConfig?: UpdateConfig;
   RollbackConfig?: UpdateConfig;
   EndpointSpec?: { Mode?: string; Ports?: ServicePortConfig[] };
+  [k: string]: unknown;
+}
+
+/** CPU and memory, besides what the form does not edit (Pids, GenericResources), kept through an edit. */
+export interface ResourceAmounts {
+  NanoCPUs?: number;
+  MemoryBytes?: number;
   [k: string]: unknown;
 }
 

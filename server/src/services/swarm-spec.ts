@@ -1,6 +1,6 @@
 import type { ServiceDetail, ServicePort, ServiceUpdateBody, SwarmService, SwarmTask } from '@berth/contract';
 import type { z } from 'zod';
-import type { RawService, RawTask, ServiceSpec, UpdateConfig } from '../docker/swarm-engine';
+import type { RawService, RawTask, ResourceAmounts, ServiceSpec, UpdateConfig } from '../docker/swarm-engine';
 import { ValidationError } from '../errors';
 
 /** The form's fields (parsed), as create and update share them. */
@@ -53,7 +53,12 @@ export function applyForm(base: ServiceSpec, f: ServiceForm, ids: ObjectIds): Se
         throw new ValidationError('mounts: a bind mount needs an absolute host path as its source.', [{ field: 'mounts', message: 'A bind mount needs an absolute source path.' }]);
       }
     }
-    c.Mounts = f.mounts.map((m) => ({ Type: m.type, ...(m.source ? { Source: m.source } : {}), Target: m.target, ReadOnly: m.readOnly }));
+    // A mount the form keeps (same type and target) keeps the options the form does not show.
+    const before = base.TaskTemplate.ContainerSpec.Mounts ?? [];
+    c.Mounts = f.mounts.map((m) => {
+      const { Source: _source, ...kept } = before.find((b) => b.Type === m.type && b.Target === m.target) ?? {};
+      return { ...kept, Type: m.type, ...(m.source ? { Source: m.source } : {}), Target: m.target, ReadOnly: m.readOnly };
+    });
   }
   if (f.secrets !== undefined) {
     c.Secrets = f.secrets.map((name) => ({ SecretID: idOf(ids.secrets, name, 'secrets'), SecretName: name, File: { Name: name, UID: '0', GID: '0', Mode: 0o444 } }));
@@ -69,15 +74,17 @@ export function applyForm(base: ServiceSpec, f: ServiceForm, ids: ObjectIds): Se
   }
   if (f.resources !== undefined) {
     const r = f.resources;
-    const part = (cpu: number | null | undefined, mem: number | null | undefined) => ({
-      ...(cpu ? { NanoCPUs: Math.round(cpu * NS) } : {}),
-      ...(mem ? { MemoryBytes: mem } : {}),
-    });
-    task.Resources = { Limits: part(r.cpuLimit, r.memoryLimitBytes), Reservations: part(r.cpuReservation, r.memoryReservationBytes) };
+    const part = (prev: ResourceAmounts | undefined, cpu: number | null | undefined, mem: number | null | undefined) => {
+      const { NanoCPUs: _cpus, MemoryBytes: _memory, ...kept } = prev ?? {};
+      return { ...kept, ...(cpu ? { NanoCPUs: Math.round(cpu * NS) } : {}), ...(mem ? { MemoryBytes: mem } : {}) };
+    };
+    const prev = base.TaskTemplate.Resources;
+    task.Resources = { Limits: part(prev?.Limits, r.cpuLimit, r.memoryLimitBytes), Reservations: part(prev?.Reservations, r.cpuReservation, r.memoryReservationBytes) };
   }
   if (f.updatePolicy !== undefined) {
-    spec.UpdateConfig = updateConfig(f.updatePolicy, false);
-    spec.RollbackConfig = updateConfig(f.updatePolicy, true);
+    // Settings the form does not show (MaxFailureRatio) stay.
+    spec.UpdateConfig = { ...base.UpdateConfig, ...updateConfig(f.updatePolicy, false) };
+    spec.RollbackConfig = { ...base.RollbackConfig, ...updateConfig(f.updatePolicy, true) };
   }
   if (f.labels !== undefined) spec.Labels = { ...f.labels, ...(base.Labels?.[STACK_LABEL] ? { [STACK_LABEL]: base.Labels[STACK_LABEL] } : {}) };
   if (f.ports !== undefined) {

@@ -3,13 +3,16 @@ import { Select } from '@mantine/core';
 import type { SwarmNode } from '@berth/contract';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { notifySuccess } from '../../../lib/notify';
-import { useUpdateNode } from '../api';
+import { useNodes, useUpdateNode } from '../api';
 
 type Role = SwarmNode['role'];
 
 /** A node's role, changed after a confirmation (promoting or demoting a manager changes the raft quorum). */
 export function NodeRole({ node }: { node: SwarmNode }) {
   const update = useUpdateNode();
+  // The engine refuses to demote the last manager: the choice is not offered.
+  const managers = (useNodes().data ?? []).filter((n) => n.role === 'manager').length;
+  const lastManager = node.role === 'manager' && managers <= 1;
   const [wanted, setWanted] = useState<Role | null>(null);
   const promote = wanted === 'manager';
   return (
@@ -21,7 +24,7 @@ export function NodeRole({ node }: { node: SwarmNode }) {
         allowDeselect={false}
         data={[
           { value: 'manager', label: node.leader ? 'manager (leader)' : 'manager' },
-          { value: 'worker', label: 'worker' },
+          { value: 'worker', label: lastManager ? 'worker (not the last manager)' : 'worker', disabled: lastManager },
         ]}
         value={node.role}
         disabled={update.isPending}

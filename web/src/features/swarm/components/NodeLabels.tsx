@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { ActionIcon, Alert, Badge, Button, Group, Modal, Stack, TextInput, Tooltip } from '@mantine/core';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
-import type { SwarmNode } from '@berth/contract';
+import { swarmApi, type SwarmNode } from '@berth/contract';
+import { Can } from '../../../components/RoleGate';
 import { errorMessage, notifySuccess } from '../../../lib/notify';
 import { useUpdateNode } from '../api';
 
@@ -16,11 +17,13 @@ export function NodeLabels({ node }: { node: SwarmNode }) {
       {entries.map(([k, v]) => (
         <Badge key={k} variant="light" tt="none">{`${k}=${v}`}</Badge>
       ))}
-      <Tooltip label="Edit labels">
-        <ActionIcon size="sm" variant="subtle" aria-label={`Edit labels of ${node.hostname}`} onClick={() => setEditing(true)}>
-          <IconPencil size={14} />
-        </ActionIcon>
-      </Tooltip>
+      <Can route={swarmApi.updateNode}>
+        <Tooltip label="Edit labels">
+          <ActionIcon size="sm" variant="subtle" aria-label={`Edit labels of ${node.hostname}`} onClick={() => setEditing(true)}>
+            <IconPencil size={14} />
+          </ActionIcon>
+        </Tooltip>
+      </Can>
       <Modal opened={editing} onClose={() => setEditing(false)} title={`Labels of ${node.hostname}`} size="lg">
         {editing && <LabelsForm node={node} onDone={() => setEditing(false)} />}
       </Modal>

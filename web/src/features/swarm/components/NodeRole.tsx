@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { Select } from '@mantine/core';
-import type { SwarmNode } from '@berth/contract';
+import { swarmApi, type SwarmNode } from '@berth/contract';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { notifySuccess } from '../../../lib/notify';
+import { useCan } from '../../../lib/session';
 import { useNodes, useUpdateNode } from '../api';
 
 type Role = SwarmNode['role'];
@@ -10,6 +11,7 @@ type Role = SwarmNode['role'];
 /** A node's role, changed after a confirmation (promoting or demoting a manager changes the raft quorum). */
 export function NodeRole({ node }: { node: SwarmNode }) {
   const update = useUpdateNode();
+  const canUpdate = useCan(swarmApi.updateNode);
   // The engine refuses to demote the last manager: the choice is not offered.
   const managers = (useNodes().data ?? []).filter((n) => n.role === 'manager').length;
   const lastManager = node.role === 'manager' && managers <= 1;
@@ -27,7 +29,7 @@ export function NodeRole({ node }: { node: SwarmNode }) {
           { value: 'worker', label: lastManager ? 'worker (not the last manager)' : 'worker', disabled: lastManager },
         ]}
         value={node.role}
-        disabled={update.isPending}
+        disabled={update.isPending || !canUpdate}
         onChange={(v) => v && v !== node.role && setWanted(v as Role)}
       />
       <ConfirmDialog

@@ -1,7 +1,8 @@
 import { Alert, Button, Group, Modal, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import type { TemplateItem } from '@berth/contract';
+import { swarmApi, type TemplateItem } from '@berth/contract';
+import { useCan } from '../../../lib/session';
 import { useIsSwarmManager, useStackFromTemplate } from '../../swarm';
 import { useProjectFromTemplate } from '../api';
 
@@ -27,7 +28,8 @@ export function StackDeployDialog({ item, onClose }: { item: TemplateItem | null
 
 function StackDeployForm({ item, onClose }: { item: TemplateItem; onClose: () => void }) {
   const navigate = useNavigate();
-  const swarm = useIsSwarmManager();
+  const swarmManager = useIsSwarmManager();
+  const swarm = useCan(swarmApi.stackFromTemplate) && swarmManager;
   const [as, setAs] = useState<'project' | 'stack'>(swarm && item.stack?.kind === 'swarm' ? 'stack' : 'project');
   const asStack = swarm && as === 'stack';
   const project = useProjectFromTemplate();

@@ -34,4 +34,13 @@ describe('applyForm', () => {
     expect(spec.TaskTemplate.Resources).toEqual({ Limits: { Pids: 50, MemoryBytes: 64 * 1024 * 1024 }, Reservations: {} });
     expect(spec.UpdateConfig).toMatchObject({ Parallelism: 2, Order: 'start-first', MaxFailureRatio: 0.2 });
   });
+
+  it('names the mount whose bind source is not an absolute path', () => {
+    const base: ServiceSpec = { Name: 'web', TaskTemplate: { ContainerSpec: { Image: 'busybox' } } };
+    const mounts = [
+      { type: 'tmpfs' as const, source: '', target: '/tmp', readOnly: false },
+      { type: 'bind' as const, source: 'relative/path', target: '/data', readOnly: false },
+    ];
+    expect(() => applyForm(base, { mounts }, ids)).toThrow(expect.objectContaining({ statusCode: 400, fields: [{ field: 'mounts.1.source', message: 'A bind mount needs an absolute source path.' }] }));
+  });
 });

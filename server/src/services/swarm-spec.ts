@@ -48,11 +48,11 @@ export function applyForm(base: ServiceSpec, f: ServiceForm, ids: ObjectIds): Se
   }
   if (f.env !== undefined) c.Env = Object.entries(f.env).map(([k, v]) => `${k}=${v}`);
   if (f.mounts !== undefined) {
-    for (const m of f.mounts) {
+    f.mounts.forEach((m, i) => {
       if (m.type === 'bind' && !m.source.startsWith('/')) {
-        throw new ValidationError('mounts: a bind mount needs an absolute host path as its source.', [{ field: 'mounts', message: 'A bind mount needs an absolute source path.' }]);
+        throw new ValidationError(`mounts.${i}.source: a bind mount needs an absolute host path as its source.`, [{ field: `mounts.${i}.source`, message: 'A bind mount needs an absolute source path.' }]);
       }
-    }
+    });
     // A mount the form keeps (same type and target) keeps the options the form does not show.
     const before = base.TaskTemplate.ContainerSpec.Mounts ?? [];
     c.Mounts = f.mounts.map((m) => {

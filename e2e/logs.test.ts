@@ -7,6 +7,7 @@ import { startServer, type TestServer } from './helpers/server';
 const EMAIL = 'admin@berth.local';
 const PASSWORD = 'berth-e2e-logs-password';
 const name = `berth-t-e2e-logs-${Math.random().toString(36).slice(2, 8)}`;
+const flood = `${name}-flood`;
 
 describe('log view', () => {
   let server: TestServer;
@@ -20,7 +21,7 @@ describe('log view', () => {
     browser = await launchBrowser();
   });
   afterAll(async () => {
-    tryDockerCli(['rm', '-f', name]);
+    tryDockerCli(['rm', '-f', name, flood]);
     await browser?.close();
     await server?.stop();
   });
@@ -54,5 +55,41 @@ describe('log view', () => {
     await page.getByRole('checkbox', { name: 'Wrap' }).check();
     await expect.poll(async () => (await long.boundingBox())!.height).toBeGreaterThan(40);
     await context.close();
+  });
+
+  // The frame-time p95 under a flood is a figure of `npm run bench` (scripts/bench/logs.ts), not
+  // asserted here (no timed assertions): this journey holds what must be true whatever the load.
+  it('stays usable under a flood: caps the view at the newest lines, counts new lines while paused, answers a search', async () => {
+    // Numbered lines in batches of 500, 50 batches a second at most (≤ 25,000 lines/s).
+    const script = `i=0; while :; do seq $((i+1)) $((i+500)) | sed 's/^/flood line /'; i=$((i+500)); usleep 20000; done`;
+    dockerCli(['run', '-d', '--name', flood, '--label', 'berth.test=1', testEngine().image, 'sh', '-c', script]);
+    const { context, page } = await newPage(browser, server.baseUrl);
+    await signIn(page, EMAIL, PASSWORD);
+    await page.goto(`/#/apps/${flood}/logs`);
+    await expectRouteName(page, 'Logs');
+    // Past the default cap of 10,000 lines the oldest go: the view says so and keeps a screenful of rows in the DOM.
+    await page.getByText('10000 lines (the newest 10000 are kept)').waitFor({ timeout: 60_000 });
+    const received = () => page.locator('[data-total-lines]').getAttribute('data-total-lines').then(Number);
+    expect(await received()).toBeGreaterThan(10_000);
+    expect(await page.locator('[data-log-line]').count()).toBeLessThan(200);
+
+    // Paused, the view holds still and the pill counts the lines that keep arriving.
+    await page.getByRole('button', { name: 'Pause' }).click();
+    const pill = page.getByRole('button', { name: /^\d+ new lines$/ });
+    await pill.waitFor();
+    const count = async () => Number(/^(\d+)/.exec((await pill.textContent()) ?? '')?.[1]);
+    const first = await count();
+    await expect.poll(count, { timeout: 30_000 }).toBeGreaterThan(first);
+
+    // The page answers while the lines pour in: a search over the kept lines counts its matches.
+    await page.getByRole('textbox', { name: 'Search the log' }).fill('flood line');
+    await page.getByText('10000 matches').waitFor();
+    // The pill resumes following; the newest lines show again.
+    await pill.click();
+    await page.getByRole('button', { name: 'Pause' }).waitFor();
+    const resumedAt = await received();
+    await expect.poll(received, { timeout: 30_000 }).toBeGreaterThan(resumedAt);
+    await context.close();
+    tryDockerCli(['rm', '-f', flood]);
   });
 });

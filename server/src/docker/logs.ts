@@ -50,6 +50,12 @@ export class LineSplitter {
     while (from <= data.length) {
       const nl = data.indexOf(10, from);
       const end = nl === -1 ? data.length : nl;
+      if (nl !== -1 && this.size === 0 && !this.skipping && end - from <= this.max) {
+        // The common case (a whole line in one piece): decoded straight from the chunk, no copies.
+        lines.push(decodeLine(data, from, end));
+        from = nl + 1;
+        continue;
+      }
       this.append(data.subarray(from, end), lines);
       if (nl === -1) break;
       if (!this.skipping) lines.push(this.take());
@@ -83,21 +89,33 @@ export class LineSplitter {
   }
 
   private take(): string {
-    const text = Buffer.concat(this.parts).toString('utf8');
-    return text.endsWith('\r') ? text.slice(0, -1) : text;
+    const whole = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts);
+    return decodeLine(whole, 0, whole.length);
   }
+}
+
+/** A line's text from bytes (without its newline), a final carriage return dropped. */
+function decodeLine(buf: Buffer, start: number, end: number): string {
+  return buf.toString('utf8', start, end > start && buf[end - 1] === 13 ? end - 1 : end);
 }
 
 const TS = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:\d\d) /;
 
+/** The last second parsed (a flood has thousands of lines per second): its text and nanoseconds. */
+let lastSecond = { text: '', nanos: 0n };
+
 /** Splits the engine's timestamp prefix off a line (present when asked with timestamps=true). */
-export function splitTimestamp(line: string): LogLine {
+export function splitTimestamp(line: string, stream?: number): LogLine {
   const m = TS.exec(line);
-  if (!m) return { text: line, ts: null, nanos: null };
-  const ms = Date.parse(`${m[1]}${m[3]}`);
-  if (Number.isNaN(ms)) return { text: line, ts: null, nanos: null };
-  const nanos = BigInt(ms) * 1_000_000n + BigInt((m[2] ?? '').padEnd(9, '0'));
-  return { text: line.slice(m[0].length), ts: m[0].trimEnd(), nanos };
+  if (!m) return { text: line, ts: null, nanos: null, ...(stream !== undefined ? { stream } : {}) };
+  const second = m[3] === 'Z' ? m[1]! : `${m[1]}${m[3]}`;
+  if (second !== lastSecond.text) {
+    const ms = Date.parse(m[3] === 'Z' ? `${second}Z` : second);
+    if (Number.isNaN(ms)) return { text: line, ts: null, nanos: null, ...(stream !== undefined ? { stream } : {}) };
+    lastSecond = { text: second, nanos: BigInt(ms) * 1_000_000n };
+  }
+  const nanos = m[2] ? lastSecond.nanos + BigInt(m[2].padEnd(9, '0')) : lastSecond.nanos;
+  return { text: line.slice(m[0].length), ts: m[0].slice(0, -1), nanos, ...(stream !== undefined ? { stream } : {}) };
 }
 
 /** The engine's `since` parameter ("seconds.nanoseconds") for a point in nanoseconds. */
@@ -151,7 +169,7 @@ export async function* readLogBatches(stream: Readable, tty: boolean, maxLine = 
     if (!s) splitters.set(n, (s = new LineSplitter(maxLine)));
     return s;
   };
-  const line = (text: string, n: number): LogLine => ({ ...splitTimestamp(text), stream: n });
+  const line = (text: string, n: number): LogLine => splitTimestamp(text, n);
   try {
     for await (const chunk of stream) {
       const frames = demux ? demux.push(chunk) : [{ stream: 1, payload: chunk }];

@@ -22,8 +22,8 @@ const LINE_END = /\r\n|\r|\n/g;
  * `event:` or `data:` line in a standard EventSource parser. Parsers join data lines with LF.
  */
 export function encodeEvent(data: unknown, event: string): string {
-  const payload = typeof data === 'string' ? data : JSON.stringify(data);
-  const lines = payload.split(LINE_END).map((l) => `data: ${l}`).join('\n');
+  // JSON text never holds a raw CR or LF (JSON.stringify escapes both): one data line, no split.
+  const lines = typeof data === 'string' ? data.split(LINE_END).map((l) => `data: ${l}`).join('\n') : `data: ${JSON.stringify(data)}`;
   return `event: ${event.replace(LINE_END, '')}\n${lines}\n\n`;
 }
 

@@ -26,6 +26,7 @@ const WINDOW_MS = Number(process.env.BENCH_LOG_WINDOW_MS ?? 10_000);
 const RATE = Number(process.env.BENCH_LOG_RATE ?? 50_000);
 const DOWNLOAD_MIB = Number(process.env.BENCH_LOG_DOWNLOAD_MIB ?? 1024);
 const PROFILE = process.env.BENCH_LOG_PROFILE;
+const CHROMIUM = process.env.BERTH_CHROMIUM ?? '/usr/bin/chromium';
 const LABEL = 'berth.bench=1';
 const NAME = `berth-bench-logs-${randomBytes(3).toString('hex')}`;
 const BIG = `${NAME}-big`;
@@ -84,6 +85,45 @@ function engineFollowRate(ms: number): Promise<number> {
   });
 }
 
+/**
+ * CPU seconds (user + system) used so far by the processes under this one whose command names
+ * `match`, with all their descendants (Linux /proc), by Chromium process type (browser,
+ * renderer, gpu-process, utility: the network service).
+ */
+function childCpuSeconds(match: string): Map<string, number> {
+  const tick = 100; // USER_HZ
+  const children = new Map<number, number[]>();
+  const cpu = new Map<number, number>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // Fields after the command (which may hold spaces): state ppid ... utime(14) stime(15).
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const pid = Number(entry);
+      cpu.set(pid, (Number(f[11]) + Number(f[12])) / tick);
+      children.set(Number(f[1]), [...(children.get(Number(f[1])) ?? []), pid]);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  const byType = new Map<string, number>();
+  const cmdline = (pid: number) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  const walk = (pid: number) => {
+    const type = /--type=([\w-]+)/.exec(cmdline(pid))?.[1] ?? 'browser';
+    byType.set(type, (byType.get(type) ?? 0) + (cpu.get(pid) ?? 0));
+    for (const c of children.get(pid) ?? []) walk(c);
+  };
+  for (const pid of children.get(process.pid) ?? []) if (cmdline(pid).includes(match)) walk(pid);
+  return byType;
+}
+
 /** What went on in the page, printed when it does not show the log (console, errors, failed requests). */
 function watchPage(page: Page): string[] {
   const events: string[] = [];
@@ -92,6 +132,7 @@ function watchPage(page: Page): string[] {
     if (m.type() === 'error' || m.type() === 'warning') events.push(`${at()} console.${m.type()}: ${m.text()}`);
   });
   page.on('pageerror', (e) => events.push(`${at()} page error: ${e.message}`));
+  page.on('crash', () => events.push(`${at()} the page crashed`));
   page.on('requestfailed', (r) => events.push(`${at()} request failed: ${r.method()} ${r.url()} ${r.failure()?.errorText ?? ''}`));
   page.on('response', (r) => {
     if (r.status() >= 400) events.push(`${at()} ${r.status()} ${r.request().method()} ${r.url()}`);
@@ -147,7 +188,7 @@ async function flood(url: string, cookie: string, probe: () => Promise<Probe>): 
   const wroteBefore = ((await produced()) - p0.n) / ((Date.now() - p0.at) / 1000);
   log(`before the browser, over 5 s: the container wrote ${Math.round(wroteBefore)} lines/s; a bare follower of the engine (no Berth) got ${Math.round(ceiling)} lines/s`);
   browser = await chromium.launch({
-    executablePath: process.env.BERTH_CHROMIUM ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--headless'],
   });
   // No service worker: one installing and claiming the page in a fresh context held up its first
@@ -165,6 +206,8 @@ async function flood(url: string, cookie: string, probe: () => Promise<Probe>): 
   await sleep(2000);
   const before = { total: await total(), produced: await produced(), at: Date.now() };
   await probe();
+  const chromiumName = path.basename(CHROMIUM);
+  const chromiumBefore = childCpuSeconds(chromiumName);
   const cdp = PROFILE ? await context.newCDPSession(page) : null;
   if (cdp) {
     await cdp.send('Profiler.enable');
@@ -184,6 +227,9 @@ async function flood(url: string, cookie: string, probe: () => Promise<Probe>): 
     requestAnimationFrame(tick);
   })`)) as number[];
   const cpu = await probe();
+  const chromiumAfter = childCpuSeconds(chromiumName);
+  const chromiumByType = [...chromiumAfter].map(([type, secs]) => [type, secs - (chromiumBefore.get(type) ?? 0)] as const);
+  const chromiumCpu = chromiumByType.reduce((n, [, secs]) => n + secs, 0);
   if (cdp) {
     fs.writeFileSync(PROFILE!, JSON.stringify((await cdp.send('Profiler.stop')).profile));
     log(`the page's CPU profile of the window: ${PROFILE}`);
@@ -201,8 +247,8 @@ async function flood(url: string, cookie: string, probe: () => Promise<Probe>): 
       ? 'the producer limits: the view keeps up'
       : `the view falls behind the producer; the engine's own follow gave ${Math.round(ceiling)} lines/s just before, so ${delivered >= ceiling * 0.9 ? 'the engine limits' : 'Berth (server or page) limits'}`;
   log(`[1] lines delivered into the view: ${Math.round(delivered)} lines/s over ${secs.toFixed(1)} s (target ≥ 20000); the container wrote ${Math.round(wrote)} lines/s in the same window (aimed at ${RATE > 0 ? RATE : 'as fast as it can'}) — ${limit}; the view is ${behind} lines behind the engine at the end`);
-  log(`[2] frame time while following: p95 ${p95.toFixed(1)} ms, median ${sorted[Math.floor(sorted.length / 2)]?.toFixed(1)} ms, ${sorted.filter((d) => d > 50).length} of ${sorted.length} frames over 50 ms (target p95 < 50 ms)`);
-  log(`[3] server CPU: ${lines ? ((cpu.cpuMicros / 1e6 / lines) * 10_000).toFixed(3) : 'n/a'} s per 10k lines (${(cpu.cpuMicros / 1e6).toFixed(2)} s for ${lines} lines); server RSS ${Math.round(cpu.rss / 1048576)} MiB`);
+  log(`[2] frame time while following: p95 ${p95.toFixed(1)} ms, p99 ${(sorted[Math.floor(sorted.length * 0.99)] ?? NaN).toFixed(1)} ms, median ${sorted[Math.floor(sorted.length / 2)]?.toFixed(1)} ms, ${sorted.filter((d) => d > 50).length} of ${sorted.length} frames over 50 ms (target p95 < 50 ms)`);
+  log(`[3] server CPU: ${lines ? ((cpu.cpuMicros / 1e6 / lines) * 10_000).toFixed(3) : 'n/a'} s per 10k lines (${(cpu.cpuMicros / 1e6).toFixed(2)} s for ${lines} lines); server RSS ${Math.round(cpu.rss / 1048576)} MiB; Chromium (all its processes) used ${chromiumCpu.toFixed(2)} s CPU in the window (${lines ? ((chromiumCpu / lines) * 10_000).toFixed(3) : 'n/a'} s per 10k lines; ${chromiumByType.map(([t, secs]) => `${t} ${secs.toFixed(2)} s`).join(', ')})`);
   const rows = await page.locator('[data-log-line]').count();
   log(`    the view holds ${await page.getByText(/^\d+ lines/).first().textContent()}; ${rows} rows in the DOM`);
   await context.close();

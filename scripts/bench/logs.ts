@@ -169,7 +169,11 @@ async function main(): Promise<void> {
   if (!fs.existsSync(path.join(root, 'web', 'dist', 'index.html'))) throw new Error('web/dist is not built: npm run build -w web');
   log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-bench-logs-'));
-  const started = await forkBenchServer({ DATA_DIR: dataDir, WEB_DIST: path.join(root, 'web', 'dist'), ADMIN_EMAIL: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, DISABLE_AUTH: 'false' });
+  // The server serves its own copy of the web app: a build of web/dist running meanwhile (a test
+  // run, `npm start` finding it stale) empties the folder, and a page loaded then stays blank.
+  const webDist = path.join(dataDir, 'web');
+  fs.cpSync(path.join(root, 'web', 'dist'), webDist, { recursive: true });
+  const started = await forkBenchServer({ DATA_DIR: path.join(dataDir, 'data'), WEB_DIST: webDist, ADMIN_EMAIL: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, DISABLE_AUTH: 'false' });
   server = started.child;
   const { url, ask: probe } = started;
   const cookie = await signInCookies(url, ADMIN);

@@ -143,25 +143,43 @@ function watchPage(page: Page): string[] {
   return events;
 }
 
-/** Opens the log page and waits for the first line; a page that stays blank is loaded once more, then reported in detail. */
+/**
+ * Opens the log page and waits for the first line. A page whose code failed to load is loaded
+ * again at once: Chromium fails every request in flight with ERR_NETWORK_CHANGED when the host's
+ * network changes (an engine on this machine creating a bridge or a container's interface), and
+ * a failed module of the entry's graph leaves the page blank for good (seen here under load). A
+ * page blank for 45 s is loaded again too; each miss is reported with a screenshot and what the
+ * page logged.
+ */
 async function openLogView(page: Page, events: string[]): Promise<void> {
   const firstLine = page.locator('[data-log-line]').first();
+  let assetFailed: (reason: string) => void = () => undefined;
+  page.on('requestfailed', (r) => {
+    const error = r.failure()?.errorText ?? '';
+    // Requests a navigation cancels (net::ERR_ABORTED) are not failures of the page.
+    if (!new URL(r.url()).pathname.startsWith('/api/') && !error.includes('ERR_ABORTED')) assetFailed(`${r.url()} failed: ${error}`);
+  });
   for (let attempt = 1; ; attempt++) {
     const started = Date.now();
+    const failed = new Promise<string>((resolve) => (assetFailed = resolve));
     if (attempt === 1) await page.goto(`/#/apps/${NAME}/logs`, { waitUntil: 'commit' });
     else await page.reload({ waitUntil: 'commit' });
-    try {
-      await firstLine.waitFor({ timeout: 45_000 });
+    const outcome = await Promise.race([
+      firstLine.waitFor({ timeout: 45_000 }).then(
+        () => null,
+        (err: Error) => `no log line after 45 s (${err.message.split('\n')[0]})`,
+      ),
+      failed,
+    ]);
+    if (outcome === null) {
       log(`the log view showed its first line ${((Date.now() - started) / 1000).toFixed(1)} s after ${attempt === 1 ? 'opening' : 'reloading'} the page`);
       return;
-    } catch (err) {
-      const shot = path.join(os.tmpdir(), `berth-bench-logs-${attempt}.png`);
-      await page.screenshot({ path: shot }).catch(() => undefined);
-      const body = (await page.locator('body').innerText().catch(() => '')).slice(0, 300);
-      log(`attempt ${attempt}: no log line after 45 s (${(err as Error).message.split('\n')[0]}); screenshot ${shot}; page text: ${JSON.stringify(body)}`);
-      log(`page events so far:\n  ${events.slice(-40).join('\n  ') || '(none)'}`);
-      if (attempt === 2) throw new Error('the log view never showed a line (see the page events above)');
     }
+    const shot = path.join(os.tmpdir(), `berth-bench-logs-${attempt}.png`);
+    await page.screenshot({ path: shot }).catch(() => undefined);
+    const body = (await page.locator('body').innerText().catch(() => '')).slice(0, 300);
+    log(`attempt ${attempt}: ${outcome}; screenshot ${shot}; page text: ${JSON.stringify(body)}; the page's last events:\n  ${events.slice(-12).join('\n  ') || '(none)'}`);
+    if (attempt === 3) throw new Error('the log view never showed a line (see the page events above)');
   }
 }
 

@@ -121,7 +121,7 @@ function webFeatureConfig(feature) {
 }
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '.test-env/**', 'web/public/sw.js'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '.test-env/**', 'web/public/*.js'] },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -78,6 +78,21 @@ describe('shell', () => {
     await context.close();
   });
 
+  it('loads the page again when one of its own files fails to arrive (the page would stay blank)', async () => {
+    const { context, page } = await newPage(browser, server.baseUrl);
+    // The first script of the page fails as a dropped connection does (net::ERR_FAILED); later ones arrive.
+    let failed = '';
+    await page.route(/\/assets\/.*\.js$/, (route) => {
+      if (failed) return route.continue();
+      failed = route.request().url();
+      return route.abort('failed');
+    });
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Login' }).waitFor();
+    expect(failed).toMatch(/\/assets\//);
+    await context.close();
+  });
+
   it('signs in with the generated password and visits every sidebar link', async () => {
     const { context, page } = await newPage(browser, server.baseUrl);
     await signIn(page, EMAIL, password);

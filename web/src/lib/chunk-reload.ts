@@ -1,24 +1,18 @@
-/** Session storage key of the last reload made for a chunk that could not be fetched. */
-const KEY = 'chunk-reload-at';
-/** One reload per this long at most, so a server that keeps failing never loops the page. */
-const QUIET_MS = 30_000;
+declare global {
+  interface Window {
+    /** Defined by public/boot.js, loaded before the app: reloads the page unless it did so in the last 30 s. */
+    berthReloadOnce?: () => boolean;
+  }
+}
 
 /**
  * A code chunk that cannot be fetched (a connection dropped on a busy machine, or a Berth update
  * that replaced the hashed files) leaves a page that never finishes loading: load the page again,
- * once. Returns whether it did.
+ * once (the guard against loops lives in public/boot.js, which also covers the entry's own files).
+ * Returns whether it did.
  */
 export function reloadForMissingChunk(): boolean {
-  try {
-    const last = Number(sessionStorage.getItem(KEY) ?? 0);
-    if (Date.now() - last < QUIET_MS) return false;
-    sessionStorage.setItem(KEY, String(Date.now()));
-  } catch {
-    // Storage blocked: without a guard against loops, do not reload.
-    return false;
-  }
-  window.location.reload();
-  return true;
+  return window.berthReloadOnce?.() ?? false;
 }
 
 /** An import() that reloads the page once when its chunk cannot be fetched (for React.lazy and route loaders). */

@@ -1,8 +1,11 @@
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '@berth/contract';
 import { createTestApp, type TestApp } from './helpers/app';
 import { dockerCli, dockerCliAsync, removeContainersNamed, testEngine } from './helpers/engine';
 import { uniqueName } from './images-fixtures';
+import { EngineLink, until } from './apps-fixtures';
 
 const RUN = uniqueName('lcache');
 const SLOT = 'berth.test.list-slot';
@@ -128,5 +131,44 @@ describe('the app list cache', () => {
     expect(cache.served.cache - servedBefore.cache).toBeGreaterThan(steps.length);
     expect(cache.served.engine - servedBefore.engine).toBeGreaterThanOrEqual(steps.length);
     expect(reads).toBeGreaterThan(steps.length);
+  });
+});
+
+describe('the app list cache across a lost event stream', () => {
+  let u: TestApp | undefined;
+  let link: EngineLink | undefined;
+
+  afterAll(async () => {
+    await u?.close();
+    await link?.down();
+  });
+
+  it('lists from the engine while the stream is down and shows what changed meanwhile once it is back', async () => {
+    link = new EngineLink(path.join(os.tmpdir(), `berth-t-lcache-${process.pid}.sock`), new URL(testEngine().dockerHost).pathname);
+    await link.up();
+    u = await createTestApp({ DOCKER_HOST: `unix://${link.socketPath}` });
+    const { events, apps } = u.services.environments.local;
+    const cache = apps.listCache!;
+    const name = `${RUN}-gap`;
+    const shown = async () => {
+      const res = await u!.client.get<App[]>('/api/apps/');
+      return res.status === 200 ? res.body.filter((a) => a.name.startsWith(name)).map((a) => `${a.name} ${a.State.Status}`) : [`status ${res.status}`];
+    };
+    dockerCli(['create', '--name', name, '--label', 'berth.test=1', testEngine().image, 'sleep', '300']);
+    expect(await shown()).toEqual([`${name} created`]);
+    const served = cache.served.cache;
+    expect(await shown()).toEqual([`${name} created`]);
+    expect(cache.served.cache).toBe(served + 1);
+
+    await link.down();
+    await until(() => !events.isConnected, 'the event stream to drop');
+    // Changed behind Berth's back: no event can reach it.
+    dockerCli(['rename', name, `${name}-2`]);
+    dockerCli(['start', `${name}-2`]);
+    expect(await shown()).toEqual(['status 503']);
+
+    await link.up();
+    await until(() => events.isConnected, 'the event stream to come back', 30_000);
+    expect(await shown()).toEqual([`${name}-2 running`]);
   });
 });

@@ -16,6 +16,8 @@ const REPLAY_TIMEOUT_MS = 5000;
 const SETTLE_AT_ONCE = 8;
 /** Keys of events this much older than the last proof are forgotten (no replay reaches them). */
 const SEEN_MS = 2 * SKEW_MS;
+/** At most this many keys are kept (a burst, or no read for a long time). */
+const SEEN_MAX = 4 * ENGINE_EVENT_BUFFER;
 
 const keyOf = (e: EngineObjectEvent) => `${e.type} ${e.action} ${e.id} ${e.timeNano}`;
 /** The engine's "seconds.nanoseconds" for a Date.now() value. */
@@ -69,7 +71,7 @@ export class ContainerListCache {
   private rowsGen = -1;
   /** Bumped by every list-changing event and reconnect: rows kept under an older generation are stale. */
   private gen = 0;
-  /** Events received or accounted for by a list, by key (value: engine time in ns). */
+  /** List-changing events received or accounted for by a list, by key (value: engine time in ns). */
   private readonly seen = new Map<string, number>();
   /** Date.now() at the start of the last replay after which everything the engine had logged was received or listed (0: none yet). */
   private provenAt = 0;
@@ -146,20 +148,26 @@ export class ContainerListCache {
   }
 
   private received(e: EngineObjectEvent): void {
-    const key = keyOf(e);
     // Already accounted for by a list taken after the engine saved it.
-    if (this.seen.has(key)) return;
+    if (!changesList(e) || this.seen.has(keyOf(e))) return;
     this.remember(e);
-    if (!changesList(e)) return;
     this.gen++;
     this.settle(lagging(e));
   }
 
+  /**
+   * Forgetting is always safe: a forgotten event that a replay still returns looks unseen, which
+   * costs one list. Keys older than the replays reach go at every 256th; past SEEN_MAX the oldest go.
+   */
   private remember(e: EngineObjectEvent): void {
     this.seen.set(keyOf(e), e.timeNano);
     if (this.seen.size % ENGINE_EVENT_BUFFER !== 0) return;
     const oldest = (this.provenAt - SEEN_MS) * 1e6;
     for (const [k, t] of this.seen) if (t < oldest) this.seen.delete(k);
+    for (const k of this.seen.keys()) {
+      if (this.seen.size <= SEEN_MAX) break;
+      this.seen.delete(k);
+    }
   }
 
   /**

@@ -3,7 +3,9 @@
 # and prints figures measured in the same run (no timed assertions). Bounded to ~35 minutes;
 # removes everything it made (containers labelled berth.bench=1).
 #   scripts/bench/footprint.ts: the real `npm start` process: RSS idle and with viewers, start to
-#     ready, list latency vs the engine at BENCH_LIST_SIZES (default 500,1000), initial web JS
+#     ready, initial web JS
+#   scripts/bench/list.ts: GET /api/apps/ vs the engine's list at BENCH_LIST_SIZES (default
+#     500,1000 containers), with the list cache and with LIST_CACHE=false, interleaved
 #   scripts/bench/apps.ts: stats streams shared by viewers, CPU (skip with BENCH_SKIP_STREAMS=1)
 #   scripts/bench/logs.ts: a flooding log in Chromium: lines/s delivered, frame p95, server CPU per
 #     10k lines (skip with BENCH_SKIP_LOGS=1; needs web/dist and BERTH_CHROMIUM or /usr/bin/chromium)
@@ -31,6 +33,7 @@ else
 fi
 
 timeout --kill-after=30 1800 npx tsx scripts/bench/footprint.ts
+timeout --kill-after=10 600 npx tsx scripts/bench/list.ts
 if [[ "${BENCH_SKIP_STREAMS:-0}" != 1 ]]; then
   timeout --kill-after=10 300 npx tsx scripts/bench/apps.ts "$@"
 fi

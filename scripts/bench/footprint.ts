@@ -2,7 +2,7 @@
 // `npm run bench` (scripts/bench.sh). Prints figures side by side; nothing here asserts a time.
 //   [4] idle RSS after start, and RSS while 10 dashboard viewers stream
 //   [5] start to ready (health answering and the UI served), median of 5 starts
-//   [6] GET /api/apps/ vs the engine's own list call at 500 and 1,000 containers (interleaved)
+//   ([6], the app list against the engine's, is scripts/bench/list.ts)
 //   [7] initial JavaScript of the web app, gzipped
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -11,14 +11,12 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { docker, engineGet, median, mib, parallel, runBench, serverGet, signInCookies, timed, Viewer } from './lib';
+import { docker, median, mib, parallel, runBench, signInCookies, Viewer } from './lib';
 import { initialJs } from './web';
 
 const STARTS = 5;
 const VIEWERS = Number(process.env.BENCH_VIEWERS ?? 10);
 const VIEWED_APPS = 10;
-const LIST_SIZES = (process.env.BENCH_LIST_SIZES ?? '500,1000').split(',').map(Number);
-const ROUNDS = 15;
 const LABEL = 'berth.bench=1';
 const RUN = `berth-bench-${randomBytes(3).toString('hex')}`;
 const ADMIN = { username: 'bench@berth.local', password: randomBytes(12).toString('hex') };
@@ -132,7 +130,6 @@ async function removeBenchContainers(): Promise<void> {
   if (ids.length) log(`removed ${ids.length} bench containers`);
 }
 
-const containerCount = async () => (await docker(['ps', '-aq'])).split('\n').filter(Boolean).length;
 const kib = (n: number) => `${(n / 1024).toFixed(0)} KB`;
 
 async function main(): Promise<void> {
@@ -177,33 +174,8 @@ async function main(): Promise<void> {
       `idle ${mib(idle)} | ${VIEWERS} dashboard viewers on ${VIEWED_APPS} running apps ${mib(viewing)} (npm itself: ${mib(npmRss)})`,
   );
 
-  log('[6] timing the app list');
-  const lists: string[] = [];
-  for (const size of LIST_SIZES) {
-    const missing = size - (await containerCount());
-    if (missing > 0) {
-      log(`creating ${missing} stopped containers (to ${size})`);
-      await parallel(range(missing), 8, (i) => docker(['create', '--name', `${RUN}-n${size}-${i}`, '--label', LABEL, '--label', 'berth.test=1', image, 'true']));
-    }
-    for (let i = 0; i < 5; i++) {
-      await engineGet('/containers/json?all=1');
-      await serverGet(s.url, '/api/apps/', cookie);
-    }
-    const engineMs: number[] = [];
-    const berthMs: number[] = [];
-    let listed = 0;
-    for (let i = 0; i < ROUNDS; i++) {
-      engineMs.push(await timed(() => engineGet('/containers/json?all=1')));
-      let body = '';
-      berthMs.push(await timed(async () => (body = await serverGet(s.url, '/api/apps/', cookie))));
-      listed = (JSON.parse(body) as unknown[]).length;
-    }
-    const ratio = median(berthMs) / median(engineMs);
-    lists.push(`${listed}: Berth ${median(berthMs).toFixed(1)} ms vs engine ${median(engineMs).toFixed(1)} ms = ${ratio.toFixed(2)}×`);
-  }
   await stopBerth(s);
   lines.push(`[5] start to ready (health 200 and / served), npm start with builds up to date: median ${median(readies).toFixed(0)} ms of ${STARTS} (${readies.map((r) => r.toFixed(0)).join(', ')})`);
-  lines.push(`[6] GET /api/apps/ vs the engine's list (medians of ${ROUNDS} interleaved runs, no cache): ${lists.join(' | ')}`);
   const js = initialJs(path.join(root, 'web', 'dist'));
   lines.push(`[7] initial JavaScript (entry + modulepreloads, ${js.files} files): ${kib(js.gzip)} gzip, ${kib(js.brotli)} brotli (served), ${kib(js.raw)} raw`);
 

@@ -41,24 +41,41 @@ export async function parallel<T>(items: T[], n: number, fn: (item: T) => Promis
 
 type Target = { socketPath: string } | { host: string; port: number };
 
-/** One GET on a fresh connection, reading the whole body; resolves with the body. */
-function get(target: Target, path: string, headers: Record<string, string> = {}): Promise<string> {
+/** One request on a fresh connection, reading the whole body; resolves with the body on a 2xx. */
+function request(target: Target, method: string, path: string, headers: Record<string, string> = {}, body?: unknown): Promise<string> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ ...target, path, method: 'GET', headers, agent: false }, (res) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const h = payload === undefined ? headers : { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) };
+    const req = http.request({ ...target, path, method, headers: h, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks).toString('utf8')) : reject(new Error(`GET ${path}: ${res.statusCode}`))));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        if (res.statusCode && res.statusCode >= 200 && res.statusCode < 300) resolve(text);
+        else reject(new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 200)}`));
+      });
       res.on('error', reject);
     });
     req.on('error', reject);
-    req.end();
+    req.end(payload);
   });
+}
+
+const get = (target: Target, path: string, headers: Record<string, string> = {}) => request(target, 'GET', path, headers);
+
+function engineTarget(): Target {
+  const url = new URL(process.env.DOCKER_HOST ?? 'unix:///var/run/docker.sock');
+  return url.protocol === 'unix:' ? { socketPath: url.pathname } : { host: url.hostname, port: Number(url.port || 2375) };
 }
 
 /** GET on the engine API itself (the DOCKER_HOST socket). */
 export function engineGet(path: string): Promise<string> {
-  const url = new URL(process.env.DOCKER_HOST ?? 'unix:///var/run/docker.sock');
-  return get(url.protocol === 'unix:' ? { socketPath: url.pathname } : { host: url.hostname, port: Number(url.port || 2375) }, path);
+  return get(engineTarget(), path);
+}
+
+/** Any call on the engine API (a JSON body when given); resolves with the response body. */
+export function engineCall(method: string, path: string, body?: unknown): Promise<string> {
+  return request(engineTarget(), method, path, {}, body);
 }
 
 /** GET on the Berth server, the same way (fresh connection, whole body). */

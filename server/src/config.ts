@@ -42,6 +42,8 @@ const EnvSchema = z.object({
   CGROUP_ROOT: z.string().min(1).default('/sys/fs/cgroup'),
   /** Record every running app's stats for the history charts (it keeps a stats stream open per running app). */
   STATS_HISTORY: bool.default(true),
+  /** Serve the app list from a cache kept exact by the engine's event stream (local socket engines only). */
+  LIST_CACHE: bool.default(true),
   /** OpenID Connect sign-in: all of issuer, client id, secret and redirect URL, or none. */
   OIDC_ISSUER: z.url('must be a URL').optional(),
   OIDC_CLIENT_ID: z.string().min(1).optional(),
@@ -112,6 +114,8 @@ export interface Config {
   cgroupRoot: string;
   /** Record every running app's stats (history charts); off keeps stats streams open only while someone watches. */
   statsHistory: boolean;
+  /** Serve the app list from the event-kept cache where the engine shares Berth's clock (off: every list asks the engine). */
+  listCache: boolean;
   /** How long an engine read or quick call may take before it answers 504 engine_timeout. */
   engineTimeoutMs: number;
   /** The same for stops, removals, prunes and the start of a pull. */
@@ -188,6 +192,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowedHosts: e.ALLOWED_HOSTS,
     cgroupRoot: path.resolve(e.CGROUP_ROOT),
     statsHistory: e.STATS_HISTORY,
+    listCache: e.LIST_CACHE,
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     engineTimeoutMs: Math.round(e.ENGINE_TIMEOUT_SECONDS * 1000),
     engineSlowTimeoutMs: Math.round(e.ENGINE_SLOW_TIMEOUT_SECONDS * 1000),

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,43 +5,7 @@ import type { StatsSample, StreamStatus } from '@berth/contract';
 import { createTestApp, type TestApp } from './helpers/app';
 import { testEngine } from './helpers/engine';
 import { cleanup, uniqueName } from './images-fixtures';
-import { cookieHeader, listen, runTicker, SseReader } from './apps-fixtures';
-
-/**
- * A socket that forwards to the real engine and can be cut and restored: to Berth the engine
- * goes away and comes back, while the containers keep running on the real engine.
- */
-class EngineLink {
-  private server: net.Server | null = null;
-  private sockets = new Set<net.Socket>();
-
-  constructor(
-    readonly socketPath: string,
-    private readonly enginePath: string,
-  ) {}
-
-  up(): Promise<void> {
-    fs.rmSync(this.socketPath, { force: true });
-    const server = net.createServer((client) => {
-      const engine = net.connect(this.enginePath);
-      for (const s of [client, engine]) {
-        this.sockets.add(s);
-        s.on('close', () => this.sockets.delete(s));
-        s.on('error', () => (s === client ? engine : client).destroy());
-      }
-      client.pipe(engine).pipe(client);
-    });
-    this.server = server;
-    return new Promise((resolve) => server.listen(this.socketPath, resolve));
-  }
-
-  down(): Promise<void> {
-    const server = this.server;
-    this.server = null;
-    for (const s of this.sockets) s.destroy();
-    return new Promise((resolve) => (server ? server.close(() => resolve()) : resolve()));
-  }
-}
+import { cookieHeader, EngineLink, listen, runTicker, SseReader } from './apps-fixtures';
 
 let t: TestApp;
 let link: EngineLink;

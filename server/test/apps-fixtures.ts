@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { dockerCli, testEngine } from './helpers/engine';
 import type { TestClient } from './helpers/app';
@@ -130,5 +132,41 @@ export async function until(check: () => boolean | Promise<boolean>, what: strin
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * A socket that forwards to the real engine and can be cut and restored: to Berth the engine
+ * goes away and comes back, while the containers keep running on the real engine.
+ */
+export class EngineLink {
+  private server: net.Server | null = null;
+  private sockets = new Set<net.Socket>();
+
+  constructor(
+    readonly socketPath: string,
+    private readonly enginePath: string,
+  ) {}
+
+  up(): Promise<void> {
+    fs.rmSync(this.socketPath, { force: true });
+    const server = net.createServer((client) => {
+      const engine = net.connect(this.enginePath);
+      for (const s of [client, engine]) {
+        this.sockets.add(s);
+        s.on('close', () => this.sockets.delete(s));
+        s.on('error', () => (s === client ? engine : client).destroy());
+      }
+      client.pipe(engine).pipe(client);
+    });
+    this.server = server;
+    return new Promise((resolve) => server.listen(this.socketPath, resolve));
+  }
+
+  down(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    for (const s of this.sockets) s.destroy();
+    return new Promise((resolve) => (server ? server.close(() => resolve()) : resolve()));
   }
 }

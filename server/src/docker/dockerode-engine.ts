@@ -202,8 +202,10 @@ class DockerodeEngine implements Engine {
     );
   }
 
-  events(filters: Filters, signal: AbortSignal): Promise<ByteStream> {
-    return this.call({ kind: 'engine', doing: 'subscribing to events' }, (abortSignal) => this.docker.getEvents({ filters, abortSignal }) as Promise<ByteStream>, {
+  events(filters: Filters, signal: AbortSignal, range?: { since: string; until: string }): Promise<ByteStream> {
+    // The engine takes "seconds.nanoseconds" strings; dockerode's types say number but pass them through.
+    const span = range as unknown as { since?: number; until?: number } | undefined;
+    return this.call({ kind: 'engine', doing: 'subscribing to events' }, (abortSignal) => this.docker.getEvents({ filters, ...span, abortSignal }) as Promise<ByteStream>, {
       signal,
     });
   }

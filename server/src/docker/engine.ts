@@ -126,7 +126,11 @@ export interface Engine {
   top(ref: string): Promise<Processes>;
   logs(ref: string, query: LogQuery): Promise<ByteStream>;
   stats(ref: string, signal: AbortSignal): Promise<ByteStream>;
-  events(filters: Filters, signal: AbortSignal): Promise<ByteStream>;
+  /**
+   * The engine's events. With `range` (the engine's "seconds.nanoseconds"), the ones it still
+   * holds from that span (its last 256), and the stream ends once `until` has passed.
+   */
+  events(filters: Filters, signal: AbortSignal, range?: { since: string; until: string }): Promise<ByteStream>;
 
   execCreate(ref: string, spec: ExecSpec): Promise<string>;
   execStart(execId: string, opts: { tty: boolean; signal?: AbortSignal }): Promise<NodeJS.ReadWriteStream>;

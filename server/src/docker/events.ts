@@ -34,6 +34,8 @@ export interface EngineObjectEvent {
   id: string;
   /** The engine's time of the event, in milliseconds. */
   time: number;
+  /** The same in nanoseconds as the engine sent it (past 2^53, so a close float: compare, never do sums that need every digit). */
+  timeNano: number;
   /** The actor's attributes (a container's labels, name, image, exitCode...). */
   attributes: Record<string, string>;
 }
@@ -51,6 +53,24 @@ interface RawEvent {
 
 const RETRY_MS = [500, 1000, 2000, 5000];
 
+/** One line of the engine's event stream as an event of a followed type; null for anything else. */
+export function parseEngineEvent(line: string, log: FastifyBaseLogger): EngineObjectEvent | null {
+  if (!line.trim()) return null;
+  let raw: RawEvent;
+  try {
+    raw = JSON.parse(line) as RawEvent;
+  } catch (err) {
+    log.debug({ err }, 'unparsable engine event skipped');
+    return null;
+  }
+  const id = raw.Actor?.ID ?? raw.id;
+  const action = raw.Action ?? raw.status;
+  const type = (raw.Type ?? 'container') as EngineObjectType;
+  if (!id || !action || !EVENT_TYPES.includes(type)) return null;
+  const timeNano = raw.timeNano ?? (raw.time ? raw.time * 1e9 : Date.now() * 1e6);
+  return { type, action, id, time: Math.floor(timeNano / 1e6), timeNano, attributes: raw.Actor?.Attributes ?? {} };
+}
+
 /**
  * One engine event subscription (container, image, volume, network, service and node events)
  * shared by every listener in the process. `subscribe` hears container events only.
@@ -62,6 +82,7 @@ export class EngineEvents {
   private objectListeners = new Set<EngineObjectListener>();
   private abort: AbortController | null = null;
   private connected = false;
+  private connectedSince = 0;
   private connectedWaiters: (() => void)[] = [];
   private retry = 0;
   private retryTimer: NodeJS.Timeout | null = null;
@@ -77,6 +98,11 @@ export class EngineEvents {
 
   get isConnected(): boolean {
     return this.connected;
+  }
+
+  /** When (Date.now()) the subscription last opened; 0 while it is down. */
+  get connectedAt(): number {
+    return this.connected ? this.connectedSince : 0;
   }
 
   subscribe(fn: EngineEventListener): () => void {
@@ -155,6 +181,7 @@ export class EngineEvents {
           return;
         }
         this.connected = true;
+        this.connectedSince = Date.now();
         this.retry = 0;
         for (const w of this.connectedWaiters.splice(0)) w();
         if (this.hadGap) this.emit({ kind: 'resync' });
@@ -178,21 +205,9 @@ export class EngineEvents {
   }
 
   private handleLine(line: string): void {
-    if (!line.trim()) return;
-    let raw: RawEvent;
-    try {
-      raw = JSON.parse(line) as RawEvent;
-    } catch (err) {
-      this.log.debug({ err }, 'unparsable engine event skipped');
-      return;
-    }
-    const id = raw.Actor?.ID ?? raw.id;
-    const action = raw.Action ?? raw.status;
-    const type = (raw.Type ?? 'container') as EngineObjectType;
-    if (!id || !action || !EVENT_TYPES.includes(type)) return;
-    if (type === 'container') this.emit({ kind: 'container', action, id, name: raw.Actor?.Attributes?.name ?? '' });
-    const time = raw.timeNano ? Math.floor(raw.timeNano / 1e6) : raw.time ? raw.time * 1000 : Date.now();
-    const event: EngineObjectEvent = { type, action, id, time, attributes: raw.Actor?.Attributes ?? {} };
+    const event = parseEngineEvent(line, this.log);
+    if (!event) return;
+    if (event.type === 'container') this.emit({ kind: 'container', action: event.action, id: event.id, name: event.attributes.name ?? '' });
     for (const fn of [...this.objectListeners]) {
       try {
         fn(event);

@@ -9,9 +9,17 @@ import { LOG_TAIL_LINES, parseLogRange } from '../services/log-range';
 /**
  * App lists are built by typed code (appFromListEntry) from one engine call; re-validating
  * hundreds of loose engine objects on the way out would cost more than the rest of the request,
- * so list responses are serialized directly.
+ * so list responses are serialized directly. A list served again unchanged (the same array from
+ * the list cache) keeps its JSON.
  */
-const plainJson = (reply: FastifyReply) => reply.type('application/json; charset=utf-8').serializer(JSON.stringify);
+const listJson = new WeakMap<object, string>();
+function serializeList(payload: unknown): string {
+  if (typeof payload !== 'object' || payload === null) return JSON.stringify(payload);
+  let json = listJson.get(payload);
+  if (json === undefined) listJson.set(payload, (json = JSON.stringify(payload)));
+  return json;
+}
+const plainJson = (reply: FastifyReply) => reply.type('application/json; charset=utf-8').serializer(serializeList);
 
 export function appsRoutes(app: FastifyInstance, { scope }: Services): void {
   route(app, appsApi.list, (req, reply) => {

@@ -4,6 +4,7 @@ import { EngineEvents } from '../docker/events';
 import { CgroupStatsSource } from '../docker/cgroup-source';
 import { EngineStatsSource, StatsHub, type StatsSource } from '../docker/stats-hub';
 import { listRunning, probeContainer } from '../docker/containers';
+import { ContainerListCache } from '../docker/list-cache';
 import type { StatsHistoryRepo } from '../db/stats-history-repo';
 import { StatsHistory } from './stats-history';
 
@@ -18,6 +19,8 @@ export interface AppsRuntime {
   updatable: Map<string, boolean>;
   /** Config.Image per container ID, for list rows where the engine shows an image ID instead. */
   imageRefs: Map<string, string>;
+  /** The container list kept from the event stream; null where it is off (LIST_CACHE=false) or the engine's clock is not ours. */
+  listCache: ContainerListCache | null;
   close(): void;
 }
 
@@ -33,13 +36,17 @@ export function createAppsRuntime(ctx: AppContext, historyRepo: StatsHistoryRepo
   });
   const history = new StatsHistory(historyRepo, env, ctx.log);
   if (ctx.config.statsHistory) history.start(hub);
+  // The cache's proof compares the engine's event times with Berth's clock: an engine on this host only.
+  const listCache = ctx.config.listCache && onThisHost(env, ctx) ? new ContainerListCache(ctx.docker, events, ctx.log) : null;
   return {
     events,
     hub,
     history,
     updatable: new Map(),
     imageRefs: new Map(),
+    listCache,
     close: () => {
+      listCache?.close();
       history.close();
       hub.close();
       events.close();

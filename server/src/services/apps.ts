@@ -12,6 +12,7 @@ import {
   type ContainerDetail,
   type ContainerListEntry,
 } from '../docker/containers';
+import type { ContainerListCache } from '../docker/list-cache';
 import { readWholeLog } from '../docker/logs';
 import { bareName } from '../docker/names';
 import { attachmentName, buildZip } from '../lib/zip';
@@ -36,20 +37,34 @@ export function redactEnv(env: string[] | null | undefined): string[] | null {
 
 /** Containers: list, read, lifecycle actions, processes and support bundles. */
 export class AppsService {
+  /** The last list answered, with what it was built from; never mutated (callers copy). */
+  private lastList: { rows: ContainerListEntry[]; extras: readonly (boolean | string | undefined)[]; apps: App[] } | null = null;
+
   constructor(
     private readonly ctx: AppContext,
     private readonly rt: AppsRuntime,
   ) {}
 
-  /** Every container in one engine list call, sorted by name. */
+  /** Every container, sorted by name: from the event-kept cache when it is provably current, else one engine list call. */
   async list(): Promise<App[]> {
-    const rows = await listContainers(this.ctx.docker);
+    const rows = this.rt.listCache ? await this.rt.listCache.list() : await listContainers(this.ctx.docker);
     await this.lookUpImageRefs(rows);
     const ids = new Set(rows.map((r) => r.Id));
     for (const cache of [this.rt.updatable, this.rt.imageRefs]) for (const id of cache.keys()) if (!ids.has(id)) cache.delete(id);
-    return rows
-      .map((c) => appFromListEntry(c, this.rt.updatable.get(c.Id) ?? false, listShowsImageId(c) ? this.rt.imageRefs.get(c.Id) : undefined))
+    const extras = rows.flatMap((c) => [this.rt.updatable.get(c.Id) ?? false, listShowsImageId(c) ? this.rt.imageRefs.get(c.Id) : undefined] as const);
+    // The same cached rows with the same update flags and references: the same answer (the route keeps its JSON).
+    const last = this.lastList;
+    if (last?.rows === rows && last.extras.length === extras.length && last.extras.every((x, i) => x === extras[i])) return last.apps;
+    const apps = rows
+      .map((c, i) => appFromListEntry(c, extras[2 * i] as boolean, extras[2 * i + 1] as string | undefined))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    this.lastList = { rows, extras, apps };
+    return apps;
+  }
+
+  /** The event-kept list cache of this environment, if it runs here. */
+  get listCache(): ContainerListCache | null {
+    return this.rt.listCache;
   }
 
   async inspect(name: string): Promise<ContainerDetail> {

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,18 +74,35 @@ function cliPath(): string {
   return process.env.BERTH_TEST_DOCKER_CLI || 'docker';
 }
 
+/** The CLI's argv and environment for the test engine. */
+function cliCall(args: string[], opts: DockerCliOptions): { argv: string[]; env: NodeJS.ProcessEnv } {
+  const { dockerHost } = testEngine();
+  return { argv: ['--host', dockerHost, ...args], env: { ...process.env, DOCKER_HOST: dockerHost, DOCKER_CLI_HINTS: 'false', ...opts.env } };
+}
+
 /** Runs the docker CLI against the test engine (argv array, no shell) and reports, never throws on exit status. */
 export function tryDockerCli(args: string[], opts: DockerCliOptions = {}): DockerCliResult {
-  const { dockerHost } = testEngine();
-  const res = spawnSync(cliPath(), ['--host', dockerHost, ...args], {
+  const { argv, env } = cliCall(args, opts);
+  const res = spawnSync(cliPath(), argv, {
     input: opts.input,
     encoding: 'utf8',
     timeout: opts.timeoutMs ?? 120_000,
     maxBuffer: 64 * 1024 * 1024,
-    env: { ...process.env, DOCKER_HOST: dockerHost, DOCKER_CLI_HINTS: 'false', ...opts.env },
+    env,
   });
   if (res.error) throw new Error(`docker ${args.join(' ')}: ${res.error.message}`);
   return { status: res.status, stdout: res.stdout ?? '', stderr: res.stderr ?? '' };
+}
+
+/** `dockerCli` without blocking this process (the server under test keeps running meanwhile); no stdin. */
+export function dockerCliAsync(args: string[], opts: Omit<DockerCliOptions, 'input'> = {}): Promise<string> {
+  const { argv, env } = cliCall(args, opts);
+  return new Promise((resolve, reject) => {
+    execFile(cliPath(), argv, { encoding: 'utf8', timeout: opts.timeoutMs ?? 120_000, maxBuffer: 64 * 1024 * 1024, env }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`docker ${args.join(' ')} failed: ${stderr.trim() || err.message}`));
+      else resolve(stdout);
+    });
+  });
 }
 
 /**

@@ -14,7 +14,6 @@ export * from './schemas/variables';
 export * from './schemas/stats';
 export * from './schemas/app';
 export * from './schemas/settings';
-export * from './schemas/compose-keys';
 export * from './schemas/batch';
 export * from './schemas/auto-update';
 export * from './schemas/swarm';

@@ -175,14 +175,85 @@ describe('compose file validation', () => {
     const before = fs.readFileSync(file);
     const res = await t.client.post<{ detail: string }>(`/api/compose/${name}/edit`, {
       name,
-      content: `services:\n  web:\n    image: ${testEngine().image}\n    frobnicate: 1\n`,
+      content: `services:\n  web:\n    image: ${testEngine().image}\n    depends_on: [frobnicate]\n`,
     });
     expect(res.status).toBe(400);
-    expect(res.body.detail).toMatch(/frobnicate/);
+    expect(res.body.detail).toMatch(/compose CLI refused.*frobnicate/s);
     expect(res.body.detail).not.toMatch(/berth-check/);
     expect(fs.readFileSync(file).equals(before)).toBe(true);
     // no temp folder is left beside the projects
     expect(fs.readdirSync(composeDir).filter((f) => f.startsWith('.'))).toEqual([]);
+  });
+
+  it('refuses a file that breaks the Compose Specification, naming the line, column and path, and keeps the old file', async () => {
+    const name = newName('schema');
+    expect((await t.client.post('/api/compose/', { name, content: twoServiceYaml() })).status).toBe(200);
+    const file = path.join(composeDir, name, 'compose.yaml');
+    const before = fs.readFileSync(file);
+    const cases: [string, RegExp][] = [
+      ['services:\n  web:\n    image: x\n    ports: {a: 1}\n', /line 4, column 12 \(services\.web\.ports\): must be a list/],
+      ['services:\n  web:\n    image: x\n    restart: [1]\n', /line 4, column 14 \(services\.web\.restart\): must be a string/],
+      ['x-base: &base\n  restart: always\nservices:\n  web:\n    <<: *base\n    image: x\n    helthcheck: {test: [CMD, "true"]}\n', /line 7, column 5 \(services\.web\.helthcheck\): "helthcheck" is not a key/],
+    ];
+    for (const [content, detail] of cases) {
+      const res = await t.client.post<{ detail: string; code: string }>(`/api/compose/${name}/edit`, { name, content });
+      expect(res.status, content).toBe(400);
+      expect(res.body.code).toBe('validation_error');
+      expect(res.body.detail).toMatch(detail);
+    }
+    expect(fs.readFileSync(file).equals(before)).toBe(true);
+  });
+
+  it('saves real-world files the specification allows: top-level name, include, build contexts, profiles, x- extensions, anchors, healthchecks, interpolated values', async () => {
+    const name = newName('realworld');
+    const image = testEngine().image;
+    const content = [
+      `name: ${name}`,
+      'include:',
+      '  - path: ./shared/compose.yaml',
+      '    project_directory: ./shared',
+      'x-logging: &logging',
+      '  driver: json-file',
+      '  options: {max-size: 10m}',
+      'x-common: &common',
+      '  restart: ${RESTART:-unless-stopped}',
+      '  logging: *logging',
+      '  x-owner: team-a',
+      'services:',
+      '  web:',
+      '    <<: *common',
+      '    build:',
+      '      context: ./web',
+      '      args: {NODE_ENV: production}',
+      `    image: ${image}`,
+      '    command: sleep 600',
+      '    ports: ["${WEB_PORT:-8080}:80", {target: 443, published: "${TLS_PORT:-8443}"}]',
+      '    privileged: ${PRIVILEGED:-false}',
+      '    healthcheck:',
+      '      test: ["CMD-SHELL", "true"]',
+      '      interval: 30s',
+      '      retries: ${RETRIES:-3}',
+      '    depends_on:',
+      '      db: {condition: service_healthy}',
+      '  db:',
+      '    <<: *common',
+      `    image: ${image}`,
+      '    command: sleep 600',
+      '    profiles: [backend]',
+      '    healthcheck: {test: ["CMD", "true"], start_period: 5s}',
+      'volumes:',
+      '  data:',
+      'networks:',
+      '  default:',
+      '    name: ${NETWORK:-' + name + '_net}',
+      '',
+    ].join('\n');
+    const res = await t.client.post<{ content: string; warnings: string[] }>('/api/compose/', { name, content });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.warnings.join(' ')).toMatch(/build context \.\/web/);
+    // The installed compose v1 CLI knows neither `name` nor `include`: warnings, not refusals.
+    expect(res.body.warnings.join(' ')).toMatch(/top-level keys "include", "name"/);
+    expect(fs.readFileSync(path.join(composeDir, name, 'compose.yaml'), 'utf8')).toBe(content);
   });
 
   it('saves what can be fixed later with a warning each: a missing build context and env file, spec keys the CLI is too old for', async () => {

@@ -1,5 +1,5 @@
 import YAML, { isMap, type Document } from 'yaml';
-import { COMPOSE_SERVICE_KEYS, COMPOSE_TOP_LEVEL_KEYS } from '@berth/contract';
+import { COMPOSE_SERVICE_KEYS, COMPOSE_TOP_LEVEL_KEYS } from '@berth/contract/compose-schema';
 
 /**
  * CLI check failures that only say something is not there yet (a build context, an env file) or
@@ -16,6 +16,9 @@ interface Relaxation {
 
 const SPEC_TOP_LEVEL: ReadonlySet<string> = new Set(COMPOSE_TOP_LEVEL_KEYS);
 const SPEC_SERVICE: ReadonlySet<string> = new Set(COMPOSE_SERVICE_KEYS);
+
+/** The keys of a CLI message's quoted list: `'include', 'name'`. */
+const keysIn = (list: string) => [...list.matchAll(/'([^']+)'/g)].map((k) => k[1]!);
 
 const servicesOf = (doc: Document): [string, YAML.YAMLMap][] => {
   const services = doc.get('services');
@@ -47,10 +50,13 @@ const RELAXATIONS: Relaxation[] = [
     drop: (doc) => dropServiceKey(doc, 'env_file'),
   },
   {
-    // Only keys the specification has: a typo is still an error.
-    match: /'(version|name|include|services|networks|volumes|secrets|configs|models)' does not match any of the regexes: '\^x-'/,
-    warn: (m) => `The installed compose CLI does not know the top-level key "${m[1]}" (newer compose versions do); it cannot run the file until it is removed or the CLI is updated.`,
-    drop: (doc, m) => SPEC_TOP_LEVEL.has(m[1]!) && doc.delete(m[1]!),
+    // One or several keys (`'include', 'name' do not match …`); only keys the specification has (drop refuses others): a typo is still an error.
+    match: /((?:'[^']+'(?:, )?)+) do(?:es)? not match any of the regexes: '\^x-'/,
+    warn: (m) => {
+      const keys = keysIn(m[1]!);
+      return `The installed compose CLI does not know the top-level key${keys.length > 1 ? 's' : ''} ${keys.map((k) => `"${k}"`).join(', ')} (newer compose versions do); it cannot run the file until ${keys.length > 1 ? 'they are' : 'it is'} removed or the CLI is updated.`;
+    },
+    drop: (doc, m) => keysIn(m[1]!).every((k) => SPEC_TOP_LEVEL.has(k)) && keysIn(m[1]!).every((k) => doc.delete(k)),
   },
   {
     match: /Unsupported config option for services\.([^:]+): '([^']+)'/,

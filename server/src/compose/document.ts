@@ -1,5 +1,6 @@
-import { Document, isAlias, isMap, isScalar, isSeq, parseDocument, stringify, type Node, type YAMLMap } from 'yaml';
+import { Document, isMap, isScalar, isSeq, LineCounter, parseDocument, stringify, type Node } from 'yaml';
 import { COMPOSE_SERVICE_FIELDS, ComposeService, MAX_COMPOSE_BYTES } from '@berth/contract';
+import { composeSchemaProblem, deref, isMergeKey, mapsOf } from '@berth/contract/compose-schema';
 import { PayloadTooLargeError, ValidationError } from '../errors';
 
 /** Real compose files are a handful of levels deep; far deeper is an attack on the parser. */
@@ -10,6 +11,7 @@ export const MAX_ALIAS_COUNT = 100;
 export interface ParsedCompose {
   doc: Document.Parsed;
   data: Record<string, unknown>;
+  lines: LineCounter;
 }
 
 export interface ComposeSummary {
@@ -59,7 +61,8 @@ function yamlError(problem: string, line?: number, col?: number): ValidationErro
  */
 export function parseCompose(content: string): ParsedCompose {
   checkComposeSize(content);
-  const doc = parseDocument(content, { uniqueKeys: true, prettyErrors: true, strict: true, merge: true });
+  const lines = new LineCounter();
+  const doc = parseDocument(content, { uniqueKeys: true, prettyErrors: true, strict: true, merge: true, lineCounter: lines });
   const first = doc.errors[0];
   if (first) {
     const pos = first.linePos?.[0];
@@ -81,7 +84,21 @@ export function parseCompose(content: string): ParsedCompose {
   if (services !== undefined && services !== null && (typeof services !== 'object' || Array.isArray(services))) {
     throw yamlError('services must be a mapping of service name to its definition.');
   }
-  return { doc, data: data as Record<string, unknown> };
+  return { doc, data: data as Record<string, unknown>, lines };
+}
+
+/**
+ * Refuses a file whose structure breaks the Compose Specification's JSON schema (a list where a
+ * mapping belongs, an unknown key, a value of the wrong kind), naming the line, column and path.
+ * Interpolated values (`${PORT:-80}`) and `x-` extensions are accepted wherever compose takes them.
+ */
+export function checkComposeSchema({ doc, data, lines }: ParsedCompose): void {
+  const problem = composeSchemaProblem(doc, data);
+  if (!problem) return;
+  const pos = problem.span ? lines.linePos(problem.span.from) : null;
+  const where = pos ? ` at line ${pos.line}, column ${pos.col}` : '';
+  const detail = `The file breaks the Compose Specification${where} (${problem.path}): ${problem.message}.`;
+  throw new ValidationError(detail, [{ field: 'content', message: detail }]);
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -111,26 +128,6 @@ export function summarise(data: Record<string, unknown>): ComposeSummary {
 }
 
 const REDACTED = '***';
-
-/** A `<<` merge key (parsed with merges on, its value is a symbol). */
-const isMergeKey = (key: unknown) => isScalar(key) && (typeof key.value === 'symbol' || key.value === '<<');
-
-/** The node an alias points to (in `doc`), or the node itself. */
-const deref = (doc: Document, node: unknown): unknown => (isAlias(node) ? node.resolve(doc) : node);
-
-/** Each map a mapping node means, following aliases and merge keys (`<<: *base`, `<<: [*a, *b]`). */
-function mapsOf(doc: Document, node: unknown, seen = new Set<unknown>()): YAMLMap[] {
-  const n = deref(doc, node);
-  if (!isMap(n) || seen.has(n)) return [];
-  seen.add(n);
-  const out: YAMLMap[] = [n];
-  for (const pair of n.items) {
-    if (!isMergeKey(pair.key)) continue;
-    const v = deref(doc, pair.value);
-    for (const m of isSeq(v) ? v.items : [v]) out.push(...mapsOf(doc, m, seen));
-  }
-  return out;
-}
 
 /** Replaces every value under an `environment:` node (map or KEY=value list), through aliases and merges. */
 function redactEnvNode(doc: Document, node: unknown): void {

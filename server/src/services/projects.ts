@@ -4,7 +4,7 @@ import { MAX_COMPOSE_BYTES, PROJECT_NAME_PATTERN, PROJECT_NAME_RULE, type Projec
 import type { AppContext } from '../context';
 import { AppError, ComposeFailedError, ConflictError, DockerUnavailableError, NotFoundError, ValidationError } from '../errors';
 import { ProjectActivity } from '../compose/activity';
-import { parseCompose, summarise, type ParsedCompose } from '../compose/document';
+import { checkComposeSchema, parseCompose, summarise, type ParsedCompose } from '../compose/document';
 import { checkFileReferences } from '../compose/references';
 import { interpolationEnv } from '../compose/interpolate';
 import { composeRoot, findComposeFile, NEW_COMPOSE_FILE, resolveProject, checkProjectName, type ProjectPaths } from '../compose/paths';
@@ -186,12 +186,15 @@ export class ProjectsService {
   }
 
   /**
-   * Validates (YAML limits, then the CLI's `config -q`) and only then writes, atomically; a
-   * refused save leaves the old file byte-identical and a new project leaves no folder.
+   * Validates (YAML limits, the Compose Specification's schema, then the CLI's `config -q`) and
+   * only then writes, atomically; a refused save leaves the old file byte-identical and a new
+   * project leaves no folder.
    */
   async write(name: string, content: string, mode: 'create' | 'edit'): Promise<WrittenProject> {
     checkProjectName(name);
-    const { data } = parseCompose(content);
+    const parsed = parseCompose(content);
+    checkComposeSchema(parsed);
+    const { data } = parsed;
     const lock = this.activity.begin(name, 'save', null, { quiet: true });
     try {
       const p = await resolveProject(this.ctx.config.composeDir, name, { createRoot: true });

@@ -138,10 +138,15 @@ describe('compose projects in the browser', () => {
     expect(await page.getByRole('button', { name: 'Submit' }).isDisabled()).toBe(true);
     expect(fs.readFileSync(path.join(dir, 'docker-compose.yml')).equals(before)).toBe(true);
 
-    // a file the compose CLI refuses is reported and not written
+    // the editor marks where a file breaks the Compose Specification's schema before saving, and explains keys on hover
+    const editor = page.getByTestId('compose-editor');
     await setEditorText(page, twoServiceYaml().replace('stop_signal: SIGKILL', 'frobnicate: 1'));
+    await editor.locator('.cm-lintRange-error', { hasText: 'frobnicate' }).waitFor();
+    await editor.locator('.cm-line span', { hasText: /^image$/ }).first().hover();
+    await page.locator('.cm-compose-doc').filter({ hasText: /^The image to run/ }).waitFor();
+    // … and the server refuses it, writing nothing
     await page.getByRole('button', { name: 'Submit' }).click();
-    await page.getByText(/frobnicate/).first().waitFor();
+    await page.getByRole('alert').filter({ hasText: /breaks the Compose Specification at line 6, column 5 \(services\.web\.frobnicate\)/ }).waitFor();
     expect(fs.readFileSync(path.join(dir, 'docker-compose.yml')).equals(before)).toBe(true);
 
     await setEditorText(page, twoServiceYaml().replace('# two services', '# edited in the browser'));

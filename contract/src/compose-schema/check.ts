@@ -7,7 +7,6 @@ interface AjvError {
   instancePath: string;
   keyword: string;
   params: Record<string, unknown>;
-  message?: string;
 }
 
 /** The first way a compose file breaks the Compose Specification's schema: where and what. */
@@ -47,8 +46,12 @@ function explain(e: AjvError): { path: (string | number)[]; message: string; onK
       return { path, message: `must be one of: ${(p.allowedValues as unknown[]).join(', ')}`, onKey: false };
     case 'anyOf':
       return { path, message: 'is none of the forms the Compose Specification allows here', onKey: false };
+    case 'minimum':
+      return { path, message: `must be at least ${String(p.limit)}`, onKey: false };
+    case 'maximum':
+      return { path, message: `must be at most ${String(p.limit)}`, onKey: false };
     default:
-      return { path, message: e.message ?? e.keyword, onKey: false };
+      return { path, message: `breaks the schema's "${e.keyword}" rule`, onKey: false };
   }
 }
 

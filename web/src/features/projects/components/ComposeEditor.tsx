@@ -3,20 +3,30 @@ import { Box, useComputedColorScheme } from '@mantine/core';
 import { useViewportSize } from '@mantine/hooks';
 import { yaml, yamlLanguage } from '@codemirror/lang-yaml';
 import CodeMirror, { EditorView } from '@uiw/react-codemirror';
-import { composeCompletion } from '../compose-completion';
+import { composeCompletion, composeHover } from '../compose-completion';
+import { composeLint } from '../compose-lint';
 import { textmate, twilight } from './editor-themes';
 
 /** Spec: the editor is the window's height minus 205 and its width minus 80 (never wider than the page). */
 const HEIGHT_OFFSET = 205;
 const WIDTH_OFFSET = 80;
 
-/** The YAML code editor of a compose file, in the app's light or dark scheme. */
+/**
+ * The YAML code editor of a compose file, in the app's light or dark scheme, with help from the
+ * Compose Specification's schema: key completion, descriptions on hover, errors marked inline.
+ */
 export function ComposeEditor({ value, onChange }: { value: string; onChange: (value: string) => void }) {
   const scheme = useComputedColorScheme('light');
   const { height, width } = useViewportSize();
   // The name goes on the editable element itself (the wrapper div has no role to carry it).
   const extensions = useMemo(
-    () => [yaml(), yamlLanguage.data.of({ autocomplete: composeCompletion }), EditorView.contentAttributes.of({ 'aria-label': 'Compose file' })],
+    () => [
+      yaml(),
+      yamlLanguage.data.of({ autocomplete: composeCompletion }),
+      composeHover,
+      composeLint,
+      EditorView.contentAttributes.of({ 'aria-label': 'Compose file' }),
+    ],
     [],
   );
   return (

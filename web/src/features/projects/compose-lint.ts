@@ -1,0 +1,35 @@
+import { linter, lintGutter, type Diagnostic } from '@codemirror/lint';
+import { parseDocument } from 'yaml';
+import { composeSchemaProblem } from '@berth/contract/compose-schema';
+
+// Its own module, imported only by the editor: the schema's validator comes with the editor's chunk.
+
+const MAX_MARKS = 5;
+
+/**
+ * What the server would refuse, marked where it is written: YAML errors, else the first place the
+ * file breaks the Compose Specification's schema (the same check as the save's, run here).
+ */
+export function composeDiagnostics(text: string): Diagnostic[] {
+  if (!text.trim()) return [];
+  const end = text.length;
+  const mark = (from: number, to: number, source: string, message: string): Diagnostic => {
+    const start = Math.min(Math.max(from, 0), end);
+    return { from: start, to: Math.min(Math.max(to, start), end), severity: 'error', source, message };
+  };
+  const doc = parseDocument(text, { merge: true, uniqueKeys: true, prettyErrors: true });
+  if (doc.errors.length) return doc.errors.slice(0, MAX_MARKS).map((e) => mark(e.pos[0], e.pos[1], 'YAML', e.message.replace(/ at line \d+, column \d+.*$/s, '')));
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: 100 });
+  } catch {
+    return []; // too many aliases: the form's own check says so
+  }
+  const problem = composeSchemaProblem(doc, data);
+  if (!problem) return [];
+  const span = problem.span ?? { from: 0, to: 0 };
+  return [mark(span.from, span.to, 'Compose Specification', `${problem.path}: ${problem.message}`)];
+}
+
+/** The editor's inline marks (and their gutter), checked shortly after typing stops. */
+export const composeLint = [linter((view) => composeDiagnostics(view.state.doc.toString()), { delay: 400 }), lintGutter()];

@@ -256,14 +256,16 @@ describe('compose file validation', () => {
     expect(fs.readFileSync(path.join(composeDir, name, 'compose.yaml'), 'utf8')).toBe(content);
   });
 
-  it('saves what can be fixed later with a warning each: a missing build context and env file, spec keys the CLI is too old for', async () => {
+  it('saves what can be fixed later with a warning each: a missing build context and env file, spec keys the CLI is too old for (top level, service, nested)', async () => {
     const name = newName('later');
-    const content = `name: ${name}\nservices:\n  web:\n    build: ./web\n    image: ${testEngine().image}\n    env_file: ./web.env\n    develop:\n      watch: []\n`;
+    const content = `name: ${name}\nservices:\n  web:\n    build: ./web\n    image: ${testEngine().image}\n    env_file: ./web.env\n    develop:\n      watch: []\n    healthcheck:\n      test: ["CMD", "true"]\n      start_interval: 1s\n    depends_on:\n      db: {condition: service_started, restart: true}\n  db:\n    image: ${testEngine().image}\n`;
     const res = await t.client.post<{ content: string; warnings: string[] }>('/api/compose/', { name, content });
     expect(res.status).toBe(200);
     expect(res.body.content).toBe(content);
     expect(res.body.warnings).toEqual([
       expect.stringContaining('top-level key "name"'),
+      expect.stringContaining('"start_interval" in services.web.healthcheck'),
+      expect.stringContaining('"restart" in services.web.depends_on'),
       expect.stringContaining('"develop" of service web'),
       'The build context ./web does not exist yet; create it before building or starting the project.',
       'The env file ./web.env does not exist yet; create it before starting the project.',

@@ -1,5 +1,5 @@
 import YAML, { isMap, type Document } from 'yaml';
-import { COMPOSE_SERVICE_KEYS, COMPOSE_TOP_LEVEL_KEYS } from '@berth/contract/compose-schema';
+import { COMPOSE_SCHEMA, COMPOSE_SERVICE_KEYS, COMPOSE_TOP_LEVEL_KEYS, keysAt } from '@berth/contract/compose-schema';
 
 /**
  * CLI check failures that only say something is not there yet (a build context, an env file) or
@@ -38,6 +38,21 @@ function dropServiceKey(doc: Document, key: string): boolean {
   return dropped;
 }
 
+/**
+ * Removes `key` from the mapping at `path` (or from the mappings right under it: the CLI names
+ * `services.web.depends_on` for a key of `depends_on.db`) where the specification has that key there.
+ */
+function dropNestedKey(doc: Document, path: string[], key: string): boolean {
+  const node = doc.getIn(path);
+  if (!isMap(node)) return false;
+  const places: [string[], unknown][] = [[path, node], ...node.items.map((p): [string[], unknown] => [[...path, String(YAML.isScalar(p.key) ? p.key.value : p.key)], p.value])];
+  let dropped = false;
+  for (const [at, map] of places) {
+    if (isMap(map) && map.has(key) && keysAt(COMPOSE_SCHEMA, at).includes(key)) dropped = map.delete(key) || dropped;
+  }
+  return dropped;
+}
+
 const RELAXATIONS: Relaxation[] = [
   {
     match: /build path (.+?) either does not exist, is not accessible, or is not a valid URL/,
@@ -51,12 +66,18 @@ const RELAXATIONS: Relaxation[] = [
   },
   {
     // One or several keys (`'include', 'name' do not match …`); only keys the specification has (drop refuses others): a typo is still an error.
-    match: /((?:'[^']+'(?:, )?)+) do(?:es)? not match any of the regexes: '\^x-'/,
+    match: /^((?:'[^']+'(?:, )?)+) do(?:es)? not match any of the regexes: '\^x-'/m,
     warn: (m) => {
       const keys = keysIn(m[1]!);
       return `The installed compose CLI does not know the top-level key${keys.length > 1 ? 's' : ''} ${keys.map((k) => `"${k}"`).join(', ')} (newer compose versions do); it cannot run the file until ${keys.length > 1 ? 'they are' : 'it is'} removed or the CLI is updated.`;
     },
     drop: (doc, m) => keysIn(m[1]!).every((k) => SPEC_TOP_LEVEL.has(k)) && keysIn(m[1]!).every((k) => doc.delete(k)),
+  },
+  {
+    // A key inside a service's mapping (healthcheck start_interval, build tags, depends_on restart …), in either of the CLI's wordings.
+    match: /(services\.\S+) (?:value '([^']+)' does not match any of the regexes: '\^x-'|contains unsupported option: '([^']+)')/,
+    warn: (m) => `The installed compose CLI does not know "${m[2] ?? m[3]}" in ${m[1]} (newer compose versions do); it cannot run the file until it is removed or the CLI is updated.`,
+    drop: (doc, m) => dropNestedKey(doc, m[1]!.split('.'), (m[2] ?? m[3])!),
   },
   {
     match: /Unsupported config option for services\.([^:]+): '([^']+)'/,

@@ -224,6 +224,10 @@ describe('swarm', () => {
     const bad = await t.client.post<ApiError>('/api/swarm/stacks', { name: stack, content: 'services:\n  web: [\n' });
     expect(bad.status).toBe(400);
     expect(bad.body.detail).toMatch(/line \d+, column \d+/);
+    // Checked against the Compose Specification like a project's file: a mapping where a list belongs.
+    const wrong = await t.client.post<ApiError>('/api/swarm/stacks', { name: stack, content: `services:\n  web:\n    image: ${image}\n    ports: {a: 1}\n` });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.detail).toMatch(/line 4, column \d+ \(services\.web\.ports\)/);
     expect((await t.client.get(`/api/swarm/stacks/${stack}`)).status).toBe(404);
 
     const deployed = await t.client.post<{ output: string }>('/api/swarm/stacks', { name: stack, content: file(1) });

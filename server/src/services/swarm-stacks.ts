@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { StackDetail, SwarmStack } from '@berth/contract';
 import type { AppContext } from '../context';
 import { ProjectActivity } from '../compose/activity';
-import { parseCompose } from '../compose/document';
+import { checkComposeSchema, parseCompose } from '../compose/document';
 import { checkProjectName } from '../compose/paths';
 import { stackDeploy, stackRemove, type StackRunner } from '../compose/stack-cli';
 import type { Engine } from '../docker/engine';
@@ -89,10 +89,12 @@ export class SwarmStacksService {
     };
   }
 
-  /** Size, YAML, depth, aliases, at least one service; for a new stack, a free name. */
+  /** Size, YAML, depth, aliases, the Compose Specification's schema, at least one service; for a new stack, a free name. */
   private async validate(name: string, content: string, mode: 'create' | 'redeploy'): Promise<string> {
     const dir = this.dir(name);
-    const { data } = parseCompose(content);
+    const parsed = parseCompose(content);
+    checkComposeSchema(parsed);
+    const { data } = parsed;
     const services = data.services;
     if (!services || typeof services !== 'object' || !Object.keys(services).length) {
       throw new ValidationError('A stack file needs at least one service under services:.', [{ field: 'content', message: 'No services in the file.' }]);

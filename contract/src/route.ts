@@ -11,6 +11,17 @@ export function roleAllows(have: Role, need: Role): boolean {
   return ROLES.indexOf(have) >= ROLES.indexOf(need);
 }
 
+/** What stands for an environment value the reader may not see (the .env editor's mask too). */
+export const ENV_VALUE_MASK = '********';
+
+/**
+ * Whether a role reads environment values (containers, images, compose and stack files): operators
+ * and admins do; a viewer reads the names with each value replaced by ENV_VALUE_MASK.
+ */
+export function seesEnvValues(role: Role): boolean {
+  return roleAllows(role, 'operator');
+}
+
 /**
  * Who may call a route: `open` routes skip the auth check; every other route names the lowest
  * role that may call it (the auth hook refuses a route without one: deny by default).

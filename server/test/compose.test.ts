@@ -494,7 +494,7 @@ describe('support bundle', () => {
     const zip = res.rawPayload;
     const file = unzipEntry(zip, 'compose.yaml');
     expect(file).toContain('# two services for a Berth test');
-    expect(file).toContain('SECRET_TOKEN: "***"');
+    expect(file).toContain('SECRET_TOKEN: "********"');
     expect(file).not.toContain('hunter2');
     expect(unzipEntry(zip, 'web.log')).toMatch(/Z bundle-line\n$/);
     expect(unzipEntry(zip, 'worker.log')).toMatch(/No container/);
@@ -538,7 +538,7 @@ services:
     const file = unzipEntry(res.rawPayload, 'compose.yaml');
     expect(file).not.toMatch(/secret-\d/);
     expect(file).toContain('# anchored secrets');
-    expect(file).toContain('DB_PASSWORD: "***"');
-    expect(file).toContain('API_KEY=***');
+    expect(file).toContain('DB_PASSWORD: "********"');
+    expect(file).toContain('API_KEY=********');
   });
 });

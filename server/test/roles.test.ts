@@ -7,6 +7,8 @@ import { roleAllows, type ApiError, type NewApiKey, type Role, type RouteDef, ty
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { createTestApp, TEST_ADMIN, TestClient, type TestApp } from './helpers/app';
+import { projectName } from './helpers/compose-projects';
+import { dockerCli, testEngine, tryDockerCli } from './helpers/engine';
 
 let t: TestApp;
 const actors: Actor[] = [];
@@ -148,6 +150,51 @@ describe('roles', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
     expect((await actors[0]!.key.get('/api/docs/json')).status).toBe(200);
+  });
+});
+
+describe('environment values', () => {
+  const secret = 'roles-secret-value';
+  const container = projectName('roles-env');
+  const project = projectName('roles-env');
+  beforeAll(async () => {
+    // Created, never started: inspect is all the test needs.
+    dockerCli(['create', '--name', container, '--label', 'berth.test=1', '-e', `FOO=${secret}`, testEngine().image, 'true']);
+    const content = `# roles test\nx-env: &shared\n  ANCHORED: ${secret}-anchored\nservices:\n  web:\n    image: ${testEngine().image}\n    environment:\n      <<: *shared\n      INLINE: ${secret}-map\n  job:\n    image: ${testEngine().image}\n    environment:\n      - LISTED=${secret}-list\n      - FROM_SHELL\n`;
+    const saved = await t.client.post('/api/compose/', { name: project, content });
+    expect(saved.status, saved.text).toBe(200);
+  });
+  afterAll(() => {
+    tryDockerCli(['rm', '-f', container]);
+  });
+  const reads = (client: TestClient) =>
+    Promise.all([
+      client.get(`/api/apps/${container}`),
+      client.get('/api/compose/'),
+      client.get(`/api/compose/${project}`),
+      client.get(`/api/resources/images/${encodeURIComponent(testEngine().image)}`),
+    ] as const);
+
+  it('a viewer reads the names with every value masked; an operator reads the values', async () => {
+    const [app, list, detail, image] = await reads(actors[0]!.key);
+    for (const res of [app, list, detail, image]) expect(res.status, res.text).toBe(200);
+    for (const res of [app, list, detail]) expect(res.text).not.toContain(secret);
+    const masked = contract.ENV_VALUE_MASK;
+    expect((app.body as contract.App).Config.Env).toContain(`FOO=${masked}`);
+    const file = (detail.body as contract.ProjectDetail).content;
+    expect(file).toContain('# roles test');
+    expect(file).toContain(`LISTED=${masked}`);
+    expect(file).toContain('- FROM_SHELL');
+    expect((detail.body as contract.ProjectDetail).services.web?.environment).toEqual({ ANCHORED: masked, INLINE: masked });
+    // The image's own ENV (PATH) is masked too: one rule, no guess at which values are secret.
+    expect((image.body as contract.ImageDetail).ContainerConfig.Env?.every((e) => e.endsWith(`=${masked}`))).toBe(true);
+
+    const [opApp, opList, opDetail, opImage] = await reads(actors[1]!.cookie);
+    expect((opApp.body as contract.App).Config.Env).toContain(`FOO=${secret}`);
+    expect(opList.text).toContain(`${secret}-map`);
+    expect(opDetail.text).toContain(`${secret}-anchored`);
+    expect(opDetail.text).toContain(`${secret}-list`);
+    expect(opImage.text).not.toContain(masked);
   });
 });
 

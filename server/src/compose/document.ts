@@ -2,6 +2,7 @@ import { Document, isMap, isScalar, isSeq, LineCounter, parseDocument, stringify
 import { COMPOSE_SERVICE_FIELDS, ComposeService, MAX_COMPOSE_BYTES } from '@berth/contract';
 import { composeSchemaProblem, deref, isMergeKey, mapsOf } from '@berth/contract/compose-schema';
 import { PayloadTooLargeError, ValidationError } from '../errors';
+import { MASK, maskEnvEntry, maskEnvValues } from '../lib/env-mask';
 
 /** Real compose files are a handful of levels deep; far deeper is an attack on the parser. */
 export const MAX_YAML_DEPTH = 32;
@@ -127,15 +128,13 @@ export function summarise(data: Record<string, unknown>): ComposeSummary {
   };
 }
 
-const REDACTED = '***';
-
 /** Replaces every value under an `environment:` node (map or KEY=value list), through aliases and merges. */
 function redactEnvNode(doc: Document, node: unknown): void {
   const n = deref(doc, node);
   if (isSeq(n)) {
     for (const item of n.items) {
       const v = deref(doc, item);
-      if (isScalar(v) && typeof v.value === 'string' && v.value.includes('=')) v.value = `${v.value.split('=')[0]}=${REDACTED}`;
+      if (isScalar(v) && typeof v.value === 'string') v.value = maskEnvEntry(v.value);
     }
     return;
   }
@@ -143,7 +142,7 @@ function redactEnvNode(doc: Document, node: unknown): void {
     for (const pair of m.items) {
       if (isMergeKey(pair.key)) continue;
       const v = deref(doc, pair.value);
-      if (isScalar(v) && v.value !== null) v.value = REDACTED;
+      if (isScalar(v) && v.value !== null) v.value = MASK;
     }
   }
 }
@@ -154,8 +153,8 @@ function fullyRedacted(text: string): boolean {
   const services = isRecord(data) && isRecord(data.services) ? Object.values(data.services) : [];
   return services.every((svc) => {
     const env = isRecord(svc) ? svc.environment : undefined;
-    if (Array.isArray(env)) return env.every((e) => typeof e !== 'string' || !e.includes('=') || e.endsWith(`=${REDACTED}`));
-    if (isRecord(env)) return Object.values(env).every((v) => v === null || v === REDACTED);
+    if (Array.isArray(env)) return env.every((e) => typeof e !== 'string' || !e.includes('=') || e.endsWith(`=${MASK}`));
+    if (isRecord(env)) return Object.values(env).every((v) => v === null || v === MASK);
     return env === undefined || env === null;
   });
 }
@@ -167,16 +166,15 @@ function redactedModel(data: Record<string, unknown>): string {
     for (const svc of Object.values(copy.services)) {
       if (!isRecord(svc)) continue;
       const env = svc.environment;
-      if (Array.isArray(env)) svc.environment = env.map((e) => (typeof e === 'string' && e.includes('=') ? `${e.split('=')[0]}=${REDACTED}` : e));
-      else if (isRecord(env)) svc.environment = Object.fromEntries(Object.keys(env).map((k) => [k, env[k] === null ? null : REDACTED]));
-      else if (env !== undefined && env !== null) svc.environment = REDACTED;
+      if (Array.isArray(env) || isRecord(env)) svc.environment = maskEnvValues(env as string[] | Record<string, unknown>);
+      else if (env !== undefined && env !== null) svc.environment = MASK;
     }
   }
   return `# Rewritten by Berth from the resolved file (aliases and merges applied) to redact environment values.\n${stringify(copy)}`;
 }
 
 /**
- * The file with every environment value replaced by ***, comments and layout kept (support
+ * The file with every environment value replaced by the mask, comments and layout kept (support
  * bundles). Values reached through anchors, aliases and merge keys are redacted at their
  * source; the result is checked on the resolved model, and if anything would still show, the
  * resolved model itself (redacted) is shipped instead.

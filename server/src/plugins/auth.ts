@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CSRF_PROTOCOL_PREFIX, roleAllows } from '@berth/contract';
+import { CSRF_PROTOCOL_PREFIX, roleAllows, seesEnvValues } from '@berth/contract';
 import type { AppContext } from '../context';
 import { CrossSiteError, ForbiddenError, UnauthorizedError } from '../errors';
 import { ApiKeyService } from '../services/auth/api-keys';
@@ -185,6 +185,14 @@ function markStateChangingRoutes(app: FastifyInstance): void {
 export function requirePrincipal(req: FastifyRequest): Principal {
   if (!req.principal) throw new UnauthorizedError('Not signed in.');
   return req.principal;
+}
+
+/**
+ * `value` as the request's principal may read it: as is for operators and admins, through `mask`
+ * (environment values hidden, see services/env-visibility) for a viewer.
+ */
+export function envShownTo<T>(req: FastifyRequest, value: T, mask: (v: T) => T): T {
+  return seesEnvValues(requirePrincipal(req).role) ? value : mask(value);
 }
 
 function cookieBase(req: FastifyRequest) {

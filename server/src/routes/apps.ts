@@ -4,6 +4,8 @@ import type { Services } from '../app-services';
 import { route } from '../lib/route';
 import { openSse } from '../lib/sse';
 import { sendAttachment } from '../lib/attachment';
+import { envShownTo } from '../plugins/auth';
+import { maskAppEnv } from '../services/env-visibility';
 import { LOG_TAIL_LINES, parseLogRange } from '../services/log-range';
 
 /**
@@ -31,7 +33,7 @@ export function appsRoutes(app: FastifyInstance, { scope }: Services): void {
     scope(req).appStreams.dashboard(openSse(req, reply));
     return reply;
   });
-  route(app, appsApi.get, (req) => scope(req).apps.get(req.params.name));
+  route(app, appsApi.get, async (req) => envShownTo(req, await scope(req).apps.get(req.params.name), maskAppEnv));
   route(app, appsApi.processes, (req) => scope(req).apps.processes(req.params.name));
   route(app, appsApi.action, (req, reply) => {
     plainJson(reply);
@@ -46,7 +48,7 @@ export function appsRoutes(app: FastifyInstance, { scope }: Services): void {
     const bundle = await scope(req).apps.supportBundle(req.params.name);
     return reply.type('application/zip').header('Content-Disposition', `attachment; filename="${bundle.filename}"`).send(bundle.zip);
   });
-  route(app, appsApi.checkUpdate, (req) => scope(req).appUpdates.check(req.params.name));
+  route(app, appsApi.checkUpdate, async (req) => envShownTo(req, await scope(req).appUpdates.check(req.params.name), maskAppEnv));
   route(app, appsApi.update, (req, reply) => {
     plainJson(reply);
     return scope(req).appUpdates.update(req.params.name);

@@ -3,7 +3,8 @@ import { ActionStreamEvent, logsApi, projectApi } from '@berth/contract';
 import type { EngineScope, Services } from '../app-services';
 import { openSse } from '../lib/sse';
 import { route } from '../lib/route';
-import { requireReauth } from '../plugins/auth';
+import { envShownTo, requireReauth } from '../plugins/auth';
+import { maskProjectDetailEnv, maskProjectsEnv } from '../services/env-visibility';
 import { convertDockerRun } from '../services/run-to-compose';
 import { sendAttachment } from '../lib/attachment';
 
@@ -14,8 +15,8 @@ export function composeRoutes(app: FastifyInstance, { scope, environments, templ
     await Promise.all(environments.built().map((env) => env.projects.shutdown()));
   });
 
-  route(app, projectApi.list, (req) => scope(req).projects.list());
-  route(app, projectApi.get, (req) => scope(req).projects.get(req.params.name));
+  route(app, projectApi.list, async (req) => envShownTo(req, await scope(req).projects.list(), maskProjectsEnv));
+  route(app, projectApi.get, async (req) => envShownTo(req, await scope(req).projects.get(req.params.name), maskProjectDetailEnv));
   route(app, projectApi.create, (req) => scope(req).projects.write(req.body.name, req.body.content, 'create'));
   route(app, projectApi.adopt, (req) => scope(req).projects.adopt(req.params.name));
   route(app, projectApi.plan, (req) => scope(req).projectPlan.plan(req.params.name));

@@ -4,7 +4,8 @@ import { route } from '../lib/route';
 import { openSse } from '../lib/sse';
 import type { Services } from '../app-services';
 import { AppError, ForbiddenError } from '../errors';
-import { requirePrincipal } from '../plugins/auth';
+import { envShownTo, requirePrincipal } from '../plugins/auth';
+import { maskImageEnv } from '../services/env-visibility';
 import type { ImagesService } from '../services/images';
 
 const wantsEventStream = (req: FastifyRequest) => (req.headers.accept ?? '').includes('text/event-stream');
@@ -35,7 +36,7 @@ async function streamPull(req: FastifyRequest, reply: FastifyReply, images: Imag
 export function resourceRoutes(app: FastifyInstance, { scope }: Services): void {
   route(app, imageApi.list, (req) => scope(req).images.list());
   route(app, imageApi.pull, (req, reply) => (wantsEventStream(req) ? streamPull(req, reply, scope(req).images, req.body.image) : scope(req).images.pull(req.body.image)));
-  route(app, imageApi.get, (req) => scope(req).images.get(req.params.id));
+  route(app, imageApi.get, async (req) => envShownTo(req, await scope(req).images.get(req.params.id), maskImageEnv));
   route(app, imageApi.remove, (req) => scope(req).images.remove(req.params.id));
   // POST only: GET and DELETE /api/resources/images/batch still reach an image named "batch".
   route(app, imageApi.batch, (req) => {

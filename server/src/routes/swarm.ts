@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { swarmApi } from '@berth/contract';
 import type { Services } from '../app-services';
 import { route } from '../lib/route';
+import { envShownTo } from '../plugins/auth';
+import { maskStackEnv } from '../services/env-visibility';
 import { openSse } from '../lib/sse';
 import { LOG_TAIL_LINES, parseLogRange } from '../services/log-range';
 import { streamActivity } from './compose';
@@ -34,7 +36,7 @@ export function swarmRoutes(app: FastifyInstance, { scope, environments, templat
   });
 
   route(app, swarmApi.stacks, (req) => swarm(req).stacks.list());
-  route(app, swarmApi.stack, (req) => swarm(req).stacks.get(req.params.name));
+  route(app, swarmApi.stack, async (req) => envShownTo(req, await swarm(req).stacks.get(req.params.name), maskStackEnv));
   route(app, swarmApi.deployStack, (req) => swarm(req).stacks.deploy(req.body.name, req.body.content, 'create'));
   route(app, swarmApi.redeployStack, (req) => swarm(req).stacks.deploy(req.params.name, req.body.content, 'redeploy'));
   route(app, swarmApi.stackFromTemplate, async (req) => {

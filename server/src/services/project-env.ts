@@ -5,10 +5,10 @@ import { parseDotenv } from '../compose/interpolate';
 import { checkFileReferences } from '../compose/references';
 import { ConflictError, ValidationError } from '../errors';
 import { writeFileAtomic } from '../lib/atomic-write';
+// Sending the mask back keeps the stored value.
+import { MASK } from '../lib/env-mask';
 import type { ProjectsService } from './projects';
 
-/** What stands for a value the reader has not revealed; sending it back keeps the stored value. */
-export const MASK = '********';
 /** A project's .env is a short list of settings. */
 export const MAX_ENV_BYTES = 64 * 1024;
 

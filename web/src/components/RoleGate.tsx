@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { Alert, Fieldset } from '@mantine/core';
-import type { Role } from '@berth/contract';
+import { Alert, Fieldset, Text } from '@mantine/core';
+import { seesEnvValues, type Role } from '@berth/contract';
 import { canCall, useCan, useSession, type RouteAccess } from '../lib/session';
 
 const article = (role: Role) => (role === 'viewer' ? 'a' : 'an');
@@ -31,5 +31,16 @@ export function EditableBy({ route, children }: { route: RouteAccess; children: 
     <Fieldset variant="unstyled" disabled={!useCan(route)} p={0} m={0}>
       {children}
     </Fieldset>
+  );
+}
+
+/** Beside environment values: for a role the server masks them for (a viewer), says why they read ********. */
+export function EnvValuesNote() {
+  const { role } = useSession();
+  if (seesEnvValues(role)) return null;
+  return (
+    <Text size="xs" c="dimmed">
+      Values hidden for your role ({role}); an operator or admin sees them.
+    </Text>
   );
 }

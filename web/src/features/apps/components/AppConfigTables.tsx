@@ -3,6 +3,7 @@ import type { App } from '@berth/contract';
 import type { Column } from '../../../components/DataTable';
 import { envRows, labelRows } from '../model';
 import { KeyValueTable } from '../../../components/KeyValueTable';
+import { EnvValuesNote } from '../../../components/RoleGate';
 import { Section } from '../../../components/Section';
 
 type Env = { name: string; value: string };
@@ -27,6 +28,7 @@ const LABEL_COLUMNS: Column<Label>[] = [
 export function AppEnvironment({ app }: { app: App }) {
   return (
     <Section title="Environment">
+      <EnvValuesNote />
       <KeyValueTable label="Environment" rows={envRows(app.Config.Env)} columns={ENV_COLUMNS} rowKey={(e) => `${e.name}=${e.value}`} emptyText="No environment variables." />
     </Section>
   );

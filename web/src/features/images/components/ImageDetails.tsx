@@ -2,6 +2,7 @@ import { Code, Stack, Text } from '@mantine/core';
 import type { ImageDetail } from '@berth/contract';
 import { formatBytes, formatDate } from '../../../lib/format';
 import { Section } from '../../../components/Section';
+import { EnvValuesNote } from '../../../components/RoleGate';
 import { imageCommand } from '../model';
 import { ImageTags } from './ImageTags';
 import { NameList } from './ImageNames';
@@ -45,6 +46,7 @@ export function ImageDetails({ image }: { image: ImageDetail }) {
           <Text fw={600} size="sm">
             Environment
           </Text>
+          <EnvValuesNote />
           <PairsTable label="Environment" pairs={env} />
         </Stack>
       </Section>

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Code, Stack, Table, Text } from '@mantine/core';
 import type { ComposeService } from '@berth/contract';
+import { EnvValuesNote } from '../../../components/RoleGate';
 import { commandText, keyValueLines, names, portText, volumeRows } from '../model';
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
@@ -80,6 +81,7 @@ export function ServiceFields({ service }: { service: ComposeService }) {
         )}
         {s.environment && (
           <Row label="Environment">
+            <EnvValuesNote />
             <Lines items={keyValueLines(s.environment)} />
           </Row>
         )}

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useNavigate } from 'react-router-dom';
 import { PROJECT_NAME_PATTERN, swarmApi } from '@berth/contract';
-import { Can } from '../../../components/RoleGate';
+import { Can, EnvValuesNote } from '../../../components/RoleGate';
 import { errorMessage, notifySuccess } from '../../../lib/notify';
 import { ComposeEditor } from '../../projects';
 import { useDeployStack, useStack } from '../api';
@@ -37,6 +37,7 @@ function Editor({ name: fixedName, initial }: { name: string | null; initial: st
           {errorMessage(deploy.error)}
         </Alert>
       )}
+      <EnvValuesNote />
       <ComposeEditor value={content} onChange={setContent} />
       <Can route={fixedName === null ? swarmApi.deployStack : swarmApi.redeployStack}>
         <Group>

@@ -178,7 +178,8 @@ describe('environment values', () => {
   it('a viewer reads the names with every value masked; an operator reads the values', async () => {
     const [app, list, detail, image] = await reads(actors[0]!.key);
     for (const res of [app, list, detail, image]) expect(res.status, res.text).toBe(200);
-    for (const res of [app, list, detail]) expect(res.text).not.toContain(secret);
+    const apps = await actors[0]!.key.get('/api/apps/');
+    for (const res of [app, list, detail, apps]) expect(res.text).not.toContain(secret);
     const masked = contract.ENV_VALUE_MASK;
     expect((app.body as contract.App).Config.Env).toContain(`FOO=${masked}`);
     const file = (detail.body as contract.ProjectDetail).content;

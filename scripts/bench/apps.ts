@@ -5,7 +5,8 @@
 //       10 dashboard viewers (each reads the apps' stats and the host header), windows of equal length: the engine idle without Berth (baseline),
 //       then Berth with the engine stats source, then with the cgroup source. Per window: engine
 //       CPU (dockerd + containerd + shims), Berth's CPU, the engine calls Berth made (counted on a
-//       proxy socket), samples per second per viewer and whether every viewer got every sample
+//       proxy socket), samples per second per viewer and whether every viewer got every sample;
+//       with the cgroup source also pairs of short windows with Berth running and frozen
 //   [3] server memory idle, after the list runs and while streaming
 //   [4] history disk per app per day, measured by writing two days of 1 s readings
 import type { ChildProcess } from 'node:child_process';
@@ -25,6 +26,9 @@ const STATS_N = Number(process.env.BENCH_STATS_APPS ?? 50);
 const VIEWERS = Number(process.env.BENCH_VIEWERS ?? 10);
 const WINDOW_MS = Number(process.env.BENCH_STATS_WINDOW_S ?? 20) * 1000;
 const ROUNDS = 15;
+/** Paired windows (Berth running, then stopped) and their length. */
+const PAIRS = Number(process.env.BENCH_STATS_PAIRS ?? 10);
+const PAIR_MS = 5000;
 const RUN = `berth-bench-${randomBytes(3).toString('hex')}`;
 // Other benches may run on the shared engine at the same time: this run removes only its own containers.
 const LABELS = ['--label', 'berth.bench=1', '--label', `berth.bench.run=${RUN}`];
@@ -86,6 +90,16 @@ interface SourceRun {
   appsSampled: number;
   historyBytes: number;
   rss: number;
+  /** Cgroup source only: the engine with Berth running vs frozen, in pairs of short windows. */
+  paired?: Paired;
+}
+
+interface Paired {
+  running: EnginePct;
+  stopped: EnginePct;
+  /** Mean of (running − frozen) over the pairs, % of one core, and its standard error. */
+  mean: number;
+  stdErr: number;
 }
 
 /** One window with Berth on the private engine, through the counting proxy, with one stats source. */
@@ -144,12 +158,53 @@ async function measureSource(source: 'engine' | 'cgroup', names: string[], docke
     appsSampled: hubTally.size,
     historyBytes: end.historyBytes,
     rss: end.rss,
+    ...(source === 'cgroup' ? { paired: await pairedWindows() } : {}),
   };
   for (const v of mine) v.close();
   for (const a of streams.splice(0)) a.abort();
   if (hosts.some((h) => h.updates === 0)) throw new Error(`a viewer got no host overview (${source} source)`);
   await stopServer();
   return run;
+}
+
+/**
+ * The idle engine's own CPU comes in bursts (containerd's periodic work): 20 s windows with no
+ * client at all differ by up to ~2 % of a core on a loaded machine, as much as the figure to
+ * measure. So Berth is also measured against itself frozen: pairs of short windows with Berth
+ * running and frozen (SIGSTOP; its connections stay open), in random order within each pair so
+ * a periodic burst cannot side with one state; the mean difference comes with its standard error.
+ */
+async function pairedWindows(): Promise<Paired> {
+  const child = server!;
+  const zero = { dockerd: 0, containerd: 0, shims: 0 };
+  const sums = { running: { ...zero }, stopped: { ...zero } };
+  const diffs: number[] = [];
+  let ms = 0;
+  try {
+    for (let i = 0; i < PAIRS; i++) {
+      const order = Math.random() < 0.5 ? (['running', 'stopped'] as const) : (['stopped', 'running'] as const);
+      const pair = { running: 0, stopped: 0 };
+      for (const state of order) {
+        child.kill(state === 'running' ? 'SIGCONT' : 'SIGSTOP');
+        await sleep(500); // let the change settle
+        const a = engine!.cpu();
+        const t0 = Date.now();
+        await sleep(PAIR_MS);
+        const b = engine!.cpu();
+        if (state === 'running') ms += Date.now() - t0;
+        for (const k of ['dockerd', 'containerd', 'shims'] as const) {
+          sums[state][k] += b[k] - a[k];
+          pair[state] += b[k] - a[k];
+        }
+      }
+      diffs.push(pct(pair.running - pair.stopped, PAIR_MS));
+    }
+  } finally {
+    child.kill('SIGCONT');
+  }
+  const mean = diffs.reduce((x, y) => x + y, 0) / diffs.length;
+  const sd = Math.sqrt(diffs.reduce((x, d) => x + (d - mean) ** 2, 0) / Math.max(1, diffs.length - 1));
+  return { running: enginePct(zero, sums.running, ms), stopped: enginePct(zero, sums.stopped, ms), mean, stdErr: sd / Math.sqrt(diffs.length) };
 }
 
 /**
@@ -278,6 +333,8 @@ async function main(): Promise<void> {
   await sleep(2000);
   const after = await baselineWindow('after');
   const baseline = (before.total + after.total) / 2;
+  /** How far the idle engine moved between its two windows: differences this small are noise. */
+  const spread = Math.abs(after.total - before.total);
   const helpers = own.helperProcesses();
   const privateVersion = (await own.docker(['version', '--format', '{{.Server.Version}}'])).trim();
 
@@ -303,15 +360,24 @@ async function main(): Promise<void> {
   console.log(`[2] baseline (no Berth): engine ${baseline.toFixed(2)} % on average; before the Berth windows ${fmtEngine(before)}, after ${fmtEngine(after)}`);
   for (const r of bySource) {
     const cost = r.engine.total - baseline;
+    const noise = Math.abs(cost) <= spread ? `, within the baseline's own spread of ${spread.toFixed(2)}` : '';
     const target = r.source === 'cgroup' ? ` (targets: engine's cost ≤ 1 %: ${cost <= 1 ? 'OK' : 'OVER'}; Berth ≤ 3 %: ${r.berthCpu <= 3 ? 'OK' : 'OVER'})` : '';
     console.log(
       `[2] ${r.source} source: engine ${fmtEngine(r.engine)} → ${cost >= 0 ? '+' : ''}${cost.toFixed(2)} over the baseline ` +
-        `(${(r.engine.total / (baseline || 0.01)).toFixed(1)}× it); Berth ${r.berthCpu.toFixed(2)} %${target}`,
+        `(${(r.engine.total / (baseline || 0.01)).toFixed(1)}× it${noise}); Berth ${r.berthCpu.toFixed(2)} %${target}`,
     );
     console.log(
       `      samples: ${r.fannedPerSecond.toFixed(1)}/s from ${r.appsSampled} apps; each viewer got ${r.perViewer[0].toFixed(1)}–${r.perViewer[1].toFixed(1)}/s; ` +
         `every viewer got every sample: ${r.missing === 0 && r.appsSampled === STATS_N ? 'yes' : `NO (${r.missing} missing, ${r.appsSampled}/${STATS_N} apps sampled)`}`,
     );
+    if (r.paired) {
+      const p = r.paired;
+      console.log(
+        `      paired, ${PAIRS} × ${PAIR_MS / 1000} s each way in random order: engine with Berth running ${fmtEngine(p.running)}, ` +
+          `frozen ${fmtEngine(p.stopped)} → Berth's cost to the engine ${p.mean >= 0 ? '+' : ''}${p.mean.toFixed(2)} ± ${p.stdErr.toFixed(2)} (standard error; ` +
+          `target ≤ 1 %: ${p.mean <= 1 ? 'OK' : 'OVER'})`,
+      );
+    }
     const fellBack = r.source === 'cgroup' && r.statsStreams > 0 ? ` (${r.statsStreams} containers were not found in the cgroup tree: the engine sampled them)` : '';
     console.log(`      engine calls by Berth in the window: ${fmtCalls(r.callsPerSecond)}; engine stats streams opened: ${r.statsStreams}${fellBack}`);
     console.log(`      every engine call from Berth's start to the window's end: ${r.sinceStart.map(([c, n]) => `${c} ×${n}`).join(', ')}`);

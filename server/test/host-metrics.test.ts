@@ -78,6 +78,7 @@ describe('host overview and Prometheus metrics', () => {
       dockerCli(['run', '-d', '--name', other, '--label', 'berth.test=1', testEngine().image, 'sleep', '600']);
       await until(() => started, 'the start event of the new container');
       offStart();
+      await new Promise((r) => setTimeout(r, 1100)); // past the one-second answer cache
       // Then, well within the facts' 30 s, answers past the one-second cache read only /proc unless
       // an event came (`mark`: the changes counted before the answer that last read the engine).
       let mark = changes;

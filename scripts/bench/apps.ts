@@ -1,107 +1,236 @@
 // Benchmark of the apps server against the raw engine, run by `npm run bench` (scripts/bench.sh).
 // Every figure is compared with the engine measured in the same run; nothing here asserts a time.
 //   [1] GET /api/apps/ with many stopped containers vs. the engine's own list call (target ≤ 1.3×)
-//   [2] engine stats streams open while dashboard viewers watch running apps (one per app, not per viewer)
-//   [3] server memory idle and while those viewers stream; server and engine CPU while streaming
-//   [4] side by side, the same apps and viewers: engine CPU (dockerd + containerd + shims) and Berth's
-//       CPU with the engine stats source vs the cgroup source, and samples delivered per second
+//   [2] live stats on a private dockerd started for this bench (nothing else uses it), 50 apps,
+//       10 dashboard viewers (each reads the apps' stats and the host header), windows of equal length: the engine idle without Berth (baseline),
+//       then Berth with the engine stats source, then with the cgroup source. Per window: engine
+//       CPU (dockerd + containerd + shims), Berth's CPU, the engine calls Berth made (counted on a
+//       proxy socket), samples per second per viewer and whether every viewer got every sample;
+//       with the cgroup source also pairs of short windows with Berth running and frozen
+//   [3] server memory idle, after the list runs and while streaming
+//   [4] history disk per app per day, measured by writing two days of 1 s readings
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { StatsHistoryRepo } from '../../server/src/db/stats-history-repo';
+import { KEEP_SECONDS } from '../../server/src/services/stats-history';
+import { EngineLink, readSseBlocks, type EngineCall } from '../../server/test/apps-fixtures';
 import type { Probe } from './server';
-import { docker, engineGet, forkBenchServer, median, mib, parallel, runBench, serverGet, signInCookies, timed, Viewer } from './lib';
+import { docker, engineGet, forkBenchServer, median, mib, parallel, runBench, serverGet, signInCookies, tally, timed, Viewer } from './lib';
+import { startPrivateEngine, type EngineCpu, type PrivateEngine } from './private-engine';
 
 const LIST_N = Number(process.env.BENCH_LIST_CONTAINERS ?? 500);
 const STATS_N = Number(process.env.BENCH_STATS_APPS ?? 50);
 const VIEWERS = Number(process.env.BENCH_VIEWERS ?? 10);
+const WINDOW_MS = Number(process.env.BENCH_STATS_WINDOW_S ?? 20) * 1000;
 const ROUNDS = 15;
-const STREAM_WINDOW_MS = 10_000;
-const LABEL = 'berth.bench=1';
+/** Paired windows (Berth running, then stopped) and their length. */
+const PAIRS = Number(process.env.BENCH_STATS_PAIRS ?? 10);
+const PAIR_MS = 5000;
 const RUN = `berth-bench-${randomBytes(3).toString('hex')}`;
+// Other benches may run on the shared engine at the same time: this run removes only its own containers.
+const LABELS = ['--label', 'berth.bench=1', '--label', `berth.bench.run=${RUN}`];
 const ADMIN = { username: 'bench@berth.local', password: randomBytes(12).toString('hex') };
 
 const log = (msg: string) => console.log(`[bench] ${msg}`);
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const pct = (cpuSeconds: number, ms: number) => (cpuSeconds / (ms / 1000)) * 100;
+/** The engine's CPU between two readings, in % of one core, per part and in total. */
+const enginePct = (a: EngineCpu, b: EngineCpu, ms: number) => {
+  const parts = { dockerd: pct(b.dockerd - a.dockerd, ms), containerd: pct(b.containerd - a.containerd, ms), shims: pct(b.shims - a.shims, ms) };
+  return { ...parts, total: parts.dockerd + parts.containerd + parts.shims };
+};
+type EnginePct = ReturnType<typeof enginePct>;
+const fmtEngine = (e: EnginePct) => `${e.total.toFixed(2)} % (dockerd ${e.dockerd.toFixed(2)}, containerd ${e.containerd.toFixed(2)}, shims ${e.shims.toFixed(2)})`;
 
 let server: ChildProcess | null = null;
-let dataDir: string | null = null;
+const dataDirs: string[] = [];
 const viewers: Viewer[] = [];
+let engine: PrivateEngine | null = null;
+let proxyClose: (() => Promise<void>) | null = null;
+const streams: AbortController[] = [];
 
-async function startServer(extraEnv: Record<string, string> = {}): Promise<{ url: string; ask: () => Promise<Probe> }> {
-  dataDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'berth-bench-'));
+/** A dashboard's other stream, the host header (read and dropped); counts its updates. */
+async function openHostStream(url: string, cookie: string): Promise<{ updates: number }> {
+  const abort = new AbortController();
+  streams.push(abort);
+  const res = await fetch(`${url}/api/host/stream`, { headers: { cookie }, signal: abort.signal });
+  if (res.status !== 200) throw new Error(`/api/host/stream: ${res.status} ${await res.text()}`);
+  const out = { updates: 0 };
+  void readSseBlocks(res.body!, (b) => void (b.event === 'update' && out.updates++)).catch(() => undefined);
+  return out;
+}
+
+async function startServer(extraEnv: Record<string, string> = {}): Promise<{ url: string; ask: (o?: { fanned?: boolean }) => Promise<Probe> }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-bench-'));
+  dataDirs.push(dataDir);
   const started = await forkBenchServer({ DATA_DIR: dataDir, ADMIN_EMAIL: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, DISABLE_AUTH: 'false', ...extraEnv });
   server = started.child;
   return started;
 }
 
-/** The harness's folder: where its socket, dockerd.pid and exec root are. */
-const harnessDir = () => path.dirname(new URL(process.env.DOCKER_HOST ?? 'unix:///var/run/docker.sock').pathname);
-
-const cpuOfPid = (pid: string): number => {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-};
-
-/** CPU seconds the harness's dockerd has used so far (null when it is not ours to read). */
-function engineCpuSeconds(): number | null {
-  try {
-    return cpuOfPid(fs.readFileSync(path.join(harnessDir(), 'dockerd.pid'), 'utf8').trim());
-  } catch (err) {
-    log(`engine CPU not readable (${(err as Error).message}); skipping that figure`);
-    return null;
-  }
+interface SourceRun {
+  source: string;
+  engine: EnginePct;
+  berthCpu: number;
+  /** Engine calls Berth made during the window, per call, per second. */
+  callsPerSecond: Array<[string, number]>;
+  /** Engine stats streams Berth opened since it started. */
+  statsStreams: number;
+  /** Every engine call Berth made from its start to the window's end, with counts. */
+  sinceStart: Array<[string, number]>;
+  /** Samples per second each viewer got (min and max over viewers). */
+  perViewer: [number, number];
+  fannedPerSecond: number;
+  /** Samples the hub handed out in the window that some viewer did not get (summed over viewers). */
+  missing: number;
+  appsSampled: number;
+  historyBytes: number;
+  rss: number;
+  /** Cgroup source only: the engine with Berth running vs frozen, in pairs of short windows. */
+  paired?: Paired;
 }
 
-/** CPU seconds of the whole engine: dockerd plus its containerd and every shim (processes naming the harness's exec root). */
-function engineStackCpuSeconds(): number | null {
-  const dockerd = engineCpuSeconds();
-  if (dockerd === null) return null;
-  const execRoot = path.join(harnessDir(), 'exec') + '/';
-  let total = dockerd;
-  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    try {
-      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (/^(\/usr\/bin\/)?containerd/.test(cmd) && cmd.includes(execRoot)) total += cpuOfPid(pid);
-    } catch {
-      // The process ended while the list was read: it used nothing more.
-    }
-  }
-  return total;
+interface Paired {
+  running: EnginePct;
+  stopped: EnginePct;
+  /** Mean of (running − frozen) over the pairs, % of one core, and its standard error. */
+  mean: number;
+  stdErr: number;
 }
 
-/** Engine and Berth CPU, samples delivered, with one stats source: a fresh server, the viewers, one window. */
-async function measureSource(source: 'engine' | 'cgroup', names: string[]) {
+/** One window with Berth on the private engine, through the counting proxy, with one stats source. */
+async function measureSource(source: 'engine' | 'cgroup', names: string[], dockerHost: string, calls: EngineCall[]): Promise<SourceRun> {
+  const sinceStart = calls.length;
   // An unreadable cgroup root makes Berth fall back to the engine's stats API.
-  const { url, ask } = await startServer(source === 'engine' ? { CGROUP_ROOT: '/nonexistent-cgroup-root' } : {});
+  const { url, ask } = await startServer({ DOCKER_HOST: dockerHost, ...(source === 'engine' ? { CGROUP_ROOT: '/nonexistent-cgroup-root' } : {}) });
   const cookie = await signInCookies(url, ADMIN);
+  // Each dashboard viewer reads the apps' stats and the host header, like the dashboard page.
   const mine: Viewer[] = [];
-  for (let i = 0; i < VIEWERS; i++) mine.push(await Viewer.open(`${url}/api/apps/stats`, cookie));
+  const hosts: Array<{ updates: number }> = [];
+  for (let i = 0; i < VIEWERS; i++) {
+    mine.push(await Viewer.open(`${url}/api/apps/stats`, cookie));
+    hosts.push(await openHostStream(url, cookie));
+  }
   viewers.push(...mine);
   const deadline = Date.now() + 90_000;
   while (!mine.every((v) => names.every((n) => v.seen.has(n)))) {
     if (Date.now() > deadline) throw new Error(`viewers did not see every app within 90 s (${source} source)`);
-    await new Promise((r) => setTimeout(r, 250));
+    await sleep(250);
   }
-  const start = await ask();
-  const engineBefore = engineStackCpuSeconds();
-  const delivered = mine.reduce((n, v) => n + v.samples, 0);
-  await new Promise((r) => setTimeout(r, STREAM_WINDOW_MS));
+  await sleep(2000); // past the start-up calls and first samples
+  const p0 = await ask(); // also resets the server's CPU counter
+  const t0 = Date.now();
+  const cpu0 = engine!.cpu();
+  await sleep(WINDOW_MS);
   const end = await ask();
-  const engineAfter = engineStackCpuSeconds();
-  const seconds = STREAM_WINDOW_MS / 1000;
-  const result = {
+  const cpu1 = engine!.cpu();
+  const t1 = Date.now();
+  // Samples taken inside the window may still be on their way to the viewers.
+  await sleep(1500);
+  const { fanned = [] } = await ask({ fanned: true });
+  const hubTally = tally(fanned, t0, t1);
+  let missing = 0;
+  const perViewer = mine.map((v) => {
+    const got = tally(v.received, t0, t1);
+    for (const [app, n] of hubTally) missing += Math.max(0, n - (got.get(app) ?? 0));
+    return [...got.values()].reduce((a, b) => a + b, 0) / ((t1 - t0) / 1000);
+  });
+  const byCall = new Map<string, number>();
+  const all = new Map<string, number>();
+  for (const c of calls.slice(sinceStart)) {
+    if (c.at >= t0 && c.at < t1) byCall.set(c.call, (byCall.get(c.call) ?? 0) + 1);
+    if (c.at < t1) all.set(c.call, (all.get(c.call) ?? 0) + 1);
+  }
+  const run: SourceRun = {
     source: end.source,
-    engineCpu: engineBefore !== null && engineAfter !== null ? ((engineAfter - engineBefore) / seconds) * 100 : null,
-    berthCpu: (end.cpuMicros / 1000 / STREAM_WINDOW_MS) * 100,
-    received: (end.samplesReceived - start.samplesReceived) / seconds,
-    delivered: (mine.reduce((n, v) => n + v.samples, 0) - delivered) / seconds,
+    engine: enginePct(cpu0, cpu1, t1 - t0),
+    berthCpu: pct(end.cpuMicros / 1e6, end.at - p0.at),
+    callsPerSecond: [...byCall].map(([c, n]): [string, number] => [c, n / ((t1 - t0) / 1000)]).sort((a, b) => b[1] - a[1]),
+    statsStreams: all.get('GET /containers/{id}/stats') ?? 0,
+    sinceStart: [...all].sort((a, b) => b[1] - a[1]),
+    perViewer: [Math.min(...perViewer), Math.max(...perViewer)],
+    fannedPerSecond: [...hubTally.values()].reduce((a, b) => a + b, 0) / ((t1 - t0) / 1000),
+    missing,
+    appsSampled: hubTally.size,
     historyBytes: end.historyBytes,
+    rss: end.rss,
+    ...(source === 'cgroup' ? { paired: await pairedWindows() } : {}),
   };
   for (const v of mine) v.close();
+  for (const a of streams.splice(0)) a.abort();
+  if (hosts.some((h) => h.updates === 0)) throw new Error(`a viewer got no host overview (${source} source)`);
   await stopServer();
-  return result;
+  return run;
+}
+
+/**
+ * The idle engine's own CPU comes in bursts (containerd's periodic work): 20 s windows with no
+ * client at all differ by up to ~2 % of a core on a loaded machine, as much as the figure to
+ * measure. So Berth is also measured against itself frozen: pairs of short windows with Berth
+ * running and frozen (SIGSTOP; its connections stay open), in random order within each pair so
+ * a periodic burst cannot side with one state; the mean difference comes with its standard error.
+ */
+async function pairedWindows(): Promise<Paired> {
+  const child = server!;
+  const zero = { dockerd: 0, containerd: 0, shims: 0 };
+  const sums = { running: { ...zero }, stopped: { ...zero } };
+  const diffs: number[] = [];
+  let ms = 0;
+  try {
+    for (let i = 0; i < PAIRS; i++) {
+      const order = Math.random() < 0.5 ? (['running', 'stopped'] as const) : (['stopped', 'running'] as const);
+      const pair = { running: 0, stopped: 0 };
+      for (const state of order) {
+        child.kill(state === 'running' ? 'SIGCONT' : 'SIGSTOP');
+        await sleep(500); // let the change settle
+        const a = engine!.cpu();
+        const t0 = Date.now();
+        await sleep(PAIR_MS);
+        const b = engine!.cpu();
+        if (state === 'running') ms += Date.now() - t0;
+        for (const k of ['dockerd', 'containerd', 'shims'] as const) {
+          sums[state][k] += b[k] - a[k];
+          pair[state] += b[k] - a[k];
+        }
+      }
+      diffs.push(pct(pair.running - pair.stopped, PAIR_MS));
+    }
+  } finally {
+    child.kill('SIGCONT');
+  }
+  const mean = diffs.reduce((x, y) => x + y, 0) / diffs.length;
+  const sd = Math.sqrt(diffs.reduce((x, d) => x + (d - mean) ** 2, 0) / Math.max(1, diffs.length - 1));
+  return { running: enginePct(zero, sums.running, ms), stopped: enginePct(zero, sums.stopped, ms), mean, stdErr: sd / Math.sqrt(diffs.length) };
+}
+
+/**
+ * Disk use of the stats history per app, measured: two days of 1 s readings for a few apps written
+ * the way the recorder writes them (a batch a minute here, purged each minute), the file checked
+ * after each day with its write-ahead log folded in.
+ */
+function historyDiskPerApp(): { firstDay: number; nextDay: number } {
+  const APPS = 2;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-bench-history-'));
+  dataDirs.push(dir);
+  const file = path.join(dir, 'stats-history.db');
+  const t0 = Math.floor(Date.now() / 1000 / 86400) * 86400 - 7 * 86400;
+  const sizes: number[] = [];
+  for (let day = 0; day < 2; day++) {
+    const repo = new StatsHistoryRepo(dir);
+    for (let m = 0; m < 1440; m++) {
+      const minute = t0 + day * 86400 + m * 60;
+      const points = range(60 * APPS).map((i) => ({ env: 'local', app: `app-${i % APPS}`, time: minute + Math.floor(i / APPS), cpu: Math.random() * 100, mem: 5e7 + Math.random() * 1e7 }));
+      repo.add(points);
+      repo.purge(minute + 60, KEEP_SECONDS);
+    }
+    repo.close(); // folds the write-ahead log into the file
+    sizes.push(fs.statSync(file).size);
+  }
+  return { firstDay: sizes[0]! / APPS, nextDay: (sizes[1]! - sizes[0]!) / APPS };
 }
 
 async function stopServer(): Promise<void> {
@@ -121,7 +250,7 @@ async function stopServer(): Promise<void> {
 }
 
 async function removeBenchContainers(): Promise<void> {
-  const ids = (await docker(['ps', '-aq', '--filter', `label=${LABEL}`])).split('\n').filter(Boolean);
+  const ids = (await docker(['ps', '-aq', '--filter', `label=berth.bench.run=${RUN}`])).split('\n').filter(Boolean);
   const batches = range(Math.ceil(ids.length / 50)).map((i) => ids.slice(i * 50, i * 50 + 50));
   await parallel(batches, 4, (batch) => docker(['rm', '-f', ...batch]));
   if (ids.length) log(`removed ${ids.length} bench containers`);
@@ -129,24 +258,30 @@ async function removeBenchContainers(): Promise<void> {
 
 async function cleanup(): Promise<void> {
   for (const v of viewers) v.close();
+  for (const a of streams) a.abort();
   await stopServer();
+  await proxyClose?.();
+  // Stopping the private engine takes its containers, data root and exec root with it.
+  await engine?.stop();
   await removeBenchContainers();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
 }
+
+const fmtCalls = (calls: Array<[string, number]>) =>
+  calls.length ? calls.map(([c, n]) => `${c} ${n.toFixed(2)}/s`).join(', ') : 'none';
 
 async function main(): Promise<void> {
   const started = Date.now();
   const image = process.env.BERTH_TEST_IMAGE;
   if (!image) throw new Error('BERTH_TEST_IMAGE is not set; run through `npm run bench`');
-  await removeBenchContainers();
   const engineVersion = (await docker(['version', '--format', '{{.Server.Version}}'])).trim();
 
   log(`creating ${LIST_N} stopped containers (docker create)`);
-  await parallel(range(LIST_N), 8, (i) => docker(['create', '--name', `${RUN}-c${i}`, '--label', LABEL, '--label', 'berth.test=1', image, 'true']));
+  await parallel(range(LIST_N), 8, (i) => docker(['create', '--name', `${RUN}-c${i}`, ...LABELS, '--label', 'berth.test=1', image, 'true']));
 
   const { url, ask } = await startServer();
   const cookie = await signInCookies(url, ADMIN);
-  await new Promise((r) => setTimeout(r, 2000));
+  await sleep(2000);
   const idle = await ask();
 
   log('[1] timing the app list');
@@ -166,38 +301,48 @@ async function main(): Promise<void> {
     listed = (JSON.parse(body) as unknown[]).length;
   }
   const afterList = await ask();
-
-  log(`[2] starting ${STATS_N} apps and ${VIEWERS} dashboard viewers`);
-  const names = range(STATS_N).map((i) => `${RUN}-s${i}`);
-  await parallel(names, 4, (name) => docker(['run', '-d', '--name', name, '--label', LABEL, '--label', 'berth.test=1', image, 'sleep', '100000']));
-  for (let i = 0; i < VIEWERS; i++) viewers.push(await Viewer.open(`${url}/api/apps/stats`, cookie));
-  const deadline = Date.now() + 90_000;
-  while (!viewers.every((v) => names.every((n) => v.seen.has(n)))) {
-    if (Date.now() > deadline) throw new Error('viewers did not see every app within 90 s');
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  const runningOnEngine = (await docker(['ps', '-q'])).split('\n').filter(Boolean).length;
-  const windowStart = await ask(); // also resets the server's CPU counter
-  const engineCpuBefore = engineCpuSeconds();
-  const samplesBefore = viewers.reduce((n, v) => n + v.samples, 0);
-  await new Promise((r) => setTimeout(r, STREAM_WINDOW_MS));
-  const streaming = await ask();
-  const engineCpuAfter = engineCpuSeconds();
-  const samplesPerSecond = (viewers.reduce((n, v) => n + v.samples, 0) - samplesBefore) / (STREAM_WINDOW_MS / 1000);
-  const fromEngine = (streaming.samplesReceived - windowStart.samplesReceived) / (STREAM_WINDOW_MS / 1000);
-  for (const v of viewers.splice(0)) v.close();
-  const closeStart = Date.now();
-  // The history recorder keeps one stream per running app open with no viewer at all.
-  while ((await ask()).openStreams > runningOnEngine && Date.now() - closeStart < 15_000) await new Promise((r) => setTimeout(r, 200));
-  const afterClose = await ask();
   await stopServer();
+  await removeBenchContainers();
 
-  log('[4] engine source vs cgroup source, side by side');
-  const bySource = [await measureSource('engine', names), await measureSource('cgroup', names)];
+  log(`[2] private dockerd: starting it, pulling ${image}, running ${STATS_N} apps`);
+  engine = await startPrivateEngine(RUN);
+  const own = engine;
+  await own.docker(['pull', '-q', image]);
+  const names = range(STATS_N).map((i) => `${RUN}-s${i}`);
+  await parallel(names, 4, (name) => own.docker(['run', '-d', '--name', name, '--network', 'none', ...LABELS, image, 'sleep', '100000']));
+  const proxySock = path.join(own.dir, 'berth.sock');
+  const proxy = new EngineLink(proxySock, new URL(own.host).pathname);
+  await proxy.up();
+  proxyClose = () => proxy.down();
+  await sleep(3000); // let the engine settle after the starts
+
+  /** The engine's CPU over one window with Berth not running. */
+  const baselineWindow = async (when: string) => {
+    log(`[2] baseline ${when}: the private engine with ${STATS_N} apps and no Berth, ${WINDOW_MS / 1000} s`);
+    const cpu0 = own.cpu();
+    const t0 = Date.now();
+    await sleep(WINDOW_MS);
+    return enginePct(cpu0, own.cpu(), Date.now() - t0);
+  };
+  const before = await baselineWindow('before');
+  const bySource: SourceRun[] = [];
+  for (const source of ['engine', 'cgroup'] as const) {
+    log(`[2] ${source} source: Berth, ${VIEWERS} dashboard viewers, ${WINDOW_MS / 1000} s`);
+    bySource.push(await measureSource(source, names, `unix://${proxySock}`, proxy.calls));
+  }
+  await sleep(2000);
+  const after = await baselineWindow('after');
+  const baseline = (before.total + after.total) / 2;
+  /** How far the idle engine moved between its two windows: differences this small are noise. */
+  const spread = Math.abs(after.total - before.total);
+  const helpers = own.helperProcesses();
+  const privateVersion = (await own.docker(['version', '--format', '{{.Server.Version}}'])).trim();
+
+  log('[4] history disk: writing two days of readings');
+  const disk = historyDiskPerApp();
 
   const ratio = median(berthMs) / median(engineMs);
-  const serverCpu = (streaming.cpuMicros / 1000 / STREAM_WINDOW_MS) * 100;
-  const engineCpu = engineCpuBefore !== null && engineCpuAfter !== null ? ((engineCpuAfter - engineCpuBefore) / (STREAM_WINDOW_MS / 1000)) * 100 : null;
+  const streaming = bySource.find((r) => r.source === 'cgroup') ?? bySource[bySource.length - 1]!;
   console.log('');
   console.log(
     `Berth benchmark — engine ${engineVersion}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} ` +
@@ -209,26 +354,43 @@ async function main(): Promise<void> {
       `${ratio.toFixed(2)}× the engine (target ≤ 1.3×) ${ratio <= 1.3 ? 'OK' : 'OVER TARGET'}`,
   );
   console.log(
-    `[2] ${VIEWERS} dashboard viewers, ${STATS_N} bench apps running (${runningOnEngine} running on the engine): ` +
-      `${streaming.openStreams} engine stats streams open (one per running container; without sharing it would be ${VIEWERS * runningOnEngine}) ` +
-      `${streaming.openStreams <= runningOnEngine ? 'OK' : 'OVER TARGET'}; the engine sent ${fromEngine.toFixed(0)} samples/s, ` +
-      `viewers got ${samplesPerSecond.toFixed(0)}/s (${((samplesPerSecond / (fromEngine * VIEWERS || 1)) * 100).toFixed(0)} % of ${VIEWERS} × what came in); ` +
-      `${afterClose.openStreams} open after the viewers left (the history recorder's, one per running app)`,
+    `[2] private dockerd ${privateVersion} (no other client), ${STATS_N} apps running, ${VIEWERS} dashboard viewers, ${WINDOW_MS / 1000} s windows; ` +
+      `CPU in % of one core; engine = dockerd + containerd + shims (${helpers} processes besides dockerd)`,
+  );
+  console.log(`[2] baseline (no Berth): engine ${baseline.toFixed(2)} % on average; before the Berth windows ${fmtEngine(before)}, after ${fmtEngine(after)}`);
+  for (const r of bySource) {
+    const cost = r.engine.total - baseline;
+    const noise = Math.abs(cost) <= spread ? `, within the baseline's own spread of ${spread.toFixed(2)}` : '';
+    const target = r.source === 'cgroup' ? ` (targets: engine's cost ≤ 1 %: ${cost <= 1 ? 'OK' : 'OVER'}; Berth ≤ 3 %: ${r.berthCpu <= 3 ? 'OK' : 'OVER'})` : '';
+    console.log(
+      `[2] ${r.source} source: engine ${fmtEngine(r.engine)} → ${cost >= 0 ? '+' : ''}${cost.toFixed(2)} over the baseline ` +
+        `(${(r.engine.total / (baseline || 0.01)).toFixed(1)}× it${noise}); Berth ${r.berthCpu.toFixed(2)} %${target}`,
+    );
+    console.log(
+      `      samples: ${r.fannedPerSecond.toFixed(1)}/s from ${r.appsSampled} apps; each viewer got ${r.perViewer[0].toFixed(1)}–${r.perViewer[1].toFixed(1)}/s; ` +
+        `every viewer got every sample: ${r.missing === 0 && r.appsSampled === STATS_N ? 'yes' : `NO (${r.missing} missing, ${r.appsSampled}/${STATS_N} apps sampled)`}`,
+    );
+    if (r.paired) {
+      const p = r.paired;
+      console.log(
+        `      paired, ${PAIRS} × ${PAIR_MS / 1000} s each way in random order: engine with Berth running ${fmtEngine(p.running)}, ` +
+          `frozen ${fmtEngine(p.stopped)} → Berth's cost to the engine ${p.mean >= 0 ? '+' : ''}${p.mean.toFixed(2)} ± ${p.stdErr.toFixed(2)} (standard error; ` +
+          `target ≤ 1 %: ${p.mean <= 1 ? 'OK' : 'OVER'})`,
+      );
+    }
+    const fellBack = r.source === 'cgroup' && r.statsStreams > 0 ? ` (${r.statsStreams} containers were not found in the cgroup tree: the engine sampled them)` : '';
+    console.log(`      engine calls by Berth in the window: ${fmtCalls(r.callsPerSecond)}; engine stats streams opened: ${r.statsStreams}${fellBack}`);
+    console.log(`      every engine call from Berth's start to the window's end: ${r.sinceStart.map(([c, n]) => `${c} ×${n}`).join(', ')}`);
+  }
+  console.log(
+    `[3] Server RSS: idle ${mib(idle.rss)}, after the list runs ${mib(afterList.rss)}, while ${VIEWERS} viewers stream ${STATS_N} apps ` +
+      `(${streaming.source} source) ${mib(streaming.rss)}`,
   );
   console.log(
-    `[3] Server RSS: idle ${mib(idle.rss)}, after the list runs ${mib(afterList.rss)}, while streaming ${mib(streaming.rss)} ` +
-      `(${((streaming.rss / idle.rss - 1) * 100).toFixed(0)} % over idle). CPU while streaming: Berth ${serverCpu.toFixed(1)} % of one core` +
-      (engineCpu !== null ? `, dockerd ${engineCpu.toFixed(1)} % (the engine's own cost of the stats streams)` : ''),
+    `[4] history disk per app: ${(disk.firstDay / 1024).toFixed(0)} KiB after the first day, +${(disk.nextDay / 1024).toFixed(0)} KiB each further day ` +
+      `up to 7 days (1 s for 10 min, 10 s for 24 h, 1 min for 7 days; measured on 2 days of 1 s readings; plus one write-ahead log of up to ~4 MiB per file); ` +
+      `the ${STATS_N}-app run's file: ${(streaming.historyBytes / 1024).toFixed(0)} KiB`,
   );
-  for (const r of bySource) {
-    console.log(
-      `[4] ${r.source} source, ${STATS_N} apps, ${VIEWERS} viewers: engine (dockerd + containerd + shims) ` +
-        `${r.engineCpu === null ? 'not readable' : `${r.engineCpu.toFixed(1)} % of one core`}, Berth ${r.berthCpu.toFixed(1)} % ` +
-        `(target with cgroups: engine ≤ 1 %, Berth ≤ 3 %); ${r.received.toFixed(0)} samples/s in, viewers got ${r.delivered.toFixed(0)}/s ` +
-        `(${((r.delivered / (r.received * VIEWERS || 1)) * 100).toFixed(0)} % of ${VIEWERS} × what came in); history file ${(r.historyBytes / 1024).toFixed(0)} KiB`,
-    );
-  }
-  console.log(`[4] history disk: a full week is about 2.4 MB per app (1 s for 10 min, 10 s for 24 h, 1 min for 7 days; README)`);
   log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
 

@@ -101,6 +101,8 @@ export const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 /** A dashboard viewer: reads the SSE stream and counts samples per app. */
 export class Viewer {
   readonly seen = new Map<string, number>();
+  /** Every sample's app and sample time (ms), to check nothing was dropped. */
+  readonly received: Array<[string, number]> = [];
   samples = 0;
   private readonly abort = new AbortController();
 
@@ -120,8 +122,9 @@ export class Viewer {
     try {
       await readSseBlocks(body, (b) => {
         if (b.event !== 'update') return;
-        const { name } = JSON.parse(b.data) as { name: string };
+        const { name, time } = JSON.parse(b.data) as { name: string; time: string };
         this.samples++;
+        this.received.push([name, Date.parse(time)]);
         this.seen.set(name, (this.seen.get(name) ?? 0) + 1);
       });
     } catch (err) {
@@ -156,6 +159,13 @@ export function runBench(main: () => Promise<void>, cleanup: () => Promise<void>
     });
 }
 
+/** Per app, how many of `samples` have a sample time in [from, to). */
+export function tally(samples: Array<[string, number]>, from: number, to: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [name, t] of samples) if (t >= from && t < to) out.set(name, (out.get(name) ?? 0) + 1);
+  return out;
+}
+
 /** Signs in and returns the session cookies as one Cookie header value. */
 export async function signInCookies(url: string, admin: { username: string; password: string }): Promise<string> {
   const res = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) });
@@ -169,8 +179,8 @@ export async function signInCookies(url: string, admin: { username: string; pass
 export interface BenchServer {
   child: ChildProcess;
   url: string;
-  /** A probe of the server process (memory, CPU since the previous probe, stats hub). */
-  ask: () => Promise<Probe>;
+  /** A probe of the server process (memory, CPU since the previous probe, stats hub); `fanned` adds every sample the hub handed out. */
+  ask: (opts?: { fanned?: boolean }) => Promise<Probe>;
 }
 
 /** Forks scripts/bench/server.ts (the server in its own process) with `env` added; resolves once it listens. */
@@ -182,7 +192,7 @@ export function forkBenchServer(env: Record<string, string>): Promise<BenchServe
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const ask = () =>
+  const ask = (opts: { fanned?: boolean } = {}) =>
     new Promise<Probe>((resolve) => {
       const on = (m: Probe) => {
         if (m.type !== 'probe') return;
@@ -190,7 +200,7 @@ export function forkBenchServer(env: Record<string, string>): Promise<BenchServe
         resolve(m);
       };
       child.on('message', on);
-      child.send({ type: 'probe' });
+      child.send({ type: 'probe', ...opts });
     });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the server did not start within 60 s')), 60_000);

@@ -17,6 +17,8 @@ export interface Probe {
   source: string;
   /** Size of the stats history file (with its WAL). */
   historyBytes: number;
+  /** Every sample the hub handed out since start, as [app, sample time in ms] (what every viewer should get). */
+  fanned?: Array<[string, number]>;
   /** CPU time used since the previous probe, in microseconds (user + system). */
   cpuMicros: number;
   at: number;
@@ -29,13 +31,16 @@ async function main(): Promise<void> {
   const { hub } = services.environments.local;
   const historyBytes = () =>
     ['stats-history.db', 'stats-history.db-wal'].reduce((n, f) => n + (fs.existsSync(path.join(config.dataDir, f)) ? fs.statSync(path.join(config.dataDir, f)).size : 0), 0);
+  // A listener inside the server: the samples the hub fans out, to compare with what each viewer got.
+  const fanned: Array<[string, number]> = [];
+  hub.watchAll({ sample: (s) => fanned.push([s.name, Date.parse(s.time)]), removed: () => undefined });
   let last = process.cpuUsage();
-  process.on('message', (msg: { type?: string }) => {
+  process.on('message', (msg: { type?: string; fanned?: boolean }) => {
     if (msg?.type === 'probe') {
       const cpu = process.cpuUsage(last);
       last = process.cpuUsage();
       const m = process.memoryUsage();
-      const probe: Probe = { type: 'probe', rss: m.rss, heapUsed: m.heapUsed, openStreams: hub.openStreams, samplesReceived: hub.samplesReceived, source: hub.source, historyBytes: historyBytes(), cpuMicros: cpu.user + cpu.system, at: Date.now() };
+      const probe: Probe = { type: 'probe', rss: m.rss, heapUsed: m.heapUsed, openStreams: hub.openStreams, samplesReceived: hub.samplesReceived, source: hub.source, historyBytes: historyBytes(), cpuMicros: cpu.user + cpu.system, at: Date.now(), ...(msg.fanned ? { fanned } : {}) };
       process.send?.(probe);
     } else if (msg?.type === 'stop') {
       void app.close().then(() => process.exit(0));

@@ -274,6 +274,7 @@ export function buildScope(id: string, envCtx: AppContext, { variables, notifica
   );
   eventHistory.start();
   const stopWatching = notifications.watch(id, eventHistory, envCtx.engine);
+  const host = new HostService(envCtx, onThisHost(id, envCtx), runtime.events);
   const single = {
     apps,
     appUpdates,
@@ -292,7 +293,7 @@ export function buildScope(id: string, envCtx: AppContext, { variables, notifica
     ...single,
     appStreams: new AppStreams(envCtx, runtime),
     history: runtime.history,
-    host: new HostService(envCtx, onThisHost(id, envCtx)),
+    host,
     appLogs: new AppLogsService(envCtx),
     projectLogs: new ProjectLogsService(envCtx, runtime.events, projects),
     events: runtime.events,
@@ -314,6 +315,7 @@ export function buildScope(id: string, envCtx: AppContext, { variables, notifica
       await autoUpdate.close();
       await projects.shutdown();
       stopWatching();
+      host.close();
       eventHistory.close();
       runtime.close();
     },

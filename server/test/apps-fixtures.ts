@@ -135,11 +135,27 @@ export async function until(check: () => boolean | Promise<boolean>, what: strin
   }
 }
 
+/** One engine request that passed an EngineLink: method and path, without the API version, query or object IDs. */
+export interface EngineCall {
+  at: number;
+  call: string;
+}
+
+/** `GET /v1.41/containers/abc…/stats?stream=1` → `GET /containers/{id}/stats`. */
+const normalizeCall = (method: string, url: string) =>
+  `${method} ${url
+    .replace(/^\/v[\d.]+/, '')
+    .replace(/\?.*$/, '')
+    .replace(/^\/(containers|images|networks|volumes|exec)\/[^/]+(?=\/)/, '/$1/{id}')}`;
+
 /**
  * A socket that forwards to the real engine and can be cut and restored: to Berth the engine
- * goes away and comes back, while the containers keep running on the real engine.
+ * goes away and comes back, while the containers keep running on the real engine. It records
+ * each request line that passes (one split across two reads is missed; engine clients send
+ * small requests), so tests and the benchmark can count Berth's engine calls.
  */
 export class EngineLink {
+  readonly calls: EngineCall[] = [];
   private server: net.Server | null = null;
   private sockets = new Set<net.Socket>();
 
@@ -157,10 +173,20 @@ export class EngineLink {
         s.on('close', () => this.sockets.delete(s));
         s.on('error', () => (s === client ? engine : client).destroy());
       }
+      client.on('data', (chunk: Buffer) => {
+        for (const m of chunk.toString('latin1').matchAll(/(?:^|\r\n)(GET|POST|PUT|DELETE|HEAD) (\S+) HTTP\/1\.[01]\r\n/g)) {
+          this.calls.push({ at: Date.now(), call: normalizeCall(m[1]!, m[2]!) });
+        }
+      });
       client.pipe(engine).pipe(client);
     });
     this.server = server;
     return new Promise((resolve) => server.listen(this.socketPath, resolve));
+  }
+
+  /** How many recorded calls since `since` (ms) were `call`. */
+  count(call: string, since = 0): number {
+    return this.calls.filter((c) => c.call === call && c.at >= since).length;
   }
 
   down(): Promise<void> {

@@ -353,6 +353,10 @@ class DockerodeEngine implements Engine {
     return this.call({ kind: 'engine', doing: 'telling its version' }, (abortSignal) => this.get<EngineVersion>('/version', abortSignal));
   }
 
+  async ping() {
+    await this.call({ kind: 'engine', doing: 'answering a ping' }, (abortSignal) => this.get<unknown>('/_ping', abortSignal));
+  }
+
   info() {
     return this.call({ kind: 'engine', doing: 'describing itself' }, (abortSignal) => this.get<Record<string, unknown>>('/info', abortSignal));
   }

@@ -45,11 +45,19 @@ export class EngineStatus {
     return () => this.listeners.delete(fn);
   }
 
-  async check(): Promise<EngineState> {
+  /**
+   * Asks the engine now. `light`: while it answers and its version is known, a ping is enough
+   * (the periodic watch); the version is read again when it comes back or on a full check.
+   */
+  async check(light = false): Promise<EngineState> {
     const before = this.state.reachable;
     try {
-      const v = await withTimeout(this.docker.version(), 5000, 'engine version timed out');
-      this.state = { reachable: true, version: v.Version ?? null, apiVersion: v.ApiVersion ?? null, error: null };
+      if (light && this.state.reachable && this.state.version !== null) {
+        await withTimeout(this.docker.ping(), 5000, 'engine ping timed out');
+      } else {
+        const v = await withTimeout(this.docker.version(), 5000, 'engine version timed out');
+        this.state = { reachable: true, version: v.Version ?? null, apiVersion: v.ApiVersion ?? null, error: null };
+      }
     } catch (err) {
       const reason =
         err instanceof DockerUnavailableError
@@ -89,7 +97,7 @@ export class EngineStatus {
 
   private readonly tick = async () => {
     this.timer = null;
-    await this.check();
+    await this.check(true);
     const wait = this.state.reachable ? this.intervalMs * 5 : this.downInterval;
     this.downInterval = this.state.reachable ? this.intervalMs : Math.min(this.downInterval * 2, this.maxDownIntervalMs);
     // A stop() while the check ran ends the watch.

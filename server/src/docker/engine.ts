@@ -158,6 +158,8 @@ export interface Engine {
 
   prune(kind: PruneKind, filters: Filters): Promise<PruneAnswer>;
   version(): Promise<EngineVersion>;
+  /** Whether the engine answers, at no cost to it (GET /_ping; /version makes the engine run helper binaries). */
+  ping(): Promise<void>;
   info(): Promise<Record<string, unknown>>;
 
   /** Nodes, services, tasks, configs and secrets (a swarm manager only; else NotInSwarmError). */

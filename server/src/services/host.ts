@@ -1,5 +1,6 @@
 import type { HostOverview } from '@berth/contract';
 import type { AppContext } from '../context';
+import type { EngineEvents, EngineObjectEvent } from '../docker/events';
 import { cpuBetween, readCpuTimes, readDisk, readMemory, type CpuTimes } from '../docker/host-proc';
 import type { SseStream } from '../lib/sse';
 
@@ -8,22 +9,47 @@ const STREAM_MS = 2000;
 const FIRST_CPU_WINDOW_MS = 250;
 /** Answers within this age are shared by every viewer and scrape. */
 const CACHE_MS = 1000;
+/**
+ * The engine's part (counts, version, data root) is read again after an engine event that can
+ * change it, or after this long at the latest; while the event stream is down, on every answer.
+ * (Asking the engine's info every two seconds per dashboard costs the engine more than the stats.)
+ */
+const ENGINE_FACTS_MAX_AGE_MS = 30_000;
+/** The events that change a count the overview shows. */
+const CHANGES_COUNTS: Partial<Record<EngineObjectEvent['type'], Set<string>>> = {
+  container: new Set(['create', 'start', 'die', 'destroy', 'pause', 'unpause']),
+  image: new Set(['pull', 'tag', 'untag', 'delete', 'import', 'load']),
+  volume: new Set(['create', 'destroy']),
+};
+
+type EngineFacts = [Record<string, unknown>, unknown[]];
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
 /**
  * The host overview of one environment: counts and the engine's data root from one engine info
- * call plus one volume list; CPU and memory from /proc when the engine runs on Berth's host.
+ * call plus one volume list (kept until engine events say they changed); CPU and memory from
+ * /proc when the engine runs on Berth's host.
  */
 export class HostService {
   private lastCpu: CpuTimes | null = null;
   private cached: { at: number; value: Promise<HostOverview> } | null = null;
+  private facts: { at: number; generation: number; value: Promise<EngineFacts> } | null = null;
+  /** Counts engine events that change the facts: a read begun before one is not kept. */
+  private generation = 0;
+  private offEvents: (() => void) | null = null;
 
   constructor(
     private readonly ctx: AppContext,
     /** The engine runs on Berth's host, so /proc and its data root are this host's. */
     private readonly local: boolean,
+    private readonly events: EngineEvents,
   ) {}
+
+  close(): void {
+    this.offEvents?.();
+    this.offEvents = null;
+  }
 
   overview(): Promise<HostOverview> {
     const now = Date.now();
@@ -50,8 +76,38 @@ export class HostService {
     void tick();
   }
 
+  private engineFacts(): Promise<EngineFacts> {
+    if (!this.offEvents) {
+      const changed = () => {
+        this.generation++;
+        this.facts = null;
+      };
+      // Container events and `resync` (events may have been missed), then images and volumes.
+      const offContainers = this.events.subscribe((e) => {
+        if (e.kind === 'resync' || CHANGES_COUNTS.container!.has(e.action)) changed();
+      });
+      const offObjects = this.events.subscribeObjects((e) => {
+        if (e.type !== 'container' && CHANGES_COUNTS[e.type]?.has(e.action)) changed();
+      });
+      this.offEvents = () => {
+        offContainers();
+        offObjects();
+      };
+    }
+    const maxAge = this.events.isConnected ? ENGINE_FACTS_MAX_AGE_MS : CACHE_MS;
+    const f = this.facts;
+    if (f && f.generation === this.generation && Date.now() - f.at < maxAge) return f.value;
+    const value: Promise<EngineFacts> = Promise.all([this.ctx.docker.info(), this.ctx.docker.listVolumes()]);
+    const entry = { at: Date.now(), generation: this.generation, value };
+    this.facts = entry;
+    value.catch(() => {
+      if (this.facts === entry) this.facts = null;
+    });
+    return value;
+  }
+
   private async read(): Promise<HostOverview> {
-    const [info, volumes, cpu] = await Promise.all([this.ctx.docker.info(), this.ctx.docker.listVolumes(), this.local ? this.cpuPercent() : null]);
+    const [[info, volumes], cpu] = await Promise.all([this.engineFacts(), this.local ? this.cpuPercent() : null]);
     const mem = this.local ? readMemory() : null;
     const root = typeof info.DockerRootDir === 'string' ? info.DockerRootDir : null;
     return {

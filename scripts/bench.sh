@@ -6,12 +6,12 @@
 #     ready, initial web JS
 #   scripts/bench/list.ts: GET /api/apps/ vs the engine's list at BENCH_LIST_SIZES (default
 #     500,1000 containers), with the list cache and with LIST_CACHE=false, interleaved
-#   scripts/bench/apps.ts: list latency vs the engine; live stats on a private dockerd of its own:
+#   scripts/bench/apps.ts: live stats on a private dockerd of its own:
 #     engine and Berth CPU with the engine vs the cgroup stats source against a no-Berth baseline,
 #     engine calls, samples per viewer; history disk per app (skip with BENCH_SKIP_STREAMS=1)
 #   scripts/bench/logs.ts: a flooding log in Chromium: lines/s delivered, frame p95, server CPU per
 #     10k lines (skip with BENCH_SKIP_LOGS=1; needs web/dist and BERTH_CHROMIUM or /usr/bin/chromium)
-#   BENCH_LIST_CONTAINERS (default 500)  BENCH_STATS_APPS (default 50)  BENCH_VIEWERS (default 10)
+#   BENCH_STATS_APPS (default 50)  BENCH_VIEWERS (default 10)
 #   BERTH_BENCH_ENV=path/to/env.sh: use an engine harness that is already running instead.
 set -euo pipefail
 

@@ -1,13 +1,13 @@
 // Benchmark of the apps server against the raw engine, run by `npm run bench` (scripts/bench.sh).
 // Every figure is compared with the engine measured in the same run; nothing here asserts a time.
-//   [1] GET /api/apps/ with many stopped containers vs. the engine's own list call (target ≤ 1.3×)
+//   (the app list against the engine's list call is scripts/bench/list.ts)
 //   [2] live stats on a private dockerd started for this bench (nothing else uses it), 50 apps,
 //       10 dashboard viewers (each reads the apps' stats and the host header), windows of equal length: the engine idle without Berth (baseline),
 //       then Berth with the engine stats source, then with the cgroup source. Per window: engine
 //       CPU (dockerd + containerd + shims), Berth's CPU, the engine calls Berth made (counted on a
 //       proxy socket), samples per second per viewer and whether every viewer got every sample;
 //       with the cgroup source also pairs of short windows with Berth running and frozen
-//   [3] server memory idle, after the list runs and while streaming
+//   [3] server memory idle and while streaming
 //   [4] history disk per app per day, measured by writing two days of 1 s readings
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -18,14 +18,12 @@ import { StatsHistoryRepo } from '../../server/src/db/stats-history-repo';
 import { KEEP_SECONDS } from '../../server/src/services/stats-history';
 import { EngineLink, readSseBlocks, type EngineCall } from '../../server/test/apps-fixtures';
 import type { Probe } from './server';
-import { docker, engineGet, forkBenchServer, median, mib, parallel, runBench, serverGet, signInCookies, tally, timed, Viewer } from './lib';
+import { docker, forkBenchServer, mib, parallel, runBench, signInCookies, tally, Viewer } from './lib';
 import { startPrivateEngine, type EngineCpu, type PrivateEngine } from './private-engine';
 
-const LIST_N = Number(process.env.BENCH_LIST_CONTAINERS ?? 500);
 const STATS_N = Number(process.env.BENCH_STATS_APPS ?? 50);
 const VIEWERS = Number(process.env.BENCH_VIEWERS ?? 10);
 const WINDOW_MS = Number(process.env.BENCH_STATS_WINDOW_S ?? 20) * 1000;
-const ROUNDS = 15;
 /** Paired windows (Berth running, then stopped) and their length. */
 const PAIRS = Number(process.env.BENCH_STATS_PAIRS ?? 10);
 const PAIR_MS = 5000;
@@ -276,33 +274,11 @@ async function main(): Promise<void> {
   if (!image) throw new Error('BERTH_TEST_IMAGE is not set; run through `npm run bench`');
   const engineVersion = (await docker(['version', '--format', '{{.Server.Version}}'])).trim();
 
-  log(`creating ${LIST_N} stopped containers (docker create)`);
-  await parallel(range(LIST_N), 8, (i) => docker(['create', '--name', `${RUN}-c${i}`, ...LABELS, '--label', 'berth.test=1', image, 'true']));
-
   const { url, ask } = await startServer();
-  const cookie = await signInCookies(url, ADMIN);
+  await signInCookies(url, ADMIN);
   await sleep(2000);
   const idle = await ask();
-
-  log('[1] timing the app list');
-  // Warm both sides (the server's JIT, the engine's caches) before timing.
-  for (let i = 0; i < 5; i++) {
-    await engineGet('/containers/json?all=1');
-    await serverGet(url, '/api/apps/', cookie);
-  }
-  const engineMs: number[] = [];
-  const berthMs: number[] = [];
-  let listed = 0;
-  for (let i = 0; i < ROUNDS; i++) {
-    engineMs.push(await timed(() => engineGet('/containers/json?all=1')));
-    let body = '';
-    // Both sides are timed up to the last byte received; parsing is left out of both.
-    berthMs.push(await timed(async () => (body = await serverGet(url, '/api/apps/', cookie))));
-    listed = (JSON.parse(body) as unknown[]).length;
-  }
-  const afterList = await ask();
   await stopServer();
-  await removeBenchContainers();
 
   log(`[2] private dockerd: starting it, pulling ${image}, running ${STATS_N} apps`);
   engine = await startPrivateEngine(RUN);
@@ -341,17 +317,11 @@ async function main(): Promise<void> {
   log('[4] history disk: writing two days of readings');
   const disk = historyDiskPerApp();
 
-  const ratio = median(berthMs) / median(engineMs);
   const streaming = bySource.find((r) => r.source === 'cgroup') ?? bySource[bySource.length - 1]!;
   console.log('');
   console.log(
     `Berth benchmark — engine ${engineVersion}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} ` +
       `(other work on this machine skews the ratios), ${new Date().toISOString()}`,
-  );
-  console.log(
-    `[1] GET /api/apps/ listing ${listed} containers: Berth ${median(berthMs).toFixed(1)} ms vs engine list ${median(engineMs).toFixed(1)} ms ` +
-      `(medians of ${ROUNDS} interleaved runs; fastest ${Math.min(...berthMs).toFixed(1)} vs ${Math.min(...engineMs).toFixed(1)} ms) → ` +
-      `${ratio.toFixed(2)}× the engine (target ≤ 1.3×) ${ratio <= 1.3 ? 'OK' : 'OVER TARGET'}`,
   );
   console.log(
     `[2] private dockerd ${privateVersion} (no other client), ${STATS_N} apps running, ${VIEWERS} dashboard viewers, ${WINDOW_MS / 1000} s windows; ` +
@@ -383,7 +353,7 @@ async function main(): Promise<void> {
     console.log(`      every engine call from Berth's start to the window's end: ${r.sinceStart.map(([c, n]) => `${c} ×${n}`).join(', ')}`);
   }
   console.log(
-    `[3] Server RSS: idle ${mib(idle.rss)}, after the list runs ${mib(afterList.rss)}, while ${VIEWERS} viewers stream ${STATS_N} apps ` +
+    `[3] Server RSS: idle ${mib(idle.rss)}, while ${VIEWERS} viewers stream ${STATS_N} apps ` +
       `(${streaming.source} source) ${mib(streaming.rss)}`,
   );
   console.log(

@@ -91,17 +91,22 @@ describe('auto-update of compose projects', () => {
     expect(audit.body.filter((e) => e.target?.startsWith(`${name}/`)).map((e) => [e.target, e.status])).toEqual([[`${name}/web`, 200]]);
   });
 
-  it('rolls a service whose new container exits at once back to its previous digest, then skips that digest', async () => {
+  it('rolls a service whose new container exits at once back to its previous digest and tag, then skips that digest', async () => {
     const [webBefore, workerBefore] = [container('web'), container('worker')];
     web.publish('ENTRYPOINT ["false"]\n');
 
     const rolled = await runNow();
     expect(rolled.web).toMatchObject({ result: 'rolled_back', from_digest: web.digests[1], to_digest: web.digests[2] });
-    expect(rolled.web!.reason).toMatch(/stopped/);
+    expect(rolled.web!.reason).toMatch(/stopped.*names the previous image again/);
+    expect(container('web').Image).toBe(webBefore.Image);
+    expect(container('worker').Id).toBe(workerBefore.Id);
+    // The host's tag names the previous image again, so a plain Up (no pin) keeps it rather than bringing the failing one back.
+    expect(dockerCli(['image', 'inspect', '--format', '{{.Id}}', web.ref]).trim()).toBe(webBefore.Image);
+    const up = await t.client.post(`/api/compose/${name}/actions/up`);
+    expect(up.status, up.text).toBe(200);
     const webAfter = container('web');
     expect(webAfter.Image).toBe(webBefore.Image);
     expect(webAfter.State.Running).toBe(true);
-    expect(container('worker').Id).toBe(workerBefore.Id);
 
     const skipped = await runNow();
     expect(skipped.web).toMatchObject({ result: 'up_to_date', to_digest: web.digests[2] });

@@ -95,6 +95,9 @@ describe('auto-update', () => {
     expect(after.Id).toBe(before.Id);
     expect(after.Image).toBe(before.Image);
     expect(after.State.Running).toBe(true);
+    // The tag names the image that runs again (a later recreate by tag must not bring the failing one back).
+    expect(dockerCli(['image', 'inspect', '--format', '{{.Id}}', ref]).trim()).toBe(before.Image);
+    expect(rolled.reason).toMatch(/names the previous image again/);
     expect(dockerCli(['ps', '-a', '--filter', `name=${name}-berth-`, '--format', '{{.Names}}']).trim()).toBe('');
 
     const skipped = await runNow();

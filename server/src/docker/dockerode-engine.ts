@@ -251,6 +251,13 @@ class DockerodeEngine implements Engine {
     );
   }
 
+  async tagImage(ref: string, repository: string, tag: string): Promise<void> {
+    await this.exact('image', ref);
+    await this.call({ kind: 'image', ref, doing: `tagging image ${ref} as ${repository}:${tag}` }, (abortSignal) =>
+      this.docker.getImage(ref).tag({ repo: repository, tag, abortSignal }),
+    );
+  }
+
   async pullImage(repository: string, tag: string, signal?: AbortSignal): Promise<ByteStream> {
     const ref = `${repository}${tag.startsWith('sha256:') ? '@' : ':'}${tag}`;
     try {

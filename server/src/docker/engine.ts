@@ -140,6 +140,8 @@ export interface Engine {
   listImages(): Promise<ImageListEntry[]>;
   inspectImage(ref: string): Promise<ImageInspect>;
   removeImage(ref: string, force: boolean): Promise<RemovedImage[]>;
+  /** Points `repository:tag` at the image `ref` names (moving the tag if another image had it). */
+  tagImage(ref: string, repository: string, tag: string): Promise<void>;
   /** Starts a pull; the stream carries the engine's JSON progress lines. */
   pullImage(repository: string, tag: string, signal?: AbortSignal): Promise<ByteStream>;
   /** The registry's descriptor for a reference, asked through the engine (its registry settings). */

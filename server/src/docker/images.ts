@@ -1,4 +1,4 @@
-import type { ImageContainerConfig, ImageDetail, ImageReference, ImageSummary, PullProgress } from '@berth/contract';
+import { parseImageReference, type ImageContainerConfig, type ImageDetail, type ImageReference, type ImageSummary, type PullProgress } from '@berth/contract';
 import type { ByteStream, Engine, RemovedImage } from './engine';
 import { AppError, DockerUnavailableError, EngineError } from '../errors';
 
@@ -69,6 +69,24 @@ export async function removeImage(engine: Engine, id: string, force: boolean): P
 /** Removes one `repo:tag` reference without force: the image itself stays while other tags name it. */
 export async function untagImage(engine: Engine, tag: string): Promise<void> {
   await engine.removeImage(tag, false);
+}
+
+/**
+ * After a rollback: the pull moved `ref`'s tag to the image that failed; this points it back at
+ * `imageId` (the image that runs again), so a later recreate or `docker-compose up` by that tag
+ * starts the good image, not the failing one. Never throws: answers the sentence a run's reason
+ * ends with (empty for a reference by digest, which has no tag to move).
+ */
+export async function restoreTag(engine: Engine, ref: string, imageId: string): Promise<string> {
+  const parsed = parseImageReference(ref);
+  if ('error' in parsed || parsed.digest) return '';
+  const tag = `${parsed.repository}:${parsed.tag ?? 'latest'}`;
+  try {
+    await engine.tagImage(imageId, parsed.repository, parsed.tag ?? 'latest');
+    return ` The tag ${tag} on this host names the previous image again, so a manual Up or recreate keeps it.`;
+  } catch (err) {
+    return ` The tag ${tag} could not be pointed back at the previous image (${err instanceof Error ? err.message : String(err)}), so a manual Up or recreate would start the failing image.`;
+  }
 }
 
 interface EngineProgressLine {

@@ -2,7 +2,7 @@ import { ErrorCode, type App, type AppUpdateCheck } from '@berth/contract';
 import type { AppContext } from '../context';
 import { appFromInspect, recreateSpec, type ImageDefaults } from '../docker/containers';
 import { checkImageUpdate, pullImage } from '../docker/images-update';
-import { inspectImage } from '../docker/images';
+import { inspectImage, restoreTag } from '../docker/images';
 import type { GateVerdict } from '../docker/health-gate';
 import { replaceContainer, replaceContainerGated } from '../docker/replace';
 import { findSelfContainer } from '../docker/self-container';
@@ -42,7 +42,7 @@ export class AppUpdateService {
    * Pulls the app's image, then replaces the container with one made from it under the same name
    * and configuration (created first, swapped in, the old one removed last; put back on failure).
    * With a `gate`, the started replacement must pass it, else the old container is put back and
-   * the gate's reason returned as `rolledBack`.
+   * the gate's reason returned as `rolledBack`, and the image's tag points at the old image again.
    */
   async replace(name: string, gate?: (id: string) => Promise<GateVerdict>): Promise<{ rolledBack: string | null }> {
     const old = await this.apps.inspect(name);
@@ -59,7 +59,8 @@ export class AppUpdateService {
       const opts = { extraNetworks: spec.extraNetworks, log: this.ctx.log };
       if (gate) {
         const out = await replaceContainerGated(this.ctx.docker, old.Id, spec.create, { ...opts, gate });
-        if ('rolledBack' in out) return { rolledBack: out.rolledBack };
+        // The pull moved the tag to the image that failed; it names the one that runs again.
+        if ('rolledBack' in out) return { rolledBack: `${out.rolledBack} The previous container was put back.${await restoreTag(this.ctx.docker, ref, old.Image)}` };
       } else {
         await replaceContainer(this.ctx.docker, old.Id, spec.create, opts);
       }

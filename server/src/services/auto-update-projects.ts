@@ -7,6 +7,7 @@ import { resolvedConfig } from '../compose/project-cli';
 import { pullServices, recreatePinned, recreateServices } from '../compose/service-update';
 import { healthGate } from '../docker/health-gate';
 import { checkImageUpdate } from '../docker/images-update';
+import { restoreTag } from '../docker/images';
 import { PROJECT_LABEL, SERVICE_LABEL } from '../docker/names';
 import { NotFoundError } from '../errors';
 import type { ExistingProject, ProjectsService } from './projects';
@@ -38,6 +39,9 @@ interface Change {
   from: string | null;
   to: string | null;
   pin: string | null;
+  /** The service's image reference and the image its container ran: the tag goes back to it after a rollback. */
+  ref: string;
+  imageId: string;
 }
 interface Outcome {
   change: Change;
@@ -52,8 +56,9 @@ export const serviceTarget = (project: string, service: string) => `${project}/$
  * Auto-update of compose projects, service by service: each service's image is checked against its
  * registry like an app's; changed services are pulled and recreated alone (`up -d --no-deps`)
  * under the project's lock, then pass the health gate or are recreated from their previous image
- * digest, pinned through a temporary override file (the project's file stays as written), and the
- * digest is remembered as bad.
+ * digest, pinned through a temporary override file (the project's file stays as written), their
+ * image tag pointed back at the previous image (so a later Up keeps it), and the digest is
+ * remembered as bad.
  */
 export class ProjectAutoUpdate {
   constructor(
@@ -139,7 +144,7 @@ export class ProjectAutoUpdate {
         } else if (t.policy.mode === 'notify') items.push(item(service, 'update_available', null, from, to));
         // Recreating would start a service someone stopped.
         else if (!state?.running) items.push(item(service, 'update_available', 'The service is stopped, so it was not updated.', from, to));
-        else changes.push({ service, from, to, pin: pinOf(ref, from) });
+        else changes.push({ service, from, to, pin: pinOf(ref, from), ref, imageId });
       }
       const outcomes = changes.length > 0 ? await this.update(p, changes, t.policy.settle_seconds) : [];
       items.push(...outcomes.map((o) => item(o.change.service, o.result, o.reason, o.change.from, o.change.to)));
@@ -189,13 +194,17 @@ export class ProjectAutoUpdate {
         restoreError = message(err);
       });
     }
-    return verdicts.map(({ change, reason, blame }): Outcome => {
-      if (reason === null) return { change, result: 'updated', reason: null };
-      if (blame && change.to) this.repo.rememberBadDigest(serviceTarget(p.name, change.service), change.to);
-      if (!change.pin) return { change, result: 'failed', reason: `${reason} The previous image has no digest to go back to.` };
-      if (restoreError) return { change, result: 'failed', reason: `${reason} Going back to ${change.from} failed too: ${restoreError}` };
-      return { change, result: 'rolled_back', reason: `${reason} The service runs ${change.from} again, pinned by digest; auto-update skips the failing image until a newer one appears.` };
-    });
+    return Promise.all(
+      verdicts.map(async ({ change, reason, blame }): Promise<Outcome> => {
+        if (reason === null) return { change, result: 'updated', reason: null };
+        if (blame && change.to) this.repo.rememberBadDigest(serviceTarget(p.name, change.service), change.to);
+        if (!change.pin) return { change, result: 'failed', reason: `${reason} The previous image has no digest to go back to.` };
+        if (restoreError) return { change, result: 'failed', reason: `${reason} Going back to ${change.from} failed too: ${restoreError}` };
+        // The pull moved the project's tag to the failing image; a later Up by that tag must not bring it back.
+        const tag = await restoreTag(this.ctx.docker, change.ref, change.imageId);
+        return { change, result: 'rolled_back', reason: `${reason} The service runs ${change.from} again, pinned by digest.${tag} Auto-update skips the failing image until a newer one appears.` };
+      }),
+    );
   }
 
   /** Null when every container of the service passes the gate, else why not. */

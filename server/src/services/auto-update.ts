@@ -207,7 +207,7 @@ export class AutoUpdateService {
       const out = await this.updates.replace(name, (id) => healthGate(this.ctx.docker, id, policy.settle_seconds * 1000));
       if (out.rolledBack === null) return item('updated', null);
       if (to) this.repo.rememberBadDigest(name, to);
-      return item('rolled_back', `${out.rolledBack} The previous container was put back.`);
+      return item('rolled_back', out.rolledBack);
     } catch (err) {
       return item('failed', err instanceof Error ? err.message : String(err));
     }

@@ -69,6 +69,13 @@ export const useSwarmObjects = (kind: SwarmObjectKind) => {
   return useQuery({ queryKey: swarmKeys.objects(env, kind), queryFn: ({ signal }) => api(def, { signal }) });
 };
 
+/** Reads everything of this environment's swarm again (resolves once the shown lists are fresh). */
+export const useRereadSwarm = () => {
+  const queryClient = useQueryClient();
+  const env = useEnvironment();
+  return () => queryClient.invalidateQueries({ queryKey: swarmKeys.all(env) });
+};
+
 /** A swarm mutation: afterwards everything of this environment's swarm is read again. */
 function useSwarmMutation<V, R>(fn: (v: V) => Promise<R>, opts: { notifyError?: boolean } = {}) {
   const queryClient = useQueryClient();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ServiceCreateBody, ServiceUpdateBody } from '@berth/contract';
-import { emptyServiceForm, formOf, serverFieldErrors, serviceFormErrors, toCreateBody, toUpdateBody } from './form-model';
+import { ApiError } from '../../lib/api-client';
+import { emptyServiceForm, formOf, isStaleWrite, serverFieldErrors, serviceFormErrors, toCreateBody, toUpdateBody } from './form-model';
 
 const filled = {
   ...emptyServiceForm,
@@ -86,5 +87,14 @@ describe('service form rules', () => {
     });
     expect(Object.keys(e).sort()).toEqual(['mounts.0.source', 'mounts.0.target', 'resources.cpuReservation', 'resources.memoryLimitBytes']);
     expect(serverFieldErrors({ fields: [{ field: 'mounts.0.target', message: 'The target must be an absolute path.' }] })).toEqual({ 'mounts.0.target': 'The target must be an absolute path.' });
+  });
+
+  it('tells a stale write (the service changed meanwhile) from other failures of an update', () => {
+    expect(isStaleWrite(new ApiError(409, 'Conflict', 'web was changed meanwhile; reload it and try again.', 'conflict'))).toBe(true);
+    // The engine left the swarm: a 409 too, but no reload helps.
+    expect(isStaleWrite(new ApiError(409, 'Conflict', 'This engine is not a swarm manager.', 'not_in_swarm'))).toBe(false);
+    expect(isStaleWrite(new ApiError(400, 'Bad Request', 'The image is empty.', 'validation_error'))).toBe(false);
+    expect(isStaleWrite(new Error('offline'))).toBe(false);
+    expect(isStaleWrite(null)).toBe(false);
   });
 });

@@ -196,3 +196,12 @@ export function serverFieldErrors(err: unknown): Record<string, string> {
   return Object.fromEntries(fields.map((f) => [f.field, f.message]));
 }
 
+
+/**
+ * Whether a failed service update was a stale write: the engine's version of the service moved
+ * since it was read (409 conflict). Other 409s (the engine left the swarm) are plain failures.
+ */
+export function isStaleWrite(err: unknown): boolean {
+  const e = err as { status?: unknown; code?: unknown } | null;
+  return e?.status === 409 && e.code === 'conflict';
+}

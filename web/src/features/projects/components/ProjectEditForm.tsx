@@ -13,8 +13,8 @@ import { RunToCompose } from './RunToCompose';
 
 /**
  * New project (Template Name + file) or the file of an existing one. The YAML is checked as it
- * is typed, so its line and column show before saving; the server checks again (and runs the
- * compose CLI's own check) before it writes anything.
+ * is typed, so its line and column show before saving; the server checks again (the Compose
+ * Specification's schema, then the compose CLI's own check) before it writes anything.
  */
 export function ProjectEditForm({ name, isNew, initial }: { name: string; isNew: boolean; initial: string }) {
   const navigate = useNavigate();
@@ -75,7 +75,9 @@ export function ProjectEditForm({ name, isNew, initial }: { name: string; isNew:
       <ComposeEditor value={content} onChange={setContent} />
       <Group justify="flex-end">
         <Text size="xs" c="dimmed">
-          Saved only when the compose CLI accepts the file (a missing build folder or env file is only a warning); the previous file stays as it was otherwise.
+          {
+            "Saved only when the file fits the Compose Specification's schema and the compose CLI accepts it (a missing build folder or env file, or a key this CLI does not know, is only a warning); the previous file stays as it was otherwise."
+          }
         </Text>
       </Group>
     </Stack>

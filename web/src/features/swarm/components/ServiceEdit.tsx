@@ -1,11 +1,10 @@
 import { useState } from 'react';
-import { Alert, Button, Group, Text } from '@mantine/core';
 import type { ServiceDetail } from '@berth/contract';
-import { ApiError } from '../../../lib/api-client';
 import { notifySuccess } from '../../../lib/notify';
 import { useUpdateService } from '../api';
-import { formOf, toUpdateBody } from '../form-model';
+import { formOf, isStaleWrite, toUpdateBody } from '../form-model';
 import { ServiceForm } from './ServiceForm';
+import { StaleServiceNotice } from './StaleServiceNotice';
 
 /**
  * The edit form of a service as it was when opened (the details keep refreshing underneath, the
@@ -15,11 +14,8 @@ import { ServiceForm } from './ServiceForm';
 export function ServiceEdit({ service, reread, onDone }: { service: ServiceDetail; reread: () => Promise<ServiceDetail | undefined>; onDone: () => void }) {
   const update = useUpdateService({ notifyError: false });
   const [opened, setOpened] = useState(service);
-  const stale = update.error instanceof ApiError && update.error.status === 409;
-  const [reloading, setReloading] = useState(false);
   const reload = async () => {
-    setReloading(true);
-    const fresh = await reread().finally(() => setReloading(false));
+    const fresh = await reread();
     update.reset();
     setOpened(fresh ?? service);
   };
@@ -31,18 +27,7 @@ export function ServiceEdit({ service, reread, onDone }: { service: ServiceDetai
       submitLabel="Update"
       pending={update.isPending}
       error={update.error}
-      errorNotice={
-        stale ? (
-          <Alert color="yellow" title="This service changed since you opened it">
-            <Group justify="space-between">
-              <Text size="sm">Someone (or the engine) changed it meanwhile, so your edit was not applied. Reload the form to edit its current settings.</Text>
-              <Button size="xs" loading={reloading} onClick={() => void reload()}>
-                Reload
-              </Button>
-            </Group>
-          </Alert>
-        ) : undefined
-      }
+      errorNotice={isStaleWrite(update.error) ? <StaleServiceNotice change="edit" next="edit its current settings" onReload={reload} /> : undefined}
       onSubmit={(f) =>
         update.mutate(
           { id: opened.id, body: toUpdateBody(f, opened.version) },

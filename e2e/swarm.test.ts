@@ -72,6 +72,24 @@ describe('swarm', () => {
     await notification(`${name} scaled to 2.`).waitFor();
     await tasksRunning(2).waitFor({ timeout: 60_000 });
 
+    // A scale sent with a version that moved meanwhile: the edit form's notice, at the control; Reload reads the service again.
+    // The page's clock is paused while the service changes elsewhere, so its 3 s refresh cannot pick up the new version first.
+    await page.clock.install();
+    await page.reload();
+    await page.getByLabel(`Replicas of ${name}`).waitFor();
+    await page.clock.pauseAt(Date.now() + 60_000);
+    expect(cli(['service', 'update', '--detach', '--label-add', 'berth.e2e=scaled-elsewhere', name]).status).toBe(0);
+    await page.getByLabel(`Replicas of ${name}`).fill('3');
+    const refused = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().includes('/swarm/services/') && r.status() === 409);
+    await page.getByRole('button', { name: `Scale ${name}` }).click();
+    await refused;
+    await page.clock.resume();
+    const notice = page.getByRole('dialog').filter({ hasText: 'This service changed since you opened it' });
+    await notice.getByRole('button', { name: 'Reload' }).click();
+    await notice.waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: `Scale ${name}` }).click();
+    await notification(`${name} scaled to 3.`).waitFor();
+
     // A change made elsewhere while the form is open: the save is refused as stale, and Reload reads the service again.
     await page.getByRole('button', { name: 'Edit', exact: true }).click();
     const edit = page.getByRole('form', { name: `Edit service ${name}` });

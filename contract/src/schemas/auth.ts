@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { ROLES, defineRoute } from '../route';
 
+/**
+ * A cookie-signed-in browser cannot set a header on a WebSocket, so it offers its CSRF token as a
+ * second subprotocol (terminal and other sockets): `csrf.<value of the csrf_access_token cookie>`.
+ */
+export const CSRF_PROTOCOL_PREFIX = 'csrf.';
+
 export const LoginBody = z.strictObject({
   username: z.string().trim().min(1, 'Username is required.').max(264),
   password: z.string().min(1, 'Password is required.').max(1024),

@@ -14,11 +14,6 @@ export type ShellList = z.infer<typeof ShellList>;
 
 /** The subprotocol a terminal socket speaks; the server selects it. */
 export const TERMINAL_PROTOCOL = 'berth.terminal';
-/**
- * A cookie-signed-in browser cannot set a header on a WebSocket, so it offers its CSRF token as a
- * second subprotocol: `csrf.<value of the csrf_access_token cookie>`.
- */
-export const CSRF_PROTOCOL_PREFIX = 'csrf.';
 
 /** Close codes of a terminal socket (Berth stopping closes it with 1005, like the user leaving). */
 export const TERMINAL_CLOSE = {

@@ -3,8 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { PasswordField } from '../components/PasswordField';
 import { useState, type FormEvent } from 'react';
 import { authApi } from '@berth/contract';
-import { authStatusQuery, TotpLoginForm } from '../features/account';
-import { useLogin } from '../features/account/api';
+import { TotpLoginForm } from '../features/account/components/TotpLoginForm';
+import { authStatusQuery, useLogin } from '../features/account/api';
 import { takeSsoError } from '../features/account/sso-error';
 import { errorMessage } from '../lib/notify';
 

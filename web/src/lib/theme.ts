@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { createTheme, Modal, Notification, type CSSVariablesResolver, type MantineColorsTuple, type MantineThemeOverride } from '@mantine/core';
+import { createTheme, Notification, type CSSVariablesResolver, type ModalProps, type MantineColorsTuple, type MantineThemeOverride } from '@mantine/core';
 
 /**
  * Colours the user can edit. `foreground` is the surface of cards, bars and menus (as in
@@ -159,9 +159,10 @@ export function buildMantineTheme(s: ThemeState): MantineThemeOverride {
     // luminance of about 0.18 (Mantine's default 0.3 put white on the red buttons at 3.3:1).
     luminanceThreshold: 0.18,
     // Every dialog's and notification's close (X) button gets a name screen readers can say; not
-    // "Close", which the dialogs' and the deploy error's own Close buttons are called.
+    // "Close", which the dialogs' and the deploy error's own Close buttons are called. The Modal's
+    // entry is written out (what Modal.extend returns) so the dialog code is not in the first chunks.
     components: {
-      Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss dialog' } } }),
+      Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss dialog' } } satisfies Partial<ModalProps> },
       Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss notification' } } }),
     },
   });

@@ -23,4 +23,7 @@ await build({
   outExtension: { '.js': '.mjs' },
   external: [...Object.keys(pkg.dependencies), 'zod'],
   logLevel: 'warning',
+  // Plain ASCII (other characters escaped): V8 then keeps the bundle's source as one byte per
+  // character, not two (~0.6 MB less held for lazy compilation).
+  charset: 'ascii',
 });

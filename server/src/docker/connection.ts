@@ -1,4 +1,5 @@
-import Docker from 'dockerode';
+import type Docker from 'dockerode';
+import { dockerode } from './dockerode-load';
 
 export interface TlsMaterial {
   ca: string;
@@ -52,6 +53,7 @@ const keyWords = (line: string) => line.trim().split(/\s+/).slice(0, 2).join(' '
  * `timeout` option: the facade has its own (that option crashes the process over ssh).
  */
 export function dockerFor(conn: EngineConnection): Docker {
+  const Docker = dockerode();
   if (conn.kind === 'socket') return new Docker({ socketPath: conn.socketPath });
   if (conn.kind === 'tcp') {
     if (!conn.tls) return new Docker({ protocol: conn.https ? 'https' : 'http', host: conn.host, port: conn.port });

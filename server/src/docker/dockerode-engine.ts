@@ -1,4 +1,4 @@
-import Docker from 'dockerode';
+import type Docker from 'dockerode';
 import type { Processes } from '@berth/contract';
 import type {
   ByteStream,

@@ -1,4 +1,3 @@
-import { ZipFile } from 'yazl';
 
 export interface ZipEntry {
   name: string;
@@ -6,7 +5,9 @@ export interface ZipEntry {
 }
 
 /** Builds a zip in memory (support bundles are small: logs are capped by the callers). */
-export function buildZip(entries: ZipEntry[]): Promise<Buffer> {
+export async function buildZip(entries: ZipEntry[]): Promise<Buffer> {
+  // Loaded on the first bundle made, not at start.
+  const { ZipFile } = await import('yazl');
   return new Promise((resolve, reject) => {
     const zip = new ZipFile();
     for (const e of entries) zip.addBuffer(Buffer.isBuffer(e.content) ? e.content : Buffer.from(e.content, 'utf8'), e.name);

@@ -23,10 +23,16 @@ export async function registerStaticWeb(app: FastifyInstance, webDist: string): 
     return;
   }
   const assets = path.join(webDist, 'assets') + path.sep;
+  // The files, listed once (as @fastify/static's own routes would be, without a route per file:
+  // with .br/.gz ~430 files, ~860 routes held by the router and built at every start).
+  const files = new Set(
+    (fs.readdirSync(webDist, { recursive: true, withFileTypes: true }) as fs.Dirent[])
+      .filter((d) => d.isFile() && !/\.(?:br|gz)$/.test(d.name))
+      .map((d) => path.relative(webDist, path.join(d.parentPath, d.name)).split(path.sep).join('/')),
+  );
   await app.register(fastifyStatic, {
     root: webDist,
-    prefix: '/',
-    wildcard: false,
+    serve: false,
     index: ['index.html'],
     preCompressed: true,
     cacheControl: false,
@@ -37,6 +43,7 @@ export async function registerStaticWeb(app: FastifyInstance, webDist: string): 
   });
   app.get('/*', { config: { open: true } }, async (req, reply) => {
     if (req.url.startsWith('/api/')) return reply.callNotFound();
-    return reply.sendFile('index.html');
+    const file = (req.params as { '*': string })['*'];
+    return reply.sendFile(files.has(file) ? file : 'index.html');
   });
 }

@@ -11,7 +11,7 @@ export function hostRoutes(app: FastifyInstance, { scope, metrics }: Services): 
     return reply;
   });
   route(app, metricsApi.get, async (_req, reply) => {
-    const text = await metrics.metrics();
-    return reply.type(metrics.contentType).serializer((s: string) => s).send(text);
+    const { text, contentType } = await metrics.metrics();
+    return reply.type(contentType).serializer((s: string) => s).send(text);
   });
 }

@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import type { Counter, Gauge, Registry } from 'prom-client';
 import { listStates } from '../docker/containers';
 import type { Engine } from '../docker/engine';
 import type { EngineEvents } from '../docker/events';
@@ -27,10 +27,11 @@ interface Instruments {
 /**
  * Prometheus metrics of the local environment, through prom-client: each app's CPU, memory,
  * restarts and running state, the host's figures and Berth's own process. Built on the first
- * scrape (prom-client's process collectors start timers), then kept.
+ * scrape (prom-client's process collectors start timers; the library itself is loaded then, so
+ * an install nobody scrapes never holds it), then kept.
  */
 export class MetricsService {
-  private inst: Instruments | null = null;
+  private inst: Promise<Instruments> | null = null;
   /** Apps seen exiting: their next start counts as a restart. */
   private exited = new Set<string>();
   private restartCounts = new Map<string, number>();
@@ -38,12 +39,9 @@ export class MetricsService {
 
   constructor(private readonly sources: () => MetricsSources) {}
 
-  get contentType(): string {
-    return this.instruments().registry.contentType;
-  }
-
-  async metrics(): Promise<string> {
-    const inst = this.instruments();
+  /** The metrics in Prometheus' text format, with the content type to send them with. */
+  async metrics(): Promise<{ text: string; contentType: string }> {
+    const inst = await this.instruments();
     const src = this.sources();
     const [list, host] = await Promise.all([listStates(src.docker), src.host.overview()]);
     inst.running.reset();
@@ -68,7 +66,7 @@ export class MetricsService {
     h.volumes.set(host.volumes);
     inst.containers.set({ state: 'running' }, host.containers.running);
     inst.containers.set({ state: 'stopped' }, host.containers.stopped);
-    return inst.registry.metrics();
+    return { text: await inst.registry.metrics(), contentType: inst.registry.contentType };
   }
 
   close(): void {
@@ -76,8 +74,13 @@ export class MetricsService {
     this.offEvents = null;
   }
 
-  private instruments(): Instruments {
-    if (this.inst) return this.inst;
+  private instruments(): Promise<Instruments> {
+    this.inst ??= this.build();
+    return this.inst;
+  }
+
+  private async build(): Promise<Instruments> {
+    const { collectDefaultMetrics, Counter, Gauge, Registry } = await import('prom-client');
     this.offEvents = this.sources().events.subscribe((e) => {
       if (e.kind !== 'container') return;
       if (e.action === 'die') this.exited.add(e.name);
@@ -86,7 +89,7 @@ export class MetricsService {
     const registry = new Registry();
     collectDefaultMetrics({ register: registry });
     const gauge = (name: string, help: string, labelNames: string[] = []) => new Gauge({ name, help, labelNames, registers: [registry] });
-    this.inst = {
+    return {
       registry,
       running: gauge('berth_app_running', '1 when the app (container) runs, 0 when it does not', ['app']),
       cpu: gauge('berth_app_cpu_percent', 'CPU use of a running app in percent of one core (like docker stats)', ['app']),
@@ -104,6 +107,5 @@ export class MetricsService {
       },
       containers: gauge('berth_containers', 'Containers on the engine by state', ['state']),
     };
-    return this.inst;
   }
 }

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import * as client from 'openid-client';
+import type * as Client from 'openid-client';
 import type { Role } from '@berth/contract';
 import type { OidcConfig } from '../../config';
 import type { AppContext } from '../../context';
@@ -7,6 +7,9 @@ import type { UserRow, UsersRepo } from '../../db/users-repo';
 import { NotFoundError, OidcSignInError, UnauthorizedError, UpstreamError } from '../../errors';
 import type { PasswordHasher } from './passwords';
 import type { TokenSigner } from './tokens';
+
+/** openid-client, loaded on the first sign-on (not at start: most installs have no provider). */
+const openid = () => import('openid-client');
 
 const FLOW_TYPE = 'oidc_flow';
 /** Time to sign in at the provider. */
@@ -22,7 +25,7 @@ const DISCOVERY_TIMEOUT_MS = 10_000;
  * anyone else → viewer). A linked or existing account keeps the role an admin gave it.
  */
 export class OidcService {
-  private discovered: Promise<client.Configuration> | null = null;
+  private discovered: Promise<Client.Configuration> | null = null;
 
   constructor(
     readonly config: OidcConfig,
@@ -34,7 +37,7 @@ export class OidcService {
 
   /** The provider's authorization URL and the signed flow token to keep in a cookie until the callback. */
   async start(): Promise<{ url: string; flow: string }> {
-    const config = await this.provider();
+    const [config, client] = await Promise.all([this.provider(), openid()]);
     const verifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
     const nonce = client.randomNonce();
@@ -57,10 +60,10 @@ export class OidcService {
       .catch((err: unknown) => {
         throw err instanceof UnauthorizedError ? new OidcSignInError('flow_expired', err.message) : err;
       });
-    const config = await this.provider();
+    const [config, client] = await Promise.all([this.provider(), openid()]);
     const callback = new URL(this.config.redirectUrl);
     callback.search = query;
-    let claims: client.IDToken | undefined;
+    let claims: Client.IDToken | undefined;
     try {
       const tokens = await client.authorizationCodeGrant(config, callback, {
         pkceCodeVerifier: String(flow.verifier),
@@ -80,7 +83,7 @@ export class OidcService {
     return this.accountFor(claims);
   }
 
-  private async accountFor(claims: client.IDToken): Promise<UserRow> {
+  private async accountFor(claims: Client.IDToken): Promise<UserRow> {
     const subject = `${claims.iss} ${claims.sub}`;
     const linked = this.repo.byOidcSubject(subject);
     if (linked) return linked;
@@ -100,7 +103,7 @@ export class OidcService {
     return this.repo.byId(id)!;
   }
 
-  private roleFrom(claims: client.IDToken): Role {
+  private roleFrom(claims: Client.IDToken): Role {
     const value = claims[this.config.groupsClaim];
     const groups = Array.isArray(value) ? value.map(String) : typeof value === 'string' ? [value] : [];
     if (this.config.adminGroup && groups.includes(this.config.adminGroup)) return 'admin';
@@ -109,15 +112,17 @@ export class OidcService {
   }
 
   /** The provider's metadata, fetched once (again after a failure). */
-  private provider(): Promise<client.Configuration> {
+  private provider(): Promise<Client.Configuration> {
     if (!this.discovered) {
       const { issuer, clientId, clientSecret } = this.config;
       const insecure = new URL(issuer).protocol === 'http:';
-      this.discovered = client
-        .discovery(new URL(issuer), clientId, clientSecret, undefined, {
-          timeout: DISCOVERY_TIMEOUT_MS / 1000,
-          ...(insecure ? { execute: [client.allowInsecureRequests] } : {}),
-        })
+      this.discovered = openid()
+        .then((client) =>
+          client.discovery(new URL(issuer), clientId, clientSecret, undefined, {
+            timeout: DISCOVERY_TIMEOUT_MS / 1000,
+            ...(insecure ? { execute: [client.allowInsecureRequests] } : {}),
+          }),
+        )
         .catch((err: unknown) => {
           this.discovered = null;
           throw new UpstreamError(`Could not reach the single sign-on provider ${issuer}: ${(err as Error).message}`);

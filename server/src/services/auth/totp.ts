@@ -1,6 +1,4 @@
 import crypto from 'node:crypto';
-import { generateSecret, generateURI, verify } from 'otplib';
-import QRCode from 'qrcode';
 import type { TotpSetup } from '@berth/contract';
 import type { UserRow, UsersRepo } from '../../db/users-repo';
 import { ConflictError, UnauthorizedError } from '../../errors';
@@ -36,6 +34,8 @@ export class TotpService {
 
   async setup(user: UserRow): Promise<TotpSetup> {
     if (user.totp_enabled_at !== null) throw new ConflictError('TOTP is already on. Turn it off first to set up a new authenticator.');
+    // Loaded on first use: most installs never turn TOTP on (otplib and qrcode cost memory).
+    const [{ generateSecret, generateURI }, { default: QRCode }] = await Promise.all([import('otplib'), import('qrcode')]);
     const secret = generateSecret();
     this.repo.setTotpSecret(user.id, secret);
     const otpauthUrl = generateURI({ issuer: ISSUER, label: user.email, secret });
@@ -77,6 +77,7 @@ export class TotpService {
 
   /** The time step a code matches (after `after`, so a used step is refused), or null. */
   private async matchStep(secret: string, code: string, after: number | null): Promise<number | null> {
+    const { verify } = await import('otplib');
     const result = await verify({ secret, token: code, epochTolerance: TOLERANCE_SECONDS, ...(after !== null ? { afterTimeStep: after } : {}) });
     return result.valid && 'timeStep' in result ? result.timeStep : null;
   }

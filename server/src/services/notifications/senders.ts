@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import dns from 'node:dns/promises';
-import nodemailer from 'nodemailer';
 import type { ChannelBody } from '@berth/contract';
 import { blockedAddressReason, safeFetch, SafeFetchError } from '../../lib/safe-fetch';
 
@@ -65,6 +64,8 @@ async function deliver(channel: ChannelBody, n: Notification): Promise<void> {
 
 async function sendMail(channel: Extract<ChannelBody, { type: 'email' }>, n: Notification): Promise<void> {
   await assertHostAllowed(channel.host);
+  // Loaded on the first email sent: an install without an email channel never holds it.
+  const { default: nodemailer } = await import('nodemailer');
   const transport = nodemailer.createTransport({
     host: channel.host,
     port: channel.port,

@@ -77,6 +77,9 @@ USER node
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8000) + '/api/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
-# A 2 MB young generation (V8's default grows to 16 MB per semi-space): measured ~20 MB less idle
-# RSS (scripts/bench, README Performance); `npm start` passes the same flag.
-CMD ["node", "--max-semi-space-size=2", "/app/server/dist/main.mjs"]
+# Memory flags, each measured on idle RSS (scripts/bench, README Performance); `npm start` passes
+# the same: a 2 MB young generation (V8's default grows to 16 MB per semi-space, ~20 MB), one V8
+# worker thread and two malloc arenas (each thread's arena keeps what compiling at start freed,
+# ~8 MB), V8's size-over-speed heuristics (~4 MB).
+ENV MALLOC_ARENA_MAX=2
+CMD ["node", "--max-semi-space-size=2", "--v8-pool-size=1", "--optimize-for-size", "/app/server/dist/main.mjs"]

@@ -11,6 +11,8 @@
 #     engine calls, samples per viewer; history disk per app (skip with BENCH_SKIP_STREAMS=1)
 #   scripts/bench/logs.ts: a flooding log in Chromium: lines/s delivered, frame p95, server CPU per
 #     10k lines (skip with BENCH_SKIP_LOGS=1; needs web/dist and BERTH_CHROMIUM or /usr/bin/chromium)
+#   scripts/bench/soak.ts: opt-in (BENCH_SOAK_MINUTES=n; the soak is 120): RSS of the npm
+#     start process every minute with a dashboard and a log viewer open, and its slope
 #   BENCH_STATS_APPS (default 50)  BENCH_VIEWERS (default 10)
 #   BERTH_BENCH_ENV=path/to/env.sh: use an engine harness that is already running instead.
 set -euo pipefail
@@ -42,4 +44,7 @@ fi
 if [[ "${BENCH_SKIP_LOGS:-0}" != 1 ]]; then
   [[ -f web/dist/index.html ]] || npm run build -w web
   timeout --kill-after=10 900 npx tsx scripts/bench/logs.ts
+fi
+if [[ "${BENCH_SOAK_MINUTES:-0}" != 0 ]]; then
+  timeout --kill-after=30 $(( BENCH_SOAK_MINUTES * 60 + 600 )) npx tsx scripts/bench/soak.ts
 fi

@@ -80,6 +80,8 @@ ENTRYPOINT ["/usr/bin/tini", "--"]
 # Memory flags, each measured on idle RSS (scripts/bench, README Performance); `npm start` passes
 # the same: a 2 MB young generation (V8's default grows to 16 MB per semi-space, ~20 MB), one V8
 # worker thread and two malloc arenas (each thread's arena keeps what compiling at start freed,
-# ~8 MB), V8's size-over-speed heuristics (~4 MB).
-ENV MALLOC_ARENA_MAX=2
+# ~8 MB), V8's size-over-speed heuristics (~4 MB), and a fixed mmap threshold: blocks of 256 KB
+# and more go back to the system when freed (glibc's moving threshold kept argon2's 19 MB
+# working memory after the first sign-in, ~20 MB).
+ENV MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=262144
 CMD ["node", "--max-semi-space-size=2", "--v8-pool-size=1", "--optimize-for-size", "/app/server/dist/main.mjs"]

@@ -10,7 +10,8 @@ import { ADMIN, running, serverProcesses, startBerth, stopBerth } from './npm-st
 
 const MINUTES = Number(process.env.BENCH_SOAK_MINUTES ?? 0);
 const SAMPLE_S = Number(process.env.BENCH_SOAK_SAMPLE_S ?? 60);
-const LABEL = 'berth.bench=1';
+// Not berth.bench=1: footprint.ts removes those at its end, which may run beside a soak.
+const LABEL = 'berth.bench.soak=1';
 const NAME = `berth-bench-soak-${randomBytes(3).toString('hex')}`;
 const log = (msg: string) => console.log(`[bench] ${msg}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -30,7 +31,7 @@ async function main(): Promise<void> {
   if (!image) throw new Error('BERTH_TEST_IMAGE is not set; run through `npm run bench`');
   const s = await startBerth();
   const cookie = await signInCookies(s.url, ADMIN);
-  await docker(['run', '-d', '--name', NAME, '--label', LABEL, '--label', 'berth.test=1', image, 'sh', '-c', 'while true; do echo "soak line $(date +%s)"; sleep 1; done']);
+  await docker(['run', '-d', '--name', NAME, '--label', LABEL, image, 'sh', '-c', 'while true; do echo "soak line $(date +%s)"; sleep 1; done']);
   const dashboard = await Viewer.open(`${s.url}/api/apps/stats`, cookie);
   const logs = await fetch(`${s.url}/api/apps/${NAME}/logs`, { headers: { cookie } });
   if (logs.status !== 200) throw new Error(`log viewer: ${logs.status}`);

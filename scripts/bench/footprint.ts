@@ -50,8 +50,12 @@ async function main(): Promise<void> {
 
   log('[4] memory');
   const s = await startBerth();
-  const procs = serverProcesses(s.npm.pid!);
+  // Idle: once the background checks have answered (health no longer `checking`), so the compose
+  // CLI that detection runs is not counted as the server's; then 5 s.
+  const settled = Date.now() + 60_000;
+  while (Date.now() < settled && ((await (await fetch(`${s.url}/api/health`)).json()) as { status: string }).status === 'checking') await sleep(100);
   await sleep(5000);
+  const procs = serverProcesses(s.npm.pid!);
   const sum = () => serverProcesses(s.npm.pid!).reduce((n, p) => n + p.rss, 0);
   const idle = sum();
   const npmRss = rssOf(s.npm.pid!);

@@ -1,4 +1,3 @@
-
 export interface ZipEntry {
   name: string;
   content: string | Buffer;

@@ -75,17 +75,18 @@ export class MetricsService {
   }
 
   private instruments(): Promise<Instruments> {
-    this.inst ??= this.build();
-    return this.inst;
-  }
-
-  private async build(): Promise<Instruments> {
-    const { collectDefaultMetrics, Counter, Gauge, Registry } = await import('prom-client');
+    if (this.inst) return this.inst;
     this.offEvents = this.sources().events.subscribe((e) => {
       if (e.kind !== 'container') return;
       if (e.action === 'die') this.exited.add(e.name);
       else if (e.action === 'start' && this.exited.delete(e.name)) this.restartCounts.set(e.name, (this.restartCounts.get(e.name) ?? 0) + 1);
     });
+    this.inst = this.build();
+    return this.inst;
+  }
+
+  private async build(): Promise<Instruments> {
+    const { collectDefaultMetrics, Counter, Gauge, Registry } = await import('prom-client');
     const registry = new Registry();
     collectDefaultMetrics({ register: registry });
     const gauge = (name: string, help: string, labelNames: string[] = []) => new Gauge({ name, help, labelNames, registers: [registry] });

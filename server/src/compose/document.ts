@@ -1,4 +1,4 @@
-import { Document, isMap, isScalar, isSeq, LineCounter, parseDocument, stringify, type Node } from 'yaml';
+import { Document, isMap, isScalar, isSeq, LineCounter, parseDocument, stringify, visit, type Node } from 'yaml';
 import { COMPOSE_SERVICE_FIELDS, ComposeService, MAX_COMPOSE_BYTES } from '@berth/contract';
 import { composeSchemaProblem, deref, isMergeKey, mapsOf } from '@berth/contract/compose-schema';
 import { PayloadTooLargeError, ValidationError } from '../errors';
@@ -174,7 +174,7 @@ function redactedModel(data: Record<string, unknown>): string {
 }
 
 /**
- * The file with every environment value replaced by the mask, comments and layout kept (support
+ * The file with every environment value replaced by the mask and its comments dropped, layout kept (support
  * bundles). Values reached through anchors, aliases and merge keys are redacted at their
  * source; the result is checked on the resolved model, and if anything would still show, the
  * resolved model itself (redacted) is shipped instead.
@@ -190,6 +190,15 @@ export function redactEnvironment(parsed: ParsedCompose): string {
       }
     }
   }
+  // Comments go too: a commented-out entry (`# - DB_PASSWORD=old`) or a trailing note holds values as often as not.
+  doc.commentBefore = null;
+  doc.comment = null;
+  visit(doc, {
+    Node(_key, node) {
+      node.commentBefore = null;
+      node.comment = null;
+    },
+  });
   const text = doc.toString();
   return fullyRedacted(text) ? text : redactedModel(parsed.data);
 }

@@ -14,6 +14,8 @@ const SKEW_MS = 2000;
 const REPLAY_TIMEOUT_MS = 5000;
 /** Container inspections in flight at once while waiting for the engine to save what events announced. */
 const SETTLE_AT_ONCE = 8;
+/** How long a read waits for the inspections of lagging events before it lists without keeping the list. */
+const SETTLE_WAIT_MS = 5000;
 /** Keys of events this much older than the last proof are forgotten (no replay reaches them). */
 const SEEN_MS = 2 * SKEW_MS;
 /** At most this many keys are kept (a burst, or no read for a long time). */
@@ -120,10 +122,18 @@ export class ContainerListCache {
       this.remember(e);
       this.settle(lagging(e));
     }
-    while (!this.isSettled) await new Promise<void>((r) => this.settledWaiters.push(r));
+    // Bounded: on a host where list-changing events never stop, inspections may never all settle;
+    // past the bound the read lists as an uncached one would, and keeps nothing.
+    const deadline = Date.now() + SETTLE_WAIT_MS;
+    while (!this.isSettled && Date.now() < deadline) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([new Promise<void>((r) => this.settledWaiters.push(r)), new Promise<void>((r) => (timer = setTimeout(r, deadline - Date.now())))]);
+      clearTimeout(timer);
+    }
+    const settled = this.isSettled;
     const gen = this.gen;
     const rows = await this.listFromEngine();
-    if (this.gen === gen && this.events.isConnected) {
+    if (settled && this.gen === gen && this.events.isConnected) {
       this.rows = rows;
       this.rowsGen = gen;
     }

@@ -122,10 +122,11 @@ export class ProjectAutoUpdate {
         if (err instanceof NotFoundError) return null;
         throw err;
       });
-      // Containers of a project whose file Berth cannot read here (another machine's, a removed folder).
-      if (!p) return t.services.map((s) => item(s, 'up_to_date', 'Berth cannot read this project\'s compose file here, so it cannot update it.'));
-      const images = await this.images(p);
       const states = (await this.services(null, t.project)).get(t.project) ?? [];
+      // Containers of a project whose file Berth cannot read here (another machine's, a removed folder,
+      // several files): checked against the registry, never updated.
+      if (!p) return await this.checkOnly(t, states, item);
+      const images = await this.images(p);
       const items: AutoUpdateItem[] = [];
       const changes: Change[] = [];
       for (const service of t.services) {
@@ -221,6 +222,24 @@ export class ProjectAutoUpdate {
     const { yaml } = await resolvedConfig(this.projects.runner(), p);
     const services = (parseCompose(yaml).data.services ?? {}) as Record<string, { image?: unknown }>;
     return new Map(Object.entries(services).flatMap(([name, s]) => (typeof s?.image === 'string' ? [[name, s.image]] : [])));
+  }
+
+  /** Each service's running image against its registry, for a project Berth cannot update: at most update_available. */
+  private async checkOnly(t: ProjectTarget, states: { name: string; ids: string[] }[], item: (service: string, result: AutoUpdateItem['result'], reason: string | null, from?: string | null, to?: string | null) => AutoUpdateItem): Promise<AutoUpdateItem[]> {
+    const why = "Berth cannot read this project's compose file here (or it is made of several files), so it cannot update it.";
+    const items: AutoUpdateItem[] = [];
+    for (const service of t.services) {
+      const id = states.find((s) => s.name === service)?.ids[0];
+      if (!id) {
+        items.push(item(service, 'up_to_date', 'The service has no container.'));
+        continue;
+      }
+      const c = await this.ctx.docker.inspectContainer(id);
+      const check = await checkImageUpdate(this.ctx.docker, c.Config.Image, { imageId: c.Image });
+      const [from, to] = [check.localDigests[0] ?? null, check.remoteDigest];
+      items.push(check.isUpdatable ? item(service, 'update_available', `A newer image is available. ${why}`, from, to) : item(service, 'up_to_date', check.reason ? `${check.reason} ${why}` : why, from, to));
+    }
+    return items;
   }
 
   private async imageOf(id: string | undefined): Promise<string | null> {

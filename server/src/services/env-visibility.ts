@@ -16,8 +16,14 @@ export const maskAppEnv = <T extends App>(app: T): T => (app.Config.Env ? { ...a
  * built image can bake a token in, and one rule ("a viewer never reads environment values") is
  * simpler to trust than a guess about which values are secret.
  */
-export const maskImageEnv = (image: ImageDetail): ImageDetail =>
-  image.ContainerConfig.Env ? { ...image, ContainerConfig: { ...image.ContainerConfig, Env: maskEnvValues(image.ContainerConfig.Env) } } : image;
+export const maskImageEnv = (image: ImageDetail): ImageDetail => {
+  const out: ImageDetail & { Config?: { Env?: string[] | null } } = { ...image };
+  if (image.ContainerConfig.Env) out.ContainerConfig = { ...image.ContainerConfig, Env: maskEnvValues(image.ContainerConfig.Env) };
+  // The engine's own copy of the config travels in the loose detail too.
+  const raw = (image as { Config?: { Env?: string[] | null } }).Config;
+  if (raw?.Env) out.Config = { ...raw, Env: maskEnvValues(raw.Env) };
+  return out;
+};
 
 const maskService = (s: ComposeService): ComposeService => (s.environment ? { ...s, environment: maskEnvValues(s.environment) } : s);
 
@@ -33,7 +39,7 @@ export const HIDDEN_FILE = '# Berth hides this file from your role: it cannot be
 
 /**
  * A compose or stack file with every `environment:` value masked (list and mapping forms, through
- * anchors and merge keys; comments kept), by the same redaction as support bundles.
+ * anchors and merge keys; comments dropped), by the same redaction as support bundles.
  */
 function maskFileEnv(content: string): string {
   if (content.trim() === '') return content;

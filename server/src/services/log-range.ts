@@ -73,8 +73,14 @@ export async function sendLogLines(sse: SseStream, lines: LogLine[], range: LogR
 export const endOfRange = (sse: SseStream) => sse.end({ reason: 'until', detail: 'The requested time range is complete.' });
 
 /** Ends the stream when a range's future `until` comes; returns the cancel. */
+/** The longest delay setTimeout keeps (2^31 − 1 ms). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export function endAtUntil(sse: SseStream, range: LogRange): () => void {
   if (range.untilNanos === undefined) return () => undefined;
-  const timer = setTimeout(() => endOfRange(sse), Number(range.untilNanos / 1_000_000n) - Date.now());
+  const delay = Number(range.untilNanos / 1_000_000n) - Date.now();
+  // Past ~24.8 days setTimeout overflows and fires at once: such a stream ends when its client goes.
+  if (delay > MAX_TIMER_MS) return () => undefined;
+  const timer = setTimeout(() => endOfRange(sse), delay);
   return () => clearTimeout(timer);
 }

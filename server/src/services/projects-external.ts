@@ -16,8 +16,11 @@ export interface ExternalProject {
  * whoever made the container, so a label naming /etc/shadow must not turn Berth into a file reader.
  */
 async function composeFileFrom(dir: string, configFiles: string | undefined): Promise<string | null> {
-  const first = configFiles?.split(',')[0]?.trim();
-  if (!first) return null;
+  const files = (configFiles ?? '').split(',').map((f) => f.trim()).filter(Boolean);
+  // Several files (an override, a prod file): Berth reads one, and an Up or an auto-update from part of
+  // the configuration would recreate containers without the rest (ports, env, volumes).
+  if (files.length !== 1) return null;
+  const first = files[0]!;
   const file = path.resolve(dir, first);
   if (!/\.ya?ml$/i.test(file)) return null;
   const st = await fs.lstat(file).catch(() => null);

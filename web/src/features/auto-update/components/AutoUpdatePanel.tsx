@@ -42,7 +42,8 @@ export function AutoUpdatePanel<T extends AppAutoUpdate>(props: {
   if (!query.data) return null;
   return (
     <EditableBy route={props.route}>
-      <OverrideForm {...props} data={query.data} />
+      {/* Keyed by name: moving from one app's page to another's keeps this element, and the draft must not carry over. */}
+      <OverrideForm key={props.name} {...props} data={query.data} />
     </EditableBy>
   );
 }

@@ -30,7 +30,9 @@ function StackDeployForm({ item, onClose }: { item: TemplateItem; onClose: () =>
   const navigate = useNavigate();
   const swarmManager = useIsSwarmManager();
   const swarm = useCan(swarmApi.stackFromTemplate) && swarmManager;
-  const [as, setAs] = useState<'project' | 'stack'>(swarm && item.stack?.kind === 'swarm' ? 'stack' : 'project');
+  // Follows the default until the user picks: the swarm status may arrive after the dialog opens.
+  const [picked, setAs] = useState<'project' | 'stack' | null>(null);
+  const as = picked ?? (swarm && item.stack?.kind === 'swarm' ? 'stack' : 'project');
   const asStack = swarm && as === 'stack';
   const project = useProjectFromTemplate();
   const stack = useStackFromTemplate();

@@ -329,6 +329,8 @@ describe('ux journey (issue 23)', () => {
     await page.getByRole('dialog').getByRole('img', { name: 'No logo' }).waitFor();
     expect(await page.locator('img[src^="http:"]').count()).toBe(0);
     expect(logoRequests).toBe(0);
+    // Judged once the dialog's and its overlay's fade-in has finished (mid-fade, text behind reads as low contrast).
+    await page.evaluate(() => Promise.all(document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => a.finished.catch(() => undefined))));
     await expectCleanAndAccessible(page, watch, 'template logos');
     await context.close();
   }, SLOW);

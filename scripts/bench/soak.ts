@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { docker, mib, runBench, signInCookies, Viewer } from './lib';
 import { ADMIN, running, serverProcesses, startBerth, stopBerth } from './npm-start';
+import { startPrivateEngine, type PrivateEngine } from './private-engine';
 
 const MINUTES = Number(process.env.BENCH_SOAK_MINUTES ?? 0);
 const SAMPLE_S = Number(process.env.BENCH_SOAK_SAMPLE_S ?? 60);
@@ -15,6 +16,7 @@ const LABEL = 'berth.bench.soak=1';
 const NAME = `berth-bench-soak-${randomBytes(3).toString('hex')}`;
 const log = (msg: string) => console.log(`[bench] ${msg}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+let engine: PrivateEngine | undefined;
 
 /** Least-squares slope of y over x. */
 function slope(points: [number, number][]): number {
@@ -29,9 +31,14 @@ function slope(points: [number, number][]): number {
 async function main(): Promise<void> {
   const image = process.env.BERTH_TEST_IMAGE;
   if (!image) throw new Error('BERTH_TEST_IMAGE is not set; run through `npm run bench`');
+  engine = await startPrivateEngine('berth-soak');
+  await engine.docker(['pull', image], 120_000);
+  // Berth (started below with this environment) and the docker CLI now talk to the private engine.
+  process.env.DOCKER_HOST = engine.host;
+  log(`soak: private dockerd at ${engine.host}`);
   const s = await startBerth();
   const cookie = await signInCookies(s.url, ADMIN);
-  await docker(['run', '-d', '--name', NAME, '--label', LABEL, image, 'sh', '-c', 'while true; do echo "soak line $(date +%s)"; sleep 1; done']);
+  await docker(['run', '-d', '--name', NAME, '--network', 'none', '--label', LABEL, image, 'sh', '-c', 'while true; do echo "soak line $(date +%s)"; sleep 1; done']);
   const dashboard = await Viewer.open(`${s.url}/api/apps/stats`, cookie);
   const logs = await fetch(`${s.url}/api/apps/${NAME}/logs`, { headers: { cookie } });
   if (logs.status !== 200) throw new Error(`log viewer: ${logs.status}`);
@@ -55,6 +62,7 @@ async function main(): Promise<void> {
   await reader.cancel().catch(() => undefined);
   await reading;
   await stopBerth(s);
+  await engine.stop();
   const settled = samples.slice(Math.floor(samples.length / 4));
   const perHour = slope(settled) / 1024 / 1024;
   console.log('');
@@ -67,7 +75,8 @@ async function main(): Promise<void> {
 
 async function cleanup(): Promise<void> {
   for (const s of [...running]) await stopBerth(s);
-  await docker(['rm', '-f', NAME]).catch(() => undefined);
+  // Stopping the private engine takes the soak container with it.
+  await engine?.stop().catch(() => undefined);
 }
 
 if (MINUTES > 0) runBench(main, cleanup);

@@ -54,7 +54,10 @@ async function main(): Promise<void> {
   log(`soak: ${MINUTES} min, RSS every ${SAMPLE_S} s`);
   while (Date.now() - t0 < MINUTES * 60_000) {
     const hours = (Date.now() - t0) / 3_600_000;
-    samples.push([hours, rss()]);
+    const now = rss();
+    // A server that died is a finding, not a sample of zero.
+    if (now === 0 || s.npm.exitCode !== null) throw new Error(`the server process is gone after ${(hours * 60).toFixed(1)} min`);
+    samples.push([hours, now]);
     log(`  ${(hours * 60).toFixed(1)} min: ${mib(samples.at(-1)![1])} (stats updates ${dashboard.samples}, log bytes ${logBytes})`);
     await sleep(SAMPLE_S * 1000);
   }

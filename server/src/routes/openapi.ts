@@ -1,17 +1,56 @@
-import type { FastifyInstance } from 'fastify';
-import fastifySwagger from '@fastify/swagger';
-import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 
 export const DOCS_PREFIX = '/api/docs';
 
+/** Response headers of the reference's own instance not to pass on (the outer reply sets its own). */
+const HOP_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'date']);
+
+/** What the reference needs of a route: no handler, no hooks. */
+type RouteEntry = Pick<RouteOptions, 'method' | 'url' | 'schema' | 'config'>;
+
 /**
  * The OpenAPI document, generated from the contract's zod schemas, and its interactive
  * reference at /api/docs (JSON at /api/docs/json). Both sit under /api and are not open, so the
- * auth hook guards them. Register before the routes: swagger collects routes as they are added.
+ * auth hook guards them; every signed-in user may read them. Register before the routes: the
+ * routes are noted as they are added.
+ *
+ * @fastify/swagger and @fastify/swagger-ui (with the YAML and schema-resolving code they bring)
+ * load on the first request under /api/docs, not at start: most processes never serve the
+ * reference, and both kept ~2 MB of memory from start. The first request builds a small Fastify
+ * instance of its own holding the noted routes (schemas only) and both plugins, and every docs
+ * request is answered by it (inject: in process, no socket).
  */
 export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
-  await app.register(fastifySwagger, {
+  const routes: RouteEntry[] = [];
+  app.addHook('onRoute', (opts) => {
+    // Fastify's HEAD twins of GET routes are left out of the document, as @fastify/swagger does.
+    if (!opts.url.startsWith('/api/') || opts.url.startsWith(DOCS_PREFIX) || opts.method === 'HEAD') return;
+    routes.push({ method: opts.method, url: opts.url, schema: opts.schema, config: opts.config });
+  });
+
+  let reference: Promise<FastifyInstance> | null = null;
+  const serve = async (req: FastifyRequest, reply: FastifyReply) => {
+    reference ??= buildReference(routes, version).catch((err: unknown) => {
+      reference = null;
+      throw err;
+    });
+    const res = await (await reference).inject({ method: req.method as 'GET' | 'HEAD', url: req.url, headers: { accept: req.headers.accept ?? '*/*' } });
+    for (const [name, value] of Object.entries(res.headers)) if (value !== undefined && !HOP_HEADERS.has(name)) void reply.header(name, value);
+    return reply.code(res.statusCode).send(res.rawPayload);
+  };
+  const config = { role: 'viewer' as const };
+  app.get(DOCS_PREFIX, { config }, serve);
+  app.get(`${DOCS_PREFIX}/*`, { config }, serve);
+}
+
+async function buildReference(routes: RouteEntry[], version: string): Promise<FastifyInstance> {
+  const [{ default: fastifySwagger }, { default: fastifySwaggerUi }] = await Promise.all([import('@fastify/swagger'), import('@fastify/swagger-ui')]);
+  const ref = Fastify({ logger: false });
+  // The routes are only described here, never run: their schemas are not compiled.
+  ref.setValidatorCompiler(() => () => true);
+  ref.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  await ref.register(fastifySwagger, {
     openapi: {
       openapi: '3.0.3',
       info: {
@@ -29,15 +68,12 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
       security: [{ apiKey: [] }, { cookie: [] }],
     },
     transform: (input) => {
-      // The web app's own routes (static files, the SPA fallback) are not part of the API.
-      if (!input.url.startsWith('/api/')) return { schema: { ...input.schema, hide: true }, url: input.url };
       const out = jsonSchemaTransform(input);
       return input.route.config?.open ? { ...out, schema: { ...out.schema, security: [] } } : out;
     },
   });
-  // The reference is not a contract route; every signed-in user may read it.
-  app.addHook('onRoute', (opts) => {
-    if (opts.url.startsWith(DOCS_PREFIX)) opts.config = { ...opts.config, role: 'viewer' };
-  });
-  await app.register(fastifySwaggerUi, { routePrefix: DOCS_PREFIX, uiConfig: { validatorUrl: null } });
+  await ref.register(fastifySwaggerUi, { routePrefix: DOCS_PREFIX, uiConfig: { validatorUrl: null } });
+  for (const r of routes) ref.route({ ...r, handler: async () => undefined });
+  await ref.ready();
+  return ref;
 }

@@ -51,6 +51,13 @@ else
   echo "[test] no web/vite.config.*: skipping the web build"
 fi
 
+# e2e runs the server as `npm start` does: the esbuild bundle (server/dist/main.mjs) under plain node.
+echo "[test] building the server bundle (scripts/build-server.mjs)"
+if ! node scripts/build-server.mjs; then
+  echo "[test] server bundle build FAILED; running the tests anyway, the run fails"
+  summary_args+=("--extra-failure=the server bundle (node scripts/build-server.mjs) failed to build")
+fi
+
 mkdir -p test-results
 rm -f test-results/vitest.json
 rc=0

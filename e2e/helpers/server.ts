@@ -23,10 +23,16 @@ export interface StartOptions {
 }
 
 const LISTENING = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/;
+const BUNDLE = path.join(REPO_ROOT, 'server', 'dist', 'main.mjs');
+/** The node flags and allocator settings of the root package's `start` script, read from it. */
+const START_SCRIPT = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
+const START_ENV = Object.fromEntries(START_SCRIPT.filter((w) => /^[A-Z_]+=/.test(w)).map((w) => w.split('=') as [string, string]));
+const START_FLAGS = START_SCRIPT.filter((w) => w.startsWith('--'));
 
 /**
- * Starts the real server (`node --import tsx server/src/main.ts`) on a free port with a fresh
- * data dir and waits until /api/health answers. Serves web/dist, which `npm test` builds first.
+ * Starts the real server as `npm start` runs it (plain node on the esbuild bundle
+ * server/dist/main.mjs, with its memory flags) on a free port with a fresh data dir and waits
+ * until /api/health answers. Serves web/dist; `npm test` builds both first.
  */
 export async function startServer(opts: StartOptions = {}): Promise<TestServer> {
   // WEB_DIST lets a run serve its own build while web/dist is being rebuilt by another run.
@@ -34,6 +40,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
   if (!fs.existsSync(path.join(webDist, 'index.html'))) {
     throw new Error('web/dist is not built: run `npm run build -w web` (npm test does it)');
   }
+  if (!fs.existsSync(BUNDLE)) throw new Error('server/dist/main.mjs is not built: run `node scripts/build-server.mjs` (npm test does it)');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-e2e-'));
   const dockerHost = opts.dockerHost ?? process.env.BERTH_TEST_DOCKER_HOST ?? process.env.DOCKER_HOST;
   // Only what the server needs: nothing from the developer's shell leaks into the run.
@@ -50,7 +57,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
   };
   // Through child-guard: the server stops with this process even if afterAll never runs.
   const guard = path.join(REPO_ROOT, 'e2e', 'helpers', 'child-guard.mjs');
-  const child = spawn(process.execPath, [guard, '--import', 'tsx', 'server/src/main.ts'], { cwd: REPO_ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [guard, ...START_FLAGS, BUNDLE], { cwd: REPO_ROOT, env: { ...START_ENV, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));

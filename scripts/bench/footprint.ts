@@ -3,10 +3,12 @@
 //   [4] idle RSS after start, and RSS while 10 dashboard viewers stream
 //   [5] start to ready (health answering and the UI served), median of 5 starts
 //   ([6], the app list against the engine's, is scripts/bench/list.ts)
-//   [7] initial JavaScript of the web app, gzipped
+//   [7] initial JavaScript of the web app, gzipped, and the first page usable in Chromium
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { chromium } from 'playwright-core';
 import { docker, median, mib, parallel, runBench, signInCookies, Viewer } from './lib';
 import { ADMIN, rssOf, running, serverProcesses, startBerth, stopBerth } from './npm-start';
 import { initialJs } from './web';
@@ -30,6 +32,38 @@ async function removeBenchContainers(): Promise<void> {
 }
 
 const kib = (n: number) => `${(n / 1024).toFixed(0)} KB`;
+
+/**
+ * Milliseconds from navigation to the first page usable, each load in a fresh browser context
+ * (empty cache, no service worker): the sign-in form ready for input, and, signed in, the
+ * dashboard showing the card of `appName`.
+ */
+async function firstPage(url: string, cookie: string, appName: string, loads: number): Promise<{ login: number[]; dashboard: number[] }> {
+  const browser = await chromium.launch({
+    executablePath: process.env.BERTH_CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--headless'],
+  });
+  const out = { login: [] as number[], dashboard: [] as number[] };
+  const host = new URL(url).hostname;
+  const cookies = cookie.split('; ').map((c) => ({ name: c.slice(0, c.indexOf('=')), value: c.slice(c.indexOf('=') + 1), domain: host, path: '/' }));
+  try {
+    for (let i = 0; i < loads; i++) {
+      for (const signedIn of [false, true]) {
+        const context = await browser.newContext({ baseURL: url, viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
+        if (signedIn) await context.addCookies(cookies);
+        const page = await context.newPage();
+        const t0 = performance.now();
+        await page.goto('/', { waitUntil: 'commit' });
+        await (signedIn ? page.getByText(appName, { exact: true }).first() : page.getByLabel('Email')).waitFor({ timeout: 30_000 });
+        (signedIn ? out.dashboard : out.login).push(performance.now() - t0);
+        await context.close();
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+  return out;
+}
 
 async function main(): Promise<void> {
   const image = process.env.BERTH_TEST_IMAGE;
@@ -58,6 +92,9 @@ async function main(): Promise<void> {
   const procs = serverProcesses(s.npm.pid!);
   const sum = () => serverProcesses(s.npm.pid!).reduce((n, p) => n + p.rss, 0);
   const idle = sum();
+  // And once V8 has had time to give back what start-up used (its memory reducer runs when idle).
+  await sleep(25_000);
+  const idleLater = sum();
   const npmRss = rssOf(s.npm.pid!);
   const cookie = await signInCookies(s.url, ADMIN);
   const names = range(VIEWED_APPS).map((i) => `${RUN}-s${i}`);
@@ -74,13 +111,17 @@ async function main(): Promise<void> {
   for (const v of viewers) v.close();
   lines.push(
     `[4] RSS of the npm start server (${procs.length} process${procs.length === 1 ? '' : 'es'} below npm: ${procs.map((p) => path.basename(p.cmd.split(' ').find((a) => a.endsWith('.mjs') || a.endsWith('.ts')) ?? p.cmd)).join(', ')}): ` +
-      `idle ${mib(idle)} | ${VIEWERS} dashboard viewers on ${VIEWED_APPS} running apps ${mib(viewing)} (npm itself: ${mib(npmRss)})`,
+      `idle ${mib(idle)} 5 s after ready, ${mib(idleLater)} 30 s after | ${VIEWERS} dashboard viewers on ${VIEWED_APPS} running apps ${mib(viewing)} (npm itself: ${mib(npmRss)})`,
   );
+  log('[7] first page in Chromium');
+  const pages = await firstPage(s.url, cookie, names[0]!, STARTS);
+  const ms = (xs: number[]) => `median ${median(xs).toFixed(0)} ms (${xs.map((x) => x.toFixed(0)).join(', ')})`;
 
   await stopBerth(s);
   lines.push(`[5] start to ready (health 200 and / served), npm start with builds up to date: median ${median(readies).toFixed(0)} ms of ${STARTS} (${readies.map((r) => r.toFixed(0)).join(', ')})`);
   const js = initialJs(path.join(root, 'web', 'dist'));
   lines.push(`[7] initial JavaScript (entry + modulepreloads, ${js.files} files): ${kib(js.gzip)} gzip, ${kib(js.brotli)} brotli (served), ${kib(js.raw)} raw`);
+  lines.push(`[7] first page usable, fresh browser context each load: sign-in form ${ms(pages.login)}; signed in, dashboard with its app cards ${ms(pages.dashboard)}`);
 
   console.log('');
   console.log(`Berth footprint — ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}, ${new Date().toISOString()}`);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { LineCounter, parseDocument } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { GENERATED_VALIDATOR, validatorSource } from './generate';
-import { COMPOSE_SCHEMA, composeSchemaProblem, descriptionAt, keysAt, locate } from './index';
+import { composeSchema, composeSchemaProblem, descriptionAt, keysAt, locate } from './index';
 
 const FILE = [
   'x-base: &base', //                              1
@@ -60,13 +60,13 @@ describe('composeSchemaProblem', () => {
 
 describe('the schema behind completion and hover', () => {
   it('has the current specification keys where they belong, with descriptions', () => {
-    expect(keysAt(COMPOSE_SCHEMA, [])).toEqual(expect.arrayContaining(['name', 'include', 'services', 'models']));
-    expect(keysAt(COMPOSE_SCHEMA, ['services', 'web'])).toEqual(expect.arrayContaining(['develop', 'healthcheck', 'profiles', 'post_start']));
-    expect(keysAt(COMPOSE_SCHEMA, ['services', 'web', 'healthcheck'])).toEqual(expect.arrayContaining(['test', 'start_interval']));
-    expect(keysAt(COMPOSE_SCHEMA, ['services', 'web', 'ports', 0])).toEqual(expect.arrayContaining(['target', 'published', 'app_protocol']));
-    expect(keysAt(COMPOSE_SCHEMA, ['services'])).toEqual([]);
-    expect(descriptionAt(COMPOSE_SCHEMA, ['services', 'web', 'restart'])).toMatch(/^Restart policy/);
-    expect(descriptionAt(COMPOSE_SCHEMA, ['services', 'web', 'healthcheck', 'interval'])).toMatch(/between checks/);
+    expect(keysAt(composeSchema(), [])).toEqual(expect.arrayContaining(['name', 'include', 'services', 'models']));
+    expect(keysAt(composeSchema(), ['services', 'web'])).toEqual(expect.arrayContaining(['develop', 'healthcheck', 'profiles', 'post_start']));
+    expect(keysAt(composeSchema(), ['services', 'web', 'healthcheck'])).toEqual(expect.arrayContaining(['test', 'start_interval']));
+    expect(keysAt(composeSchema(), ['services', 'web', 'ports', 0])).toEqual(expect.arrayContaining(['target', 'published', 'app_protocol']));
+    expect(keysAt(composeSchema(), ['services'])).toEqual([]);
+    expect(descriptionAt(composeSchema(), ['services', 'web', 'restart'])).toMatch(/^Restart policy/);
+    expect(descriptionAt(composeSchema(), ['services', 'web', 'healthcheck', 'interval'])).toMatch(/between checks/);
   });
 
   it('ships a generated validator made from the schema as it is now (npm run generate -w contract)', () => {

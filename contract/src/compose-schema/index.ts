@@ -5,13 +5,19 @@
  */
 import { keysAt } from './navigate';
 import { buildComposeSchema } from './schema';
+import type { SchemaNode } from './types';
 
-export const COMPOSE_SCHEMA = buildComposeSchema();
+let built: SchemaNode | undefined;
+/**
+ * The schema with the overlay applied, built on first use (a server that never checks a compose
+ * file does not hold it).
+ */
+export const composeSchema = (): SchemaNode => (built ??= buildComposeSchema());
 
 /** The top-level keys of the specification. */
-export const COMPOSE_TOP_LEVEL_KEYS: readonly string[] = keysAt(COMPOSE_SCHEMA, []);
+export const composeTopLevelKeys = (): readonly string[] => keysAt(composeSchema(), []);
 /** The keys of a service. */
-export const COMPOSE_SERVICE_KEYS: readonly string[] = keysAt(COMPOSE_SCHEMA, ['services', 'service']);
+export const composeServiceKeys = (): readonly string[] => keysAt(composeSchema(), ['services', 'service']);
 
 export { composeSchemaProblem, formatPath, type SchemaProblem } from './check';
 export { deref, isMergeKey, locate, mapsOf, type DataPath, type Span } from './locate';

@@ -1,5 +1,5 @@
 import YAML, { isMap, type Document } from 'yaml';
-import { COMPOSE_SCHEMA, COMPOSE_SERVICE_KEYS, COMPOSE_TOP_LEVEL_KEYS, keysAt } from '@berth/contract/compose-schema';
+import { composeSchema, composeServiceKeys, composeTopLevelKeys, keysAt } from '@berth/contract/compose-schema';
 
 /**
  * CLI check failures that only say something is not there yet (a build context, an env file) or
@@ -14,8 +14,6 @@ interface Relaxation {
   drop: (doc: Document, m: RegExpExecArray) => boolean;
 }
 
-const SPEC_TOP_LEVEL: ReadonlySet<string> = new Set(COMPOSE_TOP_LEVEL_KEYS);
-const SPEC_SERVICE: ReadonlySet<string> = new Set(COMPOSE_SERVICE_KEYS);
 
 /** The keys of a CLI message's quoted list: `'include', 'name'`. */
 const keysIn = (list: string) => [...list.matchAll(/'([^']+)'/g)].map((k) => k[1]!);
@@ -48,7 +46,7 @@ function dropNestedKey(doc: Document, path: string[], key: string): boolean {
   const places: [string[], unknown][] = [[path, node], ...node.items.map((p): [string[], unknown] => [[...path, String(YAML.isScalar(p.key) ? p.key.value : p.key)], p.value])];
   let dropped = false;
   for (const [at, map] of places) {
-    if (isMap(map) && map.has(key) && keysAt(COMPOSE_SCHEMA, at).includes(key)) dropped = map.delete(key) || dropped;
+    if (isMap(map) && map.has(key) && keysAt(composeSchema(), at).includes(key)) dropped = map.delete(key) || dropped;
   }
   return dropped;
 }
@@ -71,7 +69,7 @@ const RELAXATIONS: Relaxation[] = [
       const keys = keysIn(m[1]!);
       return `The installed compose CLI does not know the top-level key${keys.length > 1 ? 's' : ''} ${keys.map((k) => `"${k}"`).join(', ')} (newer compose versions do); it cannot run the file until ${keys.length > 1 ? 'they are' : 'it is'} removed or the CLI is updated.`;
     },
-    drop: (doc, m) => keysIn(m[1]!).every((k) => SPEC_TOP_LEVEL.has(k)) && keysIn(m[1]!).every((k) => doc.delete(k)),
+    drop: (doc, m) => keysIn(m[1]!).every((k) => composeTopLevelKeys().includes(k)) && keysIn(m[1]!).every((k) => doc.delete(k)),
   },
   {
     // A key inside a service's mapping (healthcheck start_interval, build tags, depends_on restart …), in either of the CLI's wordings.
@@ -82,7 +80,7 @@ const RELAXATIONS: Relaxation[] = [
   {
     match: /Unsupported config option for services\.([^:]+): '([^']+)'/,
     warn: (m) => `The installed compose CLI does not know "${m[2]}" of service ${m[1]} (newer compose versions do); it cannot run the file until it is removed or the CLI is updated.`,
-    drop: (doc, m) => SPEC_SERVICE.has(m[2]!) && doc.deleteIn(['services', m[1]!, m[2]!]),
+    drop: (doc, m) => composeServiceKeys().includes(m[2]!) && doc.deleteIn(['services', m[1]!, m[2]!]),
   },
 ];
 

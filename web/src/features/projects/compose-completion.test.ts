@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { COMPOSE_SERVICE_KEYS, COMPOSE_TOP_LEVEL_KEYS } from '@berth/contract/compose-schema';
+import { composeServiceKeys, composeTopLevelKeys } from '@berth/contract/compose-schema';
 import { composeKeysAt, keyPathAt } from './compose-completion';
 import { composeDiagnostics } from './compose-lint';
 
 describe('composeKeysAt: the schema keys that fit at the cursor', () => {
   it('offers the top-level keys at the margin and a service key inside a service, nothing where names or values go', () => {
-    expect(composeKeysAt(['servi'])).toEqual(COMPOSE_TOP_LEVEL_KEYS);
-    expect(composeKeysAt(['services:', '  web:', '    image: x', '', '    # note', '    res'])).toEqual(COMPOSE_SERVICE_KEYS);
+    expect(composeKeysAt(['servi'])).toEqual(composeTopLevelKeys());
+    expect(composeKeysAt(['services:', '  web:', '    image: x', '', '    # note', '    res'])).toEqual(composeServiceKeys());
     expect(composeKeysAt(['services:', '  we'])).toBeNull();
     expect(composeKeysAt(['services:', '  web:', '    environment:', '      A'])).toBeNull();
     expect(composeKeysAt(['services:', '  web:', '    image: bus'])).toBeNull();

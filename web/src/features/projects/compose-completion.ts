@@ -1,6 +1,6 @@
 import type { CompletionContext, CompletionResult } from '@codemirror/autocomplete';
 import { hoverTooltip, type Tooltip } from '@uiw/react-codemirror';
-import { COMPOSE_SCHEMA, descriptionAt, keysAt, type DataPath } from '@berth/contract/compose-schema';
+import { composeSchema, descriptionAt, keysAt, type DataPath } from '@berth/contract/compose-schema';
 
 // Its own module, imported only by the editor: the schema comes with the editor's chunk.
 
@@ -39,7 +39,7 @@ export function composeKeysAt(lines: readonly string[]): string[] | null {
   const current = lines[lines.length - 1] ?? '';
   const m = /^(\s*)(-\s+)?[A-Za-z0-9_]*$/.exec(current);
   if (!m) return null;
-  const keys = keysAt(COMPOSE_SCHEMA, parentPath(lines.slice(0, -1), m[1]!.length, !!m[2]));
+  const keys = keysAt(composeSchema(), parentPath(lines.slice(0, -1), m[1]!.length, !!m[2]));
   return keys.length ? keys : null;
 }
 
@@ -69,7 +69,7 @@ export function composeCompletion(context: CompletionContext): CompletionResult 
 /** Hover on a key: its description from the specification. */
 export const composeHover = hoverTooltip((view, pos): Tooltip | null => {
   const at = keyPathAt(view.state.doc.toString(), pos);
-  const text = at && descriptionAt(COMPOSE_SCHEMA, at.path);
+  const text = at && descriptionAt(composeSchema(), at.path);
   if (!at || !text) return null;
   return {
     pos: at.from,

@@ -30,6 +30,9 @@ await build({
   // Plain ASCII (other characters escaped): V8 then keeps the bundle's source as one byte per
   // character, not two (~0.6 MB less held for lazy compilation).
   charset: 'ascii',
+  // Without comments (some held non-ASCII characters, which charset leaves as they are: the
+  // whole source was then kept two bytes per character) and whitespace: 0.73 MB of source, was
+  // 2.8 MB of heap. Names are kept, so stack traces still say which function.
   minifyWhitespace: true,
   minifySyntax: true,
   keepNames: true,

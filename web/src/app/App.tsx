@@ -14,8 +14,6 @@ const loadRouter = importOrReload(() => import('./router'));
 const early = mayHaveSession() ? loadRouter() : null;
 // Marked handled here; the rejection still reaches lazy() below, which shows it.
 early?.catch(() => undefined);
-// The dashboard, the page most loads open, comes along (the route table imports the same module).
-if (early && /^#?\/?$/.test(window.location.hash)) void import('./pages/home').catch(() => undefined);
 const Router = lazy(() => early ?? loadRouter());
 
 export function App() {

@@ -47,9 +47,6 @@ function readCookie(name: string): string | undefined {
   return hit === undefined ? undefined : decodeURIComponent(hit.slice(name.length + 1));
 }
 
-/** Whether this browser holds a session, going by its readable refresh-side CSRF cookie (the check itself is the server's). */
-export const mayHaveSession = (): boolean => readCookie('csrf_refresh_token') !== undefined;
-
 /** The refresh-side calls prove the refresh token's csrf; every other call the access token's. */
 function csrfFor(path: string): string | undefined {
   const refreshSide = path === authApi.refresh.path || path === authApi.logoutRefresh.path;

@@ -111,7 +111,7 @@ async function main(): Promise<void> {
   for (const v of viewers) v.close();
   lines.push(
     `[4] RSS of the npm start server (${procs.length} process${procs.length === 1 ? '' : 'es'} below npm: ${procs.map((p) => path.basename(p.cmd.split(' ').find((a) => a.endsWith('.mjs') || a.endsWith('.ts')) ?? p.cmd)).join(', ')}): ` +
-      `idle ${mib(idle)} 5 s after ready, ${mib(idleLater)} 30 s after | ${VIEWERS} dashboard viewers on ${VIEWED_APPS} running apps ${mib(viewing)} (npm itself: ${mib(npmRss)})`,
+      `idle ${mib(idle)} 5 s after the background checks answered, ${mib(idleLater)} 30 s after | ${VIEWERS} dashboard viewers on ${VIEWED_APPS} running apps ${mib(viewing)} (npm itself: ${mib(npmRss)})`,
   );
   log('[7] first page in Chromium');
   const pages = await firstPage(s.url, cookie, names[0]!, STARTS);

@@ -14,7 +14,6 @@ interface Relaxation {
   drop: (doc: Document, m: RegExpExecArray) => boolean;
 }
 
-
 /** The keys of a CLI message's quoted list: `'include', 'name'`. */
 const keysIn = (list: string) => [...list.matchAll(/'([^']+)'/g)].map((k) => k[1]!);
 

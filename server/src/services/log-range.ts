@@ -72,10 +72,10 @@ export async function sendLogLines(sse: SseStream, lines: LogLine[], range: LogR
 /** Ends a stream with the `end` event: the range's `until` is reached. */
 export const endOfRange = (sse: SseStream) => sse.end({ reason: 'until', detail: 'The requested time range is complete.' });
 
-/** Ends the stream when a range's future `until` comes; returns the cancel. */
 /** The longest delay setTimeout keeps (2^31 − 1 ms). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** Ends the stream when a range's future `until` comes; returns the cancel. */
 export function endAtUntil(sse: SseStream, range: LogRange): () => void {
   if (range.untilNanos === undefined) return () => undefined;
   const delay = Number(range.untilNanos / 1_000_000n) - Date.now();

@@ -80,8 +80,11 @@ ENTRYPOINT ["/usr/bin/tini", "--"]
 # Memory flags, each measured on idle RSS (scripts/bench, README Performance); `npm start` passes
 # the same: a 2 MB young generation (V8's default grows to 16 MB per semi-space, ~20 MB), one V8
 # worker thread and two malloc arenas (each thread's arena keeps what compiling at start freed,
-# ~8 MB), V8's size-over-speed heuristics (~4 MB), and a fixed mmap threshold: blocks of 256 KB
-# and more go back to the system when freed (glibc's moving threshold kept argon2's 19 MB
-# working memory after the first sign-in, ~20 MB).
+# ~8 MB), V8's size-over-speed heuristics (~4 MB), a 4 MB budget before the optimizing compiler
+# takes a function (V8's default is 66 KB), so code that stays hot (a log flood, a stats stream)
+# is still optimized but what runs a few hundred times at start is not (~6 MB), and a fixed mmap
+# threshold: blocks of 256 KB and more go back to the system when freed (glibc's moving threshold
+# kept argon2's 19 MB working memory after the first sign-in, ~20 MB).
+# scripts/start-command.test.ts holds these equal to the start script's.
 ENV MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=262144
-CMD ["node", "--max-semi-space-size=2", "--v8-pool-size=1", "--optimize-for-size", "/app/server/dist/main.mjs"]
+CMD ["node", "--max-semi-space-size=2", "--v8-pool-size=1", "--optimize-for-size", "--interrupt-budget=4194304", "/app/server/dist/main.mjs"]

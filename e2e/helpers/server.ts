@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { START_ENV, START_FLAGS } from '../../scripts/start-command';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -24,10 +25,6 @@ export interface StartOptions {
 
 const LISTENING = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/;
 const BUNDLE = path.join(REPO_ROOT, 'server', 'dist', 'main.mjs');
-/** The node flags and allocator settings of the root package's `start` script, read from it. */
-const START_SCRIPT = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
-const START_ENV = Object.fromEntries(START_SCRIPT.filter((w) => /^[A-Z_]+=/.test(w)).map((w) => w.split('=') as [string, string]));
-const START_FLAGS = START_SCRIPT.filter((w) => w.startsWith('--'));
 
 /**
  * Starts the real server as `npm start` runs it (plain node on the esbuild bundle

@@ -4,6 +4,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { START_ENV, START_FLAGS } from '../start-command';
 import { readSseBlocks } from '../../server/test/apps-fixtures';
 import type { Probe } from './server';
 
@@ -188,8 +189,9 @@ export function forkBenchServer(env: Record<string, string>): Promise<BenchServe
   const here = path.dirname(fileURLToPath(import.meta.url));
   const child = fork(path.join(here, 'server.ts'), [], {
     cwd: path.resolve(here, '../..'),
-    execArgv: ['--import', 'tsx'],
-    env: { ...process.env, ...env },
+    // With the start script's V8 flags and allocator settings, so the figures are the shipped server's.
+    execArgv: ['--import', 'tsx', ...START_FLAGS],
+    env: { ...START_ENV, ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const ask = (opts: { fanned?: boolean } = {}) =>

@@ -8,6 +8,22 @@ export type Db = Database.Database;
 const DB_FILE = 'berth.db';
 
 /**
+ * SQLite's page cache per connection, KiB. better-sqlite3 builds SQLite with 16 MB; the history
+ * file (~1 MB per app a day) filled it within an hour of 50 apps, +18 MiB of RSS for no speed
+ * (4 simulated hours of 50 apps: 0.97 vs 0.98 ms of CPU per second of history; RSS +18 vs +4 MiB).
+ * This is SQLite's own default.
+ */
+export const PAGE_CACHE_KIB = 2000;
+
+/** Opens a SQLite file as Berth keeps all of them: write-ahead log, a 2 MB page cache. */
+export function openSqlite(file: string): Db {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
+  return db;
+}
+
+/**
  * Opens (creating if needed) `berth.db` in the data dir, in WAL mode, and applies pending migrations.
  * The database holds password hashes and sessions, so it is 0600 whatever the data dir's mode or
  * the umask: the file is made 0600 before SQLite opens it (SQLite gives -wal and -shm the main
@@ -18,8 +34,7 @@ export function openDatabase(dataDir: string): Db {
   const file = path.join(dataDir, DB_FILE);
   ensurePrivate(file, true);
   for (const suffix of ['-wal', '-shm', '-journal']) ensurePrivate(file + suffix, false);
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
+  const db = openSqlite(file);
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   migrate(db);

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { migrate, openDatabase, type Db } from './database';
+import { migrate, openDatabase, PAGE_CACHE_KIB, type Db } from './database';
 import { migrations } from './migrations';
 
 const dirs: string[] = [];
@@ -30,6 +30,9 @@ describe('migrations', () => {
     const db = openDatabase(dir);
     dbs.push(db);
     expect(tables(db)).not.toContain('settings');
+    // Every Berth database (this one and the stats history) is opened by openSqlite.
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('cache_size', { simple: true })).toBe(-PAGE_CACHE_KIB);
     expect(tables(db)).toEqual(expect.arrayContaining(['users', 'sessions', 'api_keys', 'templates', 'template_items', 'template_variables']));
   });
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openSqlite } from './database';
 
 /**
  * Stats history lives in its own file, `stats-history.db` beside berth.db: it is written every
@@ -40,8 +41,7 @@ export class StatsHistoryRepo {
 
   constructor(dataDir: string) {
     fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    this.db = new Database(path.join(dataDir, FILE));
-    this.db.pragma('journal_mode = WAL');
+    this.db = openSqlite(path.join(dataDir, FILE));
     // History may lose its last second on a power cut; it must not cost an fsync per second.
     this.db.pragma('synchronous = NORMAL');
     if ((this.db.pragma('user_version', { simple: true }) as number) < SCHEMA_VERSION) {

@@ -50,12 +50,14 @@ const BOUNDARIES = [
     allowTypeImports: true,
     // A colocated test may build a Fastify app around the unit it tests.
     exceptTests: true,
-    message: 'Boundary: services/, docker/, compose/, db/ and lib/ never import fastify at runtime (`import type` is fine).',
+    message:
+      'Boundary: services/, docker/, compose/, db/ and lib/ never import fastify at runtime (`import type` is fine).',
   },
   {
     areas: ['routes'],
     regex: '^(\\.\\./)+(db|docker|compose)(/|$)',
-    message: 'Boundary: routes never import db/, docker/ or compose/; they get services from buildServices (app-services.ts).',
+    message:
+      'Boundary: routes never import db/, docker/ or compose/; they get services from buildServices (app-services.ts).',
   },
 ];
 
@@ -74,7 +76,12 @@ function serverAreaConfig(area, tests) {
         { selector: `CallExpression[callee.name='require'][arguments.0.value='${name}']`, message: b.message },
       );
     }
-    if (b.patterns) patterns.push({ group: b.patterns, message: b.message, ...(b.allowTypeImports ? { allowTypeImports: true } : {}) });
+    if (b.patterns)
+      patterns.push({
+        group: b.patterns,
+        message: b.message,
+        ...(b.allowTypeImports ? { allowTypeImports: true } : {}),
+      });
     if (b.regex) patterns.push({ regex: b.regex, message: b.message });
   }
   const rules = { '@typescript-eslint/no-restricted-imports': ['error', { paths, patterns }] };
@@ -95,7 +102,10 @@ function serverAreaConfig(area, tests) {
  * Web features import another feature only through its public index.ts (`../../templates`, never
  * `../../templates/api`); shared presentational pieces live in web/src/components.
  */
-const WEB_FEATURES = fs.readdirSync(new URL('./web/src/features', import.meta.url), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+const WEB_FEATURES = fs
+  .readdirSync(new URL('./web/src/features', import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
 const WEB_NEVER_SERVER = { group: ['**/server/**', '@berth/server'], message: 'Boundary: web never imports server.' };
 
 function webFeatureConfig(feature) {
@@ -111,7 +121,8 @@ function webFeatureConfig(feature) {
             WEB_NEVER_SERVER,
             {
               regex: `^(\\.\\./)+(features/)?(${others.join('|')})/.+`,
-              message: 'Boundary: a web feature imports another feature only through its public index.ts (import the folder); shared pieces go to web/src/components.',
+              message:
+                'Boundary: a web feature imports another feature only through its public index.ts (import the folder); shared pieces go to web/src/components.',
             },
           ],
         },

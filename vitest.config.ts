@@ -5,7 +5,17 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['contract/src/**/*.test.ts', 'server/src/**/*.test.ts', 'web/src/**/*.test.ts', 'scripts/**/*.test.ts'] } },
+      {
+        test: {
+          name: 'unit',
+          include: [
+            'contract/src/**/*.test.ts',
+            'server/src/**/*.test.ts',
+            'web/src/**/*.test.ts',
+            'scripts/**/*.test.ts',
+          ],
+        },
+      },
       {
         test: {
           name: 'integration',
@@ -16,7 +26,13 @@ export default defineConfig({
         },
       },
       {
-        test: { name: 'e2e', include: ['e2e/**/*.test.ts'], fileParallelism: false, testTimeout: 150_000, hookTimeout: 180_000 },
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.test.ts'],
+          fileParallelism: false,
+          testTimeout: 150_000,
+          hookTimeout: 180_000,
+        },
       },
     ],
   },

@@ -17,7 +17,8 @@ describe('account', () => {
   let password: string;
   withConsole((run) => ({ server, browser, password } = run));
 
-  const meWithKey = (token: string) => fetch(`${server.baseUrl}/api/auth/me`, { headers: { Authorization: `Bearer ${token}` } });
+  const meWithKey = (token: string) =>
+    fetch(`${server.baseUrl}/api/auth/me`, { headers: { Authorization: `Bearer ${token}` } });
 
   it('generates an API key shown once, which works until it is revoked in the UI', async () => {
     const { context, page } = await newPage(browser, server.baseUrl, { clipboard: true });
@@ -68,7 +69,10 @@ describe('account', () => {
 
   it('turns on two-factor sign-in with the QR setup, then signs in with a code (a second user)', async () => {
     // The user is made through the API as the admin; the journey is theirs.
-    const user = { email: `totp-${Math.random().toString(36).slice(2, 8)}@berth.test`, password: 'totp-journey-password' };
+    const user = {
+      email: `totp-${Math.random().toString(36).slice(2, 8)}@berth.test`,
+      password: 'totp-journey-password',
+    };
     await addUser(server.baseUrl, { email: EMAIL, password }, { ...user, role: 'viewer' });
 
     const { context, page } = await newPage(browser, server.baseUrl);
@@ -87,7 +91,9 @@ describe('account', () => {
     await page.getByLabel('Password', { exact: true }).fill(user.password);
     await page.getByRole('button', { name: 'Login' }).click();
     // A code of the next period: the one used to turn TOTP on cannot be used again.
-    await page.getByLabel('Code', { exact: true }).fill(await generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 }));
+    await page
+      .getByLabel('Code', { exact: true })
+      .fill(await generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 }));
     await page.getByRole('button', { name: 'Verify' }).click();
     await routeName(page).waitFor({ timeout: 30_000 });
     // A viewer sees the admin-only settings tabs hidden and a clear message on their pages.
@@ -151,7 +157,10 @@ describe('account', () => {
     // The eye toggle is named and the next Tab stop after its field.
     await newField.focus();
     await page.keyboard.press('Tab');
-    const focused = await page.evaluate(() => ({ tag: document.activeElement?.tagName, name: document.activeElement?.getAttribute('aria-label') }));
+    const focused = await page.evaluate(() => ({
+      tag: document.activeElement?.tagName,
+      name: document.activeElement?.getAttribute('aria-label'),
+    }));
     expect(focused).toEqual({ tag: 'BUTTON', name: 'Show password' });
     await page.keyboard.press('Enter');
     expect(await newField.getAttribute('type')).toBe('text');
@@ -188,7 +197,11 @@ describe('account', () => {
     const app = `berth-t-roles-${tag}`;
     const project = `berth-t-roles-${tag}`;
     const viewer = { email: `viewer-${tag}@berth.test`, password: 'roles-viewer-password', role: 'viewer' as const };
-    const operator = { email: `operator-${tag}@berth.test`, password: 'roles-operator-password', role: 'operator' as const };
+    const operator = {
+      email: `operator-${tag}@berth.test`,
+      password: 'roles-operator-password',
+      role: 'operator' as const,
+    };
 
     beforeAll(async () => {
       // One created (never started) container and one project folder: every page has a row to act on.
@@ -203,10 +216,15 @@ describe('account', () => {
     });
 
     /** A button or a link-styled button, by its exact name. */
-    const control = (page: Page, name: string) => page.getByRole('button', { name, exact: true }).or(page.getByRole('link', { name, exact: true }));
+    const control = (page: Page, name: string) =>
+      page.getByRole('button', { name, exact: true }).or(page.getByRole('link', { name, exact: true }));
     const tab = (page: Page, name: string) => page.getByRole('tab', { name, exact: true });
     /** Counted only once the page is shown (the caller waits for something on it first). */
-    async function expectNone(page: Page, names: string[], kind: (page: Page, name: string) => ReturnType<Page['getByRole']> = control) {
+    async function expectNone(
+      page: Page,
+      names: string[],
+      kind: (page: Page, name: string) => ReturnType<Page['getByRole']> = control,
+    ) {
       for (const name of names) expect(await kind(page, name).count(), name).toBe(0);
     }
 
@@ -252,7 +270,8 @@ describe('account', () => {
       // The row menu only offers View.
       await page.getByRole('button', { name: `Actions for ${project}` }).click();
       await page.getByRole('menuitem', { name: 'View' }).waitFor();
-      for (const item of ['Controls', 'Edit', 'Delete']) expect(await page.getByRole('menuitem', { name: item }).count(), item).toBe(0);
+      for (const item of ['Controls', 'Edit', 'Delete'])
+        expect(await page.getByRole('menuitem', { name: item }).count(), item).toBe(0);
       await page.keyboard.press('Escape');
 
       await page.goto(`/#/projects/${project}`);
@@ -263,9 +282,14 @@ describe('account', () => {
       await openImages(page);
       await expectNone(page, ['Pull Image']);
       expect(await page.getByRole('checkbox').count()).toBe(0);
-      await page.getByRole('table', { name: 'Images' }).getByRole('button', { name: /^Actions for / }).first().click();
+      await page
+        .getByRole('table', { name: 'Images' })
+        .getByRole('button', { name: /^Actions for / })
+        .first()
+        .click();
       await page.getByRole('menuitem', { name: 'View' }).waitFor();
-      for (const item of ['Pull', 'Delete']) expect(await page.getByRole('menuitem', { name: item }).count(), item).toBe(0);
+      for (const item of ['Pull', 'Delete'])
+        expect(await page.getByRole('menuitem', { name: item }).count(), item).toBe(0);
       await page.keyboard.press('Escape');
 
       await openSettings(page);
@@ -279,7 +303,8 @@ describe('account', () => {
       await signIn(page, operator.email, operator.password);
 
       await openApps(page);
-      for (const name of ['Add', `Select ${app}`, `Actions for ${app}`]) await control(page, name).or(page.getByRole('checkbox', { name })).first().waitFor();
+      for (const name of ['Add', `Select ${app}`, `Actions for ${app}`])
+        await control(page, name).or(page.getByRole('checkbox', { name })).first().waitFor();
 
       await openAppPage(page);
       for (const name of ['Edit', 'Remove', 'Start', 'Help']) await control(page, name).first().waitFor();
@@ -305,7 +330,10 @@ describe('account', () => {
     it('a refused single sign-on lands on the login page with its reason, and the code leaves the address', async () => {
       const { context, page } = await newPage(browser, server.baseUrl);
       await page.goto('/?sso_error=account_disabled');
-      await page.getByRole('alert').filter({ hasText: 'Your Berth account is disabled. Ask an admin to enable it.' }).waitFor();
+      await page
+        .getByRole('alert')
+        .filter({ hasText: 'Your Berth account is disabled. Ask an admin to enable it.' })
+        .waitFor();
       expect(new URL(page.url()).search).toBe('');
       await context.close();
     });

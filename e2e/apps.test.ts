@@ -53,7 +53,11 @@ describe('applications', () => {
     // The dashboard shows a card for the running app, with whole-number percentages once measured.
     const card = page.locator('[data-testid="app-card"][data-measured="true"]').filter({ hasText: name });
     await card.waitFor({ timeout: 20_000 });
-    await page.getByRole('region', { name: 'Host' }).getByTestId('host-counts').filter({ hasText: /\d+ running/ }).waitFor();
+    await page
+      .getByRole('region', { name: 'Host' })
+      .getByTestId('host-counts')
+      .filter({ hasText: /\d+ running/ })
+      .waitFor();
     expect(await card.getByTestId('cpu-percent').textContent()).toMatch(/^\d+%/);
     expect(await card.getByTestId('memory-percent').textContent()).toMatch(/^\d+%\s+[\d.]+ \w+ \/ [\d.]+ \w+$/);
     await shot(page, 'apps-dashboard.png');
@@ -68,12 +72,20 @@ describe('applications', () => {
     await page.getByRole('tab', { name: 'Processes' }).click();
     await expectRouteName(page, 'Processes');
     const processes = page.getByRole('table', { name: 'Processes' });
-    await processes.getByRole('row').filter({ hasText: 'while true; do echo tick' }).first().waitFor({ timeout: 15_000 });
+    await processes
+      .getByRole('row')
+      .filter({ hasText: 'while true; do echo tick' })
+      .first()
+      .waitFor({ timeout: 15_000 });
     expect(await processes.getByRole('columnheader').allTextContents()).toContain('PID');
 
     await page.getByRole('tab', { name: 'Logs' }).click();
     await expectRouteName(page, 'Logs');
-    await page.locator('[data-log-line]').filter({ hasText: /^tick-\d+$/ }).first().waitFor({ timeout: 15_000 });
+    await page
+      .locator('[data-log-line]')
+      .filter({ hasText: /^tick-\d+$/ })
+      .first()
+      .waitFor({ timeout: 15_000 });
     await shot(page, 'apps-logs.png');
 
     await page.getByRole('tab', { name: 'Stats' }).click();
@@ -88,8 +100,15 @@ describe('applications', () => {
 
     // Stop from the header: busybox's sh ignores SIGTERM, so the engine kills it after its grace period.
     await page.getByRole('button', { name: 'Stop', exact: true }).click();
-    await page.getByRole('status').filter({ hasText: `stop ${name} ...` }).waitFor();
-    await page.getByTestId('app-status').filter({ hasText: /^exited$/ }).first().waitFor({ timeout: 30_000 });
+    await page
+      .getByRole('status')
+      .filter({ hasText: `stop ${name} ...` })
+      .waitFor();
+    await page
+      .getByTestId('app-status')
+      .filter({ hasText: /^exited$/ })
+      .first()
+      .waitFor({ timeout: 30_000 });
     expect(dockerCli(['container', 'inspect', '--format', '{{.State.Status}}', name]).trim()).toBe('exited');
     await page.getByText('Start the app to view stats').waitFor();
     await page.getByRole('tab', { name: 'Logs' }).click();
@@ -114,7 +133,10 @@ describe('applications', () => {
   it('shows an app started from the docker CLI while /apps is open, and runs the row menu actions', async () => {
     const { context, page } = await newPage(browser, server.baseUrl);
     await signIn(page, EMAIL, PASSWORD);
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Applications', exact: true }).click();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Applications', exact: true })
+      .click();
     await expectRouteName(page, 'View Applications');
     await page.getByRole('table', { name: 'Applications' }).waitFor();
 
@@ -129,7 +151,10 @@ describe('applications', () => {
 
     await row.getByRole('button', { name: `Actions for ${name}` }).click();
     await page.getByRole('menuitem', { name: 'Stop' }).click();
-    await page.getByRole('status').filter({ hasText: `stop ${name} ...` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `stop ${name} ...` })
+      .waitFor();
     await row.getByText('exited', { exact: true }).waitFor({ timeout: 30_000 });
 
     await row.getByRole('button', { name: `Actions for ${name}` }).click();
@@ -149,7 +174,11 @@ describe('applications', () => {
     await signIn(page, EMAIL, PASSWORD);
     await page.goto(`/#/apps/${name}/logs`);
     await expectRouteName(page, 'Logs');
-    await page.locator('[data-log-line]').filter({ hasText: /^flood-\d+$/ }).first().waitFor({ timeout: 15_000 });
+    await page
+      .locator('[data-log-line]')
+      .filter({ hasText: /^flood-\d+$/ })
+      .first()
+      .waitFor({ timeout: 15_000 });
     // More than 10,000 lines have come: only the newest 10,000 (the default) are kept.
     await page.getByText('10000 lines (the newest 10000 are kept)').waitFor({ timeout: 60_000 });
     // Only the rows in view (plus overscan) are in the DOM, however many lines arrived.

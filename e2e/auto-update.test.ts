@@ -29,7 +29,10 @@ describe('auto-update', () => {
     const { context, page } = await newPage(browser, server.baseUrl);
     await signIn(page, EMAIL, PASSWORD, { path: '/#/settings/auto-update' });
     await expectRouteName(page, 'Auto-update');
-    await page.getByTestId('auto-update-next-run').filter({ hasText: /^Next run at / }).waitFor();
+    await page
+      .getByTestId('auto-update-next-run')
+      .filter({ hasText: /^Next run at / })
+      .waitFor();
 
     // Nothing is enabled in this fresh server, so the run touches nothing and says so.
     await page.getByRole('button', { name: 'Run now' }).click();
@@ -52,7 +55,10 @@ describe('auto-update', () => {
     // A project on disk is enough: the panel lists services once they have containers.
     const project = `${name}-p`;
     fs.mkdirSync(path.join(server.dataDir, 'compose', project), { recursive: true });
-    fs.writeFileSync(path.join(server.dataDir, 'compose', project, 'docker-compose.yml'), `services:\n  web:\n    image: ${testEngine().image}\n`);
+    fs.writeFileSync(
+      path.join(server.dataDir, 'compose', project, 'docker-compose.yml'),
+      `services:\n  web:\n    image: ${testEngine().image}\n`,
+    );
     const { context, page } = await newPage(browser, server.baseUrl);
     await signIn(page, EMAIL, PASSWORD, { path: '/#/settings/auto-update' });
     const schedule = page.getByRole('textbox', { name: 'Schedule' });

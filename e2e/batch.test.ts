@@ -15,7 +15,19 @@ describe('batch actions', () => {
 
   beforeAll(async () => {
     // Stops at once on SIGTERM (a shell as PID 1 would ignore it for 10 s).
-    for (const name of names) dockerCli(['run', '-d', '--name', name, '--label', 'berth.test=1', testEngine().image, 'sh', '-c', 'trap "exit 0" TERM; while true; do sleep 0.2; done']);
+    for (const name of names)
+      dockerCli([
+        'run',
+        '-d',
+        '--name',
+        name,
+        '--label',
+        'berth.test=1',
+        testEngine().image,
+        'sh',
+        '-c',
+        'trap "exit 0" TERM; while true; do sleep 0.2; done',
+      ]);
     server = await startServer({ env: { ADMIN_PASSWORD: PASSWORD } });
     browser = await launchBrowser();
   });
@@ -31,11 +43,17 @@ describe('batch actions', () => {
     await expectRouteName(page, 'View Applications');
     const table = page.getByRole('table', { name: 'Applications' });
     await page.getByLabel('Search').fill(prefix);
-    for (const name of names) await table.getByRole('row').filter({ hasText: name }).getByText('running', { exact: true }).waitFor({ timeout: 20_000 });
+    for (const name of names)
+      await table
+        .getByRole('row')
+        .filter({ hasText: name })
+        .getByText('running', { exact: true })
+        .waitFor({ timeout: 20_000 });
 
     await table.getByRole('checkbox', { name: `Select ${names[0]}` }).click();
     await table.getByRole('checkbox', { name: `Select ${names[2]}` }).click({ modifiers: ['Shift'] });
-    for (const name of names) expect(await table.getByRole('checkbox', { name: `Select ${name}` }).isChecked()).toBe(true);
+    for (const name of names)
+      expect(await table.getByRole('checkbox', { name: `Select ${name}` }).isChecked()).toBe(true);
 
     const bar = page.getByRole('region', { name: 'Selection' });
     await bar.getByText('3 apps selected').waitFor();
@@ -49,8 +67,10 @@ describe('batch actions', () => {
 
     await page.getByTestId('batch-summary').filter({ hasText: '3 stopped.' }).waitFor({ timeout: 30_000 });
     await bar.waitFor({ state: 'detached' });
-    for (const name of names) expect(dockerCli(['inspect', '--format', '{{.State.Status}}', name]).trim()).toBe('exited');
-    for (const name of names) await table.getByRole('row').filter({ hasText: name }).getByText('exited', { exact: true }).waitFor();
+    for (const name of names)
+      expect(dockerCli(['inspect', '--format', '{{.State.Status}}', name]).trim()).toBe('exited');
+    for (const name of names)
+      await table.getByRole('row').filter({ hasText: name }).getByText('exited', { exact: true }).waitFor();
     await context.close();
   });
 });

@@ -12,7 +12,11 @@ const env = process.env;
 const EMAIL = 'admin@berth.local';
 
 /** The docker CLI against the harness's remote (TLS) engine, through its own unix socket. */
-const remoteCli = (args: string[]) => spawnSync(env.BERTH_TEST_DOCKER_CLI || 'docker', ['--host', env.BERTH_TEST_REMOTE_SOCKET!, ...args], { encoding: 'utf8', timeout: 60_000 });
+const remoteCli = (args: string[]) =>
+  spawnSync(env.BERTH_TEST_DOCKER_CLI || 'docker', ['--host', env.BERTH_TEST_REMOTE_SOCKET!, ...args], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
 
 describe.skipIf(!env.BERTH_TEST_REMOTE_HOST)('environments', () => {
   let server: TestServer;
@@ -23,7 +27,19 @@ describe.skipIf(!env.BERTH_TEST_REMOTE_HOST)('environments', () => {
   afterAll(() => void remoteCli(['rm', '-f', app]));
 
   it('adds the TLS engine in Settings, switches to it in the top bar and shows its apps', async () => {
-    const run = remoteCli(['run', '-d', '--name', app, '--label', 'berth.test=1', '--network', 'host', env.BERTH_TEST_IMAGE!, 'sleep', '3600']);
+    const run = remoteCli([
+      'run',
+      '-d',
+      '--name',
+      app,
+      '--label',
+      'berth.test=1',
+      '--network',
+      'host',
+      env.BERTH_TEST_IMAGE!,
+      'sleep',
+      '3600',
+    ]);
     expect(run.status, run.stderr).toBe(0);
     const tlsDir = env.BERTH_TEST_REMOTE_TLS_DIR!;
     const { page } = await newPage(browser, server.baseUrl);
@@ -40,7 +56,10 @@ describe.skipIf(!env.BERTH_TEST_REMOTE_HOST)('environments', () => {
     await dialog.getByLabel('Client key').fill(fs.readFileSync(path.join(tlsDir, 'key.pem'), 'utf8'));
     await dialog.getByRole('button', { name: 'Add' }).click();
     await dialog.waitFor({ state: 'hidden', timeout: 30_000 });
-    await page.getByRole('table', { name: 'Environments' }).getByRole('cell', { name: 'Remote TLS', exact: true }).waitFor();
+    await page
+      .getByRole('table', { name: 'Environments' })
+      .getByRole('cell', { name: 'Remote TLS', exact: true })
+      .waitFor();
 
     await page.getByRole('button', { name: 'Environment: Local' }).click();
     await page.getByRole('menuitem', { name: 'Remote TLS' }).click();

@@ -38,7 +38,9 @@ describe('log view', () => {
     await expectRouteName(page, 'Logs');
     const row = page.locator('[data-log-line]').filter({ hasText: '<img src=x onerror=alert(1)>' });
     await row.waitFor({ timeout: 15_000 });
-    const colour = await row.getByText('<img src=x onerror=alert(1)>', { exact: true }).evaluate((el) => getComputedStyle(el).color);
+    const colour = await row
+      .getByText('<img src=x onerror=alert(1)>', { exact: true })
+      .evaluate((el) => getComputedStyle(el).color);
     expect(colour).toBe('rgb(187, 0, 0)');
     expect(await page.getByTestId('log-view').locator('img').count()).toBe(0);
     // The JSON line is coloured by its level.

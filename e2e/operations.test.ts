@@ -44,7 +44,11 @@ describe('events, audit log and notifications', () => {
     await page.getByRole('textbox', { name: 'Name' }).fill(NAME);
     // Made after the page is open: the row arrives through the live stream.
     tryDockerCli(['run', '--name', NAME, '--label', 'berth.test=1', testEngine().image, 'sh', '-c', 'exit 2']);
-    await page.getByRole('table', { name: 'Engine events' }).getByText('exitCode=2').first().waitFor({ timeout: 20_000 });
+    await page
+      .getByRole('table', { name: 'Engine events' })
+      .getByText('exitCode=2')
+      .first()
+      .waitFor({ timeout: 20_000 });
 
     await page.goto('/#/settings/notifications');
     await expectRouteName(page, 'Notifications');
@@ -58,7 +62,8 @@ describe('events, audit log and notifications', () => {
     await page.getByRole('button', { name: 'Test ops-hook' }).click();
     await page.getByText('Test message sent through ops-hook.').waitFor();
     await page.getByRole('table', { name: 'Notification deliveries' }).getByText('sent', { exact: true }).waitFor();
-    if (!received.some((b) => b.includes('Test message from Berth'))) throw new Error('the receiver got no test message');
+    if (!received.some((b) => b.includes('Test message from Berth')))
+      throw new Error('the receiver got no test message');
 
     await page.goto('/#/settings/audit');
     await expectRouteName(page, 'Audit Log');

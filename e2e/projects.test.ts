@@ -21,7 +21,9 @@ async function setEditorText(page: Page, text: string): Promise<void> {
 const status = (page: Page, service: string) => page.getByTestId(`status-${service}`);
 
 async function waitForStatus(page: Page, service: string, text: string): Promise<void> {
-  await status(page, service).filter({ hasText: new RegExp(`^${text}$`) }).waitFor({ timeout: 30_000 });
+  await status(page, service)
+    .filter({ hasText: new RegExp(`^${text}$`) })
+    .waitFor({ timeout: 30_000 });
 }
 
 describe('compose projects in the browser', () => {
@@ -57,7 +59,10 @@ describe('compose projects in the browser', () => {
     await page.getByLabel('Template Name').fill(name);
 
     await setEditorText(page, 'services:\n  web:\n    image: x\n   broken: y\n');
-    await page.getByTestId('yaml-error').filter({ hasText: /Line 4, column \d+/ }).waitFor();
+    await page
+      .getByTestId('yaml-error')
+      .filter({ hasText: /Line 4, column \d+/ })
+      .waitFor();
     expect(await page.getByRole('button', { name: 'Submit' }).isDisabled()).toBe(true);
 
     await setEditorText(page, twoServiceYaml());
@@ -96,7 +101,11 @@ describe('compose projects in the browser', () => {
 
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: `Delete ${name} project?` });
-    await dialog.getByText('The project directory and all files within it will be permanently deleted. This action cannot be revoked.').waitFor();
+    await dialog
+      .getByText(
+        'The project directory and all files within it will be permanently deleted. This action cannot be revoked.',
+      )
+      .waitFor();
     await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
     await expectRouteName(page, 'View Projects');
     await page.getByText('No Projects available.').waitFor();
@@ -134,7 +143,10 @@ describe('compose projects in the browser', () => {
     expect(await page.getByLabel('Template Name').count()).toBe(0);
     const before = fs.readFileSync(path.join(dir, 'docker-compose.yml'));
     await setEditorText(page, 'services:\n  web: [unclosed\n');
-    await page.getByTestId('yaml-error').filter({ hasText: /Line \d+, column \d+/ }).waitFor();
+    await page
+      .getByTestId('yaml-error')
+      .filter({ hasText: /Line \d+, column \d+/ })
+      .waitFor();
     expect(await page.getByRole('button', { name: 'Submit' }).isDisabled()).toBe(true);
     expect(fs.readFileSync(path.join(dir, 'docker-compose.yml')).equals(before)).toBe(true);
 
@@ -142,11 +154,20 @@ describe('compose projects in the browser', () => {
     const editor = page.getByTestId('compose-editor');
     await setEditorText(page, twoServiceYaml().replace('stop_signal: SIGKILL', 'frobnicate: 1'));
     await editor.locator('.cm-lintRange-error', { hasText: 'frobnicate' }).waitFor();
-    await editor.locator('.cm-line span', { hasText: /^image$/ }).first().hover();
-    await page.locator('.cm-compose-doc').filter({ hasText: /^The image to run/ }).waitFor();
+    await editor
+      .locator('.cm-line span', { hasText: /^image$/ })
+      .first()
+      .hover();
+    await page
+      .locator('.cm-compose-doc')
+      .filter({ hasText: /^The image to run/ })
+      .waitFor();
     // … and the server refuses it, writing nothing
     await page.getByRole('button', { name: 'Submit' }).click();
-    await page.getByRole('alert').filter({ hasText: /breaks the Compose Specification at line 6, column 5 \(services\.web\.frobnicate\)/ }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /breaks the Compose Specification at line 6, column 5 \(services\.web\.frobnicate\)/ })
+      .waitFor();
     expect(fs.readFileSync(path.join(dir, 'docker-compose.yml')).equals(before)).toBe(true);
 
     await setEditorText(page, twoServiceYaml().replace('# two services', '# edited in the browser'));
@@ -157,7 +178,9 @@ describe('compose projects in the browser', () => {
     await page.goto('/#/projects');
     await row.click();
     await expectRouteName(page, 'Project Details');
-    await page.getByText(path.join(fs.realpathSync(path.join(server.dataDir, 'compose')), name, 'docker-compose.yml')).waitFor();
+    await page
+      .getByText(path.join(fs.realpathSync(path.join(server.dataDir, 'compose')), name, 'docker-compose.yml'))
+      .waitFor();
     await context.close();
   });
 });

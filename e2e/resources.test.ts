@@ -46,7 +46,9 @@ describe('resources', () => {
     expect(await dialog.getByRole('button', { name: 'Pull' }).isDisabled()).toBe(true);
 
     await field.fill(image);
-    const streamed = page.waitForResponse((r) => r.url().endsWith('/api/resources/images/') && r.request().method() === 'POST');
+    const streamed = page.waitForResponse(
+      (r) => r.url().endsWith('/api/resources/images/') && r.request().method() === 'POST',
+    );
     await dialog.getByRole('button', { name: 'Pull' }).click();
     const res = await streamed;
     expect(res.request().headers()['accept']).toBe('text/event-stream');
@@ -69,7 +71,9 @@ describe('resources', () => {
     await page.reload();
     await page.getByLabel('Search').fill(tag);
     await row(tag).getByText('Unused').waitFor();
-    await row(tag).getByRole('button', { name: `Actions for ${tag}` }).click();
+    await row(tag)
+      .getByRole('button', { name: `Actions for ${tag}` })
+      .click();
     await page.getByRole('menuitem', { name: 'Pull' }).waitFor();
     await page.getByRole('menuitem', { name: 'Delete' }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete the image?' });
@@ -149,7 +153,10 @@ describe('resources', () => {
     await field('Subnet').fill(`${p}.0/24`);
     await field('Gateway').fill('10.99.0.1');
     await page.getByRole('button', { name: 'Create', exact: true }).click();
-    await page.getByRole('alert').filter({ hasText: `Gateway 10.99.0.1 is outside the subnet ${p}.0/24` }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: `Gateway 10.99.0.1 is outside the subnet ${p}.0/24` })
+      .waitFor();
     expect(exists('network', name)).toBe(false);
 
     await field('Gateway').fill(`${p}.1`);
@@ -174,7 +181,11 @@ describe('resources', () => {
     await expectRouteName(page, 'Prune');
     await page.getByRole('button', { name: 'Prune Containers' }).click();
     const confirm = page.getByRole('dialog', { name: 'Prune Containers?' });
-    await confirm.getByText('This will remove all stopped containers. Please make sure this is what you want to do before continuing.').waitFor();
+    await confirm
+      .getByText(
+        'This will remove all stopped containers. Please make sure this is what you want to do before continuing.',
+      )
+      .waitFor();
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await confirm.waitFor({ state: 'hidden' });
 

@@ -17,7 +17,8 @@ async function chooseFile(page: Page, file: string): Promise<void> {
   await page.getByLabel('Settings file').click();
   await (await chooser).setFiles(file);
 }
-const stored = (page: Page) => page.evaluate(() => ({ dark: localStorage.getItem('dark_theme'), theme: localStorage.getItem('theme') }));
+const stored = (page: Page) =>
+  page.evaluate(() => ({ dark: localStorage.getItem('dark_theme'), theme: localStorage.getItem('theme') }));
 
 describe('settings', () => {
   let server: TestServer;
@@ -76,7 +77,10 @@ describe('settings', () => {
     await page.goto('/#/settings/info');
     await expectRouteName(page, 'Server Info');
     const health = (await (await fetch(`${server.baseUrl}/api/health`)).json()) as { version: string };
-    await page.getByLabel('Berth version').filter({ hasText: `v${health.version}` }).waitFor();
+    await page
+      .getByLabel('Berth version')
+      .filter({ hasText: `v${health.version}` })
+      .waitFor();
     const info = page.getByRole('table', { name: 'Server info' });
     await info.getByRole('cell', { name: server.dataDir, exact: true }).waitFor();
     await info.getByText(/API \d+\.\d+/).waitFor();

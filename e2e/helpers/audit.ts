@@ -16,11 +16,13 @@ export class ConsoleWatch {
       if (msg.text().includes('net::ERR_NETWORK_CHANGED')) return;
       // The tests block the service worker on purpose (helpers/browser.ts); the app says so, rightly.
       if (msg.text().includes('Service Worker registration blocked by Playwright')) return;
-      if (msg.type() === 'error' || msg.type() === 'warning') this.messages.push(`${msg.type()}: ${msg.text()} (${msg.location().url})`);
+      if (msg.type() === 'error' || msg.type() === 'warning')
+        this.messages.push(`${msg.type()}: ${msg.text()} (${msg.location().url})`);
     });
     page.on('pageerror', (err) => this.messages.push(`page error: ${err.message}`));
     page.on('response', (res) => {
-      if (res.status() >= 400 && new URL(res.url()).pathname.startsWith('/api/')) this.failedApi.push(`${res.status()} ${res.request().method()} ${new URL(res.url()).pathname}`);
+      if (res.status() >= 400 && new URL(res.url()).pathname.startsWith('/api/'))
+        this.failedApi.push(`${res.status()} ${res.request().method()} ${new URL(res.url()).pathname}`);
     });
   }
 
@@ -49,12 +51,31 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   axeSource ??= fs.readFileSync(AXE, 'utf8');
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
   const found = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            ctx: Document,
+            opts: object,
+          ) => Promise<{
+            violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
+          }>;
+        };
+      }
+    ).axe;
     const res = await axe.run(document, { resultTypes: ['violations'] });
-    return res.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
+    return res.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.map((n) => n.target.join(' ')),
+    }));
   });
   return found
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({ ...v, targets: v.targets.filter((t) => !AXE_EXCLUDED.some((x) => x.rule === v.id && x.target.test(t))) }))
+    .map((v) => ({
+      ...v,
+      targets: v.targets.filter((t) => !AXE_EXCLUDED.some((x) => x.rule === v.id && x.target.test(t))),
+    }))
     .filter((v) => v.targets.length > 0);
 }

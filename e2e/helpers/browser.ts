@@ -6,7 +6,15 @@ const CHROMIUM = process.env.BERTH_CHROMIUM ?? '/usr/bin/chromium';
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--headless'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--headless',
+    ],
   });
 }
 
@@ -24,7 +32,11 @@ export interface PageOptions {
 }
 
 /** A fresh context (own cookies and storage) with one page; page errors fail loudly in the log. */
-export async function newPage(browser: Browser, baseUrl: string, opts: PageOptions = {}): Promise<{ context: BrowserContext; page: Page }> {
+export async function newPage(
+  browser: Browser,
+  baseUrl: string,
+  opts: PageOptions = {},
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
     baseURL: baseUrl,
     viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 },
@@ -41,7 +53,9 @@ export const routeName = (page: Page) => page.getByTestId('route-name');
 
 export async function expectRouteName(page: Page, name: string): Promise<void> {
   // Generous: a page of a server on a machine also running the integration tests can take a while.
-  await routeName(page).filter({ hasText: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }).waitFor({ timeout: 45_000 });
+  await routeName(page)
+    .filter({ hasText: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) })
+    .waitFor({ timeout: 45_000 });
 }
 
 /** Fills the login form and submits with Enter; resolves once the shell is shown. */

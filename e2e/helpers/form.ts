@@ -4,7 +4,8 @@ import { expect } from 'vitest';
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The input with this exact label (a required field's label ends with an asterisk). */
-export const field = (page: Page, label: string) => page.getByRole('textbox', { name: new RegExp(`^${escape(label)}\\s*\\*?$`) });
+export const field = (page: Page, label: string) =>
+  page.getByRole('textbox', { name: new RegExp(`^${escape(label)}\\s*\\*?$`) });
 
 export const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
 

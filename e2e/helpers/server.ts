@@ -37,7 +37,8 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
   if (!fs.existsSync(path.join(webDist, 'index.html'))) {
     throw new Error('web/dist is not built: run `npm run build -w web` (npm test does it)');
   }
-  if (!fs.existsSync(BUNDLE)) throw new Error('server/dist/main.mjs is not built: run `node scripts/build-server.mjs` (npm test does it)');
+  if (!fs.existsSync(BUNDLE))
+    throw new Error('server/dist/main.mjs is not built: run `node scripts/build-server.mjs` (npm test does it)');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-e2e-'));
   const dockerHost = opts.dockerHost ?? process.env.BERTH_TEST_DOCKER_HOST ?? process.env.DOCKER_HOST;
   // Only what the server needs: nothing from the developer's shell leaks into the run.
@@ -54,7 +55,11 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
   };
   // Through child-guard: the server stops with this process even if afterAll never runs.
   const guard = path.join(REPO_ROOT, 'e2e', 'helpers', 'child-guard.mjs');
-  const child = spawn(process.execPath, [guard, ...START_FLAGS, BUNDLE], { cwd: REPO_ROOT, env: { ...START_ENV, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [guard, ...START_FLAGS, BUNDLE], {
+    cwd: REPO_ROOT,
+    env: { ...START_ENV, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));

@@ -3,8 +3,16 @@ import { expect } from 'vitest';
 type Role = 'viewer' | 'operator' | 'admin';
 
 /** Adds an account through the API, signed in as the admin (the journeys under test are the new user's). */
-export async function addUser(baseUrl: string, admin: { email: string; password: string }, user: { email: string; password: string; role: Role }): Promise<void> {
-  const login = await fetch(`${baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: admin.email, password: admin.password }) });
+export async function addUser(
+  baseUrl: string,
+  admin: { email: string; password: string },
+  user: { email: string; password: string; role: Role },
+): Promise<void> {
+  const login = await fetch(`${baseUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: admin.email, password: admin.password }),
+  });
   expect(login.status).toBe(200);
   const cookies = login.headers.getSetCookie().map((c) => c.split(';')[0]!);
   const csrf = cookies.find((c) => c.startsWith('csrf_access_token='))!.split('=')[1]!;

@@ -38,11 +38,16 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (cpuSeconds: number, ms: number) => (cpuSeconds / (ms / 1000)) * 100;
 /** The engine's CPU between two readings, in % of one core, per part and in total. */
 const enginePct = (a: EngineCpu, b: EngineCpu, ms: number) => {
-  const parts = { dockerd: pct(b.dockerd - a.dockerd, ms), containerd: pct(b.containerd - a.containerd, ms), shims: pct(b.shims - a.shims, ms) };
+  const parts = {
+    dockerd: pct(b.dockerd - a.dockerd, ms),
+    containerd: pct(b.containerd - a.containerd, ms),
+    shims: pct(b.shims - a.shims, ms),
+  };
   return { ...parts, total: parts.dockerd + parts.containerd + parts.shims };
 };
 type EnginePct = ReturnType<typeof enginePct>;
-const fmtEngine = (e: EnginePct) => `${e.total.toFixed(2)} % (dockerd ${e.dockerd.toFixed(2)}, containerd ${e.containerd.toFixed(2)}, shims ${e.shims.toFixed(2)})`;
+const fmtEngine = (e: EnginePct) =>
+  `${e.total.toFixed(2)} % (dockerd ${e.dockerd.toFixed(2)}, containerd ${e.containerd.toFixed(2)}, shims ${e.shims.toFixed(2)})`;
 
 let server: ChildProcess | null = null;
 const dataDirs: string[] = [];
@@ -62,10 +67,18 @@ async function openHostStream(url: string, cookie: string): Promise<{ updates: n
   return out;
 }
 
-async function startServer(extraEnv: Record<string, string> = {}): Promise<{ url: string; ask: (o?: { fanned?: boolean }) => Promise<Probe> }> {
+async function startServer(
+  extraEnv: Record<string, string> = {},
+): Promise<{ url: string; ask: (o?: { fanned?: boolean }) => Promise<Probe> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-bench-'));
   dataDirs.push(dataDir);
-  const started = await forkBenchServer({ DATA_DIR: dataDir, ADMIN_EMAIL: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, DISABLE_AUTH: 'false', ...extraEnv });
+  const started = await forkBenchServer({
+    DATA_DIR: dataDir,
+    ADMIN_EMAIL: ADMIN.username,
+    ADMIN_PASSWORD: ADMIN.password,
+    DISABLE_AUTH: 'false',
+    ...extraEnv,
+  });
   server = started.child;
   return started;
 }
@@ -101,10 +114,18 @@ interface Paired {
 }
 
 /** One window with Berth on the private engine, through the counting proxy, with one stats source. */
-async function measureSource(source: 'engine' | 'cgroup', names: string[], dockerHost: string, calls: EngineCall[]): Promise<SourceRun> {
+async function measureSource(
+  source: 'engine' | 'cgroup',
+  names: string[],
+  dockerHost: string,
+  calls: EngineCall[],
+): Promise<SourceRun> {
   const sinceStart = calls.length;
   // An unreadable cgroup root makes Berth fall back to the engine's stats API.
-  const { url, ask } = await startServer({ DOCKER_HOST: dockerHost, ...(source === 'engine' ? { CGROUP_ROOT: '/nonexistent-cgroup-root' } : {}) });
+  const { url, ask } = await startServer({
+    DOCKER_HOST: dockerHost,
+    ...(source === 'engine' ? { CGROUP_ROOT: '/nonexistent-cgroup-root' } : {}),
+  });
   const cookie = await signInCookies(url, ADMIN);
   // Each dashboard viewer reads the apps' stats and the host header, like the dashboard page.
   const mine: Viewer[] = [];
@@ -147,7 +168,9 @@ async function measureSource(source: 'engine' | 'cgroup', names: string[], docke
     source: end.source,
     engine: enginePct(cpu0, cpu1, t1 - t0),
     berthCpu: pct(end.cpuMicros / 1e6, end.at - p0.at),
-    callsPerSecond: [...byCall].map(([c, n]): [string, number] => [c, n / ((t1 - t0) / 1000)]).sort((a, b) => b[1] - a[1]),
+    callsPerSecond: [...byCall]
+      .map(([c, n]): [string, number] => [c, n / ((t1 - t0) / 1000)])
+      .sort((a, b) => b[1] - a[1]),
     statsStreams: all.get('GET /containers/{id}/stats') ?? 0,
     sinceStart: [...all].sort((a, b) => b[1] - a[1]),
     perViewer: [Math.min(...perViewer), Math.max(...perViewer)],
@@ -202,7 +225,12 @@ async function pairedWindows(): Promise<Paired> {
   }
   const mean = diffs.reduce((x, y) => x + y, 0) / diffs.length;
   const sd = Math.sqrt(diffs.reduce((x, d) => x + (d - mean) ** 2, 0) / Math.max(1, diffs.length - 1));
-  return { running: enginePct(zero, sums.running, ms), stopped: enginePct(zero, sums.stopped, ms), mean, stdErr: sd / Math.sqrt(diffs.length) };
+  return {
+    running: enginePct(zero, sums.running, ms),
+    stopped: enginePct(zero, sums.stopped, ms),
+    mean,
+    stdErr: sd / Math.sqrt(diffs.length),
+  };
 }
 
 /**
@@ -221,7 +249,13 @@ function historyDiskPerApp(): { firstDay: number; nextDay: number } {
     const repo = new StatsHistoryRepo(dir);
     for (let m = 0; m < 1440; m++) {
       const minute = t0 + day * 86400 + m * 60;
-      const points = range(60 * APPS).map((i) => ({ env: 'local', app: `app-${i % APPS}`, time: minute + Math.floor(i / APPS), cpu: Math.random() * 100, mem: 5e7 + Math.random() * 1e7 }));
+      const points = range(60 * APPS).map((i) => ({
+        env: 'local',
+        app: `app-${i % APPS}`,
+        time: minute + Math.floor(i / APPS),
+        cpu: Math.random() * 100,
+        mem: 5e7 + Math.random() * 1e7,
+      }));
       repo.add(points);
       repo.purge(minute + 60, KEEP_SECONDS);
     }
@@ -285,7 +319,9 @@ async function main(): Promise<void> {
   const own = engine;
   await own.docker(['pull', '-q', image]);
   const names = range(STATS_N).map((i) => `${RUN}-s${i}`);
-  await parallel(names, 4, (name) => own.docker(['run', '-d', '--name', name, '--network', 'none', ...LABELS, image, 'sleep', '100000']));
+  await parallel(names, 4, (name) =>
+    own.docker(['run', '-d', '--name', name, '--network', 'none', ...LABELS, image, 'sleep', '100000']),
+  );
   const proxySock = path.join(own.dir, 'berth.sock');
   const proxy = new EngineLink(proxySock, new URL(own.host).pathname);
   await proxy.up();
@@ -320,18 +356,25 @@ async function main(): Promise<void> {
   const streaming = bySource.find((r) => r.source === 'cgroup') ?? bySource[bySource.length - 1]!;
   console.log('');
   console.log(
-    `Berth benchmark — engine ${engineVersion}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} ` +
-      `(other work on this machine skews the ratios), ${new Date().toISOString()}`,
+    `Berth benchmark — engine ${engineVersion}, ${os.cpus().length} CPUs, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} ` + `(other work on this machine skews the ratios), ${new Date().toISOString()}`,
   );
   console.log(
     `[2] private dockerd ${privateVersion} (no other client), ${STATS_N} apps running, ${VIEWERS} dashboard viewers, ${WINDOW_MS / 1000} s windows; ` +
       `CPU in % of one core; engine = dockerd + containerd + shims (${helpers} processes besides dockerd)`,
   );
-  console.log(`[2] baseline (no Berth): engine ${baseline.toFixed(2)} % on average; before the Berth windows ${fmtEngine(before)}, after ${fmtEngine(after)}`);
+  console.log(
+    `[2] baseline (no Berth): engine ${baseline.toFixed(2)} % on average; before the Berth windows ${fmtEngine(before)}, after ${fmtEngine(after)}`,
+  );
   for (const r of bySource) {
     const cost = r.engine.total - baseline;
     const noise = Math.abs(cost) <= spread ? `, within the baseline's own spread of ${spread.toFixed(2)}` : '';
-    const target = r.source === 'cgroup' ? ` (targets: engine's cost ≤ 1 %: ${cost <= 1 ? 'OK' : 'OVER'}; Berth ≤ 3 %: ${r.berthCpu <= 3 ? 'OK' : 'OVER'})` : '';
+    const target =
+      r.source === 'cgroup'
+        ? ` (targets: engine's cost ≤ 1 %: ${cost <= 1 ? 'OK' : 'OVER'}; Berth ≤ 3 %: ${r.berthCpu <= 3 ? 'OK' : 'OVER'})`
+        : '';
     console.log(
       `[2] ${r.source} source: engine ${fmtEngine(r.engine)} → ${cost >= 0 ? '+' : ''}${cost.toFixed(2)} over the baseline ` +
         `(${(r.engine.total / (baseline || 0.01)).toFixed(1)}× it${noise}); Berth ${r.berthCpu.toFixed(2)} %${target}`,
@@ -348,9 +391,16 @@ async function main(): Promise<void> {
           `target ≤ 1 %: ${p.mean <= 1 ? 'OK' : 'OVER'})`,
       );
     }
-    const fellBack = r.source === 'cgroup' && r.statsStreams > 0 ? ` (${r.statsStreams} containers were not found in the cgroup tree: the engine sampled them)` : '';
-    console.log(`      engine calls by Berth in the window: ${fmtCalls(r.callsPerSecond)}; engine stats streams opened: ${r.statsStreams}${fellBack}`);
-    console.log(`      every engine call from Berth's start to the window's end: ${r.sinceStart.map(([c, n]) => `${c} ×${n}`).join(', ')}`);
+    const fellBack =
+      r.source === 'cgroup' && r.statsStreams > 0
+        ? ` (${r.statsStreams} containers were not found in the cgroup tree: the engine sampled them)`
+        : '';
+    console.log(
+      `      engine calls by Berth in the window: ${fmtCalls(r.callsPerSecond)}; engine stats streams opened: ${r.statsStreams}${fellBack}`,
+    );
+    console.log(
+      `      every engine call from Berth's start to the window's end: ${r.sinceStart.map(([c, n]) => `${c} ×${n}`).join(', ')}`,
+    );
   }
   console.log(
     `[3] Server RSS: idle ${mib(idle.rss)}, while ${VIEWERS} viewers stream ${STATS_N} apps ` +

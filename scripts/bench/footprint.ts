@@ -53,7 +53,11 @@ async function main(): Promise<void> {
   // Idle: once the background checks have answered (health no longer `checking`), so the compose
   // CLI that detection runs is not counted as the server's; then 5 s.
   const settled = Date.now() + 60_000;
-  while (Date.now() < settled && ((await (await fetch(`${s.url}/api/health`)).json()) as { status: string }).status === 'checking') await sleep(100);
+  while (
+    Date.now() < settled &&
+    ((await (await fetch(`${s.url}/api/health`)).json()) as { status: string }).status === 'checking'
+  )
+    await sleep(100);
   await sleep(5000);
   const procs = serverProcesses(s.npm.pid!);
   const sum = () => serverProcesses(s.npm.pid!).reduce((n, p) => n + p.rss, 0);
@@ -64,7 +68,9 @@ async function main(): Promise<void> {
   const npmRss = rssOf(s.npm.pid!);
   const cookie = await signInCookies(s.url, ADMIN);
   const names = range(VIEWED_APPS).map((i) => `${RUN}-s${i}`);
-  await parallel(names, 4, (name) => docker(['run', '-d', '--name', name, '--label', LABEL, '--label', 'berth.test=1', image, 'sleep', '100000']));
+  await parallel(names, 4, (name) =>
+    docker(['run', '-d', '--name', name, '--label', LABEL, '--label', 'berth.test=1', image, 'sleep', '100000']),
+  );
   const viewers: Viewer[] = [];
   for (let i = 0; i < VIEWERS; i++) viewers.push(await Viewer.open(`${s.url}/api/apps/stats`, cookie));
   const deadline = Date.now() + 90_000;
@@ -84,13 +90,24 @@ async function main(): Promise<void> {
   const ms = (xs: number[]) => `median ${median(xs).toFixed(0)} ms (${xs.map((x) => x.toFixed(0)).join(', ')})`;
 
   await stopBerth(s);
-  lines.push(`[5] start to ready (health 200 and / served), npm start with builds up to date: median ${median(readies).toFixed(0)} ms of ${STARTS} (${readies.map((r) => r.toFixed(0)).join(', ')})`);
+  lines.push(
+    `[5] start to ready (health 200 and / served), npm start with builds up to date: median ${median(readies).toFixed(0)} ms of ${STARTS} (${readies.map((r) => r.toFixed(0)).join(', ')})`,
+  );
   const js = initialJs(path.join(root, 'web', 'dist'));
-  lines.push(`[7] initial JavaScript (entry + modulepreloads, ${js.files} files): ${kib(js.gzip)} gzip, ${kib(js.brotli)} brotli (served), ${kib(js.raw)} raw`);
-  lines.push(`[7] first page usable (navigation start to the content in the page, read in the page), fresh browser context each load: sign-in form ${ms(pages.login)}; signed in, dashboard with its app cards ${ms(pages.dashboard)}`);
+  lines.push(
+    `[7] initial JavaScript (entry + modulepreloads, ${js.files} files): ${kib(js.gzip)} gzip, ${kib(js.brotli)} brotli (served), ${kib(js.raw)} raw`,
+  );
+  lines.push(
+    `[7] first page usable (navigation start to the content in the page, read in the page), fresh browser context each load: sign-in form ${ms(pages.login)}; signed in, dashboard with its app cards ${ms(pages.dashboard)}`,
+  );
 
   console.log('');
-  console.log(`Berth footprint — ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}, ${new Date().toISOString()}`);
+  console.log(
+    `Berth footprint — ${os.cpus().length} CPUs, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}, ${new Date().toISOString()}`,
+  );
   for (const l of lines) console.log(l);
 }
 

@@ -13,7 +13,11 @@ const CLI = process.env.BERTH_TEST_DOCKER_CLI || 'docker';
 /** Runs the docker CLI against DOCKER_HOST; resolves with stdout, rejects with stderr on failure. */
 export function docker(args: string[], timeoutMs = 120_000): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(CLI, args, { shell: false, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DOCKER_CLI_HINTS: 'false' } });
+    const child = spawn(CLI, args, {
+      shell: false,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, DOCKER_CLI_HINTS: 'false' },
+    });
     let out = '';
     let err = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
@@ -43,10 +47,19 @@ export async function parallel<T>(items: T[], n: number, fn: (item: T) => Promis
 type Target = { socketPath: string } | { host: string; port: number };
 
 /** One request on a fresh connection, reading the whole body; resolves with the body on a 2xx. */
-function request(target: Target, method: string, path: string, headers: Record<string, string> = {}, body?: unknown): Promise<string> {
+function request(
+  target: Target,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: unknown,
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
-    const h = payload === undefined ? headers : { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) };
+    const h =
+      payload === undefined
+        ? headers
+        : { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) };
     const req = http.request({ ...target, path, method, headers: h, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
@@ -62,11 +75,14 @@ function request(target: Target, method: string, path: string, headers: Record<s
   });
 }
 
-const get = (target: Target, path: string, headers: Record<string, string> = {}) => request(target, 'GET', path, headers);
+const get = (target: Target, path: string, headers: Record<string, string> = {}) =>
+  request(target, 'GET', path, headers);
 
 function engineTarget(): Target {
   const url = new URL(process.env.DOCKER_HOST ?? 'unix:///var/run/docker.sock');
-  return url.protocol === 'unix:' ? { socketPath: url.pathname } : { host: url.hostname, port: Number(url.port || 2375) };
+  return url.protocol === 'unix:'
+    ? { socketPath: url.pathname }
+    : { host: url.hostname, port: Number(url.port || 2375) };
 }
 
 /** GET on the engine API itself (the DOCKER_HOST socket). */
@@ -169,7 +185,11 @@ export function tally(samples: Array<[string, number]>, from: number, to: number
 
 /** Signs in and returns the session cookies as one Cookie header value. */
 export async function signInCookies(url: string, admin: { username: string; password: string }): Promise<string> {
-  const res = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) });
+  const res = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(admin),
+  });
   if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
   return res.headers
     .getSetCookie()

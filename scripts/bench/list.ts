@@ -8,7 +8,18 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { engineCall, engineGet, forkBenchServer, median, parallel, runBench, serverGet, signInCookies, timed, type BenchServer } from './lib';
+import {
+  engineCall,
+  engineGet,
+  forkBenchServer,
+  median,
+  parallel,
+  runBench,
+  serverGet,
+  signInCookies,
+  timed,
+  type BenchServer,
+} from './lib';
 
 const LIST_SIZES = (process.env.BENCH_LIST_SIZES ?? '500,1000').split(',').map(Number);
 const ROUNDS = Number(process.env.BENCH_LIST_ROUNDS ?? 21);
@@ -22,7 +33,14 @@ const servers: { server: BenchServer; dataDir: string }[] = [];
 
 async function start(env: Record<string, string>): Promise<{ url: string; cookie: string }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-bench-'));
-  const server = await forkBenchServer({ DATA_DIR: dataDir, ADMIN_EMAIL: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, DISABLE_AUTH: 'false', STATS_HISTORY: 'false', ...env });
+  const server = await forkBenchServer({
+    DATA_DIR: dataDir,
+    ADMIN_EMAIL: ADMIN.username,
+    ADMIN_PASSWORD: ADMIN.password,
+    DISABLE_AUTH: 'false',
+    STATS_HISTORY: 'false',
+    ...env,
+  });
   servers.push({ server, dataDir });
   return { url: server.url, cookie: await signInCookies(server.url, ADMIN) };
 }
@@ -33,7 +51,9 @@ const count = async () => (JSON.parse(await engineGet('/containers/json?all=1'))
 async function create(n: number, from: number): Promise<void> {
   const image = process.env.BERTH_TEST_IMAGE!;
   const ids = Array.from({ length: n }, (_, i) => from + i);
-  await parallel(ids, CREATE_AT_ONCE, (i) => engineCall('POST', `/containers/create?name=${RUN}-${i}`, { Image: image, Cmd: ['true'], Labels: LABELS }));
+  await parallel(ids, CREATE_AT_ONCE, (i) =>
+    engineCall('POST', `/containers/create?name=${RUN}-${i}`, { Image: image, Cmd: ['true'], Labels: LABELS }),
+  );
 }
 
 async function removeOurs(): Promise<void> {
@@ -74,11 +94,20 @@ async function main(): Promise<void> {
     }
     const engine = median(ms.engine);
     const fmt = (xs: number[]) => `${median(xs).toFixed(1)} ms = ${(median(xs) / engine).toFixed(2)}×`;
-    lines.push(`[6] ${listed} containers: engine ${engine.toFixed(1)} ms | Berth without cache ${fmt(ms.plain)} | Berth with cache ${fmt(ms.cached)}`);
+    lines.push(
+      `[6] ${listed} containers: engine ${engine.toFixed(1)} ms | Berth without cache ${fmt(ms.plain)} | Berth with cache ${fmt(ms.cached)}`,
+    );
   }
   console.log('');
-  console.log(`Berth app list — ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}, ${new Date().toISOString()}`);
-  console.log(`GET /api/apps/ vs GET /containers/json?all=1 (medians of ${ROUNDS} interleaved runs, fresh connection each):`);
+  console.log(
+    `Berth app list — ${os.cpus().length} CPUs, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}, ${new Date().toISOString()}`,
+  );
+  console.log(
+    `GET /api/apps/ vs GET /containers/json?all=1 (medians of ${ROUNDS} interleaved runs, fresh connection each):`,
+  );
   for (const l of lines) console.log(l);
 }
 

@@ -66,19 +66,25 @@ async function produced(): Promise<number> {
  */
 function engineFollowRate(ms: number): Promise<number> {
   const target = new URL(process.env.DOCKER_HOST ?? 'unix:///var/run/docker.sock');
-  const where = target.protocol === 'unix:' ? { socketPath: target.pathname } : { host: target.hostname, port: Number(target.port || 2375) };
+  const where =
+    target.protocol === 'unix:'
+      ? { socketPath: target.pathname }
+      : { host: target.hostname, port: Number(target.port || 2375) };
   return new Promise((resolve, reject) => {
-    const req = http.get({ ...where, path: `/containers/${NAME}/logs?stdout=1&stderr=1&follow=1&tail=0&timestamps=1`, agent: false }, (res) => {
-      let lines = 0;
-      const started = Date.now();
-      res.on('data', (chunk: Buffer) => {
-        for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) lines++;
-      });
-      setTimeout(() => {
-        req.destroy();
-        resolve(lines / ((Date.now() - started) / 1000));
-      }, ms);
-    });
+    const req = http.get(
+      { ...where, path: `/containers/${NAME}/logs?stdout=1&stderr=1&follow=1&tail=0&timestamps=1`, agent: false },
+      (res) => {
+        let lines = 0;
+        const started = Date.now();
+        res.on('data', (chunk: Buffer) => {
+          for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) lines++;
+        });
+        setTimeout(() => {
+          req.destroy();
+          resolve(lines / ((Date.now() - started) / 1000));
+        }, ms);
+      },
+    );
     req.on('error', (err) => {
       if (!req.destroyed) reject(err);
     });
@@ -133,7 +139,9 @@ function watchPage(page: Page): string[] {
   });
   page.on('pageerror', (e) => events.push(`${at()} page error: ${e.message}`));
   page.on('crash', () => events.push(`${at()} the page crashed`));
-  page.on('requestfailed', (r) => events.push(`${at()} request failed: ${r.method()} ${r.url()} ${r.failure()?.errorText ?? ''}`));
+  page.on('requestfailed', (r) =>
+    events.push(`${at()} request failed: ${r.method()} ${r.url()} ${r.failure()?.errorText ?? ''}`),
+  );
   page.on('response', (r) => {
     if (r.status() >= 400) events.push(`${at()} ${r.status()} ${r.request().method()} ${r.url()}`);
   });
@@ -157,7 +165,8 @@ async function openLogView(page: Page, events: string[]): Promise<void> {
   page.on('requestfailed', (r) => {
     const error = r.failure()?.errorText ?? '';
     // Requests a navigation cancels (net::ERR_ABORTED) are not failures of the page.
-    if (!new URL(r.url()).pathname.startsWith('/api/') && !error.includes('ERR_ABORTED')) assetFailed(`${r.url()} failed: ${error}`);
+    if (!new URL(r.url()).pathname.startsWith('/api/') && !error.includes('ERR_ABORTED'))
+      assetFailed(`${r.url()} failed: ${error}`);
   });
   for (let attempt = 1; ; attempt++) {
     const started = Date.now();
@@ -172,26 +181,47 @@ async function openLogView(page: Page, events: string[]): Promise<void> {
       failed,
     ]);
     if (outcome === null) {
-      log(`the log view showed its first line ${((Date.now() - started) / 1000).toFixed(1)} s after ${attempt === 1 ? 'opening' : 'reloading'} the page`);
+      log(
+        `the log view showed its first line ${((Date.now() - started) / 1000).toFixed(1)} s after ${attempt === 1 ? 'opening' : 'reloading'} the page`,
+      );
       return;
     }
     const shot = path.join(os.tmpdir(), `berth-bench-logs-${attempt}.png`);
     await page.screenshot({ path: shot }).catch(() => undefined);
-    const body = (await page.locator('body').innerText().catch(() => '')).slice(0, 300);
-    log(`attempt ${attempt}: ${outcome}; screenshot ${shot}; page text: ${JSON.stringify(body)}; the page's last events:\n  ${events.slice(-12).join('\n  ') || '(none)'}`);
+    const body = (
+      await page
+        .locator('body')
+        .innerText()
+        .catch(() => '')
+    ).slice(0, 300);
+    log(
+      `attempt ${attempt}: ${outcome}; screenshot ${shot}; page text: ${JSON.stringify(body)}; the page's last events:\n  ${events.slice(-12).join('\n  ') || '(none)'}`,
+    );
     if (attempt === 3) throw new Error('the log view never showed a line (see the page events above)');
   }
 }
 
 async function main(): Promise<void> {
-  if (!fs.existsSync(path.join(root, 'web', 'dist', 'index.html'))) throw new Error('web/dist is not built: npm run build -w web');
-  log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
+  if (!fs.existsSync(path.join(root, 'web', 'dist', 'index.html')))
+    throw new Error('web/dist is not built: npm run build -w web');
+  log(
+    `load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on ${os.cpus().length} cores`,
+  );
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-bench-logs-'));
   // The server serves its own copy of the web app: a build of web/dist running meanwhile (a test
   // run, `npm start` finding it stale) empties the folder, and a page loaded then stays blank.
   const webDist = path.join(dataDir, 'web');
   fs.cpSync(path.join(root, 'web', 'dist'), webDist, { recursive: true });
-  const started = await forkBenchServer({ DATA_DIR: path.join(dataDir, 'data'), WEB_DIST: webDist, ADMIN_EMAIL: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, DISABLE_AUTH: 'false' });
+  const started = await forkBenchServer({
+    DATA_DIR: path.join(dataDir, 'data'),
+    WEB_DIST: webDist,
+    ADMIN_EMAIL: ADMIN.username,
+    ADMIN_PASSWORD: ADMIN.password,
+    DISABLE_AUTH: 'false',
+  });
   server = started.child;
   const { url, ask: probe } = started;
   const cookie = await signInCookies(url, ADMIN);
@@ -203,27 +233,57 @@ async function main(): Promise<void> {
 
 async function flood(url: string, cookie: string, probe: () => Promise<Probe>): Promise<void> {
   // One core for the producer, as a busy app would have.
-  await docker(['run', '-d', '--name', NAME, '--label', LABEL, '--cpus', '1', process.env.BERTH_TEST_IMAGE!, 'sh', '-c', floodScript(RATE)]);
+  await docker([
+    'run',
+    '-d',
+    '--name',
+    NAME,
+    '--label',
+    LABEL,
+    '--cpus',
+    '1',
+    process.env.BERTH_TEST_IMAGE!,
+    'sh',
+    '-c',
+    floodScript(RATE),
+  ]);
   await sleep(1000);
   const p0 = { n: await produced(), at: Date.now() };
   const ceiling = await engineFollowRate(5000);
   const wroteBefore = ((await produced()) - p0.n) / ((Date.now() - p0.at) / 1000);
-  log(`before the browser, over 5 s: the container wrote ${Math.round(wroteBefore)} lines/s; a bare follower of the engine (no Berth) got ${Math.round(ceiling)} lines/s`);
+  log(
+    `before the browser, over 5 s: the container wrote ${Math.round(wroteBefore)} lines/s; a bare follower of the engine (no Berth) got ${Math.round(ceiling)} lines/s`,
+  );
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--headless'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--headless',
+    ],
   });
   // No service worker: one installing and claiming the page in a fresh context held up its first
   // chunks on a loaded machine (the e2e contexts block it for the same reason).
-  const context = await browser.newContext({ baseURL: url, viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
+  const context = await browser.newContext({
+    baseURL: url,
+    viewport: { width: 1280, height: 900 },
+    serviceWorkers: 'block',
+  });
   const host = new URL(url).hostname;
-  await context.addCookies(cookie.split('; ').map((c) => ({ name: c.slice(0, c.indexOf('=')), value: c.slice(c.indexOf('=') + 1), domain: host, path: '/' })));
+  await context.addCookies(
+    cookie
+      .split('; ')
+      .map((c) => ({ name: c.slice(0, c.indexOf('=')), value: c.slice(c.indexOf('=') + 1), domain: host, path: '/' })),
+  );
   const page = await context.newPage();
   const events = watchPage(page);
   await openLogView(page, events);
   const total = () => page.locator('[data-total-lines]').getAttribute('data-total-lines').then(Number);
   // The newest line the view shows (it follows, so the last row is the newest line received).
-  const newest = async () => Number(/flood line (\d+)/.exec((await page.locator('[data-log-line]').last().textContent()) ?? '')?.[1] ?? NaN);
+  const newest = async () =>
+    Number(/flood line (\d+)/.exec((await page.locator('[data-log-line]').last().textContent()) ?? '')?.[1] ?? NaN);
   // Let the first backlog settle, then measure one window.
   await sleep(2000);
   const before = { total: await total(), produced: await produced(), at: Date.now() };
@@ -250,7 +310,9 @@ async function flood(url: string, cookie: string, probe: () => Promise<Probe>): 
   })`)) as number[];
   const cpu = await probe();
   const chromiumAfter = childCpuSeconds(chromiumName);
-  const chromiumByType = [...chromiumAfter].map(([type, secs]) => [type, secs - (chromiumBefore.get(type) ?? 0)] as const);
+  const chromiumByType = [...chromiumAfter].map(
+    ([type, secs]) => [type, secs - (chromiumBefore.get(type) ?? 0)] as const,
+  );
   const chromiumCpu = chromiumByType.reduce((n, [, secs]) => n + secs, 0);
   if (cdp) {
     fs.writeFileSync(PROFILE!, JSON.stringify((await cdp.send('Profiler.stop')).profile));
@@ -268,11 +330,22 @@ async function flood(url: string, cookie: string, probe: () => Promise<Probe>): 
     delivered >= wrote * 0.95
       ? 'the producer limits: the view keeps up'
       : `the view falls behind the producer; the engine's own follow gave ${Math.round(ceiling)} lines/s just before, so ${delivered >= ceiling * 0.9 ? 'the engine limits' : 'Berth (server or page) limits'}`;
-  log(`[1] lines delivered into the view: ${Math.round(delivered)} lines/s over ${secs.toFixed(1)} s (target ≥ 20000); the container wrote ${Math.round(wrote)} lines/s in the same window (aimed at ${RATE > 0 ? RATE : 'as fast as it can'}) — ${limit}; the view is ${behind} lines behind the engine at the end`);
-  log(`[2] frame time while following: p95 ${p95.toFixed(1)} ms, p99 ${(sorted[Math.floor(sorted.length * 0.99)] ?? NaN).toFixed(1)} ms, median ${sorted[Math.floor(sorted.length / 2)]?.toFixed(1)} ms, ${sorted.filter((d) => d > 50).length} of ${sorted.length} frames over 50 ms (target p95 < 50 ms)`);
-  log(`[3] server CPU: ${lines ? ((cpu.cpuMicros / 1e6 / lines) * 10_000).toFixed(3) : 'n/a'} s per 10k lines (${(cpu.cpuMicros / 1e6).toFixed(2)} s for ${lines} lines); server RSS ${Math.round(cpu.rss / 1048576)} MiB; Chromium (all its processes) used ${chromiumCpu.toFixed(2)} s CPU in the window (${lines ? ((chromiumCpu / lines) * 10_000).toFixed(3) : 'n/a'} s per 10k lines; ${chromiumByType.map(([t, secs]) => `${t} ${secs.toFixed(2)} s`).join(', ')})`);
+  log(
+    `[1] lines delivered into the view: ${Math.round(delivered)} lines/s over ${secs.toFixed(1)} s (target ≥ 20000); the container wrote ${Math.round(wrote)} lines/s in the same window (aimed at ${RATE > 0 ? RATE : 'as fast as it can'}) — ${limit}; the view is ${behind} lines behind the engine at the end`,
+  );
+  log(
+    `[2] frame time while following: p95 ${p95.toFixed(1)} ms, p99 ${(sorted[Math.floor(sorted.length * 0.99)] ?? NaN).toFixed(1)} ms, median ${sorted[Math.floor(sorted.length / 2)]?.toFixed(1)} ms, ${sorted.filter((d) => d > 50).length} of ${sorted.length} frames over 50 ms (target p95 < 50 ms)`,
+  );
+  log(
+    `[3] server CPU: ${lines ? ((cpu.cpuMicros / 1e6 / lines) * 10_000).toFixed(3) : 'n/a'} s per 10k lines (${(cpu.cpuMicros / 1e6).toFixed(2)} s for ${lines} lines); server RSS ${Math.round(cpu.rss / 1048576)} MiB; Chromium (all its processes) used ${chromiumCpu.toFixed(2)} s CPU in the window (${lines ? ((chromiumCpu / lines) * 10_000).toFixed(3) : 'n/a'} s per 10k lines; ${chromiumByType.map(([t, secs]) => `${t} ${secs.toFixed(2)} s`).join(', ')})`,
+  );
   const rows = await page.locator('[data-log-line]').count();
-  log(`    the view holds ${await page.getByText(/^\d+ lines/).first().textContent()}; ${rows} rows in the DOM`);
+  log(
+    `    the view holds ${await page
+      .getByText(/^\d+ lines/)
+      .first()
+      .textContent()}; ${rows} rows in the DOM`,
+  );
   await context.close();
   await docker(['rm', '-f', NAME]);
 }
@@ -286,13 +359,26 @@ const PAUSE_MS = 3000;
 async function writeBigLog(): Promise<void> {
   const lines = Math.ceil((DOWNLOAD_MIB * 1048576) / (BIG_LINE + 1));
   const started = Date.now();
-  await docker(['run', '-d', '--name', BIG, '--label', LABEL, process.env.BERTH_TEST_IMAGE!, 'sh', '-c', `yes "$(head -c ${BIG_LINE} /dev/zero | tr '\\0' x)" | head -n ${lines}; echo written; sleep 3600`]);
+  await docker([
+    'run',
+    '-d',
+    '--name',
+    BIG,
+    '--label',
+    LABEL,
+    process.env.BERTH_TEST_IMAGE!,
+    'sh',
+    '-c',
+    `yes "$(head -c ${BIG_LINE} /dev/zero | tr '\\0' x)" | head -n ${lines}; echo written; sleep 3600`,
+  ]);
   const deadline = Date.now() + 600_000;
   while ((await docker(['logs', '--tail', '1', BIG])).trim() !== 'written') {
     if (Date.now() > deadline) throw new Error('the big log was not written within 10 minutes');
     await sleep(500);
   }
-  log(`the big log (${DOWNLOAD_MIB} MiB in ${lines} lines) was written in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  log(
+    `the big log (${DOWNLOAD_MIB} MiB in ${lines} lines) was written in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
 }
 
 /** [4] The server's RSS is sampled while the big log downloads (read as fast as this process takes it). */

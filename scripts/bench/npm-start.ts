@@ -80,7 +80,15 @@ export async function startBerth(): Promise<Started> {
   const t0 = performance.now();
   const npm = spawn('npm', ['start', '--silent'], {
     cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), ADMIN_EMAIL: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      ADMIN_EMAIL: ADMIN.username,
+      ADMIN_PASSWORD: ADMIN.password,
+      LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -109,4 +117,3 @@ export async function stopBerth(s: Started): Promise<void> {
   }
   fs.rmSync(s.dataDir, { recursive: true, force: true });
 }
-

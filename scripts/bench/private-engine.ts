@@ -72,16 +72,27 @@ export async function startPrivateEngine(tag: string): Promise<PrivateEngine> {
   const host = `unix://${sock}`;
   fs.writeFileSync(path.join(dir, 'daemon.json'), '{}');
   const args = [
-    '--host', host,
-    '--data-root', path.join(dir, 'data'),
-    '--exec-root', execRoot,
-    '--pidfile', path.join(dir, 'dockerd.pid'),
-    '--config-file', path.join(dir, 'daemon.json'),
-    '--containerd-namespace', tag,
-    '--containerd-plugins-namespace', `${tag}-plugins`,
-    '--bridge', 'none',
-    '--iptables=false', '--ip-masq=false', '--ip-forward=false',
-    '--shutdown-timeout', '2',
+    '--host',
+    host,
+    '--data-root',
+    path.join(dir, 'data'),
+    '--exec-root',
+    execRoot,
+    '--pidfile',
+    path.join(dir, 'dockerd.pid'),
+    '--config-file',
+    path.join(dir, 'daemon.json'),
+    '--containerd-namespace',
+    tag,
+    '--containerd-plugins-namespace',
+    `${tag}-plugins`,
+    '--bridge',
+    'none',
+    '--iptables=false',
+    '--ip-masq=false',
+    '--ip-forward=false',
+    '--shutdown-timeout',
+    '2',
     ...(process.env.BERTH_TEST_STORAGE_DRIVER ? ['--storage-driver', process.env.BERTH_TEST_STORAGE_DRIVER] : []),
   ];
   const logFd = fs.openSync(path.join(dir, 'dockerd.log'), 'a');
@@ -116,13 +127,23 @@ export async function startPrivateEngine(tag: string): Promise<PrivateEngine> {
   try {
     const deadline = Date.now() + 60_000;
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`the private dockerd exited (${child.exitCode}); see ${dir}/dockerd.log`);
-      if (fs.existsSync(sock) && (await cli(['version', '--format', '{{.Server.Version}}'], 5000).then(() => true, () => false))) break;
+      if (child.exitCode !== null)
+        throw new Error(`the private dockerd exited (${child.exitCode}); see ${dir}/dockerd.log`);
+      if (
+        fs.existsSync(sock) &&
+        (await cli(['version', '--format', '{{.Server.Version}}'], 5000).then(
+          () => true,
+          () => false,
+        ))
+      )
+        break;
       if (Date.now() > deadline) throw new Error('the private dockerd did not answer within 60 s');
       await sleep(250);
     }
   } catch (err) {
-    const logTail = fs.existsSync(path.join(dir, 'dockerd.log')) ? fs.readFileSync(path.join(dir, 'dockerd.log'), 'utf8').split('\n').slice(-10).join('\n') : '';
+    const logTail = fs.existsSync(path.join(dir, 'dockerd.log'))
+      ? fs.readFileSync(path.join(dir, 'dockerd.log'), 'utf8').split('\n').slice(-10).join('\n')
+      : '';
     await stop();
     throw new Error(`${(err as Error).message}\n${logTail}`);
   }

@@ -30,7 +30,10 @@ async function main(): Promise<void> {
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   const { hub } = services.environments.local;
   const historyBytes = () =>
-    ['stats-history.db', 'stats-history.db-wal'].reduce((n, f) => n + (fs.existsSync(path.join(config.dataDir, f)) ? fs.statSync(path.join(config.dataDir, f)).size : 0), 0);
+    ['stats-history.db', 'stats-history.db-wal'].reduce(
+      (n, f) => n + (fs.existsSync(path.join(config.dataDir, f)) ? fs.statSync(path.join(config.dataDir, f)).size : 0),
+      0,
+    );
   // A listener inside the server: the samples the hub fans out, to compare with what each viewer got.
   const fanned: Array<[string, number]> = [];
   hub.watchAll({ sample: (s) => fanned.push([s.name, Date.parse(s.time)]), removed: () => undefined });
@@ -40,7 +43,18 @@ async function main(): Promise<void> {
       const cpu = process.cpuUsage(last);
       last = process.cpuUsage();
       const m = process.memoryUsage();
-      const probe: Probe = { type: 'probe', rss: m.rss, heapUsed: m.heapUsed, openStreams: hub.openStreams, samplesReceived: hub.samplesReceived, source: hub.source, historyBytes: historyBytes(), cpuMicros: cpu.user + cpu.system, at: Date.now(), ...(msg.fanned ? { fanned } : {}) };
+      const probe: Probe = {
+        type: 'probe',
+        rss: m.rss,
+        heapUsed: m.heapUsed,
+        openStreams: hub.openStreams,
+        samplesReceived: hub.samplesReceived,
+        source: hub.source,
+        historyBytes: historyBytes(),
+        cpuMicros: cpu.user + cpu.system,
+        at: Date.now(),
+        ...(msg.fanned ? { fanned } : {}),
+      };
       process.send?.(probe);
     } else if (msg?.type === 'stop') {
       void app.close().then(() => process.exit(0));

@@ -38,7 +38,20 @@ async function main(): Promise<void> {
   log(`soak: private dockerd at ${engine.host}`);
   const s = await startBerth();
   const cookie = await signInCookies(s.url, ADMIN);
-  await docker(['run', '-d', '--name', NAME, '--network', 'none', '--label', LABEL, image, 'sh', '-c', 'while true; do echo "soak line $(date +%s)"; sleep 1; done']);
+  await docker([
+    'run',
+    '-d',
+    '--name',
+    NAME,
+    '--network',
+    'none',
+    '--label',
+    LABEL,
+    image,
+    'sh',
+    '-c',
+    'while true; do echo "soak line $(date +%s)"; sleep 1; done',
+  ]);
   const dashboard = await Viewer.open(`${s.url}/api/apps/stats`, cookie);
   const logs = await fetch(`${s.url}/api/apps/${NAME}/logs`, { headers: { cookie } });
   if (logs.status !== 200) throw new Error(`log viewer: ${logs.status}`);
@@ -56,9 +69,12 @@ async function main(): Promise<void> {
     const hours = (Date.now() - t0) / 3_600_000;
     const now = rss();
     // A server that died is a finding, not a sample of zero.
-    if (now === 0 || s.npm.exitCode !== null) throw new Error(`the server process is gone after ${(hours * 60).toFixed(1)} min`);
+    if (now === 0 || s.npm.exitCode !== null)
+      throw new Error(`the server process is gone after ${(hours * 60).toFixed(1)} min`);
     samples.push([hours, now]);
-    log(`  ${(hours * 60).toFixed(1)} min: ${mib(samples.at(-1)![1])} (stats updates ${dashboard.samples}, log bytes ${logBytes})`);
+    log(
+      `  ${(hours * 60).toFixed(1)} min: ${mib(samples.at(-1)![1])} (stats updates ${dashboard.samples}, log bytes ${logBytes})`,
+    );
     await sleep(SAMPLE_S * 1000);
   }
   dashboard.close();
@@ -69,7 +85,12 @@ async function main(): Promise<void> {
   const settled = samples.slice(Math.floor(samples.length / 4));
   const perHour = slope(settled) / 1024 / 1024;
   console.log('');
-  console.log(`Berth soak — ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}, ${new Date().toISOString()}`);
+  console.log(
+    `Berth soak — ${os.cpus().length} CPUs, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}, ${new Date().toISOString()}`,
+  );
   console.log(
     `[8] RSS over ${MINUTES} min with a dashboard and a log viewer open: first ${mib(samples[0]![1])}, last ${mib(samples.at(-1)![1])}, ` +
       `max ${mib(Math.max(...samples.map(([, y]) => y)))}; slope after the first quarter ${perHour.toFixed(2)} MiB/h (${settled.length} samples)`,

@@ -16,7 +16,9 @@ export interface InitialJs {
 
 export function initialJs(dist: string): InitialJs {
   const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
-  const urls = [...html.matchAll(/<(?:script[^>]*\bsrc|link[^>]*rel="modulepreload"[^>]*\bhref)="([^"]+\.js)"/g)].map((m) => m[1]!);
+  const urls = [...html.matchAll(/<(?:script[^>]*\bsrc|link[^>]*rel="modulepreload"[^>]*\bhref)="([^"]+\.js)"/g)].map(
+    (m) => m[1]!,
+  );
   const out: InitialJs = { files: 0, raw: 0, gzip: 0, brotli: 0 };
   for (const url of new Set(urls)) {
     const body = fs.readFileSync(path.join(dist, url));
@@ -39,7 +41,10 @@ declare global {
  * serialized with the helpers tsx adds to named functions, which the page does not have).
  */
 function firstPageWatch(appName: string | null): string {
-  const found = appName === null ? `document.querySelector('input[name="username"]') !== null` : `(document.body.textContent || '').includes(${JSON.stringify(appName)})`;
+  const found =
+    appName === null
+      ? `document.querySelector('input[name="username"]') !== null`
+      : `(document.body.textContent || '').includes(${JSON.stringify(appName)})`;
   return `{
     const watch = new MutationObserver(check);
     function check() {
@@ -62,18 +67,35 @@ function firstPageWatch(appName: string | null): string {
  * from outside with a Playwright locator added ~350 ms of its own polling to what the page
  * showed, more than the page's whole network time.)
  */
-export async function firstPage(url: string, cookie: string, appName: string, loads: number): Promise<{ login: number[]; dashboard: number[] }> {
+export async function firstPage(
+  url: string,
+  cookie: string,
+  appName: string,
+  loads: number,
+): Promise<{ login: number[]; dashboard: number[] }> {
   const browser = await chromium.launch({
     executablePath: process.env.BERTH_CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--headless'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--headless',
+    ],
   });
   const out = { login: [] as number[], dashboard: [] as number[] };
   const host = new URL(url).hostname;
-  const cookies = cookie.split('; ').map((c) => ({ name: c.slice(0, c.indexOf('=')), value: c.slice(c.indexOf('=') + 1), domain: host, path: '/' }));
+  const cookies = cookie
+    .split('; ')
+    .map((c) => ({ name: c.slice(0, c.indexOf('=')), value: c.slice(c.indexOf('=') + 1), domain: host, path: '/' }));
   try {
     for (let i = 0; i < loads; i++) {
       for (const signedIn of [false, true]) {
-        const context = await browser.newContext({ baseURL: url, viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
+        const context = await browser.newContext({
+          baseURL: url,
+          viewport: { width: 1280, height: 900 },
+          serviceWorkers: 'block',
+        });
         if (signedIn) await context.addCookies(cookies);
         await context.addInitScript(firstPageWatch(signedIn ? appName : null));
         const page = await context.newPage();

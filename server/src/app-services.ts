@@ -153,7 +153,11 @@ export interface BuiltServices {
  * builds every repository and service exactly once. Route modules receive the result; they
  * construct nothing.
  */
-export async function buildServices(config: Config, log: FastifyBaseLogger, deps: AppDeps = {}): Promise<BuiltServices> {
+export async function buildServices(
+  config: Config,
+  log: FastifyBaseLogger,
+  deps: AppDeps = {},
+): Promise<BuiltServices> {
   const closers: (() => Promise<void> | void)[] = [];
   const db = deps.db ?? openDatabase(config.dataDir);
   const docker = deps.docker ?? createEngine(config);
@@ -164,7 +168,17 @@ export async function buildServices(config: Config, log: FastifyBaseLogger, deps
     if (!deps.db) db.close();
   };
   try {
-    const ctx: AppContext = { config, db, docker, engine, compose: null, composeReady: null, log, version: readBerthVersion(), onClose: (fn) => closers.push(fn) };
+    const ctx: AppContext = {
+      config,
+      db,
+      docker,
+      engine,
+      compose: null,
+      composeReady: null,
+      log,
+      version: readBerthVersion(),
+      onClose: (fn) => closers.push(fn),
+    };
     // The compose CLI is looked for in the background (it takes a second or more), so Berth answers
     // at once; health says `checking` meanwhile and the calls that use the CLI wait for it.
     const detection = deps.compose !== undefined ? deps.compose : detectComposeCli(config.cliEnv);
@@ -188,11 +202,19 @@ export async function buildServices(config: Config, log: FastifyBaseLogger, deps
     const signingKey = loadSigningKey(config.dataDir, config.secretKey, log);
     const secretsKey = deriveKey(signingKey, 'notification-channels');
     const notificationsRepo = new NotificationsRepo(db);
-    const notifications = new NotificationService(notificationsRepo, new ChannelsService(notificationsRepo, secretsKey), config.notifyRetryDelaysMs, log);
+    const notifications = new NotificationService(
+      notificationsRepo,
+      new ChannelsService(notificationsRepo, secretsKey),
+      config.notifyRetryDelaysMs,
+      log,
+    );
     closers.push(() => notifications.close());
     // Environment secrets are sealed under a key of their own, derived from the signing key.
     const environmentsKey = deriveKey(signingKey, 'environments');
-    const box = { seal: (plain: string) => seal(environmentsKey, plain), open: (sealed: string) => open(environmentsKey, sealed) };
+    const box = {
+      seal: (plain: string) => seal(environmentsKey, plain),
+      open: (sealed: string) => open(environmentsKey, sealed),
+    };
     const shared: ScopeShared = { variables, notifications, audit, historyRepo };
     const environments: EnvironmentScopes<EngineScope> = new EnvironmentScopes<EngineScope>((id) => {
       if (id === LOCAL_ENVIRONMENT) return buildScope(id, ctx, shared);
@@ -229,7 +251,10 @@ export async function buildServices(config: Config, log: FastifyBaseLogger, deps
       audit,
       notifications,
       metrics,
-      terminals: new TerminalSessions(log, { maxPerUser: config.terminalMaxSessionsPerUser, idleMs: config.terminalIdleMs }),
+      terminals: new TerminalSessions(log, {
+        maxPerUser: config.terminalMaxSessionsPerUser,
+        idleMs: config.terminalIdleMs,
+      }),
       environmentsAdmin,
       environments,
       scope: (req) => environments.get(environmentOf(req)),
@@ -259,12 +284,19 @@ export interface ScopeShared {
   historyRepo: StatsHistoryRepo;
 }
 
-export function buildScope(id: string, envCtx: AppContext, { variables, notifications, audit, historyRepo }: ScopeShared): EngineScope {
+export function buildScope(
+  id: string,
+  envCtx: AppContext,
+  { variables, notifications, audit, historyRepo }: ScopeShared,
+): EngineScope {
   const runtime = createAppsRuntime(envCtx, historyRepo, id);
   const apps = new AppsService(envCtx, runtime);
   const projects = new ProjectsService(envCtx);
   const appUpdates = new AppUpdateService(envCtx, apps, runtime);
-  const autoUpdate = new AutoUpdateService(envCtx, id, apps, appUpdates, projects, { notify: (n) => notifications.notify(n), audit: (r) => audit.record(r) });
+  const autoUpdate = new AutoUpdateService(envCtx, id, apps, appUpdates, projects, {
+    notify: (n) => notifications.notify(n),
+    audit: (r) => audit.record(r),
+  });
   const { config } = envCtx;
   const eventHistory = new EventHistory(
     new EventsRepo(envCtx.db),

@@ -44,16 +44,28 @@ export type { AppDeps } from './app-services';
  * ~250 modules held for nothing). Fastify types these factories for ajv's arguments; the zod
  * compilers take the same route schema object.
  */
-const ZOD_COMPILERS = { buildValidator: () => validatorCompiler, buildSerializer: () => serializerCompiler } as unknown as NonNullable<
-  NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']
->;
+const ZOD_COMPILERS = {
+  buildValidator: () => validatorCompiler,
+  buildSerializer: () => serializerCompiler,
+} as unknown as NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
 
 /** Builds the whole app; no I/O happens at import time. buildServices is the one composition root. */
-export async function buildApp(config: Config, deps: AppDeps = {}): Promise<{ app: FastifyInstance; ctx: AppContext; services: Services }> {
+export async function buildApp(
+  config: Config,
+  deps: AppDeps = {},
+): Promise<{ app: FastifyInstance; ctx: AppContext; services: Services }> {
   const app = Fastify({
     logger: {
       level: config.logLevel,
-      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]', 'res.headers["set-cookie"]'], remove: true },
+      redact: {
+        paths: [
+          'req.headers.authorization',
+          'req.headers.cookie',
+          'req.headers["x-csrf-token"]',
+          'res.headers["set-cookie"]',
+        ],
+        remove: true,
+      },
       serializers: { req: requestSerializer },
       ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
@@ -61,7 +73,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<{ ap
     bodyLimit: 1024 * 1024,
     // The spec's list calls end in '/'; the same path without it is the same resource.
     routerOptions: { ignoreTrailingSlash: true },
-    logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
+    logController: new LogController({
+      disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+    }),
     schemaController: { compilersFactory: ZOD_COMPILERS },
   });
   app.setValidatorCompiler(validatorCompiler);

@@ -10,13 +10,21 @@ const EnvSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
   COMPOSE_DIR: z.string().min(1).optional(),
-  DOCKER_HOST: z.string().regex(/^(unix|tcp|http|https|npipe):\/\//, 'must look like unix:///path or tcp://host:port').optional(),
+  DOCKER_HOST: z
+    .string()
+    .regex(/^(unix|tcp|http|https|npipe):\/\//, 'must look like unix:///path or tcp://host:port')
+    .optional(),
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   ADMIN_EMAIL: z.email('must be an email address').default('admin@berth.local'),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   DISABLE_AUTH: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  ACCESS_TOKEN_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(15),
+  ACCESS_TOKEN_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(15),
   REFRESH_TOKEN_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   TRUST_PROXY: z
     .string()
@@ -24,10 +32,16 @@ const EnvSchema = z.object({
     .pipe(
       z.union([
         bool,
-        z.string().regex(/^\d{1,2}$/, 'must be true, false, a number of proxy hops, or proxy addresses/CIDRs').transform(Number),
         z
           .string()
-          .regex(/^[0-9a-fA-F.:/]+(\s*,\s*[0-9a-fA-F.:/]+)*$/, 'must be true, false, a number of proxy hops, or a comma list of proxy addresses/CIDRs')
+          .regex(/^\d{1,2}$/, 'must be true, false, a number of proxy hops, or proxy addresses/CIDRs')
+          .transform(Number),
+        z
+          .string()
+          .regex(
+            /^[0-9a-fA-F.:/]+(\s*,\s*[0-9a-fA-F.:/]+)*$/,
+            'must be true, false, a number of proxy hops, or a comma list of proxy addresses/CIDRs',
+          )
           .transform((v) => v.split(',').map((a) => a.trim())),
       ]),
     )
@@ -35,7 +49,12 @@ const EnvSchema = z.object({
   /** Host names Berth answers to (DNS-rebinding guard); `*` allows any. Default: this machine's names and addresses. */
   ALLOWED_HOSTS: z
     .string()
-    .transform((v) => v.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    )
     .optional(),
   WEB_DIST: z.string().optional(),
   /** The host's cgroup tree (the container image bind-mounts it read-only); live stats read it when readable. */
@@ -61,7 +80,11 @@ const EnvSchema = z.object({
   TEMPLATE_FETCH_ALLOW_LOOPBACK: bool.default(false),
   TERMINAL_MAX_SESSIONS_PER_USER: z.coerce.number().int().min(1).max(1000).default(8),
   /** Fractions allowed (0.05 = 3 s) so a test can see the timeout fire. */
-  TERMINAL_IDLE_MINUTES: z.coerce.number().min(0.01).max(7 * 24 * 60).default(30),
+  TERMINAL_IDLE_MINUTES: z.coerce
+    .number()
+    .min(0.01)
+    .max(7 * 24 * 60)
+    .default(30),
   TEMPLATE_FETCH_TIMEOUT_SECONDS: z.coerce.number().min(0.5).max(120).default(15),
   EVENTS_RETENTION_DAYS: z.coerce.number().min(0.01).max(3650).default(7),
   EVENTS_MAX_ROWS: z.coerce.number().int().min(100).max(10_000_000).default(200_000),
@@ -74,7 +97,10 @@ const EnvSchema = z.object({
     .default([10_000, 60_000, 300_000]),
   /** Set by the container runtime; names Berth's own container when it runs in one. */
   HOSTNAME: z.string().optional(),
-  BERTH_CONTAINER_NAME: z.string().regex(/^\/?[a-zA-Z0-9][a-zA-Z0-9_.-]*$/, 'must be a container name or ID').optional(),
+  BERTH_CONTAINER_NAME: z
+    .string()
+    .regex(/^\/?[a-zA-Z0-9][a-zA-Z0-9_.-]*$/, 'must be a container name or ID')
+    .optional(),
 });
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -220,11 +246,14 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 function oidcConfig(e: z.infer<typeof EnvSchema>): OidcConfig | null {
   const given = [e.OIDC_ISSUER, e.OIDC_CLIENT_ID, e.OIDC_CLIENT_SECRET, e.OIDC_REDIRECT_URL];
   if (given.every((v) => v === undefined)) {
-    if (e.OIDC_ONLY) throw new ConfigError(['OIDC_ONLY: needs OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET and OIDC_REDIRECT_URL']);
+    if (e.OIDC_ONLY)
+      throw new ConfigError(['OIDC_ONLY: needs OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET and OIDC_REDIRECT_URL']);
     return null;
   }
   if (!e.OIDC_ISSUER || !e.OIDC_CLIENT_ID || !e.OIDC_CLIENT_SECRET || !e.OIDC_REDIRECT_URL) {
-    throw new ConfigError(['OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET and OIDC_REDIRECT_URL: set all four for OpenID Connect sign-in, or none']);
+    throw new ConfigError([
+      'OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET and OIDC_REDIRECT_URL: set all four for OpenID Connect sign-in, or none',
+    ]);
   }
   const issuer = new URL(e.OIDC_ISSUER);
   // Tokens travel between Berth and the provider: plain HTTP only on this machine.
@@ -248,6 +277,8 @@ function oidcConfig(e: z.infer<typeof EnvSchema>): OidcConfig | null {
  * TRUST_PROXY as Fastify takes it. Hop counts become a function: Fastify ignores a bare number
  * (it fails closed), while "trust the first N hops" is what an operator with N proxies means.
  */
-export function trustProxyOption(trust: Config['trustProxy']): false | string[] | ((addr: string, hop: number) => boolean) {
+export function trustProxyOption(
+  trust: Config['trustProxy'],
+): false | string[] | ((addr: string, hop: number) => boolean) {
   return typeof trust === 'number' ? (_addr, hop) => hop < trust : trust;
 }

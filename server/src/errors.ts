@@ -86,7 +86,10 @@ export class ConflictError extends AppError {
 }
 
 export class UnauthorizedError extends AppError {
-  constructor(detail = 'Not signed in.', code: typeof ErrorCode.unauthorized | typeof ErrorCode.csrf = ErrorCode.unauthorized) {
+  constructor(
+    detail = 'Not signed in.',
+    code: typeof ErrorCode.unauthorized | typeof ErrorCode.csrf = ErrorCode.unauthorized,
+  ) {
     super(code, detail);
   }
 }
@@ -149,7 +152,10 @@ export class DockerUnavailableError extends AppError {
 
 export class EngineTimeoutError extends AppError {
   constructor(what: string, seconds: number) {
-    super(ErrorCode.engineTimeout, `The Docker engine did not answer ${what} within ${seconds} s; it may be overloaded or hung. Try again, or check the engine.`);
+    super(
+      ErrorCode.engineTimeout,
+      `The Docker engine did not answer ${what} within ${seconds} s; it may be overloaded or hung. Try again, or check the engine.`,
+    );
   }
 }
 
@@ -260,7 +266,10 @@ export class CrossSiteError extends AppError {
 /** The Host header names a server Berth does not serve (DNS rebinding); see ALLOWED_HOSTS. */
 export class HostNotAllowedError extends AppError {
   constructor(host: string) {
-    super(ErrorCode.hostNotAllowed, `This server does not answer to the host name ${JSON.stringify(host.slice(0, 100))}. Add it to ALLOWED_HOSTS if it is yours.`);
+    super(
+      ErrorCode.hostNotAllowed,
+      `This server does not answer to the host name ${JSON.stringify(host.slice(0, 100))}. Add it to ALLOWED_HOSTS if it is yours.`,
+    );
   }
 }
 
@@ -273,7 +282,9 @@ export class ReauthFailedError extends AppError {
 
 /** A swarm call on an engine that is not a swarm manager (not in a swarm, or only a worker). */
 export class NotInSwarmError extends AppError {
-  constructor(detail = 'This Docker engine is not part of a swarm; swarm pages need an engine that is a swarm manager (docker swarm init).') {
+  constructor(
+    detail = 'This Docker engine is not part of a swarm; swarm pages need an engine that is a swarm manager (docker swarm init).',
+  ) {
     super(ErrorCode.notInSwarm, detail);
   }
 }

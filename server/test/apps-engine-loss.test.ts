@@ -41,7 +41,10 @@ describe('when the engine goes away mid-stream', () => {
     await dash.waitFor((r) => r.of<StatsSample>('update').some((s) => s.name === name), 'a dashboard sample');
 
     await link.down();
-    await logs.waitFor((r) => r.of<StreamStatus>('status').some((s) => s.status === 'engine_unreachable'), 'the engine_unreachable status');
+    await logs.waitFor(
+      (r) => r.of<StreamStatus>('status').some((s) => s.status === 'engine_unreachable'),
+      'the engine_unreachable status',
+    );
     expect((await t.client.get('/api/apps/')).status).toBe(503);
     const cut = logs.updates().length;
     await new Promise((r) => setTimeout(r, 1000));
@@ -55,7 +58,11 @@ describe('when the engine goes away mid-stream', () => {
     expect(numbers).toEqual(numbers.map((_, i) => i + 1));
 
     const before = dash.of<StatsSample>('update').filter((s) => s.name === name).length;
-    await dash.waitFor((r) => r.of<StatsSample>('update').filter((s) => s.name === name).length > before, 'dashboard samples after the engine returned', 40_000);
+    await dash.waitFor(
+      (r) => r.of<StatsSample>('update').filter((s) => s.name === name).length > before,
+      'dashboard samples after the engine returned',
+      40_000,
+    );
     expect(dash.isEnded).toBe(false);
   });
 });

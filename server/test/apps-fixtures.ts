@@ -9,8 +9,23 @@ import type { TestClient } from './helpers/app';
  * counts its starts (kept in its filesystem), so lines of a restart differ from the first run's.
  */
 export function runTicker(name: string, extra: string[] = [], image = testEngine().image): string {
-  const script = 'n=$(cat /tmp/runs 2>/dev/null || echo 0); n=$((n+1)); echo $n > /tmp/runs; i=0; while true; do i=$((i+1)); echo "run $n line $i"; sleep 0.2; done';
-  return dockerCli(['run', '-d', '--name', name, '--label', 'berth.test=1', '--stop-timeout', '1', ...extra, image, 'sh', '-c', script]).trim();
+  const script =
+    'n=$(cat /tmp/runs 2>/dev/null || echo 0); n=$((n+1)); echo $n > /tmp/runs; i=0; while true; do i=$((i+1)); echo "run $n line $i"; sleep 0.2; done';
+  return dockerCli([
+    'run',
+    '-d',
+    '--name',
+    name,
+    '--label',
+    'berth.test=1',
+    '--stop-timeout',
+    '1',
+    ...extra,
+    image,
+    'sh',
+    '-c',
+    script,
+  ]).trim();
 }
 
 export function inspect<T = Record<string, unknown>>(name: string): T {
@@ -174,7 +189,9 @@ export class EngineLink {
         s.on('error', () => (s === client ? engine : client).destroy());
       }
       client.on('data', (chunk: Buffer) => {
-        for (const m of chunk.toString('latin1').matchAll(/(?:^|\r\n)(GET|POST|PUT|DELETE|HEAD) (\S+) HTTP\/1\.[01]\r\n/g)) {
+        for (const m of chunk
+          .toString('latin1')
+          .matchAll(/(?:^|\r\n)(GET|POST|PUT|DELETE|HEAD) (\S+) HTTP\/1\.[01]\r\n/g)) {
           this.calls.push({ at: Date.now(), call: normalizeCall(m[1]!, m[2]!) });
         }
       });

@@ -52,7 +52,22 @@ function plan(): Step[] {
     const slot = String(c);
     const name = `${RUN}-${c}`;
     const renamed = `${name}-renamed`;
-    step(['create', '--name', name, '--label', 'berth.test=1', '--label', `${SLOT}=${slot}`, testEngine().image, 'sleep', '300'], slot, `${name} created`);
+    step(
+      [
+        'create',
+        '--name',
+        name,
+        '--label',
+        'berth.test=1',
+        '--label',
+        `${SLOT}=${slot}`,
+        testEngine().image,
+        'sleep',
+        '300',
+      ],
+      slot,
+      `${name} created`,
+    );
     step(['start', name], slot, `${name} running`);
     step(['stop', '--time', '0', name], slot, `${name} exited`);
     step(['rename', name, renamed], slot, `${renamed} exited`);
@@ -63,7 +78,11 @@ function plan(): Step[] {
 }
 
 const shownBy = (apps: App[]) =>
-  new Map(apps.filter((a) => a.Config.Labels[SLOT] !== undefined && a.name.startsWith(RUN)).map((a) => [a.Config.Labels[SLOT]!, `${a.name} ${a.State.Status}`]));
+  new Map(
+    apps
+      .filter((a) => a.Config.Labels[SLOT] !== undefined && a.name.startsWith(RUN))
+      .map((a) => [a.Config.Labels[SLOT]!, `${a.name} ${a.State.Status}`]),
+  );
 
 describe('the app list cache', () => {
   it('never lists a state the engine no longer has while the docker CLI changes containers', async () => {
@@ -93,7 +112,10 @@ describe('the app list cache', () => {
           ok.add(steps[inFlight]!.after.get(slot) ?? ABSENT);
           for (const p of steps[inFlight]!.passing.get(slot) ?? []) ok.add(p);
         }
-        if (!ok.has(got)) problems.push(`slot ${slot}: listed "${got}" after \`docker ${steps[to]?.args.slice(0, 2).join(' ') ?? '(none)'}\`; the engine had ${[...ok].join(' | ')}`);
+        if (!ok.has(got))
+          problems.push(
+            `slot ${slot}: listed "${got}" after \`docker ${steps[to]?.args.slice(0, 2).join(' ') ?? '(none)'}\`; the engine had ${[...ok].join(' | ')}`,
+          );
       }
     };
 
@@ -119,7 +141,8 @@ describe('the app list cache', () => {
         // The first read after the command returned must show exactly its outcome.
         const shown = shownBy(await list());
         const what = `docker ${s.args.slice(0, 2).join(' ')}`;
-        for (const slot of slots) expect(`${what}: ${shown.get(slot) ?? ABSENT}`).toBe(`${what}: ${s.after.get(slot) ?? ABSENT}`);
+        for (const slot of slots)
+          expect(`${what}: ${shown.get(slot) ?? ABSENT}`).toBe(`${what}: ${s.after.get(slot) ?? ABSENT}`);
       }
     } finally {
       reading = false;
@@ -144,7 +167,10 @@ describe('the app list cache across a lost event stream', () => {
   });
 
   it('lists from the engine while the stream is down and shows what changed meanwhile once it is back', async () => {
-    link = new EngineLink(path.join(os.tmpdir(), `berth-t-lcache-${process.pid}.sock`), new URL(testEngine().dockerHost).pathname);
+    link = new EngineLink(
+      path.join(os.tmpdir(), `berth-t-lcache-${process.pid}.sock`),
+      new URL(testEngine().dockerHost).pathname,
+    );
     await link.up();
     u = await createTestApp({ DOCKER_HOST: `unix://${link.socketPath}` });
     const { events, apps } = u.services.environments.local;
@@ -152,7 +178,9 @@ describe('the app list cache across a lost event stream', () => {
     const name = `${RUN}-gap`;
     const shown = async () => {
       const res = await u!.client.get<App[]>('/api/apps/');
-      return res.status === 200 ? res.body.filter((a) => a.name.startsWith(name)).map((a) => `${a.name} ${a.State.Status}`) : [`status ${res.status}`];
+      return res.status === 200
+        ? res.body.filter((a) => a.name.startsWith(name)).map((a) => `${a.name} ${a.State.Status}`)
+        : [`status ${res.status}`];
     };
     dockerCli(['create', '--name', name, '--label', 'berth.test=1', testEngine().image, 'sleep', '300']);
     expect(await shown()).toEqual([`${name} created`]);

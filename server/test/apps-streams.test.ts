@@ -109,7 +109,20 @@ describe('stats streams', () => {
     const name = uniqueName('stats-busy');
     made.push(name);
     // A busy loop held to a fifth of a core: every one-second window measures well above 0 %.
-    dockerCli(['run', '-d', '--name', name, '--label', 'berth.test=1', '--cpus', '0.2', testEngine().image, 'sh', '-c', 'while :; do :; done']);
+    dockerCli([
+      'run',
+      '-d',
+      '--name',
+      name,
+      '--label',
+      'berth.test=1',
+      '--cpus',
+      '0.2',
+      testEngine().image,
+      'sh',
+      '-c',
+      'while :; do :; done',
+    ]);
     const stats = await open(`/api/apps/${name}/stats`);
     await stats.waitFor((r) => r.of<StatsSample>('update').length >= 1, 'a sample');
     expect(stats.of<StatsSample>('update')[0]!.cpu_percent).toBeGreaterThan(0);
@@ -165,7 +178,11 @@ describe('stats streams', () => {
   it('dashboard: ten viewers share one engine stream per running app', async () => {
     const names = [ticker('stats-many'), ticker('stats-many')];
     const dashes = await Promise.all(Array.from({ length: 10 }, () => open('/api/apps/stats')));
-    for (const d of dashes) await d.waitFor((r) => names.every((n) => r.of<StatsSample>('update').some((s) => s.name === n)), 'samples of both apps');
+    for (const d of dashes)
+      await d.waitFor(
+        (r) => names.every((n) => r.of<StatsSample>('update').some((s) => s.name === n)),
+        'samples of both apps',
+      );
     const running = dockerCli(['ps', '-q']).trim().split('\n').filter(Boolean).length;
     // Other suites may start or stop containers meanwhile; what matters is one stream per app, not per viewer.
     expect(hub().openStreams).toBeLessThanOrEqual(running + 2);

@@ -12,7 +12,11 @@ interface Inspected {
   Name: string;
   State: { Status: string; Running: boolean };
   Config: { Image: string; Env: string[]; Labels: Record<string, string> };
-  HostConfig: { PortBindings: Record<string, { HostIp: string; HostPort: string }[]>; RestartPolicy: { Name: string }; Binds: string[] | null };
+  HostConfig: {
+    PortBindings: Record<string, { HostIp: string; HostPort: string }[]>;
+    RestartPolicy: { Name: string };
+    Binds: string[] | null;
+  };
   Mounts: { Type: string; Name?: string; Destination: string }[];
 }
 
@@ -36,7 +40,10 @@ function publish(): string {
 async function deleteFromRegistry(): Promise<void> {
   const [registry, ...path] = repo.split('/');
   const url = `http://${registry}/v2/${path.join('/')}/manifests/latest`;
-  const head = await fetch(url, { method: 'HEAD', headers: { accept: 'application/vnd.docker.distribution.manifest.v2+json' } });
+  const head = await fetch(url, {
+    method: 'HEAD',
+    headers: { accept: 'application/vnd.docker.distribution.manifest.v2+json' },
+  });
   const digest = head.headers.get('docker-content-digest');
   if (digest) await fetch(`http://${registry}/v2/${path.join('/')}/manifests/${digest}`, { method: 'DELETE' });
 }
@@ -46,7 +53,10 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  const leftovers = dockerCli(['ps', '-a', '--filter', `name=${name}`, '--format', '{{.Names}}']).trim().split('\n').filter(Boolean);
+  const leftovers = dockerCli(['ps', '-a', '--filter', `name=${name}`, '--format', '{{.Names}}'])
+    .trim()
+    .split('\n')
+    .filter(Boolean);
   cleanup('container', ...containers, ...leftovers);
   cleanup('volume', volume);
   cleanup('image', ref, ...images);
@@ -61,7 +71,18 @@ describe('app update', () => {
     dockerCli(['volume', 'create', '--label', 'berth.test=1', volume]);
     runTicker(
       name,
-      ['-p', `127.0.0.1:${port}:80`, '-e', 'SECRET_VALUE=hunter2', '--label', 'custom=yes', '-v', `${volume}:/data`, '--restart', 'unless-stopped'],
+      [
+        '-p',
+        `127.0.0.1:${port}:80`,
+        '-e',
+        'SECRET_VALUE=hunter2',
+        '--label',
+        'custom=yes',
+        '-v',
+        `${volume}:/data`,
+        '--restart',
+        'unless-stopped',
+      ],
       ref,
     );
     const before = inspect<Inspected>(name);
@@ -130,8 +151,13 @@ describe('app update', () => {
       // The registry forgets the image: the local digest stays, the registry has nothing to compare.
       const [registry, ...path] = goneRepo.split('/');
       const manifests = `http://${registry}/v2/${path.join('/')}/manifests`;
-      const head = await fetch(`${manifests}/latest`, { method: 'HEAD', headers: { accept: 'application/vnd.docker.distribution.manifest.v2+json' } });
-      expect((await fetch(`${manifests}/${head.headers.get('docker-content-digest')}`, { method: 'DELETE' })).status).toBe(202);
+      const head = await fetch(`${manifests}/latest`, {
+        method: 'HEAD',
+        headers: { accept: 'application/vnd.docker.distribution.manifest.v2+json' },
+      });
+      expect(
+        (await fetch(`${manifests}/${head.headers.get('docker-content-digest')}`, { method: 'DELETE' })).status,
+      ).toBe(202);
       const res = await t.client.get<AppUpdateCheck>(`/api/apps/${gone}/updates`);
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ isUpdatable: false, update: { remoteDigest: null } });

@@ -36,7 +36,15 @@ describe('GET /api/apps/', () => {
     const running = ticker('apps-list', ['-p', `127.0.0.1:${port}:80`, '--label', 'local.berth.port.80=Web']);
     const stopped = uniqueName('apps-list');
     made.push(stopped);
-    dockerCli(['create', '--name', stopped, '--label', 'berth.test=1', dockerCli(['inspect', '--format', '{{.Config.Image}}', running]).trim(), 'true']);
+    dockerCli([
+      'create',
+      '--name',
+      stopped,
+      '--label',
+      'berth.test=1',
+      dockerCli(['inspect', '--format', '{{.Config.Image}}', running]).trim(),
+      'true',
+    ]);
 
     const res = await t.client.get<App[]>('/api/apps/');
     expect(res.status).toBe(200);
@@ -85,7 +93,13 @@ describe('GET /api/apps/{name}', () => {
     const name = ticker('apps-get', ['-e', 'MODE=test']);
     const res = await t.client.get<App>(`/api/apps/${name}`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ name, Name: `/${name}`, State: { Status: 'running', Running: true }, isUpdatable: false, ports: {} });
+    expect(res.body).toMatchObject({
+      name,
+      Name: `/${name}`,
+      State: { Status: 'running', Running: true },
+      isUpdatable: false,
+      ports: {},
+    });
     expect(res.body.short_id).toHaveLength(10);
     expect(res.body.Config.Env).toContain('MODE=test');
     expect(res.body.HostConfig).toBeDefined();
@@ -137,7 +151,9 @@ describe('app actions', () => {
       ['remove', null],
     ];
     for (const [action, expected] of steps) {
-      const startedBefore = exists('container', name) ? inspect<{ State: { StartedAt: string } }>(name).State.StartedAt : '';
+      const startedBefore = exists('container', name)
+        ? inspect<{ State: { StartedAt: string } }>(name).State.StartedAt
+        : '';
       const res = await t.client.post<App[]>(`/api/apps/actions/${name}/${action}`);
       expect(res.status, `${action}: ${res.text}`).toBe(200);
       expect(Array.isArray(res.body)).toBe(true);
@@ -147,7 +163,8 @@ describe('app actions', () => {
       } else {
         expect(state(name), action).toBe(expected);
         expect(res.body.find((a) => a.name === name)?.State.Status).toBe(expected);
-        if (action === 'restart') expect(inspect<{ State: { StartedAt: string } }>(name).State.StartedAt).not.toBe(startedBefore);
+        if (action === 'restart')
+          expect(inspect<{ State: { StartedAt: string } }>(name).State.StartedAt).not.toBe(startedBefore);
       }
     }
   });
@@ -193,7 +210,11 @@ describe('GET /api/apps/{name}/support', () => {
   it('downloads a zip with the log and the configuration, every environment value redacted', async () => {
     const name = ticker('apps-support', ['-e', 'SECRET_VALUE=hunter2', '-e', 'OTHER=also-secret']);
     await new Promise((r) => setTimeout(r, 800));
-    const res = await t.app.inject({ method: 'GET', url: `/api/apps/${name}/support`, headers: { cookie: [...t.client.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/apps/${name}/support`,
+      headers: { cookie: [...t.client.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/zip');
     expect(res.headers['content-disposition']).toBe(`attachment; filename="${name}_bundle.zip"`);
@@ -212,7 +233,8 @@ describe('GET /api/apps/{name}/support', () => {
       expect(yml).toContain('SECRET_VALUE=<redacted>');
       expect(yml).toContain('OTHER=<redacted>');
       expect(yml).toContain(`Name: /${name}`);
-      for (const file of fs.readdirSync(dir)) expect(fs.readFileSync(path.join(dir, file)).includes('hunter2'), file).toBe(false);
+      for (const file of fs.readdirSync(dir))
+        expect(fs.readFileSync(path.join(dir, file)).includes('hunter2'), file).toBe(false);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -7,16 +7,26 @@ import { createTestApp, REAUTH, TEST_ADMIN, type TestApp } from './helpers/app';
 const SECRET = `s3cret-${randomBytes(8).toString('hex')}`;
 const KEY_NAME = `audit-walker-${randomBytes(3).toString('hex')}`;
 /** Every field name a secret might travel in; the bodies fail validation, so nothing is changed. */
-const SECRET_BODY = { password: SECRET, current_password: SECRET, token: SECRET, secret: SECRET, env: [{ name: 'PASSWORD', value: SECRET }], content: SECRET };
+const SECRET_BODY = {
+  password: SECRET,
+  current_password: SECRET,
+  token: SECRET,
+  secret: SECRET,
+  env: [{ name: 'PASSWORD', value: SECRET }],
+  content: SECRET,
+};
 
 /** Every route of the contract: the *Api objects of @berth/contract. */
 function contractRoutes(): [string, RouteDef][] {
   return Object.entries(contract)
     .filter(([k, v]) => k.endsWith('Api') && typeof v === 'object' && v !== null)
-    .flatMap(([k, api]) => Object.entries(api as Record<string, RouteDef>).map(([n, def]) => [`${k}.${n}`, def] as [string, RouteDef]));
+    .flatMap(([k, api]) =>
+      Object.entries(api as Record<string, RouteDef>).map(([n, def]) => [`${k}.${n}`, def] as [string, RouteDef]),
+    );
 }
 
-const mutating = (def: RouteDef) => def.audited === true || [def.method, ...(def.alsoMethods ?? [])].some((m) => m !== 'GET');
+const mutating = (def: RouteDef) =>
+  def.audited === true || [def.method, ...(def.alsoMethods ?? [])].some((m) => m !== 'GET');
 
 let t: TestApp;
 let bearer: string;
@@ -42,7 +52,9 @@ describe('audit log', () => {
         const name = fresh();
         const before = auditRows().length;
         const body = method === 'GET' || method === 'DELETE' ? undefined : { ...SECRET_BODY, name, username: name };
-        const res = await t.anon().request(method, `${path}?token=${SECRET}`, body, { authorization: `Bearer ${bearer}` });
+        const res = await t
+          .anon()
+          .request(method, `${path}?token=${SECRET}`, body, { authorization: `Bearer ${bearer}` });
         const rows = auditRows();
         const what = `${method} ${label} (${res.status})`;
         expect(rows.length - before, what).toBe(1);
@@ -72,10 +84,20 @@ describe('audit log', () => {
     expect((await t.client.get('/api/audit')).status).toBe(200);
     const rows = auditRows();
     expect(rows.length - before).toBe(1);
-    expect(rows[0]).toMatchObject({ user: TEST_ADMIN.username, method: 'POST', route: '/api/apps/actions/{name}/{action}', status: 404, target: `${name}/start` });
+    expect(rows[0]).toMatchObject({
+      user: TEST_ADMIN.username,
+      method: 'POST',
+      route: '/api/apps/actions/{name}/{action}',
+      status: 404,
+      target: `${name}/start`,
+    });
 
     expect((await t.client.post(`/api/environments/local/apps/actions/${name}/stop`)).status).toBe(404);
-    expect(auditRows()[0]).toMatchObject({ route: '/api/environments/{env}/apps/actions/{name}/{action}', target: `${name}/stop`, summary: expect.stringContaining('(environment local)') });
+    expect(auditRows()[0]).toMatchObject({
+      route: '/api/environments/{env}/apps/actions/{name}/{action}',
+      target: `${name}/stop`,
+      summary: expect.stringContaining('(environment local)'),
+    });
   });
 
   it('filters the log and exports it as CSV and JSON; nothing can change or delete an entry', async () => {
@@ -86,7 +108,13 @@ describe('audit log', () => {
     expect(found.body).toHaveLength(1);
     expect(found.body[0]).toMatchObject({ target: name, method: 'DELETE', route: '/api/resources/volumes/{name}' });
     expect((await t.client.get<AuditEntry[]>(`/api/audit?target=${name}&user=nobody-like-this`)).body).toHaveLength(0);
-    expect((await t.client.get<AuditEntry[]>(`/api/audit?target=${name}&until=${encodeURIComponent(new Date(Date.now() - 3600_000).toISOString())}`)).body).toHaveLength(0);
+    expect(
+      (
+        await t.client.get<AuditEntry[]>(
+          `/api/audit?target=${name}&until=${encodeURIComponent(new Date(Date.now() - 3600_000).toISOString())}`,
+        )
+      ).body,
+    ).toHaveLength(0);
     expect((await t.client.get('/api/audit?since=yesterday')).status).toBe(400);
 
     const json = await t.client.get<AuditEntry[]>(`/api/audit/export?format=json&target=${name}`);

@@ -21,7 +21,8 @@ async function signIn(username = TEST_ADMIN.username, password = TEST_ADMIN.pass
   return c;
 }
 
-const loginStatus = async (username: string, password: string) => (await t.anon().post('/api/auth/login', { username, password })).status;
+const loginStatus = async (username: string, password: string) =>
+  (await t.anon().post('/api/auth/login', { username, password })).status;
 
 /** A second account, straight into the table (the users API is tested in roles.test.ts). */
 async function addOtherUser(): Promise<void> {
@@ -33,7 +34,10 @@ describe('POST /api/auth/me', () => {
     const res = await t.client.post('/api/auth/me', { username: 'New.Admin@berth.test', password: '', ...REAUTH });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ username: 'new.admin@berth.test', authDisabled: false });
-    expect((await t.client.get('/api/auth/me')).body).toEqual({ username: 'new.admin@berth.test', authDisabled: false });
+    expect((await t.client.get('/api/auth/me')).body).toEqual({
+      username: 'new.admin@berth.test',
+      authDisabled: false,
+    });
     expect(await loginStatus('new.admin@berth.test', TEST_ADMIN.password)).toBe(200);
     expect(await loginStatus(TEST_ADMIN.username, TEST_ADMIN.password)).toBe(401);
   });
@@ -44,7 +48,11 @@ describe('POST /api/auth/me', () => {
     const key = (await t.client.post<NewApiKey>('/api/auth/api/keys/new', { key_name: 'survives', ...REAUTH })).body;
     const callerOld = new Map(t.client.cookies);
 
-    const res = await t.client.post('/api/auth/me', { username: TEST_ADMIN.username, password: 'a-brand-new-password', ...REAUTH });
+    const res = await t.client.post('/api/auth/me', {
+      username: TEST_ADMIN.username,
+      password: 'a-brand-new-password',
+      ...REAUTH,
+    });
     expect(res.status).toBe(200);
     expect(t.client.cookies.get('access_token_cookie')).not.toBe(callerOld.get('access_token_cookie'));
     expect((await t.client.get('/api/auth/me')).status).toBe(200);
@@ -65,7 +73,12 @@ describe('POST /api/auth/me', () => {
 
   it('keeps the API keys on a password change when keep_api_keys is true', async () => {
     const key = (await t.client.post<NewApiKey>('/api/auth/api/keys/new', { key_name: 'kept', ...REAUTH })).body;
-    const res = await t.client.post('/api/auth/me', { username: TEST_ADMIN.username, password: 'another-new-password', keep_api_keys: true, ...REAUTH });
+    const res = await t.client.post('/api/auth/me', {
+      username: TEST_ADMIN.username,
+      password: 'another-new-password',
+      keep_api_keys: true,
+      ...REAUTH,
+    });
     expect(res.status, res.text).toBe(200);
     expect((await t.anon().get('/api/auth/me', { authorization: `Bearer ${key.token}` })).status).toBe(200);
   });
@@ -82,7 +95,11 @@ describe('POST /api/auth/me', () => {
     expect(await loginStatus(TEST_ADMIN.username, TEST_ADMIN.password)).toBe(200);
   });
   it('refuses a password shorter than 8 characters with a 400 naming the field, and keeps the old one', async () => {
-    const res = await t.client.post<ApiError>('/api/auth/me', { username: TEST_ADMIN.username, password: 'short', ...REAUTH });
+    const res = await t.client.post<ApiError>('/api/auth/me', {
+      username: TEST_ADMIN.username,
+      password: 'short',
+      ...REAUTH,
+    });
     expect(res.status).toBe(400);
     expect(res.body.fields?.map((f) => f.field)).toEqual(['password']);
     expect(res.body.detail).toMatch(/at least 8 characters/);
@@ -93,7 +110,12 @@ describe('POST /api/auth/me', () => {
     const bad = await t.client.post<ApiError>('/api/auth/me', { username: 'not-an-email', password: '', ...REAUTH });
     expect(bad.status).toBe(400);
     expect(bad.body.fields?.map((f) => f.field)).toEqual(['username']);
-    const extra = await t.client.post<ApiError>('/api/auth/me', { username: TEST_ADMIN.username, password: '', ...REAUTH, is_admin: true });
+    const extra = await t.client.post<ApiError>('/api/auth/me', {
+      username: TEST_ADMIN.username,
+      password: '',
+      ...REAUTH,
+      is_admin: true,
+    });
     expect(extra.status).toBe(400);
     expect(extra.body.fields?.map((f) => f.field)).toEqual(['is_admin']);
     expect((await t.client.get('/api/auth/me')).body).toEqual({ username: TEST_ADMIN.username, authDisabled: false });
@@ -101,7 +123,11 @@ describe('POST /api/auth/me', () => {
 
   it('answers 409 when another account already uses the email, in any letter case', async () => {
     await addOtherUser();
-    const res = await t.client.post<ApiError>('/api/auth/me', { username: OTHER.username.toUpperCase(), password: 'would-be-new-password', ...REAUTH });
+    const res = await t.client.post<ApiError>('/api/auth/me', {
+      username: OTHER.username.toUpperCase(),
+      password: 'would-be-new-password',
+      ...REAUTH,
+    });
     expect(res.status).toBe(409);
     expect(res.body).toEqual({ code: 'conflict', detail: `Another account already uses ${OTHER.username}.` });
     expect(await loginStatus(TEST_ADMIN.username, TEST_ADMIN.password)).toBe(200);
@@ -113,7 +139,13 @@ describe('API keys', () => {
     const created = await t.client.post<NewApiKey>('/api/auth/api/keys/new', { key_name: 'ci', ...REAUTH });
     expect(created.status).toBe(200);
     const key = created.body;
-    expect(key).toEqual({ id: expect.any(Number), key_name: 'ci', created_at: expect.any(String), last_used_at: null, token: expect.stringMatching(/^berth_[A-Za-z0-9_-]{43}$/) });
+    expect(key).toEqual({
+      id: expect.any(Number),
+      key_name: 'ci',
+      created_at: expect.any(String),
+      last_used_at: null,
+      token: expect.stringMatching(/^berth_[A-Za-z0-9_-]{43}$/),
+    });
     expect(Date.parse(key.created_at)).toBeGreaterThan(Date.now() - 60_000);
 
     const stored = t.ctx.db.prepare('SELECT token_hash FROM api_keys WHERE id = ?').pluck().get(key.id);
@@ -125,7 +157,12 @@ describe('API keys', () => {
     const list = await bearer.get<ApiKey[]>('/api/auth/api/keys');
     expect(list.status).toBe(200);
     const listed = list.body.find((k) => k.id === key.id);
-    expect(listed).toEqual({ id: key.id, key_name: 'ci', created_at: key.created_at, last_used_at: expect.any(String) });
+    expect(listed).toEqual({
+      id: key.id,
+      key_name: 'ci',
+      created_at: key.created_at,
+      last_used_at: expect.any(String),
+    });
     expect(listed).not.toHaveProperty('token');
 
     expect((await t.client.delete(`/api/auth/api/keys/${key.id}`)).body).toEqual({ msg: `API key ${key.id} revoked.` });
@@ -151,11 +188,16 @@ describe('API keys', () => {
   it("cannot list or revoke another user's key; a key acts as the user who made it", async () => {
     await addOtherUser();
     const other = await signIn(OTHER.username, OTHER.password);
-    const theirs = (await other.post<NewApiKey>('/api/auth/api/keys/new', { key_name: 'theirs', current_password: OTHER.password })).body;
+    const theirs = (
+      await other.post<NewApiKey>('/api/auth/api/keys/new', { key_name: 'theirs', current_password: OTHER.password })
+    ).body;
 
     expect((await t.client.get<ApiKey[]>('/api/auth/api/keys')).body.some((k) => k.id === theirs.id)).toBe(false);
     for (const method of ['DELETE', 'POST', 'GET']) {
-      expect((await t.client.request(method, `/api/auth/api/keys/${theirs.id}`, method === 'POST' ? {} : undefined)).status, method).toBe(404);
+      expect(
+        (await t.client.request(method, `/api/auth/api/keys/${theirs.id}`, method === 'POST' ? {} : undefined)).status,
+        method,
+      ).toBe(404);
     }
     const asTheirKey = await t.anon().get('/api/auth/me', { authorization: `Bearer ${theirs.token}` });
     expect(asTheirKey.body).toEqual({ username: OTHER.username, authDisabled: false });
@@ -180,7 +222,11 @@ describe('re-authentication for sensitive changes', () => {
 
   it('refuses an email or password change without, or with a wrong, current password; nothing changes', async () => {
     for (const extra of [{}, WRONG]) {
-      const res = await t.client.post<ApiError>('/api/auth/me', { username: 'taken.over@berth.test', password: 'attacker-password', ...extra });
+      const res = await t.client.post<ApiError>('/api/auth/me', {
+        username: 'taken.over@berth.test',
+        password: 'attacker-password',
+        ...extra,
+      });
       expect(res.status).toBe(403);
       expect(res.body.code).toBe('reauth_failed');
       expect(res.body.detail).toMatch(extra === WRONG ? /current password is wrong/ : /current_password/);
@@ -202,12 +248,18 @@ describe('re-authentication for sensitive changes', () => {
     const key = (await t.client.post<NewApiKey>('/api/auth/api/keys/new', { key_name: 'leaked', ...REAUTH })).body;
     const thief = t.anon();
     thief.bearer = key.token;
-    const change = await thief.post<ApiError>('/api/auth/me', { username: TEST_ADMIN.username, password: 'attacker-password' });
+    const change = await thief.post<ApiError>('/api/auth/me', {
+      username: TEST_ADMIN.username,
+      password: 'attacker-password',
+    });
     expect(change.status).toBe(403);
     expect(change.body.code).toBe('reauth_failed');
     const mint = await thief.post<ApiError>('/api/auth/api/keys/new', { key_name: 'second', ...REAUTH });
     expect(mint.status).toBe(403);
-    expect(mint.body).toMatchObject({ code: 'forbidden', detail: expect.stringMatching(/API key cannot create API keys/) });
+    expect(mint.body).toMatchObject({
+      code: 'forbidden',
+      detail: expect.stringMatching(/API key cannot create API keys/),
+    });
     expect((await t.client.get<ApiKey[]>('/api/auth/api/keys')).body.map((k) => k.key_name)).toEqual(['leaked']);
   });
 });

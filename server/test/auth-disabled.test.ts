@@ -17,7 +17,19 @@ const volumeExists = () => tryDockerCli(['volume', 'inspect', volume]).status ==
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp({ DISABLE_AUTH: 'true' });
-  dockerCli(['run', '-d', '--name', container, '--label', 'berth.test=1', '--stop-timeout', '1', testEngine().image, 'sleep', '3600']);
+  dockerCli([
+    'run',
+    '-d',
+    '--name',
+    container,
+    '--label',
+    'berth.test=1',
+    '--stop-timeout',
+    '1',
+    testEngine().image,
+    'sleep',
+    '3600',
+  ]);
 });
 afterAll(async () => {
   removeContainersNamed(container);
@@ -28,7 +40,9 @@ afterAll(async () => {
 describe('DISABLE_AUTH=true refuses cross-site state changes', () => {
   it('refuses a cross-site GET alias (<img src=…/stop>), by Sec-Fetch-Site and by the missing CSRF token; the container keeps running', async () => {
     const url = `/api/apps/actions/${container}/stop`;
-    const img = await t.anon().get<ApiError>(url, { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'image' });
+    const img = await t
+      .anon()
+      .get<ApiError>(url, { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'image' });
     expect(img.status).toBe(403);
     expect(img.body.code).toBe('csrf_failed');
     // An older browser that sends no Sec-Fetch-* headers: no token, no action.
@@ -40,7 +54,9 @@ describe('DISABLE_AUTH=true refuses cross-site state changes', () => {
 
   it('refuses a text/plain form POST from another origin, and one with no Origin and no token; the container keeps running', async () => {
     const url = `/api/apps/actions/${container}/remove`;
-    const form = await t.anon().request<ApiError>('POST', url, 'x=1', { 'content-type': 'text/plain', origin: 'http://evil.example' });
+    const form = await t
+      .anon()
+      .request<ApiError>('POST', url, 'x=1', { 'content-type': 'text/plain', origin: 'http://evil.example' });
     expect(form.status).toBe(403);
     expect(form.body.code).toBe('csrf_failed');
     const bare = await t.anon().request<ApiError>('POST', url, 'x=1', { 'content-type': 'text/plain' });
@@ -51,7 +67,11 @@ describe('DISABLE_AUTH=true refuses cross-site state changes', () => {
   it('refuses a DNS-rebinding request with a foreign Host (421), even with a valid token; no volume is made', async () => {
     const anon = t.anon();
     const csrf = (await anon.get<{ csrf: string }>('/api/auth/csrf')).body.csrf;
-    const res = await anon.post<ApiError>('/api/resources/volumes/', { name: volume }, { host: 'rebind.attacker.example', 'x-csrf-token': csrf });
+    const res = await anon.post<ApiError>(
+      '/api/resources/volumes/',
+      { name: volume },
+      { host: 'rebind.attacker.example', 'x-csrf-token': csrf },
+    );
     expect(res.status).toBe(421);
     expect(res.body).toMatchObject({ code: 'host_not_allowed', detail: expect.stringMatching(/ALLOWED_HOSTS/) });
     // Reading through the rebound name is refused too, and so is the token source.
@@ -63,10 +83,18 @@ describe('DISABLE_AUTH=true refuses cross-site state changes', () => {
     const anon = t.anon();
     const csrf = (await anon.get<{ csrf: string | null }>('/api/auth/csrf')).body.csrf;
     expect(csrf).toMatch(/^[\w-]+\.[\w-]+$/);
-    const wrong = await anon.post<ApiError>('/api/resources/volumes/', { name: volume }, { 'x-csrf-token': `${csrf!.split('.')[0]}.forged` });
+    const wrong = await anon.post<ApiError>(
+      '/api/resources/volumes/',
+      { name: volume },
+      { 'x-csrf-token': `${csrf!.split('.')[0]}.forged` },
+    );
     expect(wrong.status).toBe(403);
     expect(volumeExists()).toBe(false);
-    const res = await anon.post('/api/resources/volumes/', { name: volume }, { 'x-csrf-token': csrf!, origin: 'http://localhost', 'sec-fetch-site': 'same-origin' });
+    const res = await anon.post(
+      '/api/resources/volumes/',
+      { name: volume },
+      { 'x-csrf-token': csrf!, origin: 'http://localhost', 'sec-fetch-site': 'same-origin' },
+    );
     expect(res.status, res.text).toBe(200);
     expect(volumeExists()).toBe(true);
   });
@@ -82,7 +110,11 @@ describe('with auth on', () => {
   });
 
   it('refuses a signed-in state change the browser marks as cross-site, even with the right CSRF header', async () => {
-    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'same-site' }, { origin: 'null' }] as Record<string, string>[]) {
+    for (const headers of [
+      { origin: 'https://evil.example' },
+      { 'sec-fetch-site': 'same-site' },
+      { origin: 'null' },
+    ] as Record<string, string>[]) {
       const res = await on.client.post<ApiError>(`/api/apps/actions/${container}/stop`, {}, headers);
       expect(res.status, JSON.stringify(headers)).toBe(403);
       expect(res.body.code).toBe('csrf_failed');

@@ -22,11 +22,24 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => idp.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(idp.address() as net.AddressInfo).port}`;
   const provider = new Provider(issuer, {
-    clients: [{ client_id: 'berth', client_secret: 'berth-client-secret', redirect_uris: [REDIRECT], grant_types: ['authorization_code'], response_types: ['code'] }],
+    clients: [
+      {
+        client_id: 'berth',
+        client_secret: 'berth-client-secret',
+        redirect_uris: [REDIRECT],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+      },
+    ],
     // Accounts named boss-* are in the admin group; a name with "unverified" has no verified email.
     findAccount: (_ctx, id) => ({
       accountId: id,
-      claims: () => ({ sub: id, email: `${id}@idp.test`, email_verified: !id.includes('unverified'), groups: id.startsWith('boss') ? [ADMIN_GROUP, 'staff'] : ['staff'] }),
+      claims: () => ({
+        sub: id,
+        email: `${id}@idp.test`,
+        email_verified: !id.includes('unverified'),
+        groups: id.startsWith('boss') ? [ADMIN_GROUP, 'staff'] : ['staff'],
+      }),
     }),
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['groups'] },
     conformIdTokenClaims: false,
@@ -65,7 +78,10 @@ async function atProvider(authorizeUrl: URL, login: string): Promise<string> {
     const res = await fetch(url, {
       method: body ? 'POST' : 'GET',
       redirect: 'manual',
-      headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '), ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+      headers: {
+        cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
+        ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
       body,
     });
     for (const c of res.headers.getSetCookie()) {
@@ -84,7 +100,9 @@ async function atProvider(authorizeUrl: URL, login: string): Promise<string> {
     const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
     if (!action) throw new Error(`unexpected provider page (${res.status}): ${html.slice(0, 300)}`);
     url = new URL(action, url).href;
-    body = html.includes('name="login"') ? new URLSearchParams({ prompt: 'login', login, password: 'any' }).toString() : new URLSearchParams({ prompt: 'consent' }).toString();
+    body = html.includes('name="login"')
+      ? new URLSearchParams({ prompt: 'login', login, password: 'any' }).toString()
+      : new URLSearchParams({ prompt: 'consent' }).toString();
   }
   throw new Error('the provider never redirected back');
 }
@@ -99,7 +117,8 @@ async function signInAs(login: string) {
   return callback(await atProvider(url, login), flowCookie);
 }
 
-const userByEmail = async (email: string) => (await t.client.get<User[]>('/api/users')).body.find((u) => u.email === email);
+const userByEmail = async (email: string) =>
+  (await t.client.get<User[]>('/api/users')).body.find((u) => u.email === email);
 
 describe('OpenID Connect sign-in', () => {
   it('the login page learns the provider name; the flow uses PKCE (S256), state and nonce', async () => {
@@ -116,7 +135,11 @@ describe('OpenID Connect sign-in', () => {
     expect(res.statusCode, res.body).toBe(302);
     expect(res.headers.location).toBe('/');
     const access = res.cookies.find((c) => c.name === 'access_token_cookie')!;
-    const status = await t.app.inject({ method: 'GET', url: '/api/auth/status', headers: { cookie: `access_token_cookie=${access.value}` } });
+    const status = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/status',
+      headers: { cookie: `access_token_cookie=${access.value}` },
+    });
     expect(status.json()).toMatchObject({ signedIn: true, username: 'boss-ada@idp.test', role: 'admin' });
     expect(await userByEmail('boss-ada@idp.test')).toMatchObject({ role: 'admin' });
   });
@@ -155,7 +178,10 @@ describe('OpenID Connect sign-in', () => {
 
     const c = await start();
     const redirect = await atProvider(c.url, 'mallory');
-    expectRefused(await t.app.inject({ method: 'GET', url: `/api/auth/oidc/callback${new URL(redirect).search}` }), 'flow_missing');
+    expectRefused(
+      await t.app.inject({ method: 'GET', url: `/api/auth/oidc/callback${new URL(redirect).search}` }),
+      'flow_missing',
+    );
     expectRefused(await callback(redirect, 'berth_oidc_flow=forged.flow.token'), 'flow_expired');
 
     expectRefused(await signInAs('unverified-eve'), 'email_unverified');
@@ -179,12 +205,20 @@ describe('OpenID Connect sign-in', () => {
 
   it('with OIDC_ONLY the password form is off; an unreachable provider sends the sign-on back to the login page', async () => {
     const only = await createTestApp(
-      { OIDC_ISSUER: 'http://127.0.0.1:9', OIDC_CLIENT_ID: 'x', OIDC_CLIENT_SECRET: 'y', OIDC_REDIRECT_URL: REDIRECT, OIDC_ONLY: 'true' },
+      {
+        OIDC_ISSUER: 'http://127.0.0.1:9',
+        OIDC_CLIENT_ID: 'x',
+        OIDC_CLIENT_SECRET: 'y',
+        OIDC_REDIRECT_URL: REDIRECT,
+        OIDC_ONLY: 'true',
+      },
       { signIn: false },
     );
     try {
       expect((await only.anon().get<AuthStatus>('/api/auth/status')).body).toMatchObject({ password_login: false });
-      const res = await only.anon().post<ApiError>('/api/auth/login', { username: TEST_ADMIN.username, password: TEST_ADMIN.password });
+      const res = await only
+        .anon()
+        .post<ApiError>('/api/auth/login', { username: TEST_ADMIN.username, password: TEST_ADMIN.password });
       expect(res.status).toBe(403);
       expect(res.body.detail).toContain('Password sign-in is off');
       // Nothing listens on port 9: discovery fails at the first step.

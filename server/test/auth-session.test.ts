@@ -60,14 +60,24 @@ describe('POST /api/auth/login', () => {
   });
 
   it('accepts the email in any letter case', async () => {
-    const res = await t.anon().post('/api/auth/login', { username: TEST_ADMIN.username.toUpperCase(), password: TEST_ADMIN.password });
+    const res = await t
+      .anon()
+      .post('/api/auth/login', { username: TEST_ADMIN.username.toUpperCase(), password: TEST_ADMIN.password });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ username: TEST_ADMIN.username, authDisabled: false });
   });
 
   it('answers a wrong password and an unknown user with the same 401 and sets no cookie', async () => {
-    const wrong = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: TEST_ADMIN.username, password: 'not-the-password' } });
-    const unknown = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'nobody@berth.test', password: 'not-the-password' } });
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: TEST_ADMIN.username, password: 'not-the-password' },
+    });
+    const unknown = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: 'nobody@berth.test', password: 'not-the-password' },
+    });
     expect(wrong.statusCode).toBe(401);
     expect(unknown.statusCode).toBe(401);
     expect(wrong.json()).toEqual({ detail: 'Invalid username or password.', code: 'unauthorized' });
@@ -107,17 +117,32 @@ describe('GET /api/auth/me', () => {
 
 describe('GET /api/auth/status', () => {
   it('tells signed in, signed out, and signed out with a usable refresh cookie apart, never with a 401', async () => {
-    expect((await t.anon().get('/api/auth/status')).body).toEqual({ signedIn: false, authDisabled: false, canRefresh: false });
+    expect((await t.anon().get('/api/auth/status')).body).toEqual({
+      signedIn: false,
+      authDisabled: false,
+      canRefresh: false,
+    });
 
     const c = await signedIn();
     const me = await c.get('/api/auth/status');
     expect(me.status).toBe(200);
-    expect(me.body).toEqual({ signedIn: true, username: TEST_ADMIN.username, role: 'admin', totp_enabled: false, authDisabled: false, canRefresh: false });
+    expect(me.body).toEqual({
+      signedIn: true,
+      username: TEST_ADMIN.username,
+      role: 'admin',
+      totp_enabled: false,
+      authDisabled: false,
+      canRefresh: false,
+    });
 
     // An expired access token looks like a missing one; the refresh cookie alone can sign in again.
     const stale = t.anon();
     stale.cookies.set('refresh_token_cookie', c.cookies.get('refresh_token_cookie')!);
-    expect((await stale.get('/api/auth/status')).body).toEqual({ signedIn: false, authDisabled: false, canRefresh: true });
+    expect((await stale.get('/api/auth/status')).body).toEqual({
+      signedIn: false,
+      authDisabled: false,
+      canRefresh: true,
+    });
     // Asking rotated nothing: the refresh still works.
     expect((await c.post('/api/auth/refresh')).status).toBe(200);
     expect((await stale.get('/api/auth/status')).body).toMatchObject({ signedIn: false, canRefresh: false });
@@ -158,7 +183,11 @@ describe('POST /api/auth/refresh', () => {
     const missing = await c.post<contract.ApiError>('/api/auth/refresh');
     expect(missing.status).toBe(401);
     expect(missing.body.code).toBe('csrf_failed');
-    const accessCsrf = await c.post<contract.ApiError>('/api/auth/refresh', {}, { 'x-csrf-token': c.cookies.get('csrf_access_token')! });
+    const accessCsrf = await c.post<contract.ApiError>(
+      '/api/auth/refresh',
+      {},
+      { 'x-csrf-token': c.cookies.get('csrf_access_token')! },
+    );
     expect(accessCsrf.status).toBe(401);
     expect(accessCsrf.body.code).toBe('csrf_failed');
     c.sendCsrf = true;
@@ -186,7 +215,9 @@ describe('sign out', () => {
     expect(me.status).toBe(401);
     expect(me.body.detail).toMatch(/session has ended/);
     expect((await replay.post('/api/auth/refresh')).status).toBe(401);
-    expect((await t.anon().get('/api/auth/me', { authorization: `Bearer ${old.get('access_token_cookie')}` })).status).toBe(401);
+    expect(
+      (await t.anon().get('/api/auth/me', { authorization: `Bearer ${old.get('access_token_cookie')}` })).status,
+    ).toBe(401);
   });
 
   it('GET /api/auth/logout/refresh ends the session and clears all four cookies', async () => {
@@ -198,7 +229,9 @@ describe('sign out', () => {
       cookies: { refresh_token_cookie: old.get('refresh_token_cookie')! },
     });
     expect(res.statusCode).toBe(200);
-    const cleared = (res.cookies as InjectedCookie[]).filter((k) => k.value === '' && (k.maxAge === 0 || (k.expires?.getTime() ?? Infinity) < Date.now()));
+    const cleared = (res.cookies as InjectedCookie[]).filter(
+      (k) => k.value === '' && (k.maxAge === 0 || (k.expires?.getTime() ?? Infinity) < Date.now()),
+    );
     expect(cleared.map((k) => k.name).sort()).toEqual([...COOKIE_NAMES].sort());
     expect(cleared.every((k) => k.path === '/')).toBe(true);
     expect((await c.get('/api/auth/me')).status).toBe(401);
@@ -228,16 +261,23 @@ describe('CSRF', () => {
     const other = await signedIn();
     const wrongValues = ['x'.repeat(22), c.cookies.get('csrf_refresh_token')!, other.cookies.get('csrf_access_token')!];
     for (const value of wrongValues) {
-      const res = await c.post<contract.ApiError>('/api/auth/api/keys/new', { key_name: 'csrf-wrong', ...REAUTH }, { 'x-csrf-token': value });
+      const res = await c.post<contract.ApiError>(
+        '/api/auth/api/keys/new',
+        { key_name: 'csrf-wrong', ...REAUTH },
+        { 'x-csrf-token': value },
+      );
       expect(res.status).toBe(401);
       expect(res.body).toEqual({ code: 'csrf_failed', detail: expect.stringMatching(/does not match/) });
     }
-    expect((await c.get<{ key_name: string }[]>('/api/auth/api/keys')).body.some((k) => k.key_name === 'csrf-wrong')).toBe(false);
+    expect(
+      (await c.get<{ key_name: string }[]>('/api/auth/api/keys')).body.some((k) => k.key_name === 'csrf-wrong'),
+    ).toBe(false);
   });
 
   it('requires CSRF on the GET (and HEAD) alias that revokes a key, while plain reads need none', async () => {
     const c = await signedIn();
-    const key = (await c.post<contract.NewApiKey>('/api/auth/api/keys/new', { key_name: 'csrf-alias', ...REAUTH })).body;
+    const key = (await c.post<contract.NewApiKey>('/api/auth/api/keys/new', { key_name: 'csrf-alias', ...REAUTH }))
+      .body;
     c.sendCsrf = false;
     expect((await c.get('/api/auth/me')).status).toBe(200);
     const get = await c.get<contract.ApiError>(`/api/auth/api/keys/${key.id}`);
@@ -253,7 +293,8 @@ describe('CSRF', () => {
   // Changed on purpose (issue 22.5): an API key can no longer create keys, so a key revoking itself stands in.
   it('needs no CSRF header for Bearer requests', async () => {
     const c = await signedIn();
-    const key = (await c.post<contract.NewApiKey>('/api/auth/api/keys/new', { key_name: 'bearer-no-csrf', ...REAUTH })).body;
+    const key = (await c.post<contract.NewApiKey>('/api/auth/api/keys/new', { key_name: 'bearer-no-csrf', ...REAUTH }))
+      .body;
     const res = await t.anon().delete(`/api/auth/api/keys/${key.id}`, { authorization: `Bearer ${key.token}` });
     expect(res.status).toBe(200);
   });
@@ -267,8 +308,23 @@ describe('deny by default', () => {
   // GET /api/auth/csrf (issue 22.1: the CSRF token source while DISABLE_AUTH is on) and GET /api/auth/status (issue 23.7) are open on purpose.
   it('opens only login (its TOTP step, single sign-on), refresh, logout/refresh, auth status, the open CSRF token and health', () => {
     expect(defs.length).toBeGreaterThan(8);
-    expect(defs.filter((d) => d.open).map((d) => `${d.method} ${d.path}`).sort()).toEqual(
-      ['GET /api/auth/csrf', 'GET /api/auth/logout/refresh', 'GET /api/auth/oidc/callback', 'GET /api/auth/oidc/login', 'GET /api/auth/status', 'GET /api/health', 'POST /api/auth/login', 'POST /api/auth/login/totp', 'POST /api/auth/refresh'].sort(),
+    expect(
+      defs
+        .filter((d) => d.open)
+        .map((d) => `${d.method} ${d.path}`)
+        .sort(),
+    ).toEqual(
+      [
+        'GET /api/auth/csrf',
+        'GET /api/auth/logout/refresh',
+        'GET /api/auth/oidc/callback',
+        'GET /api/auth/oidc/login',
+        'GET /api/auth/status',
+        'GET /api/health',
+        'POST /api/auth/login',
+        'POST /api/auth/login/totp',
+        'POST /api/auth/refresh',
+      ].sort(),
     );
   });
 
@@ -303,7 +359,9 @@ describe('deny by default', () => {
     expect(script.status).toBe(200);
     expect(script.headers['content-type']).toMatch(/javascript/);
     expect((await anon.get('/api/docs/static/swagger-ui-bundle.js')).status).toBe(401);
-    const doc = await c.get<{ openapi: string; paths: Record<string, Record<string, { security?: unknown[] }>> }>('/api/docs/json');
+    const doc = await c.get<{ openapi: string; paths: Record<string, Record<string, { security?: unknown[] }>> }>(
+      '/api/docs/json',
+    );
     expect(doc.status).toBe(200);
     expect(doc.body.openapi).toMatch(/^3\./);
     expect(Object.keys(doc.body.paths['/api/auth/api/keys/{id}'] ?? {}).sort()).toEqual(['delete', 'get', 'post']);

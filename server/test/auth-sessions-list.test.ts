@@ -16,7 +16,11 @@ afterAll(async () => {
 
 async function signIn(userAgent: string, remoteAddress = '127.0.0.1'): Promise<TestClient> {
   const c = t.anon(remoteAddress);
-  const res = await c.post('/api/auth/login', { username: VIEWER.email, password: VIEWER.password }, { 'user-agent': userAgent });
+  const res = await c.post(
+    '/api/auth/login',
+    { username: VIEWER.email, password: VIEWER.password },
+    { 'user-agent': userAgent },
+  );
   expect(res.status, res.text).toBe(200);
   return c;
 }

@@ -39,13 +39,23 @@ describe('first start', () => {
     const password = fs.readFileSync(file, 'utf8').trim();
     expect(password).toMatch(/^[A-Za-z0-9_-]{24}$/);
 
-    expect((await t.anon().post('/api/auth/login', { username: TEST_ADMIN.username, password: TEST_ADMIN.password })).status).toBe(401);
+    expect(
+      (await t.anon().post('/api/auth/login', { username: TEST_ADMIN.username, password: TEST_ADMIN.password })).status,
+    ).toBe(401);
     const c = t.anon();
     await c.login(TEST_ADMIN.username, password);
     expect((await c.get('/api/auth/me')).body).toEqual({ username: TEST_ADMIN.username, authDisabled: false });
 
     // Once the password is changed, the stale file goes away.
-    expect((await c.post('/api/auth/me', { username: TEST_ADMIN.username, password: 'my-own-password', current_password: password })).status).toBe(200);
+    expect(
+      (
+        await c.post('/api/auth/me', {
+          username: TEST_ADMIN.username,
+          password: 'my-own-password',
+          current_password: password,
+        })
+      ).status,
+    ).toBe(200);
     expect(fs.existsSync(file)).toBe(false);
   });
 
@@ -57,8 +67,13 @@ describe('first start', () => {
     const t = await start({ DATA_DIR: dataDir, ADMIN_PASSWORD: 'a-different-password' }, false);
     expect(fs.readFileSync(path.join(dataDir, 'initial-admin-password'), 'utf8')).toBe(first);
     expect(t.ctx.db.prepare('SELECT COUNT(*) FROM users').pluck().get()).toBe(1);
-    expect((await t.anon().post('/api/auth/login', { username: TEST_ADMIN.username, password: 'a-different-password' })).status).toBe(401);
-    expect((await t.anon().post('/api/auth/login', { username: TEST_ADMIN.username, password: first.trim() })).status).toBe(200);
+    expect(
+      (await t.anon().post('/api/auth/login', { username: TEST_ADMIN.username, password: 'a-different-password' }))
+        .status,
+    ).toBe(401);
+    expect(
+      (await t.anon().post('/api/auth/login', { username: TEST_ADMIN.username, password: first.trim() })).status,
+    ).toBe(200);
   });
 });
 
@@ -147,7 +162,12 @@ describe('DISABLE_AUTH=true', () => {
 describe('cookies over HTTPS', () => {
   it('are marked Secure when the request came over https (behind a trusted proxy)', async () => {
     const t = await start({ TRUST_PROXY: 'true' });
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: TEST_ADMIN, headers: { 'x-forwarded-proto': 'https' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: TEST_ADMIN,
+      headers: { 'x-forwarded-proto': 'https' },
+    });
     expect(res.statusCode).toBe(200);
     const cookies = res.cookies as { name: string; secure?: boolean }[];
     expect(cookies).toHaveLength(4);
@@ -182,7 +202,10 @@ describe('TRUST_PROXY', () => {
     const wrong = { username: TEST_ADMIN.username, password: 'guess-guess' };
     const statuses: number[] = [];
     // Not from a trusted proxy: the forged header is ignored and every guess counts against the socket address.
-    for (let i = 0; i < 6; i++) statuses.push((await t.anon('192.0.2.7').post('/api/auth/login', wrong, { 'x-forwarded-for': `203.0.113.${i + 1}` })).status);
+    for (let i = 0; i < 6; i++)
+      statuses.push(
+        (await t.anon('192.0.2.7').post('/api/auth/login', wrong, { 'x-forwarded-for': `203.0.113.${i + 1}` })).status,
+      );
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
   });
 });
@@ -191,10 +214,14 @@ describe('login throttle', () => {
   it('caps failures per account across addresses (429 with Retry-After), while existing sessions keep working', async () => {
     const t = await start();
     const wrong = { username: TEST_ADMIN.username, password: 'guess-guess' };
-    for (let i = 0; i < 10; i++) expect((await t.anon(`10.88.0.${i + 1}`).post('/api/auth/login', wrong)).status).toBe(401);
+    for (let i = 0; i < 10; i++)
+      expect((await t.anon(`10.88.0.${i + 1}`).post('/api/auth/login', wrong)).status).toBe(401);
     const blocked = await t.anon('10.88.1.1').post<ApiError>('/api/auth/login', TEST_ADMIN);
     expect(blocked.status).toBe(429);
-    expect(blocked.body).toEqual({ code: 'too_many_requests', detail: expect.stringMatching(/for this account\. Try again in \d+ seconds?\.$/) });
+    expect(blocked.body).toEqual({
+      code: 'too_many_requests',
+      detail: expect.stringMatching(/for this account\. Try again in \d+ seconds?\.$/),
+    });
     const retryAfter = Number(blocked.headers['retry-after']);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(30);
@@ -215,7 +242,12 @@ describe('login throttle', () => {
     const blocked = await attacker.post<ApiError>('/api/auth/login', wrong);
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    expect(blocked.body).toEqual({ code: 'too_many_requests', detail: expect.stringMatching(/^Too many failed sign-in attempts from this address\. Try again in \d+ seconds?\.$/) });
+    expect(blocked.body).toEqual({
+      code: 'too_many_requests',
+      detail: expect.stringMatching(
+        /^Too many failed sign-in attempts from this address\. Try again in \d+ seconds?\.$/,
+      ),
+    });
     // The failing client is slowed even with the right password.
     expect((await attacker.post('/api/auth/login', TEST_ADMIN)).status).toBe(429);
 
@@ -232,11 +264,22 @@ describe('login throttle', () => {
 describe('server log', () => {
   it('shows the generated admin password once at warn level and never a token or cookie', async () => {
     const dataDir = tempDir();
-    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'debug', ADMIN_EMAIL: TEST_ADMIN.username };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'debug',
+      ADMIN_EMAIL: TEST_ADMIN.username,
+    };
     delete env.ADMIN_PASSWORD;
     delete env.SECRET_KEY;
     delete env.DISABLE_AUTH;
-    const server = spawn(process.execPath, ['--import', 'tsx', path.join('server', 'src', 'main.ts')], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const server = spawn(process.execPath, ['--import', 'tsx', path.join('server', 'src', 'main.ts')], {
+      cwd: repoRoot,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     server.stdout.on('data', (d: Buffer) => (out += d.toString()));
     server.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -254,21 +297,37 @@ describe('server log', () => {
         server.on('exit', (code) => reject(new Error(`server exited (${code}):\n${out}`)));
       });
       const password = fs.readFileSync(path.join(dataDir, 'initial-admin-password'), 'utf8').trim();
-      const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: TEST_ADMIN.username, password }) });
+      const login = await fetch(`${base}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: TEST_ADMIN.username, password }),
+      });
       expect(login.status).toBe(200);
       const setCookies = login.headers.getSetCookie();
       const cookieHeader = setCookies.map((c) => c.split(';')[0]).join('; ');
       const csrf = /csrf_access_token=([^;]+)/.exec(cookieHeader)![1]!;
       const me = await fetch(`${base}/api/auth/me`, { headers: { cookie: cookieHeader } });
       expect(me.status).toBe(200);
-      const key = await fetch(`${base}/api/auth/api/keys/new`, { method: 'POST', headers: { cookie: cookieHeader, 'x-csrf-token': csrf, 'content-type': 'application/json' }, body: JSON.stringify({ key_name: 'log', current_password: password }) });
+      const key = await fetch(`${base}/api/auth/api/keys/new`, {
+        method: 'POST',
+        headers: { cookie: cookieHeader, 'x-csrf-token': csrf, 'content-type': 'application/json' },
+        body: JSON.stringify({ key_name: 'log', current_password: password }),
+      });
       const token = ((await key.json()) as { token: string }).token;
       expect((await fetch(`${base}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
-      await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: TEST_ADMIN.username, password: 'wrong-password-in-body' }) });
+      await fetch(`${base}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: TEST_ADMIN.username, password: 'wrong-password-in-body' }),
+      });
       // Secrets in a query string are redacted from the logged URL (issue 22.14).
-      await fetch(`${base}/api/health?token=QTOKEN1&api_key=QKEY2&Access-Token=QTOKEN3&password=QPASS4&visible=plain-value`);
+      await fetch(
+        `${base}/api/health?token=QTOKEN1&api_key=QKEY2&Access-Token=QTOKEN3&password=QPASS4&visible=plain-value`,
+      );
       await new Promise((r) => setTimeout(r, 200));
-      expect(out).toMatch(/"url":"\/api\/health\?token=\[redacted\]&api_key=\[redacted\]&Access-Token=\[redacted\]&password=\[redacted\]&visible=plain-value"/);
+      expect(out).toMatch(
+        /"url":"\/api\/health\?token=\[redacted\]&api_key=\[redacted\]&Access-Token=\[redacted\]&password=\[redacted\]&visible=plain-value"/,
+      );
       expect(out).not.toMatch(/QTOKEN1|QKEY2|QTOKEN3|QPASS4/);
 
       expect(out).toMatch(/"msg":"incoming request"/); // request logging was on, so the checks below mean something

@@ -31,7 +31,11 @@ async function signedIn(): Promise<TestClient> {
 /** GET /api/auth/me with the token as the access cookie and, separately, as a Bearer header. */
 async function meWith(token: string): Promise<[number, number, ApiError]> {
   const byCookie = await t.app.inject({ method: 'GET', url: '/api/auth/me', cookies: { access_token_cookie: token } });
-  const byHeader = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } });
+  const byHeader = await t.app.inject({
+    method: 'GET',
+    url: '/api/auth/me',
+    headers: { authorization: `Bearer ${token}` },
+  });
   return [byCookie.statusCode, byHeader.statusCode, byCookie.json()];
 }
 
@@ -56,12 +60,15 @@ describe('access token checks', () => {
     const access = (await signedIn()).cookies.get('access_token_cookie')!;
     const none = `${b64({ alg: 'none', typ: 'JWT' })}.${b64(decodeJwt(access))}.`;
     expect((await meWith(none)).slice(0, 2)).toEqual([401, 401]);
-    for (const alg of ['HS384', 'HS512']) expect((await meWith(await forge(access, {}, alg))).slice(0, 2), alg).toEqual([401, 401]);
+    for (const alg of ['HS384', 'HS512'])
+      expect((await meWith(await forge(access, {}, alg))).slice(0, 2), alg).toEqual([401, 401]);
   });
 
   it('refuses a token signed with another key', async () => {
     const access = (await signedIn()).cookies.get('access_token_cookie')!;
-    expect((await meWith(await forge(access, {}, 'HS256', new Uint8Array(32).fill(7)))).slice(0, 2)).toEqual([401, 401]);
+    expect((await meWith(await forge(access, {}, 'HS256', new Uint8Array(32).fill(7)))).slice(0, 2)).toEqual([
+      401, 401,
+    ]);
   });
 
   it('refuses a refresh token used as an access token', async () => {
@@ -85,7 +92,10 @@ describe('access token checks', () => {
   it('refuses an expired access token; the refresh token still gets new tokens', async () => {
     const c = await signedIn();
     const now = Math.floor(Date.now() / 1000);
-    c.cookies.set('access_token_cookie', await forge(c.cookies.get('access_token_cookie')!, { iat: now - 901, exp: now - 1 }));
+    c.cookies.set(
+      'access_token_cookie',
+      await forge(c.cookies.get('access_token_cookie')!, { iat: now - 901, exp: now - 1 }),
+    );
     const me = await c.get<ApiError>('/api/auth/me');
     expect(me.status).toBe(401);
     expect(me.body.detail).toBe('The access token has expired.');
@@ -96,20 +106,30 @@ describe('access token checks', () => {
   it('signs out with logout/refresh when the access token has already expired', async () => {
     const c = await signedIn();
     const now = Math.floor(Date.now() / 1000);
-    c.cookies.set('access_token_cookie', await forge(c.cookies.get('access_token_cookie')!, { iat: now - 901, exp: now - 1 }));
+    c.cookies.set(
+      'access_token_cookie',
+      await forge(c.cookies.get('access_token_cookie')!, { iat: now - 901, exp: now - 1 }),
+    );
     const refresh = c.cookies.get('refresh_token_cookie')!;
     const csrf = c.cookies.get('csrf_refresh_token')!;
     expect((await c.get('/api/auth/logout')).status).toBe(401);
     const res = await c.get('/api/auth/logout/refresh');
     expect(res.status).toBe(200);
     expect(c.cookies.size).toBe(0);
-    const replay = await t.app.inject({ method: 'POST', url: '/api/auth/refresh', cookies: { refresh_token_cookie: refresh }, headers: { 'x-csrf-token': csrf } });
+    const replay = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/refresh',
+      cookies: { refresh_token_cookie: refresh },
+      headers: { 'x-csrf-token': csrf },
+    });
     expect(replay.statusCode).toBe(401);
   });
 
   it('refuses a malformed Authorization header instead of falling back to cookies', async () => {
     const c = await signedIn();
-    const res = await c.get<ApiError>('/api/auth/me', { authorization: `Token ${c.cookies.get('access_token_cookie')}` });
+    const res = await c.get<ApiError>('/api/auth/me', {
+      authorization: `Token ${c.cookies.get('access_token_cookie')}`,
+    });
     expect(res.status).toBe(401);
     expect(res.body.detail).toMatch(/Malformed Authorization header/);
   });
@@ -121,7 +141,13 @@ describe('tokens in the query string', () => {
     const access = c.cookies.get('access_token_cookie')!;
     const apiKey = (await c.post<NewApiKey>('/api/auth/api/keys/new', { key_name: 'query', ...REAUTH })).body.token;
     expect((await t.anon().get('/api/auth/me', { authorization: `Bearer ${apiKey}` })).status).toBe(200);
-    for (const q of [`access_token=${access}`, `token=${access}`, `jwt=${access}`, `api_key=${apiKey}`, `access_token_cookie=${access}`]) {
+    for (const q of [
+      `access_token=${access}`,
+      `token=${access}`,
+      `jwt=${access}`,
+      `api_key=${apiKey}`,
+      `access_token_cookie=${access}`,
+    ]) {
       const res = await t.anon().get(`/api/auth/me?${q}`);
       expect(res.status, q.split('=')[0]).toBe(401);
     }

@@ -13,7 +13,8 @@ afterAll(async () => {
 
 const USER = { email: 'totp@berth.test', password: 'totp-user-password' };
 /** The code an authenticator app shows `offsetSeconds` from now (within the one-period tolerance). */
-const codeAt = (secret: string, offsetSeconds: number) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + offsetSeconds });
+const codeAt = (secret: string, offsetSeconds: number) =>
+  generate({ secret, epoch: Math.floor(Date.now() / 1000) + offsetSeconds });
 
 async function passwordStep() {
   const res = await t.anon().post<LoginResult>('/api/auth/login', { username: USER.email, password: USER.password });
@@ -51,7 +52,9 @@ describe('TOTP', () => {
     // Not enabled yet: the password alone still signs in.
     expect((await passwordStep()).body).toMatchObject({ username: USER.email });
 
-    const wrong = await c.post<ApiError>('/api/auth/totp/enable', { code: (Number(await codeAt(secret, 0)) ^ 1).toString().padStart(6, '0') });
+    const wrong = await c.post<ApiError>('/api/auth/totp/enable', {
+      code: (Number(await codeAt(secret, 0)) ^ 1).toString().padStart(6, '0'),
+    });
     expect(wrong.status).toBe(401);
     const enabled = await c.post<RecoveryCodes>('/api/auth/totp/enable', { code: await codeAt(secret, 0) });
     expect(enabled.status, enabled.text).toBe(200);
@@ -76,7 +79,10 @@ describe('TOTP', () => {
     const replay = await t.anon().post<ApiError>('/api/auth/login/totp', { challenge: await challenge(), code });
     expect(replay.status).toBe(401);
     expect(replay.body.detail).toContain('already used');
-    const wrong = await t.anon().post<ApiError>('/api/auth/login/totp', { challenge: await challenge(), code: '000000' === code ? '111111' : '000000' });
+    const wrong = await t.anon().post<ApiError>('/api/auth/login/totp', {
+      challenge: await challenge(),
+      code: '000000' === code ? '111111' : '000000',
+    });
     expect(wrong.status).toBe(401);
   });
 
@@ -85,30 +91,42 @@ describe('TOTP', () => {
     const [head, body, sig] = real.split('.');
     const payload = JSON.parse(Buffer.from(body!, 'base64url').toString()) as Record<string, unknown>;
     const forged = `${head}.${Buffer.from(JSON.stringify({ ...payload, sub: '1' })).toString('base64url')}.${sig}`;
-    const res = await t.anon().post<ApiError>('/api/auth/login/totp', { challenge: forged, recovery_code: recovery[9] });
+    const res = await t
+      .anon()
+      .post<ApiError>('/api/auth/login/totp', { challenge: forged, recovery_code: recovery[9] });
     expect(res.status).toBe(401);
     // An access token is not a challenge either.
     const access = t.client.cookies.get('access_token_cookie')!;
-    expect((await t.anon().post('/api/auth/login/totp', { challenge: access, recovery_code: recovery[9] })).status).toBe(401);
+    expect(
+      (await t.anon().post('/api/auth/login/totp', { challenge: access, recovery_code: recovery[9] })).status,
+    ).toBe(401);
   });
 
   it('a recovery code works once', async () => {
-    const ok = await t.anon().post('/api/auth/login/totp', { challenge: await challenge(), recovery_code: recovery[0]!.toLowerCase() });
+    const ok = await t
+      .anon()
+      .post('/api/auth/login/totp', { challenge: await challenge(), recovery_code: recovery[0]!.toLowerCase() });
     expect(ok.status, ok.text).toBe(200);
-    const again = await t.anon().post('/api/auth/login/totp', { challenge: await challenge(), recovery_code: recovery[0] });
+    const again = await t
+      .anon()
+      .post('/api/auth/login/totp', { challenge: await challenge(), recovery_code: recovery[0] });
     expect(again.status).toBe(401);
   });
 
   it('turning TOTP off needs the password and a code; then the password alone signs in', async () => {
     const c = t.anon();
     await c.post('/api/auth/login/totp', { challenge: await challenge(), recovery_code: recovery[1] });
-    expect((await c.post('/api/auth/totp/disable', { password: 'not-the-password', code: recovery[2] })).status).toBe(403);
+    expect((await c.post('/api/auth/totp/disable', { password: 'not-the-password', code: recovery[2] })).status).toBe(
+      403,
+    );
     const off = await c.post('/api/auth/totp/disable', { password: USER.password, code: recovery[2] });
     expect(off.status, off.text).toBe(200);
     expect((await passwordStep()).body).toMatchObject({ username: USER.email });
   });
 
   it('the admin signs in without a code (TOTP is per user)', async () => {
-    expect((await t.anon().post('/api/auth/login', { username: TEST_ADMIN.username, password: TEST_ADMIN.password })).body).toMatchObject({ username: TEST_ADMIN.username });
+    expect(
+      (await t.anon().post('/api/auth/login', { username: TEST_ADMIN.username, password: TEST_ADMIN.password })).body,
+    ).toMatchObject({ username: TEST_ADMIN.username });
   });
 });

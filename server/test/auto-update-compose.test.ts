@@ -35,16 +35,32 @@ const yaml = () => `services:
 
 /** The one container of a service, inspected. */
 const container = (service: string) =>
-  inspect<Inspected>(dockerCli(['ps', '-aq', '--filter', `label=com.docker.compose.project=${name}`, '--filter', `label=com.docker.compose.service=${service}`]).trim());
+  inspect<Inspected>(
+    dockerCli([
+      'ps',
+      '-aq',
+      '--filter',
+      `label=com.docker.compose.project=${name}`,
+      '--filter',
+      `label=com.docker.compose.service=${service}`,
+    ]).trim(),
+  );
 
 /** Runs now; this project's results by service. */
 async function runNow(): Promise<Record<string, AutoUpdateItem>> {
   const run = await runAutoUpdate(t.client);
-  return Object.fromEntries(run.results.filter((r) => r.name.startsWith(`${name}/`)).map((r) => [r.name.slice(name.length + 1), r]));
+  return Object.fromEntries(
+    run.results.filter((r) => r.name.startsWith(`${name}/`)).map((r) => [r.name.slice(name.length + 1), r]),
+  );
 }
 
 const setOverride = (mode: 'notify' | 'update') =>
-  t.client.request<ProjectAutoUpdate>('PUT', `/api/compose/${name}/auto-update`, { enabled: true, mode, schedule: null, settle_seconds: 1 });
+  t.client.request<ProjectAutoUpdate>('PUT', `/api/compose/${name}/auto-update`, {
+    enabled: true,
+    mode,
+    schedule: null,
+    settle_seconds: 1,
+  });
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -72,12 +88,18 @@ describe('auto-update of compose projects', () => {
     const second = web.publish();
 
     const notified = await runNow();
-    expect(notified).toMatchObject({ web: { result: 'update_available', from_digest: web.digests[0], to_digest: web.digests[1] }, worker: { result: 'up_to_date' } });
+    expect(notified).toMatchObject({
+      web: { result: 'update_available', from_digest: web.digests[0], to_digest: web.digests[1] },
+      worker: { result: 'up_to_date' },
+    });
     expect(container('web').Id).toBe(webBefore.Id);
 
     await setOverride('update');
     const updated = await runNow();
-    expect(updated).toMatchObject({ web: { result: 'updated', from_digest: web.digests[0], to_digest: web.digests[1] }, worker: { result: 'up_to_date' } });
+    expect(updated).toMatchObject({
+      web: { result: 'updated', from_digest: web.digests[0], to_digest: web.digests[1] },
+      worker: { result: 'up_to_date' },
+    });
     const webAfter = container('web');
     expect(webAfter.Id).not.toBe(webBefore.Id);
     expect(webAfter.Image).toBe(second);
@@ -88,7 +110,9 @@ describe('auto-update of compose projects', () => {
     await hook.notification('update_available', `${name}/web`);
     await hook.notification('auto_update', `${name}/web was updated`);
     const audit = await t.client.get<AuditEntry[]>('/api/audit?user=auto-update');
-    expect(audit.body.filter((e) => e.target?.startsWith(`${name}/`)).map((e) => [e.target, e.status])).toEqual([[`${name}/web`, 200]]);
+    expect(audit.body.filter((e) => e.target?.startsWith(`${name}/`)).map((e) => [e.target, e.status])).toEqual([
+      [`${name}/web`, 200],
+    ]);
   });
 
   it('rolls a service whose new container exits at once back to its previous digest and tag, then skips that digest', async () => {
@@ -114,11 +138,22 @@ describe('auto-update of compose projects', () => {
     expect(container('web').Id).toBe(webAfter.Id);
 
     // A compose container is never updated as an app (behind compose's back): its project is the place.
-    const asApp = await t.client.request<ApiError>('PUT', `/api/apps/${webAfter.Name.slice(1)}/auto-update`, { enabled: true, mode: null, schedule: null, settle_seconds: null });
-    expect([asApp.status, asApp.body.detail]).toEqual([400, expect.stringContaining(`belongs to compose project ${name}`)]);
+    const asApp = await t.client.request<ApiError>('PUT', `/api/apps/${webAfter.Name.slice(1)}/auto-update`, {
+      enabled: true,
+      mode: null,
+      schedule: null,
+      settle_seconds: null,
+    });
+    expect([asApp.status, asApp.body.detail]).toEqual([
+      400,
+      expect.stringContaining(`belongs to compose project ${name}`),
+    ]);
 
     const panel = await t.client.get<ProjectAutoUpdate>(`/api/compose/${name}/auto-update`);
-    expect(panel.body).toMatchObject({ override: { enabled: true, mode: 'update' }, last: { result: 'up_to_date', name: `${name}/web` } });
+    expect(panel.body).toMatchObject({
+      override: { enabled: true, mode: 'update' },
+      last: { result: 'up_to_date', name: `${name}/web` },
+    });
     expect(panel.body.services.map((s) => [s.name, s.effective.schedule, s.last?.result])).toEqual([
       ['web', '0 4 * * *', 'up_to_date'],
       ['worker', '0 5 * * *', 'up_to_date'],

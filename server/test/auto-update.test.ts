@@ -22,7 +22,14 @@ const name = uniqueName('autoupd');
 /** Starts a run now and waits until it has finished; returns this app's result. */
 const runNow = async () => (await runAutoUpdate(t.client)).results.find((r) => r.name === name)!;
 
-const setOverride = (body: Record<string, unknown>) => t.client.request<AppAutoUpdate>('PUT', `/api/apps/${name}/auto-update`, { enabled: true, mode: 'update', schedule: null, settle_seconds: 1, ...body });
+const setOverride = (body: Record<string, unknown>) =>
+  t.client.request<AppAutoUpdate>('PUT', `/api/apps/${name}/auto-update`, {
+    enabled: true,
+    mode: 'update',
+    schedule: null,
+    settle_seconds: 1,
+    ...body,
+  });
 
 let hook: Awaited<ReturnType<typeof autoUpdateHook>>;
 const notification = (...words: string[]) => hook.notification(...words);
@@ -33,7 +40,10 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  const leftovers = dockerCli(['ps', '-a', '--filter', `name=${name}`, '--format', '{{.Names}}']).trim().split('\n').filter(Boolean);
+  const leftovers = dockerCli(['ps', '-a', '--filter', `name=${name}`, '--format', '{{.Names}}'])
+    .trim()
+    .split('\n')
+    .filter(Boolean);
   cleanup('container', name, ...leftovers);
   await image.remove();
   await t?.close();
@@ -46,11 +56,18 @@ describe('auto-update', () => {
     const res = await t.client.get<AutoUpdateSettings>('/api/settings/auto-update');
     expect(res.body).toMatchObject({ enabled: false, mode: 'notify', schedule: '0 4 * * *', settle_seconds: 30 });
     expect(new Date(res.body.next_run_at!).getTime()).toBeGreaterThan(Date.now());
-    const bad = await t.client.request<ApiError>('PUT', '/api/settings/auto-update', { enabled: false, mode: 'notify', schedule: 'every day', settle_seconds: 30 });
+    const bad = await t.client.request<ApiError>('PUT', '/api/settings/auto-update', {
+      enabled: false,
+      mode: 'notify',
+      schedule: 'every day',
+      settle_seconds: 30,
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.detail).toMatch(/not a cron expression/);
     // The live preview of a schedule being typed asks the same croner, in the server's time zone.
-    const preview = await t.client.get<{ next_run_at: string }>('/api/settings/auto-update/next-run?schedule=0%204%20*%20*%20*');
+    const preview = await t.client.get<{ next_run_at: string }>(
+      '/api/settings/auto-update/next-run?schedule=0%204%20*%20*%20*',
+    );
     expect(preview.body.next_run_at).toBe(res.body.next_run_at);
     const badPreview = await t.client.get<ApiError>('/api/settings/auto-update/next-run?schedule=every%20day');
     expect([badPreview.status, badPreview.body.detail]).toEqual([400, expect.stringMatching(/not a cron expression/)]);
@@ -106,7 +123,11 @@ describe('auto-update', () => {
     expect(inspect<Inspected>(name).Id).toBe(before.Id);
 
     const panel = await t.client.get<AppAutoUpdate>(`/api/apps/${name}/auto-update`);
-    expect(panel.body).toMatchObject({ override: { enabled: true, mode: 'update' }, effective: { enabled: true, settle_seconds: 1 }, last: { result: 'up_to_date' } });
+    expect(panel.body).toMatchObject({
+      override: { enabled: true, mode: 'update' },
+      effective: { enabled: true, settle_seconds: 1 },
+      last: { result: 'up_to_date' },
+    });
   });
 
   it('runs an app on its own schedule within the scheduled second', async () => {
@@ -116,7 +137,9 @@ describe('auto-update', () => {
     let fired: AutoUpdateRun | undefined;
     while (!fired && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 500));
-      fired = (await t.client.get<AutoUpdateRun[]>('/api/settings/auto-update/runs')).body.find((r) => r.trigger === every2s && r.finished_at);
+      fired = (await t.client.get<AutoUpdateRun[]>('/api/settings/auto-update/runs')).body.find(
+        (r) => r.trigger === every2s && r.finished_at,
+      );
     }
     await setOverride({ enabled: false, schedule: null });
     expect(fired?.results.map((r) => r.name)).toEqual([name]);

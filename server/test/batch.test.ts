@@ -12,7 +12,20 @@ const byName = (results: BatchItemResult[]) => Object.fromEntries(results.map((r
 
 /** A labelled container that stops at once on SIGTERM (busybox sleep as PID 1 would ignore it). */
 function runQuick(name: string): void {
-  dockerCli(['run', '-d', '--name', name, '--label', 'berth.test=1', '--stop-timeout', '2', testEngine().image, 'sh', '-c', 'trap "exit 0" TERM; while true; do sleep 0.2; done']);
+  dockerCli([
+    'run',
+    '-d',
+    '--name',
+    name,
+    '--label',
+    'berth.test=1',
+    '--stop-timeout',
+    '2',
+    testEngine().image,
+    'sh',
+    '-c',
+    'trap "exit 0" TERM; while true; do sleep 0.2; done',
+  ]);
 }
 
 describe('batch actions', () => {
@@ -47,7 +60,10 @@ describe('batch actions', () => {
     for (const n of names) expect(stopped.body.apps.find((a) => a.name === n)?.State.Status).toBe('exited');
 
     const unknown = uniqueName('batch-missing');
-    const started = await t.client.post<Batch<'apps', App>>('/api/apps/actions/batch', { action: 'start', names: [...names.slice(0, 4), unknown] });
+    const started = await t.client.post<Batch<'apps', App>>('/api/apps/actions/batch', {
+      action: 'start',
+      names: [...names.slice(0, 4), unknown],
+    });
     expect(started.status).toBe(200);
     const results = byName(started.body.results);
     expect(started.body.results.filter((r) => r.ok)).toHaveLength(4);
@@ -57,9 +73,14 @@ describe('batch actions', () => {
   });
 
   it('answers the same batch under the environment path, refuses an unknown action whole and a bad name per item', async () => {
-    const scoped = await t.client.post<Batch<'apps', App>>('/api/environments/local/apps/actions/batch', { action: 'stop', names: ['no/such'] });
+    const scoped = await t.client.post<Batch<'apps', App>>('/api/environments/local/apps/actions/batch', {
+      action: 'stop',
+      names: ['no/such'],
+    });
     expect(scoped.status).toBe(200);
-    expect(scoped.body.results).toEqual([expect.objectContaining({ name: 'no/such', ok: false, status: 400, code: 'validation_error' })]);
+    expect(scoped.body.results).toEqual([
+      expect.objectContaining({ name: 'no/such', ok: false, status: 400, code: 'validation_error' }),
+    ]);
 
     const bad = await t.client.post<ApiError>('/api/apps/actions/batch', { action: 'explode', names: ['x'] });
     expect(bad.status).toBe(400);
@@ -67,14 +88,21 @@ describe('batch actions', () => {
   });
 
   it('removes three volumes where one is in use: two go, the used one is refused with the app that holds it', async () => {
-    const [a, b, used] = [uniqueName('batch-v'), uniqueName('batch-v'), uniqueName('batch-v')] as [string, string, string];
+    const [a, b, used] = [uniqueName('batch-v'), uniqueName('batch-v'), uniqueName('batch-v')] as [
+      string,
+      string,
+      string,
+    ];
     const holder = uniqueName('batch-holder');
     volumes.push(a, b, used);
     containers.push(holder);
     for (const v of [a, b, used]) dockerCli(['volume', 'create', '--label', 'berth.test=1', v]);
     dockerCli(['create', '--name', holder, '--label', 'berth.test=1', '-v', `${used}:/data`, testEngine().image]);
 
-    const res = await t.client.post<Batch<'volumes', Volume>>('/api/resources/volumes/batch', { action: 'remove', names: [a, b, used] });
+    const res = await t.client.post<Batch<'volumes', Volume>>('/api/resources/volumes/batch', {
+      action: 'remove',
+      names: [a, b, used],
+    });
     expect(res.status).toBe(200);
     const results = byName(res.body.results);
     expect(results[a]).toMatchObject({ ok: true, status: 200 });
@@ -91,13 +119,24 @@ describe('batch actions', () => {
   });
 
   it('forces the removal of images in use only for an admin', async () => {
-    const made = await t.client.post('/api/users', { email: 'batch-operator@berth.test', password: 'operator-password-long', role: 'operator' });
+    const made = await t.client.post('/api/users', {
+      email: 'batch-operator@berth.test',
+      password: 'operator-password-long',
+      role: 'operator',
+    });
     expect(made.status, made.text).toBe(200);
     const operator = t.anon();
     await operator.login('batch-operator@berth.test', 'operator-password-long');
-    const refused = await operator.post<ApiError>('/api/resources/images/batch', { action: 'remove', names: ['berth-t-none:1'], force: true });
+    const refused = await operator.post<ApiError>('/api/resources/images/batch', {
+      action: 'remove',
+      names: ['berth-t-none:1'],
+      force: true,
+    });
     expect([refused.status, refused.body.code]).toEqual([403, 'forbidden']);
-    const unforced = await operator.post<Batch<'images', unknown>>('/api/resources/images/batch', { action: 'remove', names: ['berth-t-none:1'] });
+    const unforced = await operator.post<Batch<'images', unknown>>('/api/resources/images/batch', {
+      action: 'remove',
+      names: ['berth-t-none:1'],
+    });
     expect(unforced.status).toBe(200);
     expect(unforced.body.results[0]).toMatchObject({ ok: false, status: 404 });
   });
@@ -106,9 +145,15 @@ describe('batch actions', () => {
     const tag = `${uniqueName('batch-img')}:one`;
     images.push(tag);
     dockerCli(['tag', testEngine().image, tag]);
-    const res = await t.client.post<Batch<'images', unknown>>('/api/resources/images/batch', { action: 'remove', ids: [tag, 'berth-t-batch-absent:x'] });
+    const res = await t.client.post<Batch<'images', unknown>>('/api/resources/images/batch', {
+      action: 'remove',
+      ids: [tag, 'berth-t-batch-absent:x'],
+    });
     expect(res.status).toBe(200);
-    expect(byName(res.body.results)).toMatchObject({ [tag]: { ok: true }, 'berth-t-batch-absent:x': { ok: false, status: 404 } });
+    expect(byName(res.body.results)).toMatchObject({
+      [tag]: { ok: true },
+      'berth-t-batch-absent:x': { ok: false, status: 404 },
+    });
     expect(exists('image', tag)).toBe(false);
     // The shared test image only lost the extra tag.
     expect(exists('image', testEngine().image)).toBe(true);
@@ -127,9 +172,15 @@ describe('batch actions', () => {
     const content = `services:\n  web:\n    image: ${testEngine().image}\n    command: ["sleep", "3600"]\n    stop_signal: SIGKILL\n    labels:\n      berth.test: "1"\n`;
     for (const name of names) expect((await t.client.post('/api/compose/', { name, content })).status).toBe(200);
 
-    const up = await t.client.post<Batch<'projects', Project>>('/api/compose/batch', { action: 'up', names: [...names, 'berth-t-batch-absent'] });
+    const up = await t.client.post<Batch<'projects', Project>>('/api/compose/batch', {
+      action: 'up',
+      names: [...names, 'berth-t-batch-absent'],
+    });
     expect(up.status).toBe(200);
-    expect(byName(up.body.results)).toMatchObject({ [names[0]!]: { ok: true }, 'berth-t-batch-absent': { ok: false, status: 404 } });
+    expect(byName(up.body.results)).toMatchObject({
+      [names[0]!]: { ok: true },
+      'berth-t-batch-absent': { ok: false, status: 404 },
+    });
     for (const name of names) expect(projectContainers(name).map((c) => c.state)).toEqual(['running']);
 
     const del = await t.client.post<Batch<'projects', Project>>('/api/compose/batch', { action: 'delete', names });

@@ -27,7 +27,6 @@ function processesMentioning(text: string): number[] {
   return pids;
 }
 
-
 beforeAll(async () => {
   testEngine();
   t = await createTestApp();
@@ -53,14 +52,20 @@ describe('compose action limits', () => {
     expect(took).toBeLessThan(TIMEOUT_SECONDS * 1000 + 10_000);
     expect(processesMentioning(name)).toEqual([]);
     // the project is free again: the next operation on it is not a 409
-    const save = await short.client.post(`/api/compose/${name}/edit`, { name, content: hangingYaml().replace('services:', '# after the timeout\nservices:') });
+    const save = await short.client.post(`/api/compose/${name}/edit`, {
+      name,
+      content: hangingYaml().replace('services:', '# after the timeout\nservices:'),
+    });
     expect(save.status, save.text).toBe(200);
   });
 
   it('answers exactly one of two concurrent actions on a project with 409 naming the running action', async () => {
     const name = newName('busy');
     expect((await t.client.post('/api/compose/', { name, content: twoServiceYaml() })).status).toBe(200);
-    const [a, b] = await Promise.all([t.client.post(`/api/compose/${name}/actions/up`), t.client.post(`/api/compose/${name}/actions/pull`)]);
+    const [a, b] = await Promise.all([
+      t.client.post(`/api/compose/${name}/actions/up`),
+      t.client.post(`/api/compose/${name}/actions/pull`),
+    ]);
     const statuses = [a.status, b.status].sort();
     expect(statuses).toEqual([200, 409]);
     const conflict = (a.status === 409 ? a : b).body as { detail: string };
@@ -82,7 +87,10 @@ describe('live action output', () => {
 
     const readEvents = async (until: (events: { event: string; data: string }[]) => boolean) => {
       const controller = new AbortController();
-      const res = await fetch(`${base}/api/compose/${name}/actions/stream`, { headers: { cookie }, signal: controller.signal });
+      const res = await fetch(`${base}/api/compose/${name}/actions/stream`, {
+        headers: { cookie },
+        signal: controller.signal,
+      });
       expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
       const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
       const events: { event: string; data: string }[] = [];
@@ -113,7 +121,10 @@ describe('live action output', () => {
     const events = await watching;
     expect(JSON.parse(events[0]!.data)).toEqual({ running: false, action: null, service: null, output: '' });
     expect(JSON.parse(events[1]!.data)).toMatchObject({ running: true, action: 'up', service: null });
-    const streamed = events.filter((e) => e.event === 'output').map((e) => e.data).join('\n');
+    const streamed = events
+      .filter((e) => e.event === 'output')
+      .map((e) => e.data)
+      .join('\n');
     expect(streamed).toMatch(/web/);
     expect(JSON.parse(events.at(-1)!.data)).toEqual({ action: 'up', service: null, ok: true, detail: null });
 

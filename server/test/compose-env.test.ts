@@ -47,13 +47,30 @@ function probeYaml(): string {
 
 describe('the compose CLI environment', () => {
   it('is an allow-list with the engine always named (the default socket when DOCKER_HOST is unset)', () => {
-    const config = loadConfig({ PATH: '/usr/bin', HOME: '/root', DOCKER_CERT_PATH: '/certs', ADMIN_PASSWORD: 'a-long-password', SECRET_KEY: 'k'.repeat(40), PORT: '9000', DATA_DIR: '/tmp/x' });
-    expect(config.cliEnv).toEqual({ PATH: '/usr/bin', HOME: '/root', DOCKER_CERT_PATH: '/certs', DOCKER_HOST: 'unix:///var/run/docker.sock' });
+    const config = loadConfig({
+      PATH: '/usr/bin',
+      HOME: '/root',
+      DOCKER_CERT_PATH: '/certs',
+      ADMIN_PASSWORD: 'a-long-password',
+      SECRET_KEY: 'k'.repeat(40),
+      PORT: '9000',
+      DATA_DIR: '/tmp/x',
+    });
+    expect(config.cliEnv).toEqual({
+      PATH: '/usr/bin',
+      HOME: '/root',
+      DOCKER_CERT_PATH: '/certs',
+      DOCKER_HOST: 'unix:///var/run/docker.sock',
+    });
     expect(loadConfig({ DOCKER_HOST: 'tcp://10.0.0.1:2376' }).cliEnv.DOCKER_HOST).toBe('tcp://10.0.0.1:2376');
   });
 
   it("gives a compose file none of Berth's configuration, and the project's .env wins", async () => {
-    const app = await berthWithEnv({ ADMIN_PASSWORD: 'correct-horse-battery-staple', SECRET_KEY: 's'.repeat(48), PORT: '18123' });
+    const app = await berthWithEnv({
+      ADMIN_PASSWORD: 'correct-horse-battery-staple',
+      SECRET_KEY: 's'.repeat(48),
+      PORT: '18123',
+    });
     const name = projects.name('env');
     expect((await app.client.post('/api/compose/', { name, content: probeYaml() })).status).toBe(200);
     fs.writeFileSync(path.join(app.ctx.config.composeDir, name, '.env'), 'PORT=4242\n');
@@ -61,18 +78,28 @@ describe('the compose CLI environment', () => {
     expect(res.status, res.text).toBe(200);
     const [probe] = projectContainers(name);
     const env = JSON.parse(dockerCli(['inspect', '--format', '{{json .Config.Env}}', probe!.name])) as string[];
-    expect(env).toEqual(expect.arrayContaining(['SEEN_ADMIN_PASSWORD=unset', 'SEEN_SECRET_KEY=unset', 'SEEN_PORT=4242', 'SEEN_DATA_DIR=unset']));
+    expect(env).toEqual(
+      expect.arrayContaining([
+        'SEEN_ADMIN_PASSWORD=unset',
+        'SEEN_SECRET_KEY=unset',
+        'SEEN_PORT=4242',
+        'SEEN_DATA_DIR=unset',
+      ]),
+    );
   });
 
   // With no engine at the default socket, compose must fail there rather than obey the .env.
-  it.skipIf(fs.existsSync('/var/run/docker.sock'))("ignores a project .env's DOCKER_HOST when Berth's is unset", async () => {
-    const app = await berthWithEnv({ DOCKER_HOST: '' });
-    const name = projects.name('redirect');
-    expect((await app.client.post('/api/compose/', { name, content: probeYaml() })).status).toBe(200);
-    fs.writeFileSync(path.join(app.ctx.config.composeDir, name, '.env'), `DOCKER_HOST=${testEngine().dockerHost}\n`);
-    const res = await app.client.post<{ detail: string }>(`/api/compose/${name}/actions/create`);
-    expect(res.status, res.text).toBe(400);
-    expect(res.body.detail).toMatch(/docker\.sock|connect|Docker/i);
-    expect(projectContainers(name)).toEqual([]);
-  });
+  it.skipIf(fs.existsSync('/var/run/docker.sock'))(
+    "ignores a project .env's DOCKER_HOST when Berth's is unset",
+    async () => {
+      const app = await berthWithEnv({ DOCKER_HOST: '' });
+      const name = projects.name('redirect');
+      expect((await app.client.post('/api/compose/', { name, content: probeYaml() })).status).toBe(200);
+      fs.writeFileSync(path.join(app.ctx.config.composeDir, name, '.env'), `DOCKER_HOST=${testEngine().dockerHost}\n`);
+      const res = await app.client.post<{ detail: string }>(`/api/compose/${name}/actions/create`);
+      expect(res.status, res.text).toBe(400);
+      expect(res.body.detail).toMatch(/docker\.sock|connect|Docker/i);
+      expect(projectContainers(name)).toEqual([]);
+    },
+  );
 });

@@ -17,7 +17,11 @@ let port: number;
  * A request over real HTTP with the path sent exactly as given: the in-process injector (like
  * browsers) normalises `..` segments away, but a hostile client need not.
  */
-function rawRequest(method: string, rawPath: string, body?: unknown): Promise<{ status: number; body: { detail: string; code: string } }> {
+function rawRequest(
+  method: string,
+  rawPath: string,
+  body?: unknown,
+): Promise<{ status: number; body: { detail: string; code: string } }> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   const headers: Record<string, string> = {
     cookie: [...t.client.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
@@ -28,7 +32,9 @@ function rawRequest(method: string, rawPath: string, body?: unknown): Promise<{ 
     const req = http.request({ host: '127.0.0.1', port, method, path: rawPath, headers }, (res) => {
       let text = '';
       res.setEncoding('utf8').on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as { detail: string; code: string } }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as { detail: string; code: string } }),
+      );
     });
     req.on('error', reject);
     req.end(payload);
@@ -67,7 +73,21 @@ afterAll(async () => {
 });
 
 describe('project names', () => {
-  const BAD_NAMES = ['..', '../x', '%2E%2E', '_', 'My.App', '-h', 'a;b', '.', '_x', 'x/../../etc', 'a b', '$(id)', 'a'.repeat(64)];
+  const BAD_NAMES = [
+    '..',
+    '../x',
+    '%2E%2E',
+    '_',
+    'My.App',
+    '-h',
+    'a;b',
+    '.',
+    '_x',
+    'x/../../etc',
+    'a b',
+    '$(id)',
+    'a'.repeat(64),
+  ];
 
   it('refuses bad names with 400 and the rule on every route, changing nothing outside COMPOSE_DIR', async () => {
     const sentinel = path.join(t.dataDir, 'outside.txt');
@@ -119,7 +139,11 @@ describe('state-changing GETs', () => {
     const name = projectName('csrf');
     try {
       expect((await t.client.post('/api/compose/', { name, content: twoServiceYaml() })).status).toBe(200);
-      for (const url of [`/api/compose/${name}/actions/up`, `/api/compose/${name}/actions/delete`, `/api/compose/${name}/actions/up/web`]) {
+      for (const url of [
+        `/api/compose/${name}/actions/up`,
+        `/api/compose/${name}/actions/delete`,
+        `/api/compose/${name}/actions/up/web`,
+      ]) {
         const res = await t.client.get<{ code: string }>(url, { 'x-csrf-token': 'forged' });
         expect(res.status, url).toBe(401);
         expect(res.body.code).toBe('csrf_failed');
@@ -211,7 +235,11 @@ describe('hostile compose content', () => {
 
   it('refuses 10,000-deep nesting with 400 and keeps serving', async () => {
     const name = projectName('deep');
-    for (const content of ['x: ' + '['.repeat(10_000) + ']'.repeat(10_000), 'x: ' + '{a: '.repeat(10_000) + '1' + '}'.repeat(10_000), 'x:\n' + Array.from({ length: 60 }, (_, i) => `${'  '.repeat(i + 1)}k${i}:`).join('\n') + ' 1\n']) {
+    for (const content of [
+      'x: ' + '['.repeat(10_000) + ']'.repeat(10_000),
+      'x: ' + '{a: '.repeat(10_000) + '1' + '}'.repeat(10_000),
+      'x:\n' + Array.from({ length: 60 }, (_, i) => `${'  '.repeat(i + 1)}k${i}:`).join('\n') + ' 1\n',
+    ]) {
       const res = await t.client.post<{ detail: string }>('/api/compose/', { name, content });
       expect(res.status).toBe(400);
       expect(res.body.detail).toMatch(/nested deeper/);
@@ -234,7 +262,10 @@ describe('hostile compose content', () => {
     const name = projectName('big');
     try {
       expect((await t.client.post('/api/compose/', { name, content: twoServiceYaml() })).status).toBe(200);
-      const res = await t.client.post<{ detail: string }>(`/api/compose/${name}/edit`, { name, content: `services: {}\n# ${'x'.repeat(600 * 1024)}\n` });
+      const res = await t.client.post<{ detail: string }>(`/api/compose/${name}/edit`, {
+        name,
+        content: `services: {}\n# ${'x'.repeat(600 * 1024)}\n`,
+      });
       expect(res.status).toBe(413);
       expect(res.body.detail).toMatch(/512 KiB/);
       expect(fs.readFileSync(path.join(composeDir, name, 'compose.yaml'), 'utf8')).toBe(twoServiceYaml());
@@ -251,11 +282,17 @@ describe('hostile compose content', () => {
     try {
       const before = fs.readFileSync(file);
       const hostile = `services:\n  a:\n    image: ${testEngine().image}\n    env_file: /etc/shadow\nsecrets:\n  key:\n    file: ../../../root/.ssh/id_rsa\n`;
-      const res = await t.client.post<{ detail: string; fields: { field: string }[] }>(`/api/compose/${name}/edit`, { name, content: hostile });
+      const res = await t.client.post<{ detail: string; fields: { field: string }[] }>(`/api/compose/${name}/edit`, {
+        name,
+        content: hostile,
+      });
       expect(res.status).toBe(400);
       expect(res.body.fields.map((f) => f.field)).toEqual(['services.a.env_file', 'secrets.key.file']);
       expect(fs.readFileSync(file).equals(before)).toBe(true);
-      const fresh = await t.client.post('/api/compose/', { name: projectName('refs2'), content: 'include:\n  - /etc/passwd\nservices: {}\n' });
+      const fresh = await t.client.post('/api/compose/', {
+        name: projectName('refs2'),
+        content: 'include:\n  - /etc/passwd\nservices: {}\n',
+      });
       expect(fresh.status).toBe(400);
     } finally {
       cleanupProject(name);
@@ -268,12 +305,18 @@ describe('hostile compose content', () => {
     const bodies: [string, string][] = [
       ['services.a.env_file', `services:\n  a:\n    image: ${image}\n    env_file: \${X:-${secret}}\n`],
       ['services.a.env_file', `services:\n  a:\n    image: ${image}\n    env_file: \${DATA_DIR}/secret.key\n`],
-      ['services.a.env_file', `x-base: &base\n  env_file: ${secret}\nservices:\n  a:\n    <<: *base\n    image: ${image}\n`],
+      [
+        'services.a.env_file',
+        `x-base: &base\n  env_file: ${secret}\nservices:\n  a:\n    <<: *base\n    image: ${image}\n`,
+      ],
       ['services.a.env_file', `services:\n  a:\n    <<: {env_file: ${secret}}\n    image: ${image}\n`],
     ];
     for (const [field, content] of bodies) {
       const name = projectName('interp');
-      const res = await t.client.post<{ detail: string; code: string; fields: { field: string }[] }>('/api/compose/', { name, content });
+      const res = await t.client.post<{ detail: string; code: string; fields: { field: string }[] }>('/api/compose/', {
+        name,
+        content,
+      });
       expect(res.status, content).toBe(400);
       expect(res.body.code).toBe('validation_error');
       expect(res.body.detail).toMatch(/outside its project folder/);
@@ -284,14 +327,18 @@ describe('hostile compose content', () => {
 
   it('reads the project .env to judge a path, as compose will', async () => {
     const name = projectName('dotenv');
-    const content = (envFile: string) => `services:\n  a:\n    image: ${testEngine().image}\n    env_file: ${envFile}\n`;
+    const content = (envFile: string) =>
+      `services:\n  a:\n    image: ${testEngine().image}\n    env_file: ${envFile}\n`;
     try {
       const created = await t.client.post('/api/compose/', { name, content: twoServiceYaml() });
       expect(created.status, created.text).toBe(200);
       fs.writeFileSync(path.join(composeDir, name, '.env'), 'CONF=/etc\nLOCAL=conf\n');
       fs.mkdirSync(path.join(composeDir, name, 'conf'));
       fs.writeFileSync(path.join(composeDir, name, 'conf', 'app.env'), 'A=1\n');
-      const refused = await t.client.post<{ detail: string }>(`/api/compose/${name}/edit`, { name, content: content('${CONF}/passwd') });
+      const refused = await t.client.post<{ detail: string }>(`/api/compose/${name}/edit`, {
+        name,
+        content: content('${CONF}/passwd'),
+      });
       expect(refused.status).toBe(400);
       expect(refused.body.detail).toContain('${CONF}/passwd (= /etc/passwd)');
       const ok = await t.client.post(`/api/compose/${name}/edit`, { name, content: content('${LOCAL}/app.env') });
@@ -302,7 +349,11 @@ describe('hostile compose content', () => {
   });
 
   it('refuses unknown body fields', async () => {
-    const res = await t.client.post('/api/compose/', { name: projectName('extra'), content: 'services: {}\n', path: '/etc' });
+    const res = await t.client.post('/api/compose/', {
+      name: projectName('extra'),
+      content: 'services: {}\n',
+      path: '/etc',
+    });
     expect(res.status).toBe(400);
   });
 });
@@ -315,7 +366,9 @@ describe("a project's .env", () => {
       expect((await t.client.post('/api/compose/', { name, content })).status).toBe(200);
       expect((await t.client.get(`/api/compose/${name}/env`)).body).toEqual({ exists: false, content: '' });
 
-      const saved = await t.client.request<{ content: string }>('PUT', `/api/compose/${name}/env`, { content: '# db\nDB_PASSWORD=s3cret-value\nEMPTY=\nBARE\n' });
+      const saved = await t.client.request<{ content: string }>('PUT', `/api/compose/${name}/env`, {
+        content: '# db\nDB_PASSWORD=s3cret-value\nEMPTY=\nBARE\n',
+      });
       expect(saved.status, saved.text).toBe(200);
       expect(saved.body.content).toBe('# db\nDB_PASSWORD=********\nEMPTY=\nBARE\n');
       expect(fs.statSync(path.join(composeDir, name, '.env')).mode & 0o777).toBe(0o600);
@@ -325,17 +378,23 @@ describe("a project's .env", () => {
       const revealed = await t.client.post<{ content: string }>(`/api/compose/${name}/env/reveal`, REAUTH);
       expect(revealed.body.content).toBe('# db\nDB_PASSWORD=s3cret-value\nEMPTY=\nBARE\n');
 
-      expect((await t.client.request('PUT', `/api/compose/${name}/env`, { content: 'DB_PASSWORD=********\nNEW=1\n' })).status).toBe(200);
+      expect(
+        (await t.client.request('PUT', `/api/compose/${name}/env`, { content: 'DB_PASSWORD=********\nNEW=1\n' }))
+          .status,
+      ).toBe(200);
       expect(fs.readFileSync(path.join(composeDir, name, '.env'), 'utf8')).toBe('DB_PASSWORD=s3cret-value\nNEW=1\n');
-      const unknown = await t.client.request<{ detail: string }>('PUT', `/api/compose/${name}/env`, { content: 'OTHER=********\n' });
+      const unknown = await t.client.request<{ detail: string }>('PUT', `/api/compose/${name}/env`, {
+        content: 'OTHER=********\n',
+      });
       expect(unknown.status).toBe(400);
       expect(unknown.body.detail).toContain('OTHER has no stored value');
 
       // The .env feeds ${CONF}: a value that sends env_file outside the project is refused and nothing changes.
-      const escape = await t.client.request<{ detail: string }>('PUT', `/api/compose/${name}/env`, { content: 'DB_PASSWORD=********\nCONF=/etc/passwd\n' });
+      const escape = await t.client.request<{ detail: string }>('PUT', `/api/compose/${name}/env`, {
+        content: 'DB_PASSWORD=********\nCONF=/etc/passwd\n',
+      });
       expect(escape.status).toBe(400);
       expect(fs.readFileSync(path.join(composeDir, name, '.env'), 'utf8')).toBe('DB_PASSWORD=s3cret-value\nNEW=1\n');
-
     } finally {
       cleanupProject(name);
     }

@@ -46,7 +46,10 @@ function unzipEntry(zip: Buffer, entry: string): string {
 describe('compose project lifecycle', () => {
   it('creates a two-service project, brings it up, stops and starts one service, brings it down and deletes it', async () => {
     const name = newName('life');
-    const yaml = twoServiceYaml().replace('command: sleep 3600\n', 'command: sleep 3600\n    volumes:\n      - data:/data\n');
+    const yaml = twoServiceYaml().replace(
+      'command: sleep 3600\n',
+      'command: sleep 3600\n    volumes:\n      - data:/data\n',
+    );
 
     const created = await t.client.post<{ path: string }>('/api/compose/', { name, content: yaml });
     expect(created.status, created.text).toBe(200);
@@ -57,27 +60,46 @@ describe('compose project lifecycle', () => {
     const listed = list.body.find((p) => p.name === name);
     expect(listed).toMatchObject({ inUse: false, error: null, version: null, volumes: ['data'] });
     expect(Object.keys(listed!.services).sort()).toEqual(['web', 'worker']);
-    expect(listed!.services.web).toMatchObject({ image: testEngine().image, command: ['sleep', '3600'], environment: { SECRET_TOKEN: 'hunter2' } });
+    expect(listed!.services.web).toMatchObject({
+      image: testEngine().image,
+      command: ['sleep', '3600'],
+      environment: { SECRET_TOKEN: 'hunter2' },
+    });
     expect(listed!.services.worker!.command).toBe('sleep 3600');
 
     const up = await t.client.post<ActionResult>(`/api/compose/${name}/actions/up`);
     expect(up.status, up.text).toBe(200);
     expect(up.body.output).toMatch(/Creating|Created|Started/);
     expect(up.body.projects.find((p) => p.name === name)?.inUse).toBe(true);
-    expect(projectContainers(name).map((c) => `${c.service}:${c.state}`).sort()).toEqual(['web:running', 'worker:running']);
+    expect(
+      projectContainers(name)
+        .map((c) => `${c.service}:${c.state}`)
+        .sort(),
+    ).toEqual(['web:running', 'worker:running']);
 
     const detail = await t.client.get<ProjectDetail>(`/api/compose/${name}`);
     expect(detail.status).toBe(200);
     expect(detail.body.content).toBe(yaml);
-    expect(detail.body.containers.map((c) => `${c.service}:${c.state}`).sort()).toEqual(['web:running', 'worker:running']);
+    expect(detail.body.containers.map((c) => `${c.service}:${c.state}`).sort()).toEqual([
+      'web:running',
+      'worker:running',
+    ]);
 
     const stop = await t.client.post<ActionResult>(`/api/compose/${name}/actions/stop/web`);
     expect(stop.status, stop.text).toBe(200);
-    expect(projectContainers(name).map((c) => `${c.service}:${c.state}`).sort()).toEqual(['web:exited', 'worker:running']);
+    expect(
+      projectContainers(name)
+        .map((c) => `${c.service}:${c.state}`)
+        .sort(),
+    ).toEqual(['web:exited', 'worker:running']);
     // The spec documents actions as GET; they are accepted as GET too.
     const start = await t.client.get<ActionResult>(`/api/compose/${name}/actions/start/web`);
     expect(start.status, start.text).toBe(200);
-    expect(projectContainers(name).map((c) => `${c.service}:${c.state}`).sort()).toEqual(['web:running', 'worker:running']);
+    expect(
+      projectContainers(name)
+        .map((c) => `${c.service}:${c.state}`)
+        .sort(),
+    ).toEqual(['web:running', 'worker:running']);
 
     const down = await t.client.get<ActionResult>(`/api/compose/${name}/actions/down`);
     expect(down.status, down.text).toBe(200);
@@ -106,14 +128,21 @@ describe('compose project lifecycle', () => {
     expect(projectContainers(name)).toEqual([]);
     const create = await t.client.post(`/api/compose/${name}/actions/create`);
     expect(create.status, create.text).toBe(200);
-    expect(projectContainers(name).map((c) => `${c.service}:${c.state}`).sort()).toEqual(['web:created', 'worker:created']);
+    expect(
+      projectContainers(name)
+        .map((c) => `${c.service}:${c.state}`)
+        .sort(),
+    ).toEqual(['web:created', 'worker:created']);
     expect((await t.client.post(`/api/compose/${name}/actions/rm`)).status).toBe(200);
     expect(projectContainers(name)).toEqual([]);
   });
 
   it('answers 404 for an unknown project or service and 400 for an unknown action', async () => {
     const name = newName('nf');
-    expect((await t.client.get(`/api/compose/${name}`)).body).toMatchObject({ code: 'not_found', detail: expect.stringContaining(name) });
+    expect((await t.client.get(`/api/compose/${name}`)).body).toMatchObject({
+      code: 'not_found',
+      detail: expect.stringContaining(name),
+    });
     expect((await t.client.post(`/api/compose/${name}/actions/up`)).status).toBe(404);
     expect((await t.client.post('/api/compose/', { name, content: twoServiceYaml() })).status).toBe(200);
     const svc = await t.client.post(`/api/compose/${name}/actions/up/nosuch`);
@@ -151,16 +180,25 @@ describe('compose file validation', () => {
     const before = fs.readFileSync(file);
 
     const bad = 'services:\n  web:\n    image: x\n   broken: y\n';
-    const res = await t.client.post<{ detail: string; code: string }>(`/api/compose/${name}/edit`, { name, content: bad });
+    const res = await t.client.post<{ detail: string; code: string }>(`/api/compose/${name}/edit`, {
+      name,
+      content: bad,
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('validation_error');
     expect(res.body.detail).toMatch(/line 4, column \d+/);
 
-    const tabs = await t.client.post<{ detail: string }>(`/api/compose/${name}/edit`, { name, content: 'services:\n\tweb: {}\n' });
+    const tabs = await t.client.post<{ detail: string }>(`/api/compose/${name}/edit`, {
+      name,
+      content: 'services:\n\tweb: {}\n',
+    });
     expect(tabs.status).toBe(400);
     expect(tabs.body.detail).toMatch(/line 2, column 1/);
 
-    const quote = await t.client.post<{ detail: string }>(`/api/compose/${name}/edit`, { name, content: 'services:\n  web:\n    image: "unterminated\n' });
+    const quote = await t.client.post<{ detail: string }>(`/api/compose/${name}/edit`, {
+      name,
+      content: 'services:\n  web:\n    image: "unterminated\n',
+    });
     expect(quote.status).toBe(400);
     expect(quote.body.detail).toMatch(/line \d+, column \d+/);
 
@@ -191,9 +229,18 @@ describe('compose file validation', () => {
     const file = path.join(composeDir, name, 'compose.yaml');
     const before = fs.readFileSync(file);
     const cases: [string, RegExp][] = [
-      ['services:\n  web:\n    image: x\n    ports: {a: 1}\n', /line 4, column 12 \(services\.web\.ports\): must be a list/],
-      ['services:\n  web:\n    image: x\n    restart: [1]\n', /line 4, column 14 \(services\.web\.restart\): must be a string/],
-      ['x-base: &base\n  restart: always\nservices:\n  web:\n    <<: *base\n    image: x\n    helthcheck: {test: [CMD, "true"]}\n', /line 7, column 5 \(services\.web\.helthcheck\): "helthcheck" is not a key/],
+      [
+        'services:\n  web:\n    image: x\n    ports: {a: 1}\n',
+        /line 4, column 12 \(services\.web\.ports\): must be a list/,
+      ],
+      [
+        'services:\n  web:\n    image: x\n    restart: [1]\n',
+        /line 4, column 14 \(services\.web\.restart\): must be a string/,
+      ],
+      [
+        'x-base: &base\n  restart: always\nservices:\n  web:\n    <<: *base\n    image: x\n    helthcheck: {test: [CMD, "true"]}\n',
+        /line 7, column 5 \(services\.web\.helthcheck\): "helthcheck" is not a key/,
+      ],
     ];
     for (const [content, detail] of cases) {
       const res = await t.client.post<{ detail: string; code: string }>(`/api/compose/${name}/edit`, { name, content });
@@ -280,10 +327,15 @@ describe('compose file validation', () => {
     dockerCliOk(['network', 'create', '--label', 'berth-test=1', net]);
     try {
       const command = `docker run -d --name ${name}-web -p 127.0.0.1::80 -v ${name}-data:/data -e GREETING="hello world" --restart unless-stopped --network ${net} -l berth.test=run --frobnicate 1 ${testEngine().image} sleep 600`;
-      const conv = await t.client.post<{ content: string; warnings: string[] }>('/api/compose/convert-run', { command });
+      const conv = await t.client.post<{ content: string; warnings: string[] }>('/api/compose/convert-run', {
+        command,
+      });
       expect(conv.status, conv.text).toBe(200);
       expect(conv.body.content).not.toContain('your project name');
-      expect(conv.body.warnings).toEqual([expect.stringContaining('--frobnicate'), `Network ${net} must exist before the project starts, as for docker run.`]);
+      expect(conv.body.warnings).toEqual([
+        expect.stringContaining('--frobnicate'),
+        `Network ${net} must exist before the project starts, as for docker run.`,
+      ]);
       expect((await t.client.post('/api/compose/', { name, content: conv.body.content })).status).toBe(200);
       const up = await t.client.post<ActionResult>(`/api/compose/${name}/actions/up`);
       expect(up.status, up.text).toBe(200);
@@ -303,7 +355,9 @@ describe('compose file validation', () => {
 
   it('refuses a command line that is not docker run, or names no image', async () => {
     for (const command of ['ls -la', 'docker run', '']) {
-      const res = await t.client.post<{ code: string; fields: { field: string }[] }>('/api/compose/convert-run', { command });
+      const res = await t.client.post<{ code: string; fields: { field: string }[] }>('/api/compose/convert-run', {
+        command,
+      });
       expect(res.status, command).toBe(400);
       expect(res.body.fields[0]!.field).toBe('command');
     }
@@ -315,11 +369,30 @@ describe('compose file validation', () => {
     const port = await freePort();
     const blocker = `${name}-blocker`;
     const missing = path.join(t.dataDir, 'not-there-yet');
-    dockerCliOk(['run', '-d', '--name', blocker, '--label', 'berth-test=1', '-p', `127.0.0.1:${port}:80`, image, 'sleep', '600']);
+    dockerCliOk([
+      'run',
+      '-d',
+      '--name',
+      blocker,
+      '--label',
+      'berth-test=1',
+      '-p',
+      `127.0.0.1:${port}:80`,
+      image,
+      'sleep',
+      '600',
+    ]);
     try {
       const file = (cmd: string, extra = '') =>
         `services:\n  web:\n    image: ${image}\n    command: ${cmd}\n    ports: ["127.0.0.1:${port}:80"]\n    volumes: ["${missing}:/data"]\n${extra}`;
-      expect((await t.client.post('/api/compose/', { name, content: file('sleep 600', `  gone:\n    image: ${image}\n    command: sleep 600\n`) })).status).toBe(200);
+      expect(
+        (
+          await t.client.post('/api/compose/', {
+            name,
+            content: file('sleep 600', `  gone:\n    image: ${image}\n    command: sleep 600\n`),
+          })
+        ).status,
+      ).toBe(200);
       const first = await t.client.get<ProjectPlan>(`/api/compose/${name}/plan`);
       expect(first.status, first.text).toBe(200);
       expect(first.body).toEqual({
@@ -336,7 +409,9 @@ describe('compose file validation', () => {
       tryDockerCli(['rm', '-f', blocker]);
       expect((await t.client.post(`/api/compose/${name}/actions/up`)).status).toBe(200);
       const extra = `  pulled:\n    image: 127.0.0.1:5000/berth-test/never-pushed-${name}:1\n`;
-      expect((await t.client.post(`/api/compose/${name}/edit`, { name, content: file('sleep 601', extra) })).status).toBe(200);
+      expect(
+        (await t.client.post(`/api/compose/${name}/edit`, { name, content: file('sleep 601', extra) })).status,
+      ).toBe(200);
       const next = await t.client.get<ProjectPlan>(`/api/compose/${name}/plan`);
       expect(next.body.services.map((s) => [s.name, s.action, s.pull])).toEqual([
         ['pulled', 'create', true],
@@ -358,14 +433,37 @@ describe('compose file validation', () => {
     fs.writeFileSync(path.join(dir, '.env'), 'TOKEN=outside-secret\n');
     const sneaky = `${name}-sneaky`;
     try {
-      const up = spawnSync('docker-compose', ['-p', name, 'up', '-d'], { cwd: dir, encoding: 'utf8', env: { ...process.env, DOCKER_HOST: testEngine().dockerHost } });
+      const up = spawnSync('docker-compose', ['-p', name, 'up', '-d'], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { ...process.env, DOCKER_HOST: testEngine().dockerHost },
+      });
       expect(up.status, up.stderr).toBe(0);
       // A label naming a file that is not a compose file is never read.
-      dockerCliOk(['create', '--name', sneaky, '--label', `com.docker.compose.project=${sneaky}`, '--label', 'com.docker.compose.project.working_dir=/etc', '--label', 'com.docker.compose.project.config_files=/etc/shadow', testEngine().image]);
+      dockerCliOk([
+        'create',
+        '--name',
+        sneaky,
+        '--label',
+        `com.docker.compose.project=${sneaky}`,
+        '--label',
+        'com.docker.compose.project.working_dir=/etc',
+        '--label',
+        'com.docker.compose.project.config_files=/etc/shadow',
+        testEngine().image,
+      ]);
 
       const list = (await t.client.get<Project[]>('/api/compose/')).body;
-      expect(list.find((p) => p.name === name)).toMatchObject({ external: true, inUse: true, path: path.join(dir, 'docker-compose.yml'), error: null });
-      expect(list.find((p) => p.name === sneaky)).toMatchObject({ external: true, error: expect.stringContaining('not readable') });
+      expect(list.find((p) => p.name === name)).toMatchObject({
+        external: true,
+        inUse: true,
+        path: path.join(dir, 'docker-compose.yml'),
+        error: null,
+      });
+      expect(list.find((p) => p.name === sneaky)).toMatchObject({
+        external: true,
+        error: expect.stringContaining('not readable'),
+      });
       expect((await t.client.get(`/api/compose/${sneaky}`)).status).toBe(404);
       const detail = await t.client.get<ProjectDetail>(`/api/compose/${name}`);
       expect(detail.body).toMatchObject({ external: true, content });
@@ -389,7 +487,13 @@ describe('compose file validation', () => {
 
   it('leaves no folder behind when a new project is refused', async () => {
     const name = newName('newbad');
-    for (const content of ['', 'just a string', '- a\n- list\n', 'services: [a, b]\n', 'services:\n  a:\n    image: x\n    ports: "abc"\n']) {
+    for (const content of [
+      '',
+      'just a string',
+      '- a\n- list\n',
+      'services: [a, b]\n',
+      'services:\n  a:\n    image: x\n    ports: "abc"\n',
+    ]) {
       const res = await t.client.post('/api/compose/', { name, content });
       expect(res.status, content).toBe(400);
     }
@@ -419,7 +523,10 @@ describe('save check copies', () => {
 
   it('sweeps the copies an interrupted save left, old and new locations, at start', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-test-'));
-    const leftovers = [path.join(dataDir, 'compose', '.berth-check-0123456789ab'), path.join(dataDir, '.tmp', 'compose-check', '.berth-check-ba9876543210')];
+    const leftovers = [
+      path.join(dataDir, 'compose', '.berth-check-0123456789ab'),
+      path.join(dataDir, '.tmp', 'compose-check', '.berth-check-ba9876543210'),
+    ];
     for (const dir of leftovers) {
       fs.mkdirSync(dir, { recursive: true });
       fs.writeFileSync(path.join(dir, 'compose.yaml'), 'services:\n  a:\n    environment:\n      PASSWORD: hunter2\n');
@@ -443,9 +550,16 @@ describe('project discovery', () => {
     const name = newName('hand');
     const dir = path.join(composeDir, name);
     fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, 'docker-compose.yml'), `version: "3.8"\nservices:\n  app:\n    image: ${testEngine().image}\n`);
+    fs.writeFileSync(
+      path.join(dir, 'docker-compose.yml'),
+      `version: "3.8"\nservices:\n  app:\n    image: ${testEngine().image}\n`,
+    );
     const res = await t.client.get<Project[]>('/api/compose/');
-    expect(res.body.find((p) => p.name === name)).toMatchObject({ path: path.join(fs.realpathSync(composeDir), name, 'docker-compose.yml'), version: '3.8', error: null });
+    expect(res.body.find((p) => p.name === name)).toMatchObject({
+      path: path.join(fs.realpathSync(composeDir), name, 'docker-compose.yml'),
+      version: '3.8',
+      error: null,
+    });
 
     fs.writeFileSync(path.join(dir, 'compose.yml'), `services:\n  other:\n    image: ${testEngine().image}\n`);
     const second = await t.client.get<ProjectDetail>(`/api/compose/${name}`);
@@ -484,10 +598,17 @@ describe('project discovery', () => {
 describe('support bundle', () => {
   it('zips the compose file with environment values redacted and each service log', async () => {
     const name = newName('bundle');
-    const content = twoServiceYaml().replace('command: ["sleep", "3600"]', 'command: ["sh", "-c", "echo bundle-line; exec sleep 3600"]');
+    const content = twoServiceYaml().replace(
+      'command: ["sleep", "3600"]',
+      'command: ["sh", "-c", "echo bundle-line; exec sleep 3600"]',
+    );
     expect((await t.client.post('/api/compose/', { name, content })).status).toBe(200);
     expect((await t.client.post(`/api/compose/${name}/actions/up/web`)).status).toBe(200);
-    const res = await t.app.inject({ method: 'GET', url: `/api/compose/${name}/support`, headers: { cookie: [...t.client.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/compose/${name}/support`,
+      headers: { cookie: [...t.client.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toBe('application/zip');
     expect(res.headers['content-disposition']).toBe(`attachment; filename="${name}_bundle.zip"`);
@@ -534,7 +655,11 @@ services:
 `;
     const saved = await t.client.post('/api/compose/', { name, content });
     expect(saved.status, saved.text).toBe(200);
-    const res = await t.app.inject({ method: 'GET', url: `/api/compose/${name}/support`, headers: { cookie: [...t.client.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/compose/${name}/support`,
+      headers: { cookie: [...t.client.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const file = unzipEntry(res.rawPayload, 'compose.yaml');
     expect(file).not.toMatch(/secret-\d/);

@@ -2,7 +2,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiError, DeployBody, DeployResult, TemplateDetail, TemplateItem, TemplateVariable, TemplateWriteResult } from '@berth/contract';
+import type {
+  ApiError,
+  DeployBody,
+  DeployResult,
+  TemplateDetail,
+  TemplateItem,
+  TemplateVariable,
+  TemplateWriteResult,
+} from '@berth/contract';
 import { createTestApp, type TestApp } from './helpers/app';
 import { dockerCli, testEngine } from './helpers/engine';
 import { cleanup, uniqueName } from './images-fixtures';
@@ -50,10 +58,15 @@ describe('deploy from a template', () => {
 
   it('substitutes !variables in volume host paths, env values and labels (whole tokens only)', async () => {
     const defaults = (await t.client.get<TemplateVariable[]>('/api/settings/variables')).body;
-    const saved = await t.client.post('/api/settings/variables', [...defaults, { variable: '!berthtestdir', replacement: dir }]);
+    const saved = await t.client.post('/api/settings/variables', [
+      ...defaults,
+      { variable: '!berthtestdir', replacement: dir },
+    ]);
     expect(saved.status).toBe(200);
 
-    cat.routes.set('/app.yml', json(`
+    cat.routes.set(
+      '/app.yml',
+      json(`
 - title: Sleeper
   image: ${testEngine().image}
   command: sh -c "sleep 3600"
@@ -73,8 +86,12 @@ describe('deploy from a template', () => {
     - label: data.dir
       value: "!berthtestdir"
   mem_limit: 32m
-`));
-    const created = await t.client.post<TemplateWriteResult>('/api/templates/', { title: 'Variables', url: `${cat.base}/app.yml` });
+`),
+    );
+    const created = await t.client.post<TemplateWriteResult>('/api/templates/', {
+      title: 'Variables',
+      url: `${cat.base}/app.yml`,
+    });
     expect(created.status, created.text).toBe(200);
     const [summary] = (await t.client.get<TemplateDetail>(`/api/templates/${created.body.id}`)).body.items;
     const item = (await t.client.get<TemplateItem>(`/api/templates/app/${summary!.id}`)).body;
@@ -102,7 +119,9 @@ describe('deploy from a template', () => {
     });
     expect(res.status).toBe(400);
     // Said as a sentence naming the variable and where it is used (issue 23.8), not as 'env.0.default: …'.
-    expect(res.body.detail).toBe('The template variable !notdefined is not set (used in environment variable X, field env.0.default); add it under Settings → Template Variables, or change the value.');
+    expect(res.body.detail).toBe(
+      'The template variable !notdefined is not set (used in environment variable X, field env.0.default); add it under Settings → Template Variables, or change the value.',
+    );
     expect(res.body.fields).toEqual([{ field: 'env.0.default', message: 'Unset template variable used: !notdefined' }]);
     expect(dockerCli(['ps', '-a', '--filter', `name=${other}`, '--format', '{{.Names}}']).trim()).toBe('');
   });

@@ -119,7 +119,11 @@ describe('deploy', () => {
       expect(first.Config.Image).toBe(testEngine().image);
       expect(first.Config.Cmd).toEqual(['sh', '-c', 'sleep 3600']);
       expect(first.Config.Env).toEqual(expect.arrayContaining(['GREETING=hello', 'EQUALS=a=b']));
-      expect(first.Config.Labels).toMatchObject({ 'berth.test': '1', owner: 'team-a', [`local.berth.port.${hostPort}`]: 'Web' });
+      expect(first.Config.Labels).toMatchObject({
+        'berth.test': '1',
+        owner: 'team-a',
+        [`local.berth.port.${hostPort}`]: 'Web',
+      });
       expect(first.HostConfig.PortBindings).toEqual({
         '80/tcp': [{ HostIp: '', HostPort: String(hostPort) }],
         '5353/udp': [{ HostIp: '', HostPort: '' }],
@@ -145,7 +149,15 @@ describe('deploy', () => {
     });
 
     it('edits it: a new container with the changed env, everything else the same, nothing left behind', async () => {
-      const res = await deploy({ ...payload, env: [{ name: 'GREETING', default: 'bonjour' }, { name: 'EQUALS', default: 'a=b' }], edit: true, id: name });
+      const res = await deploy({
+        ...payload,
+        env: [
+          { name: 'GREETING', default: 'bonjour' },
+          { name: 'EQUALS', default: 'a=b' },
+        ],
+        edit: true,
+        id: name,
+      });
       expect(res.status, res.text).toBe(200);
       const after = inspect(name);
       expect(after.Id).toBe(res.body.id);
@@ -155,7 +167,16 @@ describe('deploy', () => {
       expect(after.Config.Cmd).toEqual(first.Config.Cmd);
       expect(after.Config.Image).toBe(first.Config.Image);
       expect(after.Config.Labels).toEqual(first.Config.Labels);
-      for (const key of ['Binds', 'NanoCpus', 'Memory', 'RestartPolicy', 'CapAdd', 'Devices', 'Sysctls', 'NetworkMode']) {
+      for (const key of [
+        'Binds',
+        'NanoCpus',
+        'Memory',
+        'RestartPolicy',
+        'CapAdd',
+        'Devices',
+        'Sysctls',
+        'NetworkMode',
+      ]) {
         expect(after.HostConfig[key], key).toEqual(first.HostConfig[key]);
       }
       // Changed on purpose (issue 23.10): a random host port is kept across the edit, so the new
@@ -170,7 +191,10 @@ describe('deploy', () => {
       expect(after.HostConfig.PortBindings).toEqual(kept);
       expect(after.NetworkSettings.Ports).toEqual(first.NetworkSettings.Ports);
       // The engine lists Mounts in no fixed order; compare them as a set.
-      const mounts = (c: typeof first) => c.Mounts.map((m) => [m.Type, m.Name ?? m.Source, m.Destination]).sort((a, b) => String(a).localeCompare(String(b)));
+      const mounts = (c: typeof first) =>
+        c.Mounts.map((m) => [m.Type, m.Name ?? m.Source, m.Destination]).sort((a, b) =>
+          String(a).localeCompare(String(b)),
+        );
       expect(mounts(after)).toEqual(mounts(first));
       expect(containersNamed(name)).toEqual([name]);
       first = after;
@@ -212,7 +236,17 @@ describe('deploy', () => {
 
   it('treats null lists as empty and keeps fractional CPUs', async () => {
     const name = fresh();
-    const res = await deploy({ ...base(name), ports: null, volumes: null, env: null, devices: null, sysctls: null, cap_add: null, cpus: '1.25', mem_limit: '' });
+    const res = await deploy({
+      ...base(name),
+      ports: null,
+      volumes: null,
+      env: null,
+      devices: null,
+      sysctls: null,
+      cap_add: null,
+      cpus: '1.25',
+      mem_limit: '',
+    });
     expect(res.status, res.text).toBe(200);
     const info = inspect(name);
     expect(info.HostConfig.NanoCpus).toBe(1_250_000_000);
@@ -282,10 +316,14 @@ describe('deploy', () => {
       ['an unknown field', { HostConfig: { Privileged: true } }, 'HostConfig'],
     ];
     for (const [what, change, field] of cases) {
-      const body = 'restart_policy' in change || 'image' in change || 'name' in change ? change : { ...base(name), ...change };
+      const body =
+        'restart_policy' in change || 'image' in change || 'name' in change ? change : { ...base(name), ...change };
       const res = await deploy(body);
       expect(res.status, what).toBe(400);
-      expect(res.body.fields?.map((f) => f.field), what).toContain(field);
+      expect(
+        res.body.fields?.map((f) => f.field),
+        what,
+      ).toContain(field);
       expect(res.body.detail, what).toContain(field);
     }
     expect(containersNamed(name)).toEqual([]);

@@ -13,7 +13,11 @@ function uniquePrefix(id: string, ids: string[]): string {
   }
   throw new Error(`no unique prefix for ${id}`);
 }
-const ids = (args: string[]) => dockerCli(args).split('\n').map((l) => l.trim().replace(/^sha256:/, '')).filter(Boolean);
+const ids = (args: string[]) =>
+  dockerCli(args)
+    .split('\n')
+    .map((l) => l.trim().replace(/^sha256:/, ''))
+    .filter(Boolean);
 
 /**
  * An "engine" that accepts connections and never answers (issue 22.6): Berth must answer 504
@@ -79,7 +83,17 @@ describe('engine failures in the product words (real engine)', () => {
   const standIn = (extra: string[] = []) => {
     const name = uniqueName('hard');
     containers.push(name);
-    const id = dockerCli(['create', '--name', name, '--label', 'berth.test=1', ...extra, testEngine().image, 'sleep', '3600']).trim();
+    const id = dockerCli([
+      'create',
+      '--name',
+      name,
+      '--label',
+      'berth.test=1',
+      ...extra,
+      testEngine().image,
+      'sleep',
+      '3600',
+    ]).trim();
     return { name, id };
   };
 
@@ -108,7 +122,9 @@ describe('engine failures in the product words (real engine)', () => {
       const tag = `berth-t-hard-img:${uniqueName('t').slice(8)}`;
       images.push(tag);
       buildImage(tag);
-      const id = dockerCli(['image', 'inspect', '--format', '{{.Id}}', tag]).trim().replace(/^sha256:/, '');
+      const id = dockerCli(['image', 'inspect', '--format', '{{.Id}}', tag])
+        .trim()
+        .replace(/^sha256:/, '');
       const prefix = uniquePrefix(id, ids(['image', 'ls', '-aq', '--no-trunc']));
       const res = await t.client.delete<ApiError>(`/api/resources/images/${prefix}`);
       expect(res.status).toBe(404);
@@ -167,7 +183,10 @@ describe('engine failures in the product words (real engine)', () => {
       const { name } = standIn(['-v', `${volume}:/data`]);
       const res = await t.client.delete<ApiError>(`/api/resources/volumes/${volume}`);
       expect(res.status).toBe(409);
-      expect(res.body).toEqual({ code: 'conflict', detail: `Volume ${volume} is in use by app ${name}; remove the app first.` });
+      expect(res.body).toEqual({
+        code: 'conflict',
+        detail: `Volume ${volume} is in use by app ${name}; remove the app first.`,
+      });
       expect(exists('volume', volume)).toBe(true);
     });
 
@@ -179,7 +198,10 @@ describe('engine failures in the product words (real engine)', () => {
       dockerCli(['start', name]);
       const res = await t.client.delete<ApiError>(`/api/resources/networks/${network}`);
       expect(res.status).toBe(409);
-      expect(res.body).toEqual({ code: 'conflict', detail: `Network ${network} is in use by app ${name}; disconnect or remove it first.` });
+      expect(res.body).toEqual({
+        code: 'conflict',
+        detail: `Network ${network} is in use by app ${name}; disconnect or remove it first.`,
+      });
       expect(exists('network', network)).toBe(true);
     });
   });

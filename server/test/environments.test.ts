@@ -4,7 +4,15 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ActionResult, ApiError, App, DeployResult, Environment, EnvironmentStatus, Project } from '@berth/contract';
+import type {
+  ActionResult,
+  ApiError,
+  App,
+  DeployResult,
+  Environment,
+  EnvironmentStatus,
+  Project,
+} from '@berth/contract';
 import { createTestApp, type TestApp, type TestResponse } from './helpers/app';
 import { testEngine } from './helpers/engine';
 import { cookieHeader, listen, SseReader, until } from './apps-fixtures';
@@ -23,7 +31,10 @@ const read = (dir: string, file: string) => fs.readFileSync(path.join(dir, file)
 
 /** The docker CLI against the remote engine's own unix socket (setup and cleanup only). */
 function remoteCli(args: string[]): string {
-  const res = spawnSync(env.BERTH_TEST_DOCKER_CLI || 'docker', ['--host', env.BERTH_TEST_REMOTE_SOCKET!, ...args], { encoding: 'utf8', timeout: 60_000 });
+  const res = spawnSync(env.BERTH_TEST_DOCKER_CLI || 'docker', ['--host', env.BERTH_TEST_REMOTE_SOCKET!, ...args], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return res.stdout ?? '';
 }
 
@@ -69,7 +80,11 @@ describe.skipIf(!REMOTE)('environments (TLS and SSH engines)', () => {
   const environments = async () => (await get<Environment[]>('/api/environments')).body;
 
   beforeAll(async () => {
-    Object.assign(tls, { ca: read(env.BERTH_TEST_REMOTE_TLS_DIR!, 'ca.pem'), cert: read(env.BERTH_TEST_REMOTE_TLS_DIR!, 'cert.pem'), key: read(env.BERTH_TEST_REMOTE_TLS_DIR!, 'key.pem') });
+    Object.assign(tls, {
+      ca: read(env.BERTH_TEST_REMOTE_TLS_DIR!, 'ca.pem'),
+      cert: read(env.BERTH_TEST_REMOTE_TLS_DIR!, 'cert.pem'),
+      key: read(env.BERTH_TEST_REMOTE_TLS_DIR!, 'key.pem'),
+    });
     sshKey = fs.readFileSync(env.BERTH_TEST_SSH_KEY!, 'utf8');
     t = await createTestApp({ LOG_LEVEL: 'debug' }, {}, { logStream: { write: (line) => void log.push(line) } });
     base = await listen(t.app);
@@ -78,7 +93,9 @@ describe.skipIf(!REMOTE)('environments (TLS and SSH engines)', () => {
   afterAll(async () => {
     for (const name of [app]) remoteCli(['rm', '-f', '-v', name]);
     for (const p of [project, sshProject]) {
-      const ids = remoteCli(['ps', '-aq', '--filter', `label=com.docker.compose.project=${p}`]).split('\n').filter(Boolean);
+      const ids = remoteCli(['ps', '-aq', '--filter', `label=com.docker.compose.project=${p}`])
+        .split('\n')
+        .filter(Boolean);
       if (ids.length) remoteCli(['rm', '-f', '-v', ...ids]);
       remoteCli(['network', 'rm', `${p}_default`]);
     }
@@ -89,7 +106,11 @@ describe.skipIf(!REMOTE)('environments (TLS and SSH engines)', () => {
     const noTls = await post<ApiError>('/api/environments', { name: 'x', url: REMOTE });
     expect(noTls.status).toBe(400);
     expect(noTls.body.detail).toMatch(/needs TLS/);
-    const badPem = await post<ApiError>('/api/environments', { name: 'x', url: REMOTE, tls: { ...tls, cert: tls.ca.replace(/[A-Za-z]{20}/, 'AAAAAAAAAAAAAAAAAAAA') } });
+    const badPem = await post<ApiError>('/api/environments', {
+      name: 'x',
+      url: REMOTE,
+      tls: { ...tls, cert: tls.ca.replace(/[A-Za-z]{20}/, 'AAAAAAAAAAAAAAAAAAAA') },
+    });
     expect(badPem.status).toBe(400);
     expect(badPem.body.fields?.[0]?.field).toBe('tls.cert');
   });
@@ -98,11 +119,22 @@ describe.skipIf(!REMOTE)('environments (TLS and SSH engines)', () => {
     const wrong = env.BERTH_TEST_WRONG_TLS_DIR!;
     const cases: [string, object, RegExp][] = [
       ['refused port', { url: `tcp://127.0.0.1:${await closedPort()}`, tls }, /connection refused/],
-      ['wrong CA', { url: REMOTE, tls: { ...tls, ca: read(wrong, 'ca.pem') } }, /TLS verification of the engine's certificate failed/],
-      ['wrong client cert', { url: REMOTE, tls: { ...tls, cert: read(wrong, 'cert.pem'), key: read(wrong, 'key.pem') } }, /refused the client certificate/],
+      [
+        'wrong CA',
+        { url: REMOTE, tls: { ...tls, ca: read(wrong, 'ca.pem') } },
+        /TLS verification of the engine's certificate failed/,
+      ],
+      [
+        'wrong client cert',
+        { url: REMOTE, tls: { ...tls, cert: read(wrong, 'cert.pem'), key: read(wrong, 'key.pem') } },
+        /refused the client certificate/,
+      ],
       [
         'wrong SSH key',
-        { url: `ssh://${env.BERTH_TEST_SSH_USER}@127.0.0.1:${env.BERTH_TEST_SSH_PORT}`, ssh: { private_key: fs.readFileSync(env.BERTH_TEST_SSH_WRONG_KEY!, 'utf8') } },
+        {
+          url: `ssh://${env.BERTH_TEST_SSH_USER}@127.0.0.1:${env.BERTH_TEST_SSH_PORT}`,
+          ssh: { private_key: fs.readFileSync(env.BERTH_TEST_SSH_WRONG_KEY!, 'utf8') },
+        },
         /SSH authentication failed/,
       ],
     ];
@@ -119,7 +151,13 @@ describe.skipIf(!REMOTE)('environments (TLS and SSH engines)', () => {
   it('adds the TLS engine, shows its status and never its key', async () => {
     const res = await post<Environment>('/api/environments', { id: tlsId, name: `TLS ${tlsId}`, url: REMOTE, tls });
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({ id: tlsId, kind: 'tcp', tls: true, ssh: null, status: { reachable: true, swarm_role: 'none', error: null } });
+    expect(res.body).toMatchObject({
+      id: tlsId,
+      kind: 'tcp',
+      tls: true,
+      ssh: null,
+      status: { reachable: true, swarm_role: 'none', error: null },
+    });
     expect(res.body.status.version).toMatch(/^\d+\./);
     expect(res.body.status.containers).toEqual({ running: expect.any(Number), stopped: expect.any(Number) });
     const list = await environments();
@@ -166,7 +204,9 @@ describe.skipIf(!REMOTE)('environments (TLS and SSH engines)', () => {
     expect((await get<Project[]>('/api/compose/')).body.map((p) => p.name)).not.toContain(project);
     const up = await post<ActionResult>(scoped(tlsId, `/compose/${project}/actions/up`));
     expect(up.status, up.text).toBe(200);
-    expect(remoteCli(['ps', '--filter', `label=com.docker.compose.project=${project}`, '--format', '{{.State}}']).trim()).toBe('running');
+    expect(
+      remoteCli(['ps', '--filter', `label=com.docker.compose.project=${project}`, '--format', '{{.State}}']).trim(),
+    ).toBe('running');
     const down = await post<ActionResult>(scoped(tlsId, `/compose/${project}/actions/down`));
     expect(down.status, down.text).toBe(200);
     expect(remoteCli(['ps', '-a', '--filter', `label=com.docker.compose.project=${project}`, '-q']).trim()).toBe('');
@@ -180,7 +220,11 @@ describe.skipIf(!REMOTE)('environments (TLS and SSH engines)', () => {
       ssh: { private_key: sshKey },
     });
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({ kind: 'ssh', ssh: { user: env.BERTH_TEST_SSH_USER, passphrase: false }, status: { reachable: true } });
+    expect(res.body).toMatchObject({
+      kind: 'ssh',
+      ssh: { user: env.BERTH_TEST_SSH_USER, passphrase: false },
+      status: { reachable: true },
+    });
     expect(res.body.ssh?.host_key).toBe(env.BERTH_TEST_SSH_HOST_KEY);
     expect((await get<App[]>(scoped(sshId, '/apps/'))).body.map((a) => a.name)).toContain(app);
     expect((await post<ActionResult>(scoped(sshId, `/apps/actions/${app}/restart`))).status).toBe(200);
@@ -189,7 +233,9 @@ describe.skipIf(!REMOTE)('environments (TLS and SSH engines)', () => {
     // The compose CLI over ssh:// (its key and known host from the environment's private folder); down is shown on TLS.
     const up = await post<ActionResult>(scoped(sshId, `/compose/${sshProject}/actions/up`));
     expect(up.status, up.text).toBe(200);
-    expect(remoteCli(['ps', '--filter', `label=com.docker.compose.project=${sshProject}`, '--format', '{{.State}}']).trim()).toBe('running');
+    expect(
+      remoteCli(['ps', '--filter', `label=com.docker.compose.project=${sshProject}`, '--format', '{{.State}}']).trim(),
+    ).toBe('running');
     // Its containers' labels name a compose file on this machine; for the TLS environment (another machine, as far
     // as Berth knows) that is no external project to read.
     expect((await get<Project[]>(scoped(tlsId, '/compose/'))).body.map((p) => p.name)).not.toContain(sshProject);
@@ -208,12 +254,18 @@ describe.skipIf(!REMOTE)('environments (TLS and SSH engines)', () => {
       harness('remote-start');
     }
     // The watcher notices by itself: the list shows the last check, it does not check.
-    await until(async () => (await environments()).find((e) => e.id === tlsId)?.status.reachable === true, 'the TLS environment to recover', 15_000);
+    await until(
+      async () => (await environments()).find((e) => e.id === tlsId)?.status.reachable === true,
+      'the TLS environment to recover',
+      15_000,
+    );
     expect((await get<App[]>(scoped(tlsId, '/apps/'))).status).toBe(200);
   });
 
   it('renames, refuses to remove local, removes the SSH environment', async () => {
-    const renamed = await keep(await t.client.patch<Environment>(`/api/environments/${tlsId}`, { name: `Renamed ${tlsId}` }));
+    const renamed = await keep(
+      await t.client.patch<Environment>(`/api/environments/${tlsId}`, { name: `Renamed ${tlsId}` }),
+    );
     expect(renamed.status, renamed.text).toBe(200);
     expect(renamed.body.name).toBe(`Renamed ${tlsId}`);
     const local = await keep(await t.client.delete<ApiError>('/api/environments/local'));
@@ -224,11 +276,17 @@ describe.skipIf(!REMOTE)('environments (TLS and SSH engines)', () => {
   });
 
   it('lists an environment whose keys no longer open (another signing key) as unreachable, saying why', async () => {
-    const other = await createTestApp({ DATA_DIR: t.dataDir, SECRET_KEY: 'another-signing-key-of-at-least-32-characters' });
+    const other = await createTestApp({
+      DATA_DIR: t.dataDir,
+      SECRET_KEY: 'another-signing-key-of-at-least-32-characters',
+    });
     try {
       const list = await other.client.get<Environment[]>('/api/environments');
       expect(list.status, list.text).toBe(200);
-      expect(list.body.find((e) => e.id === tlsId)?.status).toMatchObject({ reachable: false, error: expect.stringMatching(/cannot be opened/) });
+      expect(list.body.find((e) => e.id === tlsId)?.status).toMatchObject({
+        reachable: false,
+        error: expect.stringMatching(/cannot be opened/),
+      });
       expect((await other.client.get<ApiError>(scoped(tlsId, '/apps/'))).status).toBe(400);
     } finally {
       await other.app.close();
@@ -237,7 +295,9 @@ describe.skipIf(!REMOTE)('environments (TLS and SSH engines)', () => {
 
   it('keeps every secret out of responses, the settings export, the log and the database file', async () => {
     await get('/api/settings/export');
-    const secrets = [tls.key, sshKey].map((pem) => pem.split('\n').find((l) => l.length > 40 && !l.startsWith('-----'))!);
+    const secrets = [tls.key, sshKey].map((pem) =>
+      pem.split('\n').find((l) => l.length > 40 && !l.startsWith('-----'))!,
+    );
     for (const secret of secrets) {
       expect(seen.join('\n')).not.toContain(secret);
       expect(log.join('')).not.toContain(secret);

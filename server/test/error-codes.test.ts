@@ -48,7 +48,10 @@ describe('every error code, produced by a real request', () => {
       if (req.url === '/hang') return; // never answers
       if (req.url === '/error') return void res.writeHead(500).end('boom');
       // Declares more than the cap, so the refusal does not depend on how fast the bytes flow.
-      if (req.url === '/big') return void res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(6 * 1024 * 1024) }).write('[');
+      if (req.url === '/big')
+        return void res
+          .writeHead(200, { 'content-type': 'application/json', 'content-length': String(6 * 1024 * 1024) })
+          .write('[');
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"this is": "not a catalogue"');
     });
     await new Promise<void>((resolve) => catalogue.listen(0, '127.0.0.1', resolve));
@@ -73,7 +76,10 @@ describe('every error code, produced by a real request', () => {
   it('csrf_failed: a mutation without the CSRF header', async () => {
     t.client.sendCsrf = false;
     try {
-      expectCode(await t.client.post<ApiError>('/api/resources/volumes/', { name: uniqueName('codes') }), 'csrf_failed');
+      expectCode(
+        await t.client.post<ApiError>('/api/resources/volumes/', { name: uniqueName('codes') }),
+        'csrf_failed',
+      );
     } finally {
       t.client.sendCsrf = true;
     }
@@ -84,8 +90,16 @@ describe('every error code, produced by a real request', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const { port } = closed.address() as net.AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
-    const { privateKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs1', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
-    const res = await t.client.post<ApiError>('/api/environments', { name: 'nowhere', url: `ssh://nobody@127.0.0.1:${port}`, ssh: { private_key: privateKey } });
+    const { privateKey } = crypto.generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+    });
+    const res = await t.client.post<ApiError>('/api/environments', {
+      name: 'nowhere',
+      url: `ssh://nobody@127.0.0.1:${port}`,
+      ssh: { private_key: privateKey },
+    });
     expectCode(res, 'environment_unreachable');
     expect(res.body.detail).toMatch(/connection refused/);
   });
@@ -102,18 +116,27 @@ describe('every error code, produced by a real request', () => {
     const client = t.anon('10.9.8.7');
     let res: TestResponse<ApiError> | null = null;
     for (let i = 0; i < 30; i++) {
-      res = await client.post<ApiError>('/api/auth/login', { username: 'nobody@berth.test', password: 'wrong-password-123' });
+      res = await client.post<ApiError>('/api/auth/login', {
+        username: 'nobody@berth.test',
+        password: 'wrong-password-123',
+      });
       if (res.status === 429) break;
     }
     expectCode(res!, 'too_many_requests');
   });
 
   it('payload_too_large: a JSON body over the limit', async () => {
-    expectCode(await t.client.post<ApiError>('/api/resources/volumes/', { name: 'x'.repeat(2 * 1024 * 1024) }), 'payload_too_large');
+    expectCode(
+      await t.client.post<ApiError>('/api/resources/volumes/', { name: 'x'.repeat(2 * 1024 * 1024) }),
+      'payload_too_large',
+    );
   });
 
   it('engine_error: a pull from a registry nobody listens on', async () => {
-    expectCode(await t.client.post<ApiError>('/api/resources/images/', { image: '127.0.0.1:1/berth-test/nothing:latest' }), 'engine_error');
+    expectCode(
+      await t.client.post<ApiError>('/api/resources/images/', { image: '127.0.0.1:1/berth-test/nothing:latest' }),
+      'engine_error',
+    );
   });
 
   it('image_pull_failed: a deploy whose image cannot be pulled', async () => {
@@ -178,18 +201,31 @@ describe('every error code, produced by a real request', () => {
   });
 
   it('reauth_failed: a self-update with a wrong current password', async () => {
-    expectCode(await t.client.post<ApiError>('/api/settings/update', { current_password: 'not-the-password' }), 'reauth_failed');
+    expectCode(
+      await t.client.post<ApiError>('/api/settings/update', { current_password: 'not-the-password' }),
+      'reauth_failed',
+    );
   });
 
   it('forbidden: a viewer calling a route that needs the operator role', async () => {
-    await t.client.post('/api/users', { email: 'codes-viewer@berth.test', password: 'codes-viewer-pw', role: 'viewer' });
+    await t.client.post('/api/users', {
+      email: 'codes-viewer@berth.test',
+      password: 'codes-viewer-pw',
+      role: 'viewer',
+    });
     const viewer = t.anon();
     await viewer.login('codes-viewer@berth.test', 'codes-viewer-pw');
-    expectCode(await viewer.post<ApiError>('/api/resources/volumes/', { name: uniqueName('codes-forbidden') }), 'forbidden');
+    expectCode(
+      await viewer.post<ApiError>('/api/resources/volumes/', { name: uniqueName('codes-forbidden') }),
+      'forbidden',
+    );
   });
 
   it('host_not_allowed: a request naming a host Berth does not serve (DNS rebinding)', async () => {
-    expectCode(await t.client.request<ApiError>('GET', '/api/apps/', undefined, { host: 'attacker.example' }), 'host_not_allowed');
+    expectCode(
+      await t.client.request<ApiError>('GET', '/api/apps/', undefined, { host: 'attacker.example' }),
+      'host_not_allowed',
+    );
   });
 });
 
@@ -210,7 +246,10 @@ describe('codes that need another app', () => {
       s.on('error', () => undefined);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const t = await createTestApp({ DOCKER_HOST: `tcp://127.0.0.1:${(server.address() as net.AddressInfo).port}`, ENGINE_TIMEOUT_SECONDS: '1' });
+    const t = await createTestApp({
+      DOCKER_HOST: `tcp://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
+      ENGINE_TIMEOUT_SECONDS: '1',
+    });
     try {
       expectCode(await t.client.get<ApiError>('/api/resources/volumes/'), 'engine_timeout');
     } finally {
@@ -223,7 +262,10 @@ describe('codes that need another app', () => {
   it('auth_disabled: signing in while authentication is off', async () => {
     const t = await createTestApp({ DISABLE_AUTH: 'true' }, { signIn: false });
     try {
-      expectCode(await t.anon().post<ApiError>('/api/auth/login', { username: 'a@b.test', password: 'whatever-123' }), 'auth_disabled');
+      expectCode(
+        await t.anon().post<ApiError>('/api/auth/login', { username: 'a@b.test', password: 'whatever-123' }),
+        'auth_disabled',
+      );
     } finally {
       await t.close();
     }

@@ -31,25 +31,43 @@ describe('engine event history', () => {
   it('keeps container and volume events with the exit code, filters them, and streams them live after a replay', async () => {
     const started = new Date().toISOString();
     const name = `${PREFIX}-exit`;
-    expect(tryDockerCli(['run', '--name', name, '--label', 'berth.test=1', testEngine().image, 'sh', '-c', 'exit 3']).status).toBe(3);
+    expect(
+      tryDockerCli(['run', '--name', name, '--label', 'berth.test=1', testEngine().image, 'sh', '-c', 'exit 3']).status,
+    ).toBe(3);
     dockerCli(['volume', 'create', '--label', 'berth.test=1', `${PREFIX}-vol`]);
 
     await until(async () => (await history(`name=${name}&action=die`)).length === 1, 'the die event in the history');
     const died = (await history(`name=${name}&action=die`))[0]!;
-    expect(died).toMatchObject({ type: 'container', environment: 'local', name, attributes: { exitCode: '3', image: testEngine().image } });
+    expect(died).toMatchObject({
+      type: 'container',
+      environment: 'local',
+      name,
+      attributes: { exitCode: '3', image: testEngine().image },
+    });
     expect(died.attributes).not.toHaveProperty('berth.test');
     const all = await history(`name=${name}`);
     expect(all.map((e) => e.action)).toEqual(expect.arrayContaining(['create', 'start', 'die']));
     expect(all.every((e, i) => i === 0 || e.time <= all[i - 1]!.time)).toBe(true);
     expect((await history(`name=${name}&limit=1`)).length).toBe(1);
-    expect(await history(`name=${name}&until=${encodeURIComponent(new Date(Date.parse(started) - 60_000).toISOString())}`)).toEqual([]);
-    await until(async () => (await history(`type=volume&name=${PREFIX}-vol`)).some((e) => e.action === 'create'), 'the volume event');
+    expect(
+      await history(`name=${name}&until=${encodeURIComponent(new Date(Date.parse(started) - 60_000).toISOString())}`),
+    ).toEqual([]);
+    await until(
+      async () => (await history(`type=volume&name=${PREFIX}-vol`)).some((e) => e.action === 'create'),
+      'the volume event',
+    );
     expect((await t.client.get('/api/events?type=planet')).status).toBe(400);
-    expect((await t.client.get<EngineEventRecord[]>(`/api/environments/local/events?name=${name}&action=die`)).body).toEqual([died]);
+    expect(
+      (await t.client.get<EngineEventRecord[]>(`/api/environments/local/events?name=${name}&action=die`)).body,
+    ).toEqual([died]);
     expect((await t.client.get('/api/environments/nowhere/events')).status).toBe(404);
 
     // A stream from `since` replays what was kept, oldest first, then carries on live without repeats.
-    const sse = await SseReader.open(base, `/api/events/stream?name=${name}&since=${encodeURIComponent(started)}`, cookieHeader(t.client));
+    const sse = await SseReader.open(
+      base,
+      `/api/events/stream?name=${name}&since=${encodeURIComponent(started)}`,
+      cookieHeader(t.client),
+    );
     try {
       const records = () => sse.of<EngineEventRecord>('update');
       await sse.waitFor(() => records().some((e) => e.action === 'die'), 'the replayed die event');

@@ -63,7 +63,11 @@ describe('health while the compose CLI is being looked for', () => {
     release(cli);
     const res = await info;
     expect(res.status).toBe(200);
-    expect(res.body.compose).toEqual({ found: cli !== null, command: cli?.argv.join(' ') ?? null, version: cli?.version ?? null });
+    expect(res.body.compose).toEqual({
+      found: cli !== null,
+      command: cli?.argv.join(' ') ?? null,
+      version: cli?.version ?? null,
+    });
     const later = await anon.get<Health>('/api/health');
     expect(later.body.status).not.toBe('checking');
     expect(later.body.compose.found).toBe(cli !== null);

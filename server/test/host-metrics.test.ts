@@ -22,7 +22,10 @@ describe('host overview and Prometheus metrics', () => {
   const other = uniqueName('metrics-new');
 
   beforeAll(async () => {
-    link = new EngineLink(path.join(os.tmpdir(), `berth-t-host-${process.pid}.sock`), new URL(testEngine().dockerHost).pathname);
+    link = new EngineLink(
+      path.join(os.tmpdir(), `berth-t-host-${process.pid}.sock`),
+      new URL(testEngine().dockerHost).pathname,
+    );
     await link.up();
     t = await createTestApp({ DOCKER_HOST: `unix://${link.socketPath}` });
     dockerCli(['run', '-d', '--name', name, '--label', 'berth.test=1', testEngine().image, 'sleep', '600']);
@@ -62,7 +65,8 @@ describe('host overview and Prometheus metrics', () => {
     // Other tests share the engine: count the events that may change a count, and allow a read only after one.
     let changes = 0;
     const offContainers = events.subscribe((e) => {
-      if (e.kind === 'resync' || ['create', 'start', 'die', 'destroy', 'pause', 'unpause'].includes(e.action)) changes++;
+      if (e.kind === 'resync' || ['create', 'start', 'die', 'destroy', 'pause', 'unpause'].includes(e.action))
+        changes++;
     });
     const offObjects = events.subscribeObjects((e) => {
       if (e.type === 'image' || e.type === 'volume') changes++;
@@ -107,14 +111,25 @@ describe('host overview and Prometheus metrics', () => {
       expect(res.headers['content-type']).toContain('text/plain');
       return parsePrometheusTextFormat(res.text) as PromFamily[];
     };
-    const value = (families: PromFamily[], metric: string) => families.find((f) => f.name === metric)?.metrics.find((m) => m.labels?.app === name)?.value;
+    const value = (families: PromFamily[], metric: string) =>
+      families.find((f) => f.name === metric)?.metrics.find((m) => m.labels?.app === name)?.value;
     // The recorder samples every running app about once a second; the first sample comes after two readings.
     let families: PromFamily[] = [];
-    await until(async () => value((families = await scrape()), 'berth_app_memory_bytes') !== undefined, 'a sample of the app in the metrics');
+    await until(
+      async () => value((families = await scrape()), 'berth_app_memory_bytes') !== undefined,
+      'a sample of the app in the metrics',
+    );
     expect(value(families, 'berth_app_running')).toBe('1');
     expect(Number(value(families, 'berth_app_cpu_percent'))).toBeGreaterThanOrEqual(0);
     expect(Number(value(families, 'berth_app_memory_bytes'))).toBeGreaterThan(0);
     const names = families.map((f) => f.name);
-    expect(names).toEqual(expect.arrayContaining(['berth_app_restarts_total', 'berth_host_memory_total_bytes', 'berth_containers', 'process_cpu_seconds_total']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'berth_app_restarts_total',
+        'berth_host_memory_total_bytes',
+        'berth_containers',
+        'process_cpu_seconds_total',
+      ]),
+    );
   });
 });

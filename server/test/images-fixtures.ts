@@ -19,7 +19,8 @@ export function buildImage(tag: string, labels: Record<string, string> = {}, pay
 /** Removes images, containers, volumes and networks a test made; already-gone ones are fine. */
 export function cleanup(kind: 'image' | 'container' | 'volume' | 'network', ...names: string[]): void {
   for (const name of names) {
-    const args = kind === 'image' ? ['rmi', '-f', name] : kind === 'container' ? ['rm', '-f', '-v', name] : [kind, 'rm', name];
+    const args =
+      kind === 'image' ? ['rmi', '-f', name] : kind === 'container' ? ['rm', '-f', '-v', name] : [kind, 'rm', name];
     try {
       dockerCli(args);
     } catch (err) {
@@ -42,7 +43,10 @@ export function parseSse(text: string): { event: string; data: unknown }[] {
     .map((block) => {
       const lines = block.split('\n');
       const event = lines.find((l) => l.startsWith('event: '))?.slice(7);
-      const data = lines.filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
+      const data = lines
+        .filter((l) => l.startsWith('data: '))
+        .map((l) => l.slice(6))
+        .join('\n');
       return event ? { event, data: JSON.parse(data) as unknown } : null;
     })
     .filter((e): e is { event: string; data: unknown } => e !== null);

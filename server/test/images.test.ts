@@ -63,7 +63,14 @@ describe('images', () => {
   });
 
   it('refuses a malformed reference with 400 before asking the engine', async () => {
-    for (const image of ['nginx;id', '--help', 'UPPER/Case:tag', 'a@sha256:xyz', 'x'.repeat(300), '127.0.0.1:5000/Bad']) {
+    for (const image of [
+      'nginx;id',
+      '--help',
+      'UPPER/Case:tag',
+      'a@sha256:xyz',
+      'x'.repeat(300),
+      '127.0.0.1:5000/Bad',
+    ]) {
       const res = await t.client.post<ApiError>(BASE, { image });
       expect(res.status, image).toBe(400);
       expect(res.body.code).toBe('validation_error');
@@ -83,7 +90,9 @@ describe('images', () => {
     const events = parseSse(res.text);
     const progress = events.filter((e) => e.event === 'progress');
     expect(progress.length).toBeGreaterThan(0);
-    expect(progress.map((e) => (e.data as { status: string }).status).join('\n')).toMatch(/Digest: sha256:|up to date|Downloaded/);
+    expect(progress.map((e) => (e.data as { status: string }).status).join('\n')).toMatch(
+      /Digest: sha256:|up to date|Downloaded/,
+    );
     const done = events.at(-1);
     expect(done?.event).toBe('done');
     expect((done?.data as ImageSummary[]).some((i) => i.RepoTags.includes(image))).toBe(true);
@@ -98,7 +107,11 @@ describe('images', () => {
 
   it('answers an unknown tag with the engine error as JSON, even when events were asked for', async () => {
     const { registry } = testEngine();
-    const res = await t.client.post<ApiError>(BASE, { image: `${registry}/berth-test/busybox:${uniqueName('missing')}` }, { accept: 'text/event-stream' });
+    const res = await t.client.post<ApiError>(
+      BASE,
+      { image: `${registry}/berth-test/busybox:${uniqueName('missing')}` },
+      { accept: 'text/event-stream' },
+    );
     expect(res.status).toBe(404);
     expect(res.body.code).toBe('not_found');
     expect(res.body.detail).toMatch(/manifest|not found/i);

@@ -18,7 +18,19 @@ const EVIL = `${'a'.repeat(32)}!`;
 function run(name: string, script: string, labels: Record<string, string> = {}): string {
   made.push(name);
   const flags = Object.entries(labels).flatMap(([k, v]) => ['--label', `${k}=${v}`]);
-  return dockerCli(['run', '-d', '--name', name, '--label', 'berth.test=1', ...flags, testEngine().image, 'sh', '-c', script]).trim();
+  return dockerCli([
+    'run',
+    '-d',
+    '--name',
+    name,
+    '--label',
+    'berth.test=1',
+    ...flags,
+    testEngine().image,
+    'sh',
+    '-c',
+    script,
+  ]).trim();
 }
 
 const logTail = (name: string) => tryDockerCli(['logs', '--tail', '1', name]).stdout.trim();
@@ -30,7 +42,8 @@ async function open(path: string): Promise<SseReader> {
 }
 
 /** An engine time that sorts as text (the engine drops trailing zeros of the fraction). */
-const sortable = (ts: string) => ts.replace(/(?:\.(\d+))?Z$/, (_, f: string | undefined) => `.${(f ?? '').padEnd(9, '0')}Z`);
+const sortable = (ts: string) =>
+  ts.replace(/(?:\.(\d+))?Z$/, (_, f: string | undefined) => `.${(f ?? '').padEnd(9, '0')}Z`);
 const inOrder = (times: string[]) => {
   const keys = times.map(sortable);
   return keys.every((k, i) => i === 0 || keys[i - 1]! <= k);
@@ -51,13 +64,20 @@ beforeAll(async () => {
   cookie = cookieHeader(t.client);
   // The engine reads stdout and stderr separately: lines of the two written at the same moment may
   // be logged in either order, hence the pause around the stderr line.
-  run(phases, 'for p in a b c; do for i in 1 2 3; do echo "$p$i"; done; sleep 1.2; done; echo oops >&2; sleep 0.5; echo done; sleep 3600');
+  run(
+    phases,
+    'for p in a b c; do for i in 1 2 3; do echo "$p$i"; done; sleep 1.2; done; echo oops >&2; sleep 0.5; echo done; sleep 3600',
+  );
   run(big, `echo ${EVIL}; seq 1 ${BIG} | sed 's/^/big-/'; sleep 3600`);
   let seen: string[] = [];
-  await until(() => {
-    seen = [logTail(phases), logTail(big)];
-    return seen[0] === 'done' && seen[1] === `big-${BIG}`;
-  }, 'the test containers to print everything', 45_000).catch((err: Error) => {
+  await until(
+    () => {
+      seen = [logTail(phases), logTail(big)];
+      return seen[0] === 'done' && seen[1] === `big-${BIG}`;
+    },
+    'the test containers to print everything',
+    45_000,
+  ).catch((err: Error) => {
     throw new Error(`${err.message}; last lines: ${JSON.stringify(seen)}`);
   });
 }, 60_000);
@@ -128,7 +148,9 @@ describe('app log download and search', () => {
     expect(plain.matches.map((m) => m.line)).toEqual(Array.from({ length: 500 }, (_, i) => `big-${7500 + i}`));
     expect(plain.detail).toBe('1111 lines matched; the newest 500 are shown.');
     expect(plain.truncated).toBe(true);
-    const regex = (await (await get(`/api/apps/${big}/logs/search?q=${encodeURIComponent('^big-7$')}&regex=1&case=1`)).json()) as LogSearchResult;
+    const regex = (await (
+      await get(`/api/apps/${big}/logs/search?q=${encodeURIComponent('^big-7$')}&regex=1&case=1`)
+    ).json()) as LogSearchResult;
     expect(regex.matches.map((m) => m.line)).toEqual(['big-7']);
     expect(regex.matches[0]!.ts).toMatch(/^\d{4}-/);
     expect(regex.truncated).toBe(false);
@@ -137,7 +159,9 @@ describe('app log download and search', () => {
   it('answers 400 naming the problem for a bad regex, and for one that backtracks without end', async () => {
     const bad = await get(`/api/apps/${big}/logs/search?q=${encodeURIComponent('big-(')}&regex=1`);
     expect(bad.status).toBe(400);
-    expect(((await bad.json()) as { detail: string }).detail).toMatch(/^The regular expression is not valid: .*Unterminated group/);
+    expect(((await bad.json()) as { detail: string }).detail).toMatch(
+      /^The regular expression is not valid: .*Unterminated group/,
+    );
     const evil = await get(`/api/apps/${big}/logs/search?q=${encodeURIComponent('^(a+)+$')}&regex=1`);
     expect(evil.status).toBe(400);
     expect(((await evil.json()) as { detail: string }).detail).toMatch(/backtracks catastrophically/);
@@ -148,7 +172,10 @@ describe('app log download and search', () => {
 
 describe('project logs', () => {
   const project = uniqueName('logs-proj');
-  const labels = (service: string) => ({ 'com.docker.compose.project': project, 'com.docker.compose.service': service });
+  const labels = (service: string) => ({
+    'com.docker.compose.project': project,
+    'com.docker.compose.service': service,
+  });
   const ticker = (tag: string) => `i=0; while true; do i=$((i+1)); echo "${tag}-$i"; sleep 0.1; done`;
 
   it('merges the services in time order, tagged, and picks up a service started later; downloads the merge', async () => {
@@ -167,7 +194,11 @@ describe('project logs', () => {
     // Then live lines (reordered within a short window), and a service started later joins.
     run(`${project}-late`, ticker('late'), labels('late'));
     await r.waitFor((x) => entries(x).some((e) => e.service === 'late'), 'the later service');
-    expect(entries(r).find((e) => e.service === 'late')).toMatchObject({ line: 'late-1', container: `${project}-late`, stream: 'stdout' });
+    expect(entries(r).find((e) => e.service === 'late')).toMatchObject({
+      line: 'late-1',
+      container: `${project}-late`,
+      stream: 'stdout',
+    });
     r.close();
 
     const res = await get(`/api/compose/${project}/logs/download?timestamps=1`);

@@ -43,7 +43,9 @@ describe('networks', () => {
     expect(created.status).toBe(200);
     const listed = created.body.find((n) => n.Name === name);
     expect(listed).toMatchObject({ Driver: 'bridge', Internal: true, Attachable: true, inUse: 0, Project: null });
-    const engineView = JSON.parse(dockerCli(['network', 'inspect', '--format', '{{json .IPAM.Config}}', name])) as unknown;
+    const engineView = JSON.parse(
+      dockerCli(['network', 'inspect', '--format', '{{json .IPAM.Config}}', name]),
+    ) as unknown;
     expect(engineView).toEqual([{ Subnet: `${p}.0/24`, Gateway: `${p}.1`, IPRange: `${p}.128/25` }]);
 
     const one = await t.client.get<Network>(`${BASE}${listed!.Id}`);
@@ -76,7 +78,10 @@ describe('networks', () => {
     expect(res.status).toBe(200);
     const engineView = JSON.parse(dockerCli(['network', 'inspect', '--format', '{{json .}}', name])) as Network;
     expect(engineView.EnableIPv6).toBe(true);
-    expect(engineView.IPAM.Config).toEqual([{ Subnet: `${p}.0/24` }, { Subnet: `${v6}/64`, Gateway: `${v6}1`, IPRange: `${v6}/80` }]);
+    expect(engineView.IPAM.Config).toEqual([
+      { Subnet: `${p}.0/24` },
+      { Subnet: `${v6}/64`, Gateway: `${v6}1`, IPRange: `${v6}/80` },
+    ]);
   });
 
   it('shows attached containers and refuses to delete a network in use', async () => {
@@ -84,8 +89,30 @@ describe('networks', () => {
     const container = uniqueName('networks-c');
     networks.push(name);
     containers.push(container);
-    dockerCli(['network', 'create', '--label', 'berth.test=1', '--label', 'com.docker.compose.project=berth-t-proj', '--subnet', `${net24(2)}.0/24`, name]);
-    dockerCli(['run', '-d', '--name', container, '--label', 'berth.test=1', '--network', name, testEngine().image, 'sleep', '300']);
+    dockerCli([
+      'network',
+      'create',
+      '--label',
+      'berth.test=1',
+      '--label',
+      'com.docker.compose.project=berth-t-proj',
+      '--subnet',
+      `${net24(2)}.0/24`,
+      name,
+    ]);
+    dockerCli([
+      'run',
+      '-d',
+      '--name',
+      container,
+      '--label',
+      'berth.test=1',
+      '--network',
+      name,
+      testEngine().image,
+      'sleep',
+      '300',
+    ]);
 
     const one = await t.client.get<Network>(`${BASE}${name}`);
     expect(one.body).toMatchObject({ inUse: 1, Project: 'berth-t-proj' });
@@ -127,9 +154,17 @@ describe('networks', () => {
       const res = await t.client.post<ApiError>(BASE, { name, ...extra });
       expect(res.status, JSON.stringify(extra)).toBe(400);
       expect(res.body.code).toBe('validation_error');
-      expect(res.body.fields?.map((f) => f.field), JSON.stringify(extra)).toContain(field);
+      expect(
+        res.body.fields?.map((f) => f.field),
+        JSON.stringify(extra),
+      ).toContain(field);
     }
-    for (const body of [{ name, networkDriver: 'overlay' }, { name: 'bad name' }, { name, Options: { 'com.docker.network.bridge.name': 'eth0' } }, {}]) {
+    for (const body of [
+      { name, networkDriver: 'overlay' },
+      { name: 'bad name' },
+      { name, Options: { 'com.docker.network.bridge.name': 'eth0' } },
+      {},
+    ]) {
       const res = await t.client.post<ApiError>(BASE, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
@@ -154,7 +189,10 @@ describe('networks', () => {
       const res = await t.client.post<ApiError>(BASE, { name, networkDriver: 'bridge', ...extra });
       expect(res.status, JSON.stringify(extra)).toBe(400);
       expect(res.body.code).toBe('validation_error');
-      expect(res.body.fields?.map((f) => f.field), JSON.stringify(extra)).toContain(field);
+      expect(
+        res.body.fields?.map((f) => f.field),
+        JSON.stringify(extra),
+      ).toContain(field);
       expect(res.body.detail).toMatch(/reserved block/);
     }
     expect(networkIds()).toEqual(before);

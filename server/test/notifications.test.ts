@@ -89,10 +89,32 @@ beforeAll(async () => {
   t = await createTestApp({ NOTIFY_RETRY_SECONDS: '0.2,0.3' });
   await t.services.environments.get('local').events.whenConnected(10_000);
 
-  channels.hook = await addChannel({ name: 'hook', type: 'webhook', url: `${hookBase}/hook`, header_name: 'X-Token', header_value: HEADER_SECRET, signing_secret: SIGNING_SECRET });
-  channels.mail = await addChannel({ name: 'mail', type: 'email', host: '127.0.0.1', port: smtpPort, tls: 'none', user: 'berth', password: SMTP_PASSWORD, from: 'berth@example.test', to: 'ops@example.test' });
+  channels.hook = await addChannel({
+    name: 'hook',
+    type: 'webhook',
+    url: `${hookBase}/hook`,
+    header_name: 'X-Token',
+    header_value: HEADER_SECRET,
+    signing_secret: SIGNING_SECRET,
+  });
+  channels.mail = await addChannel({
+    name: 'mail',
+    type: 'email',
+    host: '127.0.0.1',
+    port: smtpPort,
+    tls: 'none',
+    user: 'berth',
+    password: SMTP_PASSWORD,
+    from: 'berth@example.test',
+    to: 'ops@example.test',
+  });
   channels.failing = await addChannel({ name: 'failing', type: 'webhook', url: `${hookBase}/fail` });
-  await addRule({ event: 'container_died', channels: [channels.hook.id, channels.mail.id], scope: { environment: 'local' }, quiet_minutes: 30 });
+  await addRule({
+    event: 'container_died',
+    channels: [channels.hook.id, channels.mail.id],
+    scope: { environment: 'local' },
+    quiet_minutes: 30,
+  });
   await addRule({ event: 'oom', channels: [channels.hook.id] });
   await addRule({ event: 'compose_failed', channels: [channels.failing.id] });
 });
@@ -107,14 +129,23 @@ afterAll(async () => {
 describe('notifications', () => {
   it('sends one webhook and one email naming the app and its exit code, once however often it flaps', async () => {
     const name = `${PREFIX}-exit1`;
-    expect(tryDockerCli(['run', '--name', name, '--label', 'berth.test=1', testEngine().image, 'sh', '-c', 'exit 1']).status).toBe(1);
+    expect(
+      tryDockerCli(['run', '--name', name, '--label', 'berth.test=1', testEngine().image, 'sh', '-c', 'exit 1']).status,
+    ).toBe(1);
     await until(() => hooksFor(name).length === 1 && mailsFor(name).length === 1, 'the webhook and the email', 20_000);
 
     const hook = hooksFor(name)[0]!;
     const payload = JSON.parse(hook.body) as { event: string; app: string; details: Record<string, string> };
-    expect(payload).toMatchObject({ event: 'container_died', app: name, environment: 'local', details: { exit_code: '1' } });
+    expect(payload).toMatchObject({
+      event: 'container_died',
+      app: name,
+      environment: 'local',
+      details: { exit_code: '1' },
+    });
     expect(hook.headers['x-token']).toBe(HEADER_SECRET);
-    expect(hook.headers['x-berth-signature']).toBe(`sha256=${crypto.createHmac('sha256', SIGNING_SECRET).update(hook.body).digest('hex')}`);
+    expect(hook.headers['x-berth-signature']).toBe(
+      `sha256=${crypto.createHmac('sha256', SIGNING_SECRET).update(hook.body).digest('hex')}`,
+    );
     const mail = mailsFor(name)[0]!;
     expect(mail.user).toBe('berth');
     expect(mail.text).toMatch(/exit code 1/);
@@ -128,24 +159,60 @@ describe('notifications', () => {
 
   it('sends an OOM notification for a container killed for memory', async () => {
     const name = `${PREFIX}-oom`;
-    tryDockerCli(['run', '--name', name, '--label', 'berth.test=1', '--memory', '8m', '--memory-swap', '8m', testEngine().image, 'tail', '/dev/zero']);
-    await until(() => hooksFor(name).some((p) => (JSON.parse(p.body) as { event: string }).event === 'oom'), 'the OOM webhook', 30_000);
+    tryDockerCli([
+      'run',
+      '--name',
+      name,
+      '--label',
+      'berth.test=1',
+      '--memory',
+      '8m',
+      '--memory-swap',
+      '8m',
+      testEngine().image,
+      'tail',
+      '/dev/zero',
+    ]);
+    await until(
+      () => hooksFor(name).some((p) => (JSON.parse(p.body) as { event: string }).event === 'oom'),
+      'the OOM webhook',
+      30_000,
+    );
   });
 
   it('retries a receiver that answers 500 and shows the delivery failed with its error', async () => {
     const before = posts.filter((p) => p.path === '/fail').length;
-    t.services.notifications.notify({ event: 'compose_failed', environment: 'local', project: `${PREFIX}-proj`, title: `${PREFIX}-proj failed`, message: 'up failed', details: {} });
-    await until(async () => (await deliveries()).some((d) => d.title === `${PREFIX}-proj failed` && d.status === 'failed'), 'the failed delivery');
+    t.services.notifications.notify({
+      event: 'compose_failed',
+      environment: 'local',
+      project: `${PREFIX}-proj`,
+      title: `${PREFIX}-proj failed`,
+      message: 'up failed',
+      details: {},
+    });
+    await until(
+      async () => (await deliveries()).some((d) => d.title === `${PREFIX}-proj failed` && d.status === 'failed'),
+      'the failed delivery',
+    );
     const d = (await deliveries()).find((x) => x.title === `${PREFIX}-proj failed`)!;
     expect(d).toMatchObject({ channel_name: 'failing', attempts: 3, status: 'failed' });
     expect(d.error).toMatch(/500/);
     expect(posts.filter((p) => p.path === '/fail').length - before).toBe(3);
   });
 
-  it('reports a restart loop once the rule\'s number of starts falls within its window', async () => {
+  it("reports a restart loop once the rule's number of starts falls within its window", async () => {
     await addRule({ event: 'restart_loop', channels: [channels.failing.id], restarts: 3, within_minutes: 5 });
     const app = `${PREFIX}-loop`;
-    const loop = (starts: number[]) => t.services.notifications.notify({ event: 'restart_loop', environment: 'local', app, title: `${app} loops`, message: '', details: {}, starts });
+    const loop = (starts: number[]) =>
+      t.services.notifications.notify({
+        event: 'restart_loop',
+        environment: 'local',
+        app,
+        title: `${app} loops`,
+        message: '',
+        details: {},
+        starts,
+      });
     const now = Date.now();
     loop([now - 20 * 60_000, now - 10 * 60_000, now]);
     loop([now - 1000, now]);
@@ -158,23 +225,46 @@ describe('notifications', () => {
     const test = await t.client.post<Delivery>(`/api/notifications/channels/${channels.hook.id}/test`);
     expect(test.status, test.text).toBe(200);
     expect(test.body).toMatchObject({ status: 'sent', attempts: 1, event: 'test' });
-    expect(posts.some((p) => p.path === '/hook' && p.body.includes('Test message from Berth') && p.headers['x-token'] === HEADER_SECRET)).toBe(true);
+    expect(
+      posts.some(
+        (p) =>
+          p.path === '/hook' && p.body.includes('Test message from Berth') && p.headers['x-token'] === HEADER_SECRET,
+      ),
+    ).toBe(true);
     const mailTest = await t.client.post<Delivery>(`/api/notifications/channels/${channels.mail.id}/test`);
     expect(mailTest.body.status, mailTest.body.error ?? '').toBe('sent');
 
-    const renamed = await t.client.request<Channel>('PATCH', `/api/notifications/channels/${channels.hook.id}`, { name: 'hook-renamed' });
+    const renamed = await t.client.request<Channel>('PATCH', `/api/notifications/channels/${channels.hook.id}`, {
+      name: 'hook-renamed',
+    });
     expect(renamed.status, renamed.text).toBe(200);
     expect(renamed.body.secrets_set.sort()).toEqual(['header_value', 'signing_secret']);
-    const cleared = await t.client.request<Channel>('PATCH', `/api/notifications/channels/${channels.hook.id}`, { signing_secret: null });
+    const cleared = await t.client.request<Channel>('PATCH', `/api/notifications/channels/${channels.hook.id}`, {
+      signing_secret: null,
+    });
     expect(cleared.body.secrets_set).toEqual(['header_value']);
-    expect((await t.client.request('PATCH', `/api/notifications/channels/${channels.hook.id}`, { type: 'slack' })).status).toBe(400);
+    expect(
+      (await t.client.request('PATCH', `/api/notifications/channels/${channels.hook.id}`, { type: 'slack' })).status,
+    ).toBe(400);
 
-    const blocked = await t.client.post('/api/notifications/channels', { name: 'meta', type: 'webhook', url: 'http://169.254.169.254/latest' });
+    const blocked = await t.client.post('/api/notifications/channels', {
+      name: 'meta',
+      type: 'webhook',
+      url: 'http://169.254.169.254/latest',
+    });
     expect(blocked.status).toBe(400);
     expect((blocked.body as { code: string }).code).toBe('blocked_address');
     expect((await t.client.post('/api/notifications/rules', { event: 'oom', channels: [99999] })).status).toBe(400);
 
-    const reads = await Promise.all(['/api/notifications/channels', '/api/notifications/rules', '/api/notifications/history', '/api/audit?limit=10000', '/api/audit/export?format=csv'].map((p) => t.client.get(p)));
+    const reads = await Promise.all(
+      [
+        '/api/notifications/channels',
+        '/api/notifications/rules',
+        '/api/notifications/history',
+        '/api/audit?limit=10000',
+        '/api/audit/export?format=csv',
+      ].map((p) => t.client.get(p)),
+    );
     const seen = [renamed.text, cleared.text, ...reads.map((r) => r.text)].join('\n');
     for (const s of SECRETS) expect(seen).not.toContain(s);
     expect(JSON.stringify(t.ctx.db.prepare('SELECT * FROM notification_channels').all())).not.toContain(SMTP_PASSWORD);

@@ -35,8 +35,34 @@ describe('prune', () => {
     const stopped = uniqueName('prune-c');
     const running = uniqueName('prune-c');
     made.container.push(stopped, running);
-    dockerCli(['run', '--name', stopped, '--label', 'berth.test=1', '--label', mark, engine.image, 'dd', 'if=/dev/zero', 'of=/f', 'bs=1k', 'count=64']);
-    dockerCli(['run', '-d', '--name', running, '--label', 'berth.test=1', '--label', mark, engine.image, 'sleep', '300']);
+    dockerCli([
+      'run',
+      '--name',
+      stopped,
+      '--label',
+      'berth.test=1',
+      '--label',
+      mark,
+      engine.image,
+      'dd',
+      'if=/dev/zero',
+      'of=/f',
+      'bs=1k',
+      'count=64',
+    ]);
+    dockerCli([
+      'run',
+      '-d',
+      '--name',
+      running,
+      '--label',
+      'berth.test=1',
+      '--label',
+      mark,
+      engine.image,
+      'sleep',
+      '300',
+    ]);
     const stoppedId = dockerCli(['inspect', '--format', '{{.Id}}', stopped]).trim();
 
     const res = await t.client.post<PruneResult>(`${BASE}containers${query}`);
@@ -55,7 +81,18 @@ describe('prune', () => {
     made.volume.push(unused, used);
     made.container.push(user);
     for (const v of [unused, used]) dockerCli(['volume', 'create', '--label', 'berth.test=1', '--label', mark, v]);
-    dockerCli(['run', '--rm', '-v', `${unused}:/d`, engine.image, 'dd', 'if=/dev/zero', 'of=/d/f', 'bs=1k', 'count=64']);
+    dockerCli([
+      'run',
+      '--rm',
+      '-v',
+      `${unused}:/d`,
+      engine.image,
+      'dd',
+      'if=/dev/zero',
+      'of=/d/f',
+      'bs=1k',
+      'count=64',
+    ]);
     dockerCli(['create', '--name', user, '--label', 'berth.test=1', '-v', `${used}:/d`, engine.image]);
 
     const res = await t.client.post<PruneResult>(`${BASE}volumes${query}`);
@@ -73,7 +110,19 @@ describe('prune', () => {
     made.network.push(unused, used);
     made.container.push(user);
     for (const n of [unused, used]) dockerCli(['network', 'create', '--label', 'berth.test=1', '--label', mark, n]);
-    dockerCli(['run', '-d', '--name', user, '--label', 'berth.test=1', '--network', used, engine.image, 'sleep', '300']);
+    dockerCli([
+      'run',
+      '-d',
+      '--name',
+      user,
+      '--label',
+      'berth.test=1',
+      '--network',
+      used,
+      engine.image,
+      'sleep',
+      '300',
+    ]);
 
     const res = await t.client.post<PruneResult>(`${BASE}networks${query}`);
     expect(res.status).toBe(200);

@@ -23,10 +23,20 @@ afterAll(async () => {
 /** Every route of the contract: each `*Api` object the contract exports. */
 const CONTRACT: { name: string; def: RouteDef }[] = Object.entries(contract)
   .filter(([key, value]) => key.endsWith('Api') && typeof value === 'object' && value !== null)
-  .flatMap(([api, routes]) => Object.entries(routes as Record<string, RouteDef>).map(([name, def]) => ({ name: `${api}.${name}`, def })));
+  .flatMap(([api, routes]) =>
+    Object.entries(routes as Record<string, RouteDef>).map(([name, def]) => ({ name: `${api}.${name}`, def })),
+  );
 /** ...and the copy of each engine-backed route under /api/environments/local/…, which must ask the same role. */
 const ROUTES = CONTRACT.flatMap((r) =>
-  contract.isEnvironmentScoped(r.def.path) ? [r, { name: `${r.name}@env`, def: { ...r.def, path: contract.scopedContractPath(r.def.path).replace('{env}', 'local') } as RouteDef }] : [r],
+  contract.isEnvironmentScoped(r.def.path)
+    ? [
+        r,
+        {
+          name: `${r.name}@env`,
+          def: { ...r.def, path: contract.scopedContractPath(r.def.path).replace('{env}', 'local') } as RouteDef,
+        },
+      ]
+    : [r],
 );
 
 /**
@@ -35,7 +45,8 @@ const ROUTES = CONTRACT.flatMap((r) =>
  * then ends in 400 or 404 before any engine work, while the role check comes first.
  */
 const FAKE = 'berth-roles-walk-none';
-const urlOf = (def: RouteDef) => contract.fillPath(def.path, Object.fromEntries([...def.path.matchAll(/\{(\w+)\}/g)].map((m) => [m[1]!, FAKE])));
+const urlOf = (def: RouteDef) =>
+  contract.fillPath(def.path, Object.fromEntries([...def.path.matchAll(/\{(\w+)\}/g)].map((m) => [m[1]!, FAKE])));
 
 interface Actor {
   role: Role;
@@ -53,7 +64,10 @@ async function makeActor(role: Role): Promise<Actor> {
   expect(made.body).toMatchObject({ email, role, disabled: false, totp_enabled: false });
   const cookie = t.anon();
   await cookie.login(email, password);
-  const newKey = await cookie.post<NewApiKey>('/api/auth/api/keys/new', { key_name: 'walk', current_password: password });
+  const newKey = await cookie.post<NewApiKey>('/api/auth/api/keys/new', {
+    key_name: 'walk',
+    current_password: password,
+  });
   expect(newKey.status, newKey.text).toBe(200);
   const key = t.anon();
   key.bearer = newKey.body.token;
@@ -73,7 +87,13 @@ async function call(client: TestClient, def: RouteDef) {
     headers.cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     headers['x-csrf-token'] = client.cookies.get('csrf_access_token') ?? '';
   }
-  const res = await t.app.inject({ method: def.method, url: urlOf(def), headers, payloadAsStream: true, ...(hasBody ? { payload: JSON.stringify('roles-walk') } : {}) });
+  const res = await t.app.inject({
+    method: def.method,
+    url: urlOf(def),
+    headers,
+    payloadAsStream: true,
+    ...(hasBody ? { payload: JSON.stringify('roles-walk') } : {}),
+  });
   const stream = res.stream();
   if (String(res.headers['content-type'] ?? '').startsWith('text/event-stream')) {
     stream.destroy();
@@ -94,7 +114,8 @@ describe('roles', () => {
   it('every contract route is open or names a role', () => {
     expect(CONTRACT.length).toBeGreaterThan(50);
     expect(ROUTES.length).toBeGreaterThan(CONTRACT.length + 30);
-    for (const { name, def } of CONTRACT) expect(def.open === true || contract.ROLES.includes(def.role as Role), name).toBe(true);
+    for (const { name, def } of CONTRACT)
+      expect(def.open === true || contract.ROLES.includes(def.role as Role), name).toBe(true);
   });
 
   it('walks the whole route table as a viewer and an operator, by cookie and by API key', async () => {
@@ -135,7 +156,13 @@ describe('roles', () => {
     // Registered without the contract's route(), so it carries no role: deny by default.
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-roles-'));
     const { app } = await buildApp(
-      loadConfig({ DATA_DIR: dataDir, ADMIN_EMAIL: TEST_ADMIN.username, ADMIN_PASSWORD: TEST_ADMIN.password, LOG_LEVEL: 'silent', DOCKER_HOST: process.env.DOCKER_HOST ?? '' }),
+      loadConfig({
+        DATA_DIR: dataDir,
+        ADMIN_EMAIL: TEST_ADMIN.username,
+        ADMIN_PASSWORD: TEST_ADMIN.password,
+        LOG_LEVEL: 'silent',
+        DOCKER_HOST: process.env.DOCKER_HOST ?? '',
+      }),
     );
     try {
       app.get('/api/roles-walk-undeclared', () => ({ ok: true }));
@@ -159,7 +186,17 @@ describe('environment values', () => {
   const project = projectName('roles-env');
   beforeAll(async () => {
     // Created, never started: inspect is all the test needs.
-    dockerCli(['create', '--name', container, '--label', 'berth.test=1', '-e', `FOO=${secret}`, testEngine().image, 'true']);
+    dockerCli([
+      'create',
+      '--name',
+      container,
+      '--label',
+      'berth.test=1',
+      '-e',
+      `FOO=${secret}`,
+      testEngine().image,
+      'true',
+    ]);
     const content = `# roles test\nx-env: &shared\n  ANCHORED: ${secret}-anchored\nservices:\n  web:\n    image: ${testEngine().image}\n    environment:\n      <<: *shared\n      INLINE: ${secret}-map\n  job:\n    image: ${testEngine().image}\n    environment:\n      - LISTED=${secret}-list\n      - FROM_SHELL\n`;
     const saved = await t.client.post('/api/compose/', { name: project, content });
     expect(saved.status, saved.text).toBe(200);
@@ -186,7 +223,10 @@ describe('environment values', () => {
     expect(file).not.toContain('# roles test'); // comments are dropped: they hold old values as often as not
     expect(file).toContain(`LISTED=${masked}`);
     expect(file).toContain('- FROM_SHELL');
-    expect((detail.body as contract.ProjectDetail).services.web?.environment).toEqual({ ANCHORED: masked, INLINE: masked });
+    expect((detail.body as contract.ProjectDetail).services.web?.environment).toEqual({
+      ANCHORED: masked,
+      INLINE: masked,
+    });
     // The image's own ENV (PATH) is masked too: one rule, no guess at which values are secret.
     expect((image.body as contract.ImageDetail).ContainerConfig.Env?.every((e) => e.endsWith(`=${masked}`))).toBe(true);
 
@@ -210,11 +250,17 @@ describe('users', () => {
   });
 
   it('a role change applies at once to sessions and API keys', async () => {
-    const made = await admin().post<User>('/api/users', { email: 'promote@berth.test', password: 'promote-password', role: 'viewer' });
+    const made = await admin().post<User>('/api/users', {
+      email: 'promote@berth.test',
+      password: 'promote-password',
+      role: 'viewer',
+    });
     const c = t.anon();
     await c.login('promote@berth.test', 'promote-password');
     const key = t.anon();
-    key.bearer = (await c.post<NewApiKey>('/api/auth/api/keys/new', { key_name: 'k', current_password: 'promote-password' })).body.token;
+    key.bearer = (
+      await c.post<NewApiKey>('/api/auth/api/keys/new', { key_name: 'k', current_password: 'promote-password' })
+    ).body.token;
     expect((await key.post('/api/apps/deploy', {})).status).toBe(403);
     expect((await admin().request('PATCH', `/api/users/${made.body.id}`, { role: 'operator' })).status).toBe(200);
     expect((await key.post('/api/apps/deploy', {})).status).toBe(400);
@@ -222,16 +268,24 @@ describe('users', () => {
   });
 
   it('disabling ends the sessions and suspends the keys; enabling lets the user sign in again', async () => {
-    const made = await admin().post<User>('/api/users', { email: 'off@berth.test', password: 'off-password', role: 'operator' });
+    const made = await admin().post<User>('/api/users', {
+      email: 'off@berth.test',
+      password: 'off-password',
+      role: 'operator',
+    });
     const c = t.anon();
     await c.login('off@berth.test', 'off-password');
     const key = t.anon();
-    key.bearer = (await c.post<NewApiKey>('/api/auth/api/keys/new', { key_name: 'k', current_password: 'off-password' })).body.token;
+    key.bearer = (
+      await c.post<NewApiKey>('/api/auth/api/keys/new', { key_name: 'k', current_password: 'off-password' })
+    ).body.token;
     const off = await admin().request<User>('PATCH', `/api/users/${made.body.id}`, { disabled: true });
     expect(off.body.disabled).toBe(true);
     expect((await c.get('/api/apps/')).status).toBe(401);
     expect((await key.get('/api/apps/')).status).toBe(401);
-    const login = await t.anon().post<ApiError>('/api/auth/login', { username: 'off@berth.test', password: 'off-password' });
+    const login = await t
+      .anon()
+      .post<ApiError>('/api/auth/login', { username: 'off@berth.test', password: 'off-password' });
     expect(login.status).toBe(401);
     expect(login.body.detail).toContain('disabled');
     await admin().request('PATCH', `/api/users/${made.body.id}`, { disabled: false });
@@ -240,12 +294,20 @@ describe('users', () => {
   });
 
   it('a password reset ends the sessions and revokes the keys', async () => {
-    const made = await admin().post<User>('/api/users', { email: 'reset@berth.test', password: 'reset-password', role: 'viewer' });
+    const made = await admin().post<User>('/api/users', {
+      email: 'reset@berth.test',
+      password: 'reset-password',
+      role: 'viewer',
+    });
     const c = t.anon();
     await c.login('reset@berth.test', 'reset-password');
     const key = t.anon();
-    key.bearer = (await c.post<NewApiKey>('/api/auth/api/keys/new', { key_name: 'k', current_password: 'reset-password' })).body.token;
-    expect((await admin().request('PATCH', `/api/users/${made.body.id}`, { password: 'brand-new-password' })).status).toBe(200);
+    key.bearer = (
+      await c.post<NewApiKey>('/api/auth/api/keys/new', { key_name: 'k', current_password: 'reset-password' })
+    ).body.token;
+    expect(
+      (await admin().request('PATCH', `/api/users/${made.body.id}`, { password: 'brand-new-password' })).status,
+    ).toBe(200);
     expect((await c.get('/api/apps/')).status).toBe(401);
     expect((await key.get('/api/apps/')).status).toBe(401);
     await t.anon().login('reset@berth.test', 'brand-new-password');
@@ -259,17 +321,43 @@ describe('users', () => {
       expect(res.body.detail).toContain('at least one enabled admin');
     }
     expect((await admin().delete<ApiError>(`/api/users/${me.id}`)).status).toBe(409);
-    expect((await admin().get<User[]>('/api/users')).body.find((u) => u.id === me.id)).toMatchObject({ role: 'admin', disabled: false });
-    const other = await admin().post<User>('/api/users', { email: 'second-admin@berth.test', password: 'second-admin-pw', role: 'admin' });
+    expect((await admin().get<User[]>('/api/users')).body.find((u) => u.id === me.id)).toMatchObject({
+      role: 'admin',
+      disabled: false,
+    });
+    const other = await admin().post<User>('/api/users', {
+      email: 'second-admin@berth.test',
+      password: 'second-admin-pw',
+      role: 'admin',
+    });
     expect((await admin().delete(`/api/users/${other.body.id}`)).status).toBe(200);
     expect((await admin().get<User[]>('/api/users')).body.some((u) => u.id === other.body.id)).toBe(false);
   });
 
   it('refuses a taken email, a weak password and an unknown role, changing nothing', async () => {
     const before = (await admin().get<User[]>('/api/users')).body.length;
-    expect((await admin().post<ApiError>('/api/users', { email: TEST_ADMIN.username.toUpperCase(), password: 'long-enough-pw', role: 'viewer' })).status).toBe(409);
-    expect((await admin().post<ApiError>('/api/users', { email: 'weak@berth.test', password: 'short', role: 'viewer' })).status).toBe(400);
-    expect((await admin().post<ApiError>('/api/users', { email: 'root@berth.test', password: 'long-enough-pw', role: 'root' })).status).toBe(400);
+    expect(
+      (
+        await admin().post<ApiError>('/api/users', {
+          email: TEST_ADMIN.username.toUpperCase(),
+          password: 'long-enough-pw',
+          role: 'viewer',
+        })
+      ).status,
+    ).toBe(409);
+    expect(
+      (await admin().post<ApiError>('/api/users', { email: 'weak@berth.test', password: 'short', role: 'viewer' }))
+        .status,
+    ).toBe(400);
+    expect(
+      (
+        await admin().post<ApiError>('/api/users', {
+          email: 'root@berth.test',
+          password: 'long-enough-pw',
+          role: 'root',
+        })
+      ).status,
+    ).toBe(400);
     expect((await admin().request<ApiError>('PATCH', '/api/users/999999', { role: 'viewer' })).status).toBe(404);
     expect((await admin().get<User[]>('/api/users')).body.length).toBe(before);
   });

@@ -11,7 +11,10 @@ const state = (s: Partial<HealthInput['State']>, restarts = 0): HealthInput => (
 describe('healthVerdict: has the new Berth come up?', () => {
   it('waits while the health check is starting, and fails once the timeout passes', () => {
     expect(healthVerdict(state({ Health: { Status: 'starting' } }), 5_000, opts)).toEqual({ state: 'wait' });
-    expect(healthVerdict(state({ Health: { Status: 'starting' } }), 60_000, opts)).toEqual({ state: 'failed', reason: 'it was not healthy within 60 s' });
+    expect(healthVerdict(state({ Health: { Status: 'starting' } }), 60_000, opts)).toEqual({
+      state: 'failed',
+      reason: 'it was not healthy within 60 s',
+    });
   });
 
   it('accepts healthy at once, even before the stable time', () => {
@@ -19,7 +22,19 @@ describe('healthVerdict: has the new Berth come up?', () => {
   });
 
   it('fails on unhealthy and quotes the last check output', () => {
-    const v = healthVerdict(state({ Health: { Status: 'unhealthy', Log: [{ ExitCode: 1, Output: 'old' }, { ExitCode: 1, Output: 'connection refused\n' }] } }), 100, opts);
+    const v = healthVerdict(
+      state({
+        Health: {
+          Status: 'unhealthy',
+          Log: [
+            { ExitCode: 1, Output: 'old' },
+            { ExitCode: 1, Output: 'connection refused\n' },
+          ],
+        },
+      }),
+      100,
+      opts,
+    );
     expect(v).toEqual({ state: 'failed', reason: 'its health check failed: connection refused' });
   });
 
@@ -29,7 +44,10 @@ describe('healthVerdict: has the new Berth come up?', () => {
   });
 
   it('fails when the container stopped, restarts, or was restarted between two looks', () => {
-    expect(healthVerdict(state({ Running: false, Status: 'exited', ExitCode: 3 }), 100, opts)).toEqual({ state: 'failed', reason: 'it stopped (exited, exit code 3)' });
+    expect(healthVerdict(state({ Running: false, Status: 'exited', ExitCode: 3 }), 100, opts)).toEqual({
+      state: 'failed',
+      reason: 'it stopped (exited, exit code 3)',
+    });
     expect(healthVerdict(state({ Restarting: true, ExitCode: 1 }), 100, opts).state).toBe('failed');
     expect(healthVerdict(state({ Health: { Status: 'healthy' } }, 1), 100, opts).state).toBe('failed');
   });
@@ -58,7 +76,12 @@ describe('updaterSpec: a copy of Berth that only does the swap', () => {
     },
     extraNetworks: [{ name: 'other', endpoint: { Aliases: ['berth'], IPAMConfig: { IPv4Address: '10.6.0.9' } } }],
   };
-  const { create, extraNetworks } = updaterSpec(self, base, ['/usr/local/bin/node', '/app/server/dist/self-update-main.mjs', '--target', self.Id]);
+  const { create, extraNetworks } = updaterSpec(self, base, [
+    '/usr/local/bin/node',
+    '/app/server/dist/self-update-main.mjs',
+    '--target',
+    self.Id,
+  ]);
 
   it('runs the image Berth runs now, with the updater command instead of the server', () => {
     expect(create.Image).toBe(self.Image);
@@ -75,7 +98,12 @@ describe('updaterSpec: a copy of Berth that only does the swap', () => {
   });
 
   it('publishes nothing, has no health check, restart policy, fixed address, alias or compose labels, and removes itself', () => {
-    expect(create.HostConfig).toMatchObject({ PortBindings: {}, PublishAllPorts: false, RestartPolicy: { Name: 'no' }, AutoRemove: true });
+    expect(create.HostConfig).toMatchObject({
+      PortBindings: {},
+      PublishAllPorts: false,
+      RestartPolicy: { Name: 'no' },
+      AutoRemove: true,
+    });
     expect(create.ExposedPorts).toEqual({});
     expect(create.Healthcheck).toEqual({ Test: ['NONE'] });
     expect(create.Labels).toEqual({ keep: 'me', [UPDATER_LABEL]: self.Id });

@@ -19,11 +19,30 @@ const fast: SwapOptions = { log, stableMs: 1500, timeoutMs: 20_000, pollMs: 200 
 
 const inspect = (ref: string): Promise<ContainerDetail> => docker.inspectContainer(ref);
 /** Containers whose name starts with `prefix` (the swap's temporary names included). */
-const named = (prefix: string) => dockerCli(['ps', '-a', '--filter', `name=${prefix}`, '--format', '{{.Names}}']).split('\n').filter(Boolean).sort();
+const named = (prefix: string) =>
+  dockerCli(['ps', '-a', '--filter', `name=${prefix}`, '--format', '{{.Names}}'])
+    .split('\n')
+    .filter(Boolean)
+    .sort();
 
 /** A long-running "Berth" stand-in: busybox asleep, its host name set to its name, quick to stop. */
 function runStandIn(name: string, image = testEngine().image, extra: string[] = []): string {
-  return dockerCli(['run', '-d', '--name', name, '--hostname', name, '--label', 'berth.test=1', '--stop-timeout', '1', ...extra, image, 'sleep', '3600']).trim();
+  return dockerCli([
+    'run',
+    '-d',
+    '--name',
+    name,
+    '--hostname',
+    name,
+    '--label',
+    'berth.test=1',
+    '--stop-timeout',
+    '1',
+    ...extra,
+    image,
+    'sleep',
+    '3600',
+  ]).trim();
 }
 
 async function specFor(name: string, change: (s: RecreateSpec) => void): Promise<RecreateSpec> {
@@ -128,7 +147,13 @@ describe('self-update check and start against a stand-in Berth container and the
   };
 
   it('finds its own container by host name and reports it up to date', async () => {
-    expect(await check()).toMatchObject({ updatable: false, reason: null, container: name, image: ref, lastUpdate: null });
+    expect(await check()).toMatchObject({
+      updatable: false,
+      reason: null,
+      container: name,
+      image: ref,
+      lastUpdate: null,
+    });
   });
 
   it('refuses to start an update when the registry has nothing newer', async () => {
@@ -147,7 +172,19 @@ describe('self-update check and start against a stand-in Berth container and the
     const self = await inspect(name);
     const fake = uniqueName('selfupd-updater');
     extra.push(fake);
-    dockerCli(['run', '-d', '--name', fake, '--label', 'berth.test=1', '--label', `${UPDATER_LABEL}=${self.Id}`, testEngine().image, 'sleep', '3600']);
+    dockerCli([
+      'run',
+      '-d',
+      '--name',
+      fake,
+      '--label',
+      'berth.test=1',
+      '--label',
+      `${UPDATER_LABEL}=${self.Id}`,
+      testEngine().image,
+      'sleep',
+      '3600',
+    ]);
     const res = await t.client.post<ApiError>('/api/settings/update', REAUTH);
     expect(res.status).toBe(409);
     expect(res.body.detail).toContain(fake);
@@ -160,7 +197,9 @@ describe('self-update check and start against a stand-in Berth container and the
     const res = await t.client.post<ApiError>('/api/settings/update', REAUTH);
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.body.detail).toMatch(/node/);
-    expect(dockerCli(['ps', '-a', '--filter', `label=${UPDATER_LABEL}=${before.Id}`, '--format', '{{.Names}}']).trim()).toBe('');
+    expect(
+      dockerCli(['ps', '-a', '--filter', `label=${UPDATER_LABEL}=${before.Id}`, '--format', '{{.Names}}']).trim(),
+    ).toBe('');
     const after = await inspect(name);
     expect(after.Id).toBe(before.Id);
     expect(after.State.StartedAt).toBe(before.State.StartedAt);
@@ -169,7 +208,16 @@ describe('self-update check and start against a stand-in Berth container and the
   it('the updater swaps Berth onto the new image and records the outcome for the next Berth', async () => {
     const old = await inspect(name);
     expect(old.Image).toBe(v1);
-    const outcome = await runSelfUpdate(docker, { target: old.Id, image: ref, dataDir: t.dataDir, log, graceMs: 0, stableMs: 1500, pollMs: 200, healthTimeoutMs: 20_000 });
+    const outcome = await runSelfUpdate(docker, {
+      target: old.Id,
+      image: ref,
+      dataDir: t.dataDir,
+      log,
+      graceMs: 0,
+      stableMs: 1500,
+      pollMs: 200,
+      healthTimeoutMs: 20_000,
+    });
     expect(outcome.result, outcome.detail).toBe('updated');
     const now = await inspect(name);
     expect(now.Id).not.toBe(old.Id);
@@ -185,9 +233,18 @@ describe('self-update check and start against a stand-in Berth container and the
   it('records a failed run when the target container does not exist', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-t-selfupd-'));
     try {
-      const outcome = await runSelfUpdate(docker, { target: `${name}-gone`, image: ref, dataDir: dir, log, graceMs: 0 });
+      const outcome = await runSelfUpdate(docker, {
+        target: `${name}-gone`,
+        image: ref,
+        dataDir: dir,
+        log,
+        graceMs: 0,
+      });
       expect(outcome.result).toBe('failed');
-      expect(JSON.parse(fs.readFileSync(path.join(dir, OUTCOME_FILE), 'utf8'))).toMatchObject({ result: 'failed', image: ref });
+      expect(JSON.parse(fs.readFileSync(path.join(dir, OUTCOME_FILE), 'utf8'))).toMatchObject({
+        result: 'failed',
+        image: ref,
+      });
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -1,6 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiError, ImportResult, SelfUpdateCheck, ServerInfo, SettingsFile, Template, TemplateDetail, TemplateVariable } from '@berth/contract';
+import type {
+  ApiError,
+  ImportResult,
+  SelfUpdateCheck,
+  ServerInfo,
+  SettingsFile,
+  Template,
+  TemplateDetail,
+  TemplateVariable,
+} from '@berth/contract';
 import { createTestApp, REAUTH, TEST_ADMIN, type TestApp, type TestClient } from './helpers/app';
 import { json, startCatalogueServer, type CatalogueServer } from './templates-fixtures';
 
@@ -10,15 +19,26 @@ const EXPORT = '/api/settings/export';
  * A multipart/form-data body with the current password (re-authentication, issue 22.5) and one
  * file part, as a browser's FormData sends it.
  */
-export function multipart(content: Buffer | string, opts: { field?: string; filename?: string; currentPassword?: string } = {}) {
+export function multipart(
+  content: Buffer | string,
+  opts: { field?: string; filename?: string; currentPassword?: string } = {},
+) {
   const boundary = `----berth${randomBytes(8).toString('hex')}`;
   const password = `--${boundary}\r\nContent-Disposition: form-data; name="current_password"\r\n\r\n${opts.currentPassword ?? TEST_ADMIN.password}\r\n`;
   const head = `--${boundary}\r\nContent-Disposition: form-data; name="${opts.field ?? 'upload'}"; filename="${opts.filename ?? 'berth-settings.json'}"\r\nContent-Type: application/json\r\n\r\n`;
-  const body = Buffer.concat([Buffer.from(password + head), Buffer.from(content), Buffer.from(`\r\n--${boundary}--\r\n`)]);
+  const body = Buffer.concat([
+    Buffer.from(password + head),
+    Buffer.from(content),
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
   return { body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
-export function upload(client: TestClient, content: Buffer | string, opts: { field?: string; filename?: string; currentPassword?: string } = {}) {
+export function upload(
+  client: TestClient,
+  content: Buffer | string,
+  opts: { field?: string; filename?: string; currentPassword?: string } = {},
+) {
   const { body, headers } = multipart(content, opts);
   return client.request<ImportResult | ApiError>('POST', EXPORT, body, headers);
 }
@@ -39,11 +59,41 @@ describe('settings export and import', () => {
   beforeAll(async () => {
     t = await createTestApp({ TEMPLATE_FETCH_ALLOW_LOOPBACK: 'true' });
     cat = await startCatalogueServer();
-    cat.routes.set('/one.json', json([
-      { type: 1, title: 'Nginx', description: 'Web server', image: 'nginx:latest', ports: ['8080:80/tcp'], env: [{ name: 'A', label: 'A', default: '!config' }] },
-      { type: 1, title: 'Redis', image: 'redis:7', command: 'redis-server --appendonly yes', volumes: [{ container: '/data', bind: '!data/redis' }] },
-    ]));
-    cat.routes.set('/two.json', json({ version: '2', templates: [{ type: 1, title: 'Postgres', image: 'postgres:16', ports: ['5432/tcp'], labels: [{ name: 'a', value: 'b' }] }] }));
+    cat.routes.set(
+      '/one.json',
+      json([
+        {
+          type: 1,
+          title: 'Nginx',
+          description: 'Web server',
+          image: 'nginx:latest',
+          ports: ['8080:80/tcp'],
+          env: [{ name: 'A', label: 'A', default: '!config' }],
+        },
+        {
+          type: 1,
+          title: 'Redis',
+          image: 'redis:7',
+          command: 'redis-server --appendonly yes',
+          volumes: [{ container: '/data', bind: '!data/redis' }],
+        },
+      ]),
+    );
+    cat.routes.set(
+      '/two.json',
+      json({
+        version: '2',
+        templates: [
+          {
+            type: 1,
+            title: 'Postgres',
+            image: 'postgres:16',
+            ports: ['5432/tcp'],
+            labels: [{ name: 'a', value: 'b' }],
+          },
+        ],
+      }),
+    );
     cat.routes.set('/three.json', json([{ type: 1, title: 'Busybox', image: 'busybox' }]));
   });
   afterAll(async () => {
@@ -83,14 +133,20 @@ describe('settings export and import', () => {
     expect(original.templates.length).toBeGreaterThanOrEqual(2);
 
     // Change everything the file holds.
-    for (const tpl of (await t.client.get<Template[]>('/api/templates/')).body) await t.client.delete(`/api/templates/${tpl.id}`);
+    for (const tpl of (await t.client.get<Template[]>('/api/templates/')).body)
+      await t.client.delete(`/api/templates/${tpl.id}`);
     await addTemplate(`Other ${tag}`, '/three.json');
     await t.client.post('/api/settings/variables', [{ variable: '!other', replacement: '/x' }]);
     expect(await snapshot(t.client)).not.toEqual(original);
 
     const res = await upload(t.client, before.text);
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toEqual({ success: 'Import Successful', templates: original.templates.length, items: 3, variables: 2 });
+    expect(res.body).toEqual({
+      success: 'Import Successful',
+      templates: original.templates.length,
+      items: 3,
+      variables: 2,
+    });
     expect(await snapshot(t.client)).toEqual(original);
 
     // The imported sources are real sources again: listed, with items that can be opened.
@@ -98,7 +154,11 @@ describe('settings export and import', () => {
     expect(list.map((x) => x.title).sort()).toEqual(original.templates.map((x) => x.title).sort());
     const round = list.find((x) => x.title === `Round ${tag}`)!;
     const detail = (await t.client.get<TemplateDetail>(`/api/templates/${round.id}`)).body;
-    expect(detail.items[0]).toMatchObject({ title: 'Postgres', image: 'postgres:16', labels: [{ label: 'a', value: 'b' }] });
+    expect(detail.items[0]).toMatchObject({
+      title: 'Postgres',
+      image: 'postgres:16',
+      labels: [{ label: 'a', value: 'b' }],
+    });
     expect((await t.client.get<TemplateVariable[]>('/api/settings/variables')).body).toEqual(original.variables);
   });
 
@@ -119,13 +179,49 @@ describe('settings export and import', () => {
       ['another format', () => JSON.stringify({ ...good, format: 'yacht' }), 422, /format: Must be "berth-settings"/],
       ['an unknown version', () => JSON.stringify({ ...good, version: 2 }), 422, /version: Unsupported version/],
       ['a missing section', () => JSON.stringify({ ...good, variables: undefined }), 422, /variables/],
-      ['an unknown section (users)', () => JSON.stringify({ ...good, users: [{ username: 'x', password: 'y' }] }), 422, /users/],
-      ['a wrong type deep inside', () => withTemplates([{ ...good.templates[0]!, items: [{ ...good.templates[0]!.items[0]!, ports: 'all' }] }]), 422, /templates\.0\.items\.0\.ports/],
-      ['a bad variable name', () => JSON.stringify({ ...good, variables: [{ variable: 'config', replacement: '/x' }] }), 422, /variables\.0\.variable/],
-      ['duplicate template titles', () => withTemplates([good.templates[0], { ...good.templates[0], url: `${cat.base}/dup.json` }]), 422, /Duplicate template title/],
-      ['a __proto__ key', () => JSON.stringify(good).replace('{"format"', '{"__proto__":{"isAdmin":true},"format"'), 400, /"__proto__"/],
-      ['a nested __proto__ key', () => withTemplates([{ ...good.templates[0], items: [JSON.parse(`{"__proto__":{"polluted":1},"title":"x"}`)] }]), 400, /"__proto__"/],
-      ['a constructor.prototype key', () => JSON.stringify({ ...good, constructor: { prototype: { isAdmin: true } } }), 400, /"(constructor|prototype)"/],
+      [
+        'an unknown section (users)',
+        () => JSON.stringify({ ...good, users: [{ username: 'x', password: 'y' }] }),
+        422,
+        /users/,
+      ],
+      [
+        'a wrong type deep inside',
+        () => withTemplates([{ ...good.templates[0]!, items: [{ ...good.templates[0]!.items[0]!, ports: 'all' }] }]),
+        422,
+        /templates\.0\.items\.0\.ports/,
+      ],
+      [
+        'a bad variable name',
+        () => JSON.stringify({ ...good, variables: [{ variable: 'config', replacement: '/x' }] }),
+        422,
+        /variables\.0\.variable/,
+      ],
+      [
+        'duplicate template titles',
+        () => withTemplates([good.templates[0], { ...good.templates[0], url: `${cat.base}/dup.json` }]),
+        422,
+        /Duplicate template title/,
+      ],
+      [
+        'a __proto__ key',
+        () => JSON.stringify(good).replace('{"format"', '{"__proto__":{"isAdmin":true},"format"'),
+        400,
+        /"__proto__"/,
+      ],
+      [
+        'a nested __proto__ key',
+        () =>
+          withTemplates([{ ...good.templates[0], items: [JSON.parse(`{"__proto__":{"polluted":1},"title":"x"}`)] }]),
+        400,
+        /"__proto__"/,
+      ],
+      [
+        'a constructor.prototype key',
+        () => JSON.stringify({ ...good, constructor: { prototype: { isAdmin: true } } }),
+        400,
+        /"(constructor|prototype)"/,
+      ],
       ['a file over 5 MiB', () => Buffer.alloc(5 * 1024 * 1024 + 10, 0x20), 413, /larger than 5 MiB/],
       ['no field "upload"', () => JSON.stringify(good), 400, /field "upload"/, 'file'],
     ];
@@ -147,14 +243,31 @@ describe('settings export and import', () => {
     });
 
     // Issue 22.12: malformed multipart bodies are a clear 4xx, never a 500, and change nothing.
-    const rawImport = (body: string | Buffer, contentType: string) => t.client.request<ApiError>('POST', EXPORT, body, { 'content-type': contentType });
+    const rawImport = (body: string | Buffer, contentType: string) =>
+      t.client.request<ApiError>('POST', EXPORT, body, { 'content-type': contentType });
     const B = 'berthboundary42';
     const pw = `--${B}\r\nContent-Disposition: form-data; name="current_password"\r\n\r\n${TEST_ADMIN.password}\r\n`;
     const malformed: [string, () => Promise<{ status: number; body: unknown; text: string }>, RegExp][] = [
-      ['no file part at all', () => rawImport(`${pw}--${B}--\r\n`, `multipart/form-data; boundary=${B}`), /Choose a settings file/],
-      ['a file under another field name', () => upload(t.client, JSON.stringify(good), { field: 'settings' }), /field "upload"/],
+      [
+        'no file part at all',
+        () => rawImport(`${pw}--${B}--\r\n`, `multipart/form-data; boundary=${B}`),
+        /Choose a settings file/,
+      ],
+      [
+        'a file under another field name',
+        () => upload(t.client, JSON.stringify(good), { field: 'settings' }),
+        /field "upload"/,
+      ],
       ['an empty file', () => upload(t.client, ''), /./],
-      ['a multipart body cut off mid-file', () => rawImport(`${pw}--${B}\r\nContent-Disposition: form-data; name="upload"; filename="s.json"\r\nContent-Type: application/json\r\n\r\n{"format":"berth-se`, `multipart/form-data; boundary=${B}`), /not valid multipart|Choose a settings file/],
+      [
+        'a multipart body cut off mid-file',
+        () =>
+          rawImport(
+            `${pw}--${B}\r\nContent-Disposition: form-data; name="upload"; filename="s.json"\r\nContent-Type: application/json\r\n\r\n{"format":"berth-se`,
+            `multipart/form-data; boundary=${B}`,
+          ),
+        /not valid multipart|Choose a settings file/,
+      ],
       ['a multipart content type without a boundary', () => rawImport('whatever', 'multipart/form-data'), /./],
       ['a non-multipart content type (text/plain)', () => rawImport(JSON.stringify(good), 'text/plain'), /./],
     ];
@@ -211,7 +324,11 @@ describe('server info and the update check outside a container', () => {
     expect(res.body.engine.reachable).toBe(true);
     expect(res.body.engine.version).toMatch(/^\d+\.\d+/);
     expect(res.body.engine.apiVersion).toMatch(/^\d+\.\d+$/);
-    expect(res.body.compose).toEqual({ found: t.ctx.compose !== null, command: t.ctx.compose?.argv.join(' ') ?? null, version: t.ctx.compose?.version ?? null });
+    expect(res.body.compose).toEqual({
+      found: t.ctx.compose !== null,
+      command: t.ctx.compose?.argv.join(' ') ?? null,
+      version: t.ctx.compose?.version ?? null,
+    });
     expect(res.body.dataDir).toBe(t.dataDir);
     expect(res.body.composeDir).toBe(t.ctx.config.composeDir);
     expect(res.body.authDisabled).toBe(false);
@@ -235,7 +352,11 @@ describe('server info and the update check outside a container', () => {
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('not_in_container');
     expect(res.body.detail).toMatch(/Berth is not running in a container/);
-    for (const [method, body] of [['GET', undefined], ['POST', {}], ['POST', { current_password: 'wrong-password' }]] as const) {
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['POST', {}],
+      ['POST', { current_password: 'wrong-password' }],
+    ] as const) {
       const refused = await t.client.request<ApiError>(method, '/api/settings/update', body);
       expect(refused.status, `${method} ${JSON.stringify(body)}`).toBe(403);
       expect(refused.body.code).toBe('reauth_failed');

@@ -51,23 +51,35 @@ async function startBerth() {
     ADMIN_EMAIL: TEST_ADMIN.username,
     ADMIN_PASSWORD: TEST_ADMIN.password,
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   started.push({ child, dataDir });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  await expect.poll(() => /Server listening at http:\/\/127\.0\.0\.1:\d+/.test(out) || child.exitCode !== null, { timeout: 60_000, interval: 200 }).toBe(true);
+  await expect
+    .poll(() => /Server listening at http:\/\/127\.0\.0\.1:\d+/.test(out) || child.exitCode !== null, {
+      timeout: 60_000,
+      interval: 200,
+    })
+    .toBe(true);
   const base = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
   if (!base) throw new Error(`Berth did not start:\n${out}`);
-  const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(TEST_ADMIN) });
+  const login = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(TEST_ADMIN),
+  });
   expect(login.status).toBe(200);
   const cookies = login.headers.getSetCookie().map((c) => c.split(';')[0]!);
   const csrf = cookies.find((c) => c.startsWith('csrf_access_token='))!.split('=')[1]!;
   const headers = { cookie: cookies.join('; '), 'x-csrf-token': csrf };
   return { child, base, headers, exited, output: () => out };
 }
-
 
 describe('shutdown', () => {
   it('on SIGTERM during a compose action stops the compose child, answers the action, ends streams with `end` and exits 0', async () => {
@@ -91,12 +103,22 @@ describe('shutdown', () => {
       () => 'ended',
       (err: unknown) => `failed: ${String(err)}`,
     );
-    const action = fetch(`${berth.base}/api/compose/${name}/actions/up`, { method: 'POST', headers: berth.headers }).then(
+    const action = fetch(`${berth.base}/api/compose/${name}/actions/up`, {
+      method: 'POST',
+      headers: berth.headers,
+    }).then(
       async (res) => ({ status: res.status, body: await res.text() }),
       (err: unknown) => ({ status: 0, body: String(err) }),
     );
     // The CLI is running and has got as far as creating the container it then waits on.
-    await expect.poll(() => processesMentioning(`-p\0${name}\0`).length > 0 && events.some((e) => e.event === 'output' && /never/.test(e.data)), { timeout: 120_000, interval: 250 }).toBe(true);
+    await expect
+      .poll(
+        () =>
+          processesMentioning(`-p\0${name}\0`).length > 0 &&
+          events.some((e) => e.event === 'output' && /never/.test(e.data)),
+        { timeout: 120_000, interval: 250 },
+      )
+      .toBe(true);
 
     berth.child.kill('SIGTERM');
     const code = await berth.exited;
@@ -108,7 +130,10 @@ describe('shutdown', () => {
     expect(answered.body).toMatch(/stopped because Berth is shutting down/);
     expect(await streamDone).toBe('ended');
     const ends = events.filter((e) => e.event === 'end').map((e) => JSON.parse(e.data) as Record<string, unknown>);
-    expect(ends).toEqual([expect.objectContaining({ action: 'up', ok: false }), { reason: 'shutdown', detail: 'Berth is shutting down.' }]);
+    expect(ends).toEqual([
+      expect.objectContaining({ action: 'up', ok: false }),
+      { reason: 'shutdown', detail: 'Berth is shutting down.' },
+    ]);
     expect(processesMentioning(`-p\0${name}\0`)).toEqual([]);
   });
 });

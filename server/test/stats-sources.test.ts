@@ -20,7 +20,10 @@ async function halfCore(next: () => Promise<number>, deadline: number): Promise<
   const seen: number[] = [];
   let run = 0;
   while (Date.now() < deadline) {
-    const v = await Promise.race([next(), new Promise<null>((r) => setTimeout(() => r(null), Math.max(0, deadline - Date.now())))]);
+    const v = await Promise.race([
+      next(),
+      new Promise<null>((r) => setTimeout(() => r(null), Math.max(0, deadline - Date.now()))),
+    ]);
     if (v === null) break;
     seen.push(v);
     run = IN_BOUND(v) ? run + 1 : 0;
@@ -33,7 +36,13 @@ async function halfCore(next: () => Promise<number>, deadline: number): Promise<
 function throttling(root: string, id: string): { periods: number; throttled: number } | null {
   for (const file of [path.join(root, 'cpu', 'docker', id, 'cpu.stat'), path.join(root, 'docker', id, 'cpu.stat')]) {
     if (!fs.existsSync(file)) continue;
-    const v = Object.fromEntries(fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => l.split(' ') as [string, string]));
+    const v = Object.fromEntries(
+      fs
+        .readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => l.split(' ') as [string, string]),
+    );
     return { periods: Number(v.nr_periods), throttled: Number(v.nr_throttled) };
   }
   return null;
@@ -52,7 +61,16 @@ function readings(from: StatsSource | StatsHub, id: string, name: string) {
   const close =
     from instanceof StatsHub
       ? from.watch({ id, name, running: true }, { sample: (s) => push(s.cpu_percent), state: () => undefined })
-      : ((h) => () => h.close())(from.open({ id, name }, (r) => push(r.cpu_percent), () => undefined));
+      : (
+          (h) => () =>
+            h.close()
+        )(
+          from.open(
+            { id, name },
+            (r) => push(r.cpu_percent),
+            () => undefined,
+          ),
+        );
   const next = async () => {
     while (!queue.length) await new Promise<void>((resolve) => (wake = resolve));
     return queue.shift()!;
@@ -63,7 +81,12 @@ function readings(from: StatsSource | StatsHub, id: string, name: string) {
 /** The test's own docker CLI, without blocking the event loop (the sources deliver meanwhile). */
 function dockerCliAsync(args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(process.env.BERTH_TEST_DOCKER_CLI || 'docker', ['--host', testEngine().dockerHost, ...args], { timeout: 30_000 }, (err, stdout) => (err ? reject(err) : resolve(stdout)));
+    execFile(
+      process.env.BERTH_TEST_DOCKER_CLI || 'docker',
+      ['--host', testEngine().dockerHost, ...args],
+      { timeout: 30_000 },
+      (err, stdout) => (err ? reject(err) : resolve(stdout)),
+    );
   });
 }
 
@@ -75,7 +98,20 @@ describe('live stats sources and history', () => {
 
   beforeAll(async () => {
     t = await createTestApp({ DATA_DIR: dataDir });
-    id = dockerCli(['run', '-d', '--name', name, '--label', 'berth.test=1', '--cpus', '0.5', testEngine().image, 'sh', '-c', 'while :; do :; done']).trim();
+    id = dockerCli([
+      'run',
+      '-d',
+      '--name',
+      name,
+      '--label',
+      'berth.test=1',
+      '--cpus',
+      '0.5',
+      testEngine().image,
+      'sh',
+      '-c',
+      'while :; do :; done',
+    ]).trim();
   });
   afterAll(async () => {
     removeContainersNamed(PREFIX);
@@ -93,34 +129,47 @@ describe('live stats sources and history', () => {
   // half core for a while) costs one wait, not three. On a machine so busy that the container never
   // gets its half core (it is then not throttled: the counters say so), the bound cannot hold for
   // any reader; the test then says so and checks what still holds: the two sources agree.
-  it('reads a container burning half a core at 45–55 % from the cgroup files, the engine and docker stats', { timeout: 90_000 }, async () => {
-    const cgroup = readings(t.services.environments.local.hub, id, name);
-    const engine = readings(new EngineStatsSource(t.ctx.docker), id, name);
-    const before = throttling(t.ctx.config.cgroupRoot, id);
-    const deadline = Date.now() + 60_000;
-    try {
-      const [viaCgroup, viaEngine, viaCli] = await Promise.all([
-        halfCore(cgroup.next, deadline),
-        halfCore(engine.next, deadline),
-        halfCore(async () => parseFloat(await dockerCliAsync(['stats', '--no-stream', '--format', '{{.CPUPerc}}', id])), deadline),
-      ]);
-      if (viaCgroup.stable && viaEngine.stable && viaCli.stable) return;
-      const after = throttling(t.ctx.config.cgroupRoot, id);
-      const periods = (after?.periods ?? 0) - (before?.periods ?? 0);
-      const share = periods > 0 ? ((after?.throttled ?? 0) - (before?.throttled ?? 0)) / periods : 1;
-      const saw = `cgroup ${viaCgroup.seen.join(', ')}; engine ${viaEngine.seen.join(', ')}; docker stats ${viaCli.seen.join(', ')}`;
-      // Throttled in most periods = the host gave it the half core, so the readings had to show it.
-      expect(share, `the container had its half core (${Math.round(share * 100)} % of periods throttled) but the readings were: ${saw}`).toBeLessThan(0.5);
-      console.warn(`stats-sources: the host never gave the container its half core (load ${os.loadavg()[0]!.toFixed(1)}); checked that the sources agree instead: ${saw}`);
-      expect(Math.abs(mean(viaCgroup.seen) - mean(viaEngine.seen))).toBeLessThan(3);
-    } finally {
-      cgroup.close();
-      engine.close();
-    }
-  });
+  it(
+    'reads a container burning half a core at 45–55 % from the cgroup files, the engine and docker stats',
+    { timeout: 90_000 },
+    async () => {
+      const cgroup = readings(t.services.environments.local.hub, id, name);
+      const engine = readings(new EngineStatsSource(t.ctx.docker), id, name);
+      const before = throttling(t.ctx.config.cgroupRoot, id);
+      const deadline = Date.now() + 60_000;
+      try {
+        const [viaCgroup, viaEngine, viaCli] = await Promise.all([
+          halfCore(cgroup.next, deadline),
+          halfCore(engine.next, deadline),
+          halfCore(
+            async () => parseFloat(await dockerCliAsync(['stats', '--no-stream', '--format', '{{.CPUPerc}}', id])),
+            deadline,
+          ),
+        ]);
+        if (viaCgroup.stable && viaEngine.stable && viaCli.stable) return;
+        const after = throttling(t.ctx.config.cgroupRoot, id);
+        const periods = (after?.periods ?? 0) - (before?.periods ?? 0);
+        const share = periods > 0 ? ((after?.throttled ?? 0) - (before?.throttled ?? 0)) / periods : 1;
+        const saw = `cgroup ${viaCgroup.seen.join(', ')}; engine ${viaEngine.seen.join(', ')}; docker stats ${viaCli.seen.join(', ')}`;
+        // Throttled in most periods = the host gave it the half core, so the readings had to show it.
+        expect(
+          share,
+          `the container had its half core (${Math.round(share * 100)} % of periods throttled) but the readings were: ${saw}`,
+        ).toBeLessThan(0.5);
+        console.warn(
+          `stats-sources: the host never gave the container its half core (load ${os.loadavg()[0]!.toFixed(1)}); checked that the sources agree instead: ${saw}`,
+        );
+        expect(Math.abs(mean(viaCgroup.seen) - mean(viaEngine.seen))).toBeLessThan(3);
+      } finally {
+        cgroup.close();
+        engine.close();
+      }
+    },
+  );
 
   it('keeps the history across a restart, with the max of each step', async () => {
-    const history = async (range: string) => (await t.client.get<StatsHistory>(`/api/apps/${name}/stats/history?range=${range}`)).body;
+    const history = async (range: string) =>
+      (await t.client.get<StatsHistory>(`/api/apps/${name}/stats/history?range=${range}`)).body;
     // The recorder has watched the running container since the app started.
     await until(async () => (await history('10m')).samples.length >= 5, 'five seconds of history');
     const before = await history('10m');

@@ -49,6 +49,8 @@ export async function startCatalogueServer(): Promise<CatalogueServer> {
   };
 }
 
-export const json = (body: unknown, type = 'application/json'): CatalogueRoute => (_req, res) => {
-  res.writeHead(200, { 'content-type': type }).end(typeof body === 'string' ? body : JSON.stringify(body));
-};
+export const json =
+  (body: unknown, type = 'application/json'): CatalogueRoute =>
+  (_req, res) => {
+    res.writeHead(200, { 'content-type': type }).end(typeof body === 'string' ? body : JSON.stringify(body));
+  };

@@ -6,14 +6,34 @@ import { json, startCatalogueServer, type CatalogueServer } from './templates-fi
 const API = '/api/templates/';
 
 const portainerV1 = [
-  { type: 1, title: 'Nginx', description: 'Web server', image: 'nginx:latest', ports: ['8080:80/tcp', '443/tcp'], categories: ['web'], platform: 'linux' },
+  {
+    type: 1,
+    title: 'Nginx',
+    description: 'Web server',
+    image: 'nginx:latest',
+    ports: ['8080:80/tcp', '443/tcp'],
+    categories: ['web'],
+    platform: 'linux',
+  },
   { type: 1, title: 'Broken ports', image: 'busybox', ports: ['8080:80/sctpx'] },
-  { type: 1, title: 'Redis', image: 'redis:7', command: 'redis-server --appendonly yes', volumes: [{ container: '/data', bind: '/srv/redis' }] },
+  {
+    type: 1,
+    title: 'Redis',
+    image: 'redis:7',
+    command: 'redis-server --appendonly yes',
+    volumes: [{ container: '/data', bind: '/srv/redis' }],
+  },
 ];
 const portainerV2 = {
   version: '2',
   templates: [
-    { type: 1, title: 'Postgres', image: 'postgres:16', env: [{ name: 'POSTGRES_PASSWORD', label: 'Password' }], ports: ['5432/tcp'] },
+    {
+      type: 1,
+      title: 'Postgres',
+      image: 'postgres:16',
+      env: [{ name: 'POSTGRES_PASSWORD', label: 'Password' }],
+      ports: ['5432/tcp'],
+    },
     { type: 3, title: 'A stack', repository: { url: 'https://example.test/repo', stackfile: 'stack.yml' } },
   ],
 };
@@ -79,7 +99,9 @@ describe('templates', () => {
     const res = await create({ title: title('V1'), url });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ url, item_count: 2 });
-    expect(res.body.skipped).toEqual([{ index: 1, title: 'Broken ports', reason: expect.stringContaining("port '8080:80/sctpx'") }]);
+    expect(res.body.skipped).toEqual([
+      { index: 1, title: 'Broken ports', reason: expect.stringContaining("port '8080:80/sctpx'") },
+    ]);
 
     const detail = await t.client.get<TemplateDetail>(`${API}${res.body.id}`);
     expect(detail.status).toBe(200);
@@ -92,7 +114,10 @@ describe('templates', () => {
       ],
       categories: ['web'],
     });
-    expect(detail.body.items[1]).toMatchObject({ command: ['redis-server', '--appendonly', 'yes'], volumes: [{ bind: '/srv/redis', container: '/data' }] });
+    expect(detail.body.items[1]).toMatchObject({
+      command: ['redis-server', '--appendonly', 'yes'],
+      volumes: [{ bind: '/srv/redis', container: '/data' }],
+    });
 
     const item = await t.client.get<TemplateItem>(`${API}app/${detail.body.items[1]!.id}`);
     expect(item.status).toBe(200);
@@ -101,9 +126,23 @@ describe('templates', () => {
 
   it('makes a stack template into a compose project with its values filled in, and refuses a container template', async () => {
     const stackPath = `/stack${++n}/docker-compose.yml`;
-    cat.routes.set(stackPath, json('services:\n  web:\n    image: ${IMAGE:-busybox}\n    command: ["sh", "-c", "echo $GREETING $$HOME"]\n    labels:\n      dir: "!appdata"\n', 'text/plain'));
+    cat.routes.set(
+      stackPath,
+      json(
+        'services:\n  web:\n    image: ${IMAGE:-busybox}\n    command: ["sh", "-c", "echo $GREETING $$HOME"]\n    labels:\n      dir: "!appdata"\n',
+        'text/plain',
+      ),
+    );
     const catalogue = [
-      { type: 'stack', title: 'Greeter', repository: { url: `${cat.base}/${stackPath.split('/')[1]}`, stackfile: 'docker-compose.yml' }, env: [{ name: 'GREETING', default: 'hi' }, { name: 'IMAGE', default: 'busybox:1' }] },
+      {
+        type: 'stack',
+        title: 'Greeter',
+        repository: { url: `${cat.base}/${stackPath.split('/')[1]}`, stackfile: 'docker-compose.yml' },
+        env: [
+          { name: 'GREETING', default: 'hi' },
+          { name: 'IMAGE', default: 'busybox:1' },
+        ],
+      },
       { type: 'container', title: 'Plain', image: 'busybox' },
     ];
     const created = await create({ title: title('Stacks'), url: serve(json(catalogue)) });
@@ -112,14 +151,21 @@ describe('templates', () => {
     await t.client.post('/api/settings/variables', [{ variable: '!appdata', replacement: '/srv/appdata' }]);
     const name = `stack-${Date.now().toString(36)}`;
 
-    const res = await t.client.post<{ name: string; content: string }>('/api/compose/from-template', { item_id: stack!.id, name, env: { GREETING: 'hello' } });
+    const res = await t.client.post<{ name: string; content: string }>('/api/compose/from-template', {
+      item_id: stack!.id,
+      name,
+      env: { GREETING: 'hello' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.content).toContain('image: busybox:1');
     expect(res.body.content).toContain('echo hello $$HOME');
     expect(res.body.content).toContain('dir: "/srv/appdata"');
     expect((await t.client.get<{ content: string }>(`/api/compose/${name}`)).body.content).toBe(res.body.content);
 
-    const refused = await t.client.post<ApiError>('/api/compose/from-template', { item_id: plain!.id, name: `${name}-2` });
+    const refused = await t.client.post<ApiError>('/api/compose/from-template', {
+      item_id: plain!.id,
+      name: `${name}-2`,
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.detail).toContain('container template');
     expect((await t.client.get(`/api/compose/${name}-2`)).status).toBe(404);
@@ -130,13 +176,26 @@ describe('templates', () => {
     expect(v2.status).toBe(200);
     expect(v2.body.skipped).toEqual([]);
     const v2items = (await t.client.get<TemplateDetail>(`${API}${v2.body.id}`)).body.items;
-    expect(v2items[0]).toMatchObject({ title: 'Postgres', env: [{ name: 'POSTGRES_PASSWORD', label: 'Password', default: '' }], stack: null });
-    expect(v2items[1]).toMatchObject({ title: 'A stack', type: 3, image: '', stack: { kind: 'compose', url: 'https://example.test/repo/stack.yml' } });
+    expect(v2items[0]).toMatchObject({
+      title: 'Postgres',
+      env: [{ name: 'POSTGRES_PASSWORD', label: 'Password', default: '' }],
+      stack: null,
+    });
+    expect(v2items[1]).toMatchObject({
+      title: 'A stack',
+      type: 3,
+      image: '',
+      stack: { kind: 'compose', url: 'https://example.test/repo/stack.yml' },
+    });
 
     const v3 = await create({ title: title('V3'), url: serve(json(portainerV3Yaml, 'application/x-yaml'), 'yml') });
     expect(v3.status).toBe(200);
     const v3items = (await t.client.get<TemplateDetail>(`${API}${v3.body.id}`)).body.items;
-    expect(v3items[0]).toMatchObject({ title: 'Traefik', labels: [{ label: 'traefik.enable', value: 'true' }], ports: [{ hport: '80' }, { hport: '8081', cport: '8080' }] });
+    expect(v3items[0]).toMatchObject({
+      title: 'Traefik',
+      labels: [{ label: 'traefik.enable', value: 'true' }],
+      ports: [{ hport: '80' }, { hport: '8081', cport: '8080' }],
+    });
   });
 
   it("imports the original product's YAML with labelled ports, variables, sysctls and limits", async () => {
@@ -240,11 +299,16 @@ describe('templates', () => {
 
   it('follows a redirect on an allowed host but refuses one to the metadata address', async () => {
     const target = new URL(serve(json(portainerV1))).pathname;
-    const moved = await create({ title: title('Moved'), url: serve((_req, res) => res.writeHead(302, { location: target }).end()) });
+    const moved = await create({
+      title: title('Moved'),
+      url: serve((_req, res) => res.writeHead(302, { location: target }).end()),
+    });
     expect(moved.status).toBe(200);
     expect(moved.body.item_count).toBe(2);
 
-    const metaRedirect = serve((_req, res) => res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end());
+    const metaRedirect = serve((_req, res) =>
+      res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end(),
+    );
     const meta = await create({ title: title('Meta'), url: metaRedirect });
     expect(meta.status).toBe(400);
     expect(meta.body.code).toBe('blocked_address');
@@ -258,7 +322,10 @@ describe('templates', () => {
   });
 
   it('reports an HTML page or a body that is not JSON/YAML as an invalid catalogue', async () => {
-    const urls = [serve(json('<html>internal-secret</html>', 'text/html')), serve(json('{"internal-secret": [1, 2', 'application/json'))];
+    const urls = [
+      serve(json('<html>internal-secret</html>', 'text/html')),
+      serve(json('{"internal-secret": [1, 2', 'application/json')),
+    ];
     for (const url of urls) {
       const res = await create({ title: title('Junk'), url });
       expect(res.status, url).toBe(422);
@@ -273,7 +340,10 @@ describe('templates', () => {
     const before = (await t.client.get<TemplateDetail>(`${API}${created.body.id}`)).body;
     const [nginx, redis] = before.items;
 
-    doc = [{ ...portainerV1[0], description: 'Changed text' }, { type: 1, title: 'Caddy', image: 'caddy:2' }];
+    doc = [
+      { ...portainerV1[0], description: 'Changed text' },
+      { type: 1, title: 'Caddy', image: 'caddy:2' },
+    ];
     await new Promise((r) => setTimeout(r, 5));
     const refreshed = await t.client.get<TemplateWriteResult>(`${API}${created.body.id}/refresh`);
     expect(refreshed.status).toBe(200);
@@ -341,7 +411,10 @@ describe('template URLs without the loopback allowance', () => {
 
   it('refuses loopback addresses, by number or by name, without connecting', async () => {
     for (const host of ['127.0.0.1', 'localhost', '127.1', '[::ffff:127.0.0.1]']) {
-      const res = await t.client.post<ApiError>(API, { title: `Loop ${host}`, url: `http://${host}:${cat.port}/v1.json` });
+      const res = await t.client.post<ApiError>(API, {
+        title: `Loop ${host}`,
+        url: `http://${host}:${cat.port}/v1.json`,
+      });
       expect(res.status, host).toBe(400);
       expect(res.body.code).toBe('blocked_address');
       expect(res.body.detail).toMatch(/loopback/);

@@ -48,9 +48,12 @@ class Term {
   }
 
   async waitFor(pattern: RegExp | string, timeoutMs = 20_000): Promise<void> {
-    const seen = () => (typeof pattern === 'string' ? this.output.includes(pattern) : pattern.test(this.output.toString('latin1')));
+    const seen = () =>
+      typeof pattern === 'string' ? this.output.includes(pattern) : pattern.test(this.output.toString('latin1'));
     await until(seen, `output ${String(pattern)}`, timeoutMs).catch((err: Error) => {
-      throw new Error(`${err.message}; got ${JSON.stringify(this.output.toString('latin1').slice(-300))}, closed ${JSON.stringify(this.closed)}`);
+      throw new Error(
+        `${err.message}; got ${JSON.stringify(this.output.toString('latin1').slice(-300))}, closed ${JSON.stringify(this.closed)}`,
+      );
     });
   }
 
@@ -121,13 +124,19 @@ afterAll(async () => {
 describe('web terminal', () => {
   it('refuses a foreign Origin, a missing CSRF token, a revoked API key and a stopped or unknown app, before any exec', async () => {
     const path = `/api/apps/${running}/exec`;
-    expect(await refusal(browser(path, { origin: 'https://evil.example' }))).toEqual({ status: 403, code: 'csrf_failed' });
+    expect(await refusal(browser(path, { origin: 'https://evil.example' }))).toEqual({
+      status: 403,
+      code: 'csrf_failed',
+    });
     expect(await refusal(browser(path, { csrf: false }))).toEqual({ status: 401, code: 'csrf_failed' });
     expect(await refusal(browser(path + '?token=x'))).toMatchObject({ status: 400 });
 
     const key = (await t.client.post<NewApiKey>('/api/auth/api/keys/new', { key_name: 'terminal', ...REAUTH })).body;
     expect((await t.client.delete(`/api/auth/api/keys/${key.id}`)).status).toBe(200);
-    expect(await refusal(Term.open(wsBase + path, { authorization: `Bearer ${key.token}` }))).toEqual({ status: 401, code: 'unauthorized' });
+    expect(await refusal(Term.open(wsBase + path, { authorization: `Bearer ${key.token}` }))).toEqual({
+      status: 401,
+      code: 'unauthorized',
+    });
 
     expect(await refusal(browser(`/api/apps/${stopped}/exec`))).toEqual({ status: 409, code: 'conflict' });
     expect(await refusal(browser(`/api/apps/${uniqueName('nope')}/exec`))).toEqual({ status: 404, code: 'not_found' });
@@ -155,9 +164,14 @@ describe('web terminal', () => {
 
   it('serves an API key without a CSRF token, and a compose service under its environment-scoped project path', async () => {
     const key = (await t.client.post<NewApiKey>('/api/auth/api/keys/new', { key_name: 'terminal-ok', ...REAUTH })).body;
-    const shells = await t.client.get<{ shells: string[] }>(`/api/environments/local/compose/${project}/services/web/shells`);
+    const shells = await t.client.get<{ shells: string[] }>(
+      `/api/environments/local/compose/${project}/services/web/shells`,
+    );
     expect(shells.body.shells).toContain('sh');
-    const term = await Term.open(`${wsBase}/api/environments/local/compose/${project}/services/web/exec?cols=50&rows=10`, { authorization: `Bearer ${key.token}` });
+    const term = await Term.open(
+      `${wsBase}/api/environments/local/compose/${project}/services/web/exec?cols=50&rows=10`,
+      { authorization: `Bearer ${key.token}` },
+    );
     term.type('stty size; hostname\r');
     await term.waitFor(`10 50\r\n${inspect<{ Config: { Hostname: string } }>(composed).Config.Hostname}\r\n`);
     term.ws.close();
@@ -181,7 +195,8 @@ describe('web terminal', () => {
       terms.map(async (term, i) => {
         await term.waitFor('READY');
         const payload = payloads[i]!;
-        for (let at = 0; at < payload.length; at += 64 * 1024) term.ws.send(payload.subarray(at, at + 64 * 1024), { binary: true });
+        for (let at = 0; at < payload.length; at += 64 * 1024)
+          term.ws.send(payload.subarray(at, at + 64 * 1024), { binary: true });
         const expected = Buffer.concat([Buffer.from('READY'), payload]);
         // Generous: 40 MiB through the engine's terminals takes about 5 s on an idle machine, far more on a loaded one.
         await until(() => term.received >= expected.length, `session ${i} to echo 1 MiB`, 150_000).catch((e: Error) => {
@@ -203,7 +218,10 @@ describe('web terminal idle timeout', () => {
     const idle = await createTestApp({ TERMINAL_IDLE_MINUTES: '0.02' });
     try {
       const url = (await listen(idle.app)).replace(/^http/, 'ws');
-      const term = await Term.open(`${url}/api/apps/${idler}/exec`, { cookie: cookieHeader(idle.client) }, ['berth.terminal', `csrf.${idle.client.cookies.get('csrf_access_token')!}`]);
+      const term = await Term.open(`${url}/api/apps/${idler}/exec`, { cookie: cookieHeader(idle.client) }, [
+        'berth.terminal',
+        `csrf.${idle.client.cookies.get('csrf_access_token')!}`,
+      ]);
       expect(await term.waitClosed()).toEqual({ code: 4000, reason: 'Closed after 1 s without input.' });
       await until(() => execIds(idler).length === 0, 'the idle shell to end');
     } finally {

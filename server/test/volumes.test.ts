@@ -49,7 +49,15 @@ describe('volumes', () => {
     const container = uniqueName('volumes-c');
     volumes.push(name);
     containers.push(container);
-    dockerCli(['volume', 'create', '--label', 'berth.test=1', '--label', 'com.docker.compose.project=berth-t-proj', name]);
+    dockerCli([
+      'volume',
+      'create',
+      '--label',
+      'berth.test=1',
+      '--label',
+      'com.docker.compose.project=berth-t-proj',
+      name,
+    ]);
     dockerCli(['create', '--name', container, '--label', 'berth.test=1', '-v', `${name}:/data`, testEngine().image]);
     const res = await t.client.get<Volume[]>(BASE);
     expect(res.body.find((v) => v.Name === name)).toMatchObject({ Project: 'berth-t-proj', inUse: 1 });
@@ -74,7 +82,11 @@ describe('volumes', () => {
       expect(res.status, name).toBe(400);
       expect(res.body.code).toBe('validation_error');
     }
-    const extra = await t.client.post<ApiError>(BASE, { name: uniqueName('volumes'), Driver: 'local', DriverOpts: { device: '/' } });
+    const extra = await t.client.post<ApiError>(BASE, {
+      name: uniqueName('volumes'),
+      Driver: 'local',
+      DriverOpts: { device: '/' },
+    });
     expect(extra.status).toBe(400);
     expect(extra.body.detail).toMatch(/DriverOpts/);
 

@@ -4,7 +4,12 @@
 const CACHE = 'berth-shell-v1';
 
 self.addEventListener('install', (event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(['/', '/index.html'])).then(() => self.skipWaiting()));
+  event.waitUntil(
+    caches
+      .open(CACHE)
+      .then((cache) => cache.addAll(['/', '/index.html']))
+      .then(() => self.skipWaiting()),
+  );
 });
 
 self.addEventListener('activate', (event) => {
@@ -31,7 +36,11 @@ self.addEventListener('fetch', (event) => {
         return response;
       })
       .catch(() =>
-        caches.match(request).then((hit) => hit || (request.mode === 'navigate' ? caches.match('/index.html') : undefined) || Response.error()),
+        caches
+          .match(request)
+          .then(
+            (hit) => hit || (request.mode === 'navigate' ? caches.match('/index.html') : undefined) || Response.error(),
+          ),
       ),
   );
 });

@@ -20,6 +20,8 @@ createRoot(root).render(
 
 if ('serviceWorker' in navigator && import.meta.env.PROD) {
   window.addEventListener('load', () => {
-    navigator.serviceWorker.register('/sw.js').catch((err: unknown) => console.warn('service worker not registered:', err));
+    navigator.serviceWorker
+      .register('/sw.js')
+      .catch((err: unknown) => console.warn('service worker not registered:', err));
   });
 }

@@ -18,7 +18,15 @@ export interface SchemaProblem {
   span: Span | null;
 }
 
-const TYPE_WORDS: Record<string, string> = { array: 'a list', object: 'a mapping', string: 'a string', number: 'a number', integer: 'a whole number', boolean: 'true or false', null: 'empty' };
+const TYPE_WORDS: Record<string, string> = {
+  array: 'a list',
+  object: 'a mapping',
+  string: 'a string',
+  number: 'a number',
+  integer: 'a whole number',
+  boolean: 'true or false',
+  null: 'empty',
+};
 
 const pointerPath = (pointer: string): (string | number)[] =>
   pointer
@@ -35,9 +43,20 @@ function explain(e: AjvError): { path: (string | number)[]; message: string; onK
   const p = e.params;
   switch (e.keyword) {
     case 'additionalProperties':
-      return { path: [...path, String(p.additionalProperty)], message: `"${String(p.additionalProperty)}" is not a key the Compose Specification has here`, onKey: true };
+      return {
+        path: [...path, String(p.additionalProperty)],
+        message: `"${String(p.additionalProperty)}" is not a key the Compose Specification has here`,
+        onKey: true,
+      };
     case 'type': {
-      const words = [...new Set(String(p.type).split(',').filter((t) => t !== 'string' || !String(p.type).match(/boolean|number|integer/)).map((t) => TYPE_WORDS[t] ?? t))];
+      const words = [
+        ...new Set(
+          String(p.type)
+            .split(',')
+            .filter((t) => t !== 'string' || !String(p.type).match(/boolean|number|integer/))
+            .map((t) => TYPE_WORDS[t] ?? t),
+        ),
+      ];
       return { path, message: `must be ${words.join(' or ')}`, onKey: false };
     }
     case 'required':

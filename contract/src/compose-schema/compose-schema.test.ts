@@ -61,9 +61,15 @@ describe('composeSchemaProblem', () => {
 describe('the schema behind completion and hover', () => {
   it('has the current specification keys where they belong, with descriptions', () => {
     expect(keysAt(composeSchema(), [])).toEqual(expect.arrayContaining(['name', 'include', 'services', 'models']));
-    expect(keysAt(composeSchema(), ['services', 'web'])).toEqual(expect.arrayContaining(['develop', 'healthcheck', 'profiles', 'post_start']));
-    expect(keysAt(composeSchema(), ['services', 'web', 'healthcheck'])).toEqual(expect.arrayContaining(['test', 'start_interval']));
-    expect(keysAt(composeSchema(), ['services', 'web', 'ports', 0])).toEqual(expect.arrayContaining(['target', 'published', 'app_protocol']));
+    expect(keysAt(composeSchema(), ['services', 'web'])).toEqual(
+      expect.arrayContaining(['develop', 'healthcheck', 'profiles', 'post_start']),
+    );
+    expect(keysAt(composeSchema(), ['services', 'web', 'healthcheck'])).toEqual(
+      expect.arrayContaining(['test', 'start_interval']),
+    );
+    expect(keysAt(composeSchema(), ['services', 'web', 'ports', 0])).toEqual(
+      expect.arrayContaining(['target', 'published', 'app_protocol']),
+    );
     expect(keysAt(composeSchema(), ['services'])).toEqual([]);
     expect(descriptionAt(composeSchema(), ['services', 'web', 'restart'])).toMatch(/^Restart policy/);
     expect(descriptionAt(composeSchema(), ['services', 'web', 'healthcheck', 'interval'])).toMatch(/between checks/);

@@ -11,12 +11,21 @@ export const GENERATED_VALIDATOR = new URL('./validate.generated.js', import.met
  * writes it; a unit test fails when it is stale.
  */
 export function validatorSource(): string {
-  const ajv = new Ajv({ code: { source: true, esm: true }, strict: false, allErrors: false, inlineRefs: false, messages: false });
+  const ajv = new Ajv({
+    code: { source: true, esm: true },
+    strict: false,
+    allErrors: false,
+    inlineRefs: false,
+    messages: false,
+  });
   // Descriptions are for the editor's hover, which reads the schema itself; the validator needs none.
-  const schema = JSON.parse(JSON.stringify(buildComposeSchema(), (k, v: unknown) => (k === 'description' || k === 'title' ? undefined : v))) as object;
+  const schema = JSON.parse(
+    JSON.stringify(buildComposeSchema(), (k, v: unknown) => (k === 'description' || k === 'title' ? undefined : v)),
+  ) as object;
   const code = standaloneCode(ajv, ajv.compile(schema));
   // Runtime helpers would come in as require() calls, which an ES module cannot make.
-  if (code.includes('require(')) throw new Error('the generated compose validator needs an ajv runtime helper; relax() should drop its keyword');
+  if (code.includes('require('))
+    throw new Error('the generated compose validator needs an ajv runtime helper; relax() should drop its keyword');
   // ajv's module makes its schema constants and functions at import; wrapped in build(), they are
   // made on the first check instead, so a process that never checks a compose file holds none.
   const exports = /^"use strict";export const validate = (\w+);export default \1;/.exec(code);

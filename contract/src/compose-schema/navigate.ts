@@ -5,7 +5,17 @@ import type { SchemaNode } from './types';
 export function schemasAt(root: SchemaNode, path: DataPath): SchemaNode[] {
   const expand = (n: SchemaNode | undefined, depth = 0): SchemaNode[] => {
     if (!n || depth > 8) return [];
-    if (n.$ref) return [n, ...expand(n.$ref.split('/').slice(1).reduce<unknown>((o, k) => (o as Record<string, unknown>)?.[k], root) as SchemaNode, depth + 1)];
+    if (n.$ref)
+      return [
+        n,
+        ...expand(
+          n.$ref
+            .split('/')
+            .slice(1)
+            .reduce<unknown>((o, k) => (o as Record<string, unknown>)?.[k], root) as SchemaNode,
+          depth + 1,
+        ),
+      ];
     return [n, ...(n.anyOf ?? []).flatMap((b) => expand(b, depth + 1))];
   };
   let nodes = expand(root);

@@ -47,7 +47,8 @@ function relax(n: SchemaNode): void {
   delete n.format;
   delete n.uniqueItems;
   const types = typesOf(n);
-  if (types.some((t) => t === 'boolean' || t === 'number' || t === 'integer') && !types.includes('string')) n.type = [...types, 'string'];
+  if (types.some((t) => t === 'boolean' || t === 'number' || t === 'integer') && !types.includes('string'))
+    n.type = [...types, 'string'];
   if (n.oneOf) {
     n.anyOf = n.oneOf;
     delete n.oneOf;

@@ -19,7 +19,12 @@ const NetworkEndpoint = z.looseObject({
   IPAddress: z.string().nullish(),
   Gateway: z.string().nullish(),
 });
-const Mount = z.looseObject({ Type: z.string().nullish(), Name: z.string().nullish(), Source: z.string().nullish(), Destination: z.string() });
+const Mount = z.looseObject({
+  Type: z.string().nullish(),
+  Name: z.string().nullish(),
+  Source: z.string().nullish(),
+  Destination: z.string(),
+});
 
 /**
  * A container as the API shows it: the engine's inspect shape (list entries carry the subset one
@@ -99,15 +104,29 @@ const EventStream = z.string().describe('text/event-stream');
 const ZipFile = z.unknown().describe('application/zip');
 
 export const appsApi = {
-  list: defineRoute({ method: 'GET', role: 'viewer', path: '/api/apps/', summary: 'Every container, running or not (one engine call)', response: AppList }),
+  list: defineRoute({
+    method: 'GET',
+    role: 'viewer',
+    path: '/api/apps/',
+    summary: 'Every container, running or not (one engine call)',
+    response: AppList,
+  }),
   dashboardStats: defineRoute({
     method: 'GET',
     role: 'viewer',
     path: '/api/apps/stats',
-    summary: "SSE: 'update' = a StatsSample of each running app, 'remove' = {name} when one stops; follows apps starting and stopping",
+    summary:
+      "SSE: 'update' = a StatsSample of each running app, 'remove' = {name} when one stops; follows apps starting and stopping",
     response: EventStream,
   }),
-  get: defineRoute({ method: 'GET', role: 'viewer', path: '/api/apps/{name}', summary: 'One container (inspect shape plus name, ports, short_id)', params: AppNameParams, response: App }),
+  get: defineRoute({
+    method: 'GET',
+    role: 'viewer',
+    path: '/api/apps/{name}',
+    summary: 'One container (inspect shape plus name, ports, short_id)',
+    params: AppNameParams,
+    response: App,
+  }),
   processes: defineRoute({
     method: 'GET',
     role: 'viewer',
@@ -128,7 +147,8 @@ export const appsApi = {
   batch: defineRoute({
     method: 'POST',
     path: '/api/apps/actions/batch',
-    summary: 'One action (or update) on many apps, a few at a time; one result per name (a failure never stops the others) and the app list',
+    summary:
+      'One action (or update) on many apps, a few at a time; one result per name (a failure never stops the others) and the app list',
     role: 'operator',
     body: AppBatchBody,
     response: AppBatchResult,
@@ -154,7 +174,8 @@ export const appsApi = {
     role: 'operator',
     path: '/api/apps/{name}/update',
     alsoMethods: ['GET'],
-    summary: 'Pull the image and recreate the app with the same configuration (rolled back on failure); returns the app list',
+    summary:
+      'Pull the image and recreate the app with the same configuration (rolled back on failure); returns the app list',
     params: AppNameParams,
     response: AppList,
   }),
@@ -181,7 +202,8 @@ export const appsApi = {
     method: 'GET',
     path: '/api/apps/{name}/stats/history',
     role: 'viewer',
-    summary: 'CPU and memory history (mean and max per step): range 10m (1 s steps), 1h (10 s), 24h (1 min) or 7d (10 min); kept across restarts',
+    summary:
+      'CPU and memory history (mean and max per step): range 10m (1 s steps), 1h (10 s), 24h (1 min) or 7d (10 min); kept across restarts',
     params: AppNameParams,
     querystring: StatsHistoryQuery,
     response: StatsHistory,

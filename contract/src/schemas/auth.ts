@@ -86,7 +86,8 @@ export const ChangeAccountBody = z.strictObject({
     .string()
     .superRefine((p, ctx) => {
       if (p === '') return;
-      for (const issue of NewPassword.safeParse(p).error?.issues ?? []) ctx.addIssue({ code: 'custom', message: issue.message });
+      for (const issue of NewPassword.safeParse(p).error?.issues ?? [])
+        ctx.addIssue({ code: 'custom', message: issue.message });
     })
     .optional()
     .default(''),
@@ -95,11 +96,19 @@ export const ChangeAccountBody = z.strictObject({
   keep_api_keys: z.boolean().optional().default(false),
 });
 
-export const ApiKey = z.object({ id: z.number().int(), key_name: z.string(), created_at: z.string(), last_used_at: z.string().nullable() });
+export const ApiKey = z.object({
+  id: z.number().int(),
+  key_name: z.string(),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+});
 export type ApiKey = z.infer<typeof ApiKey>;
 export const NewApiKey = ApiKey.extend({ token: z.string() });
 export type NewApiKey = z.infer<typeof NewApiKey>;
-export const NewApiKeyBody = z.strictObject({ key_name: z.string().trim().min(1, 'Name is required.').max(255), current_password: CurrentPassword.optional() });
+export const NewApiKeyBody = z.strictObject({
+  key_name: z.string().trim().min(1, 'Name is required.').max(255),
+  current_password: CurrentPassword.optional(),
+});
 export const KeyIdParams = z.object({ id: z.coerce.number().int().positive() });
 export const Message = z.object({ msg: z.string() });
 /** With DISABLE_AUTH the page fetches this token and sends it as X-CSRF-TOKEN; null while auth is on (the session carries one). */
@@ -111,12 +120,19 @@ export type TotpRequired = z.infer<typeof TotpRequired>;
 export const LoginResult = z.union([Me, TotpRequired]);
 export type LoginResult = z.infer<typeof LoginResult>;
 
-const TotpCode = z.string().trim().regex(/^\d{6}$/, 'The code is 6 digits.');
+const TotpCode = z
+  .string()
+  .trim()
+  .regex(/^\d{6}$/, 'The code is 6 digits.');
 const RecoveryCode = z.string().trim().min(1).max(64);
 
 /** The second step of a sign-in: the challenge and either a code from the app or a recovery code. */
 export const LoginTotpBody = z
-  .strictObject({ challenge: z.string().min(1).max(2048), code: TotpCode.optional(), recovery_code: RecoveryCode.optional() })
+  .strictObject({
+    challenge: z.string().min(1).max(2048),
+    code: TotpCode.optional(),
+    recovery_code: RecoveryCode.optional(),
+  })
   .refine((b) => (b.code === undefined) !== (b.recovery_code === undefined), 'Send either code or recovery_code.');
 
 export const TotpSetup = z.object({
@@ -162,7 +178,8 @@ export const authApi = {
   loginTotp: defineRoute({
     method: 'POST',
     path: '/api/auth/login/totp',
-    summary: 'Second step of a sign-in with TOTP: the challenge and a code (or a recovery code); sets the session cookies',
+    summary:
+      'Second step of a sign-in with TOTP: the challenge and a code (or a recovery code); sets the session cookies',
     open: true,
     body: LoginTotpBody,
     response: Me,
@@ -177,11 +194,18 @@ export const authApi = {
   oidcCallback: defineRoute({
     method: 'GET',
     path: '/api/auth/oidc/callback',
-    summary: "The provider's redirect back: checks state, nonce and PKCE, signs in (creating or linking the account by verified email) and redirects to the app",
+    summary:
+      "The provider's redirect back: checks state, nonce and PKCE, signs in (creating or linking the account by verified email) and redirects to the app",
     open: true,
     response: z.unknown().describe('302 redirect'),
   }),
-  totpSetup: defineRoute({ method: 'POST', role: 'viewer', path: '/api/auth/totp/setup', summary: 'Start TOTP setup: a new secret, its otpauth URL and QR code', response: TotpSetup }),
+  totpSetup: defineRoute({
+    method: 'POST',
+    role: 'viewer',
+    path: '/api/auth/totp/setup',
+    summary: 'Start TOTP setup: a new secret, its otpauth URL and QR code',
+    response: TotpSetup,
+  }),
   totpEnable: defineRoute({
     method: 'POST',
     role: 'viewer',
@@ -190,12 +214,19 @@ export const authApi = {
     body: TotpEnableBody,
     response: RecoveryCodes,
   }),
-  totpDisable: defineRoute({ method: 'POST', role: 'viewer', path: '/api/auth/totp/disable', summary: 'Turn TOTP off (password and a code)', body: TotpDisableBody, response: Message }),
+  totpDisable: defineRoute({
+    method: 'POST',
+    role: 'viewer',
+    path: '/api/auth/totp/disable',
+    summary: 'Turn TOTP off (password and a code)',
+    body: TotpDisableBody,
+    response: Message,
+  }),
   sessions: defineRoute({
     method: 'GET',
     role: 'viewer',
     path: '/api/auth/sessions',
-    summary: "Live sessions of the signed-in user (admins: of any user, with user_id)",
+    summary: 'Live sessions of the signed-in user (admins: of any user, with user_id)',
     querystring: SessionsQuery,
     response: z.array(Session),
   }),
@@ -207,20 +238,75 @@ export const authApi = {
     params: SessionIdParams,
     response: Message,
   }),
-  refresh: defineRoute({ method: 'POST', path: '/api/auth/refresh', summary: 'Mint a new access token from the refresh cookie (rotated)', open: true, response: Message }),
-  logout: defineRoute({ method: 'GET', role: 'viewer', path: '/api/auth/logout', summary: 'Revoke the access session', audited: true, response: Message }),
-  logoutRefresh: defineRoute({ method: 'GET', path: '/api/auth/logout/refresh', summary: 'Revoke the refresh session and clear cookies', open: true, audited: true, response: Message }),
+  refresh: defineRoute({
+    method: 'POST',
+    path: '/api/auth/refresh',
+    summary: 'Mint a new access token from the refresh cookie (rotated)',
+    open: true,
+    response: Message,
+  }),
+  logout: defineRoute({
+    method: 'GET',
+    role: 'viewer',
+    path: '/api/auth/logout',
+    summary: 'Revoke the access session',
+    audited: true,
+    response: Message,
+  }),
+  logoutRefresh: defineRoute({
+    method: 'GET',
+    path: '/api/auth/logout/refresh',
+    summary: 'Revoke the refresh session and clear cookies',
+    open: true,
+    audited: true,
+    response: Message,
+  }),
   status: defineRoute({
     method: 'GET',
     path: '/api/auth/status',
-    summary: 'Whether this browser is signed in (and as whom), whether auth is disabled, and whether a refresh would sign it in; open, never 401',
+    summary:
+      'Whether this browser is signed in (and as whom), whether auth is disabled, and whether a refresh would sign it in; open, never 401',
     open: true,
     response: AuthStatus,
   }),
-  csrf: defineRoute({ method: 'GET', path: '/api/auth/csrf', summary: 'CSRF token for state changes while authentication is disabled', open: true, response: OpenCsrf }),
+  csrf: defineRoute({
+    method: 'GET',
+    path: '/api/auth/csrf',
+    summary: 'CSRF token for state changes while authentication is disabled',
+    open: true,
+    response: OpenCsrf,
+  }),
   me: defineRoute({ method: 'GET', role: 'viewer', path: '/api/auth/me', summary: 'Who is signed in', response: Me }),
-  changeMe: defineRoute({ method: 'POST', role: 'viewer', path: '/api/auth/me', summary: 'Change email and/or password of the signed-in user', body: ChangeAccountBody, response: Me }),
-  keys: defineRoute({ method: 'GET', role: 'viewer', path: '/api/auth/api/keys', summary: 'API keys of the signed-in user', response: z.array(ApiKey) }),
-  newKey: defineRoute({ method: 'POST', role: 'viewer', path: '/api/auth/api/keys/new', summary: 'Generate an API key (token shown once)', body: NewApiKeyBody, response: NewApiKey }),
-  revokeKey: defineRoute({ method: 'DELETE', role: 'viewer', path: '/api/auth/api/keys/{id}', summary: 'Revoke an API key', alsoMethods: ['GET', 'POST'], params: KeyIdParams, response: Message }),
+  changeMe: defineRoute({
+    method: 'POST',
+    role: 'viewer',
+    path: '/api/auth/me',
+    summary: 'Change email and/or password of the signed-in user',
+    body: ChangeAccountBody,
+    response: Me,
+  }),
+  keys: defineRoute({
+    method: 'GET',
+    role: 'viewer',
+    path: '/api/auth/api/keys',
+    summary: 'API keys of the signed-in user',
+    response: z.array(ApiKey),
+  }),
+  newKey: defineRoute({
+    method: 'POST',
+    role: 'viewer',
+    path: '/api/auth/api/keys/new',
+    summary: 'Generate an API key (token shown once)',
+    body: NewApiKeyBody,
+    response: NewApiKey,
+  }),
+  revokeKey: defineRoute({
+    method: 'DELETE',
+    role: 'viewer',
+    path: '/api/auth/api/keys/{id}',
+    summary: 'Revoke an API key',
+    alsoMethods: ['GET', 'POST'],
+    params: KeyIdParams,
+    response: Message,
+  }),
 };

@@ -3,7 +3,9 @@ import { defineRoute } from '../route';
 import { AppNameParams } from './app';
 
 export const AUTO_UPDATE_MODES = ['notify', 'update'] as const;
-export const AutoUpdateMode = z.enum(AUTO_UPDATE_MODES, { error: () => `The mode is one of: ${AUTO_UPDATE_MODES.join(', ')}.` });
+export const AutoUpdateMode = z.enum(AUTO_UPDATE_MODES, {
+  error: () => `The mode is one of: ${AUTO_UPDATE_MODES.join(', ')}.`,
+});
 export type AutoUpdateMode = z.infer<typeof AutoUpdateMode>;
 
 /** A cron expression (5 fields, or 6 with seconds first); the server checks it with croner. */
@@ -71,7 +73,14 @@ export type AppAutoUpdate = z.infer<typeof AppAutoUpdate>;
  * override) and its last result. Run results name a service `<project>/<service>`.
  */
 export const ProjectAutoUpdate = AppAutoUpdate.extend({
-  services: z.array(z.object({ name: z.string(), effective: AutoUpdatePolicy, labels: z.record(z.string(), z.string()), last: AppAutoUpdate.shape.last })),
+  services: z.array(
+    z.object({
+      name: z.string(),
+      effective: AutoUpdatePolicy,
+      labels: z.record(z.string(), z.string()),
+      last: AppAutoUpdate.shape.last,
+    }),
+  ),
 });
 export type ProjectAutoUpdate = z.infer<typeof ProjectAutoUpdate>;
 
@@ -81,18 +90,52 @@ const ScheduleQuery = z.object({ schedule: z.string().max(120) });
 const RunIdParams = z.object({ id: z.coerce.number().int().min(1) });
 
 export const autoUpdateApi = {
-  get: defineRoute({ method: 'GET', path: '/api/settings/auto-update', summary: 'The global auto-update policy and when it runs next', role: 'viewer', response: AutoUpdateSettings }),
-  put: defineRoute({ method: 'PUT', path: '/api/settings/auto-update', summary: 'Set the global auto-update policy', role: 'admin', body: AutoUpdatePolicy, response: AutoUpdateSettings }),
+  get: defineRoute({
+    method: 'GET',
+    path: '/api/settings/auto-update',
+    summary: 'The global auto-update policy and when it runs next',
+    role: 'viewer',
+    response: AutoUpdateSettings,
+  }),
+  put: defineRoute({
+    method: 'PUT',
+    path: '/api/settings/auto-update',
+    summary: 'Set the global auto-update policy',
+    role: 'admin',
+    body: AutoUpdatePolicy,
+    response: AutoUpdateSettings,
+  }),
   run: defineRoute({
     method: 'POST',
     path: '/api/settings/auto-update/run',
-    summary: 'Start a run over every app with auto-update enabled now; answers its id (the run goes on in the background)',
+    summary:
+      'Start a run over every app with auto-update enabled now; answers its id (the run goes on in the background)',
     role: 'operator',
     response: z.object({ id: z.number().int() }),
   }),
-  runs: defineRoute({ method: 'GET', path: '/api/settings/auto-update/runs', summary: 'The last 50 runs, newest first', role: 'viewer', response: z.array(AutoUpdateRun) }),
-  runById: defineRoute({ method: 'GET', path: '/api/settings/auto-update/runs/{id}', summary: 'One run with its results', role: 'viewer', params: RunIdParams, response: AutoUpdateRun }),
-  app: defineRoute({ method: 'GET', path: '/api/apps/{name}/auto-update', summary: "An app's auto-update override, the effective policy and its last result", role: 'viewer', params: AppNameParams, response: AppAutoUpdate }),
+  runs: defineRoute({
+    method: 'GET',
+    path: '/api/settings/auto-update/runs',
+    summary: 'The last 50 runs, newest first',
+    role: 'viewer',
+    response: z.array(AutoUpdateRun),
+  }),
+  runById: defineRoute({
+    method: 'GET',
+    path: '/api/settings/auto-update/runs/{id}',
+    summary: 'One run with its results',
+    role: 'viewer',
+    params: RunIdParams,
+    response: AutoUpdateRun,
+  }),
+  app: defineRoute({
+    method: 'GET',
+    path: '/api/apps/{name}/auto-update',
+    summary: "An app's auto-update override, the effective policy and its last result",
+    role: 'viewer',
+    params: AppNameParams,
+    response: AppAutoUpdate,
+  }),
   putApp: defineRoute({
     method: 'PUT',
     path: '/api/apps/{name}/auto-update',

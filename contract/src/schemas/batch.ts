@@ -31,7 +31,10 @@ export const RemoveBatchBody = z
     /** Images only: also remove an image that stopped containers use (a running container's image is always kept). */
     force: z.boolean().optional(),
   })
-  .refine((b) => (b.ids === undefined) !== (b.names === undefined), { message: 'Send either ids or names.', path: ['ids'] });
+  .refine((b) => (b.ids === undefined) !== (b.names === undefined), {
+    message: 'Send either ids or names.',
+    path: ['ids'],
+  });
 export type RemoveBatchBody = z.infer<typeof RemoveBatchBody>;
 
 /** The items a remove batch names. */

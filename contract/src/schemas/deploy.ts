@@ -5,16 +5,39 @@ import { parseImageReference } from './image-reference';
 export const RESTART_POLICIES = ['always', 'on-failure', 'unless-stopped', 'none'] as const;
 export const NETWORK_MODES = ['bridge', 'none', 'host'] as const;
 export const CAPABILITIES = [
-  'SYS_MODULE', 'SYS_RAWIO', 'SYS_PACCT', 'SYS_ADMIN', 'SYS_NICE', 'SYS_RESOURCE', 'SYS_TIME', 'SYS_TTY_CONFIG',
-  'AUDIT_CONTROL', 'MAC_ADMIN', 'MAC_OVERRIDE', 'NET_ADMIN', 'SYSLOG', 'DAC_READ_SEARCH', 'LINUX_IMMUTABLE',
-  'NET_BROADCAST', 'IPC_LOCK', 'IPC_OWNER', 'SYS_PTRACE', 'SYS_BOOT', 'LEASE', 'WAKE_ALARM', 'BLOCK_SUSPEND',
+  'SYS_MODULE',
+  'SYS_RAWIO',
+  'SYS_PACCT',
+  'SYS_ADMIN',
+  'SYS_NICE',
+  'SYS_RESOURCE',
+  'SYS_TIME',
+  'SYS_TTY_CONFIG',
+  'AUDIT_CONTROL',
+  'MAC_ADMIN',
+  'MAC_OVERRIDE',
+  'NET_ADMIN',
+  'SYSLOG',
+  'DAC_READ_SEARCH',
+  'LINUX_IMMUTABLE',
+  'NET_BROADCAST',
+  'IPC_LOCK',
+  'IPC_OWNER',
+  'SYS_PTRACE',
+  'SYS_BOOT',
+  'LEASE',
+  'WAKE_ALARM',
+  'BLOCK_SUSPEND',
 ] as const;
 
 export const CONTAINER_NAME = /^[a-zA-Z0-9][a-zA-Z0-9_.-]+$/;
 /** The label that holds a port's display label. Containers made by the original product use `local.yacht.port.*`. */
 export const portLabelKey = (hostPort: string | number) => `local.berth.port.${hostPort}`;
 export const LEGACY_PORT_LABEL_PREFIX = 'local.yacht.port.';
-export function readPortLabel(labels: Record<string, string> | null | undefined, hostPort: string | number): string | null {
+export function readPortLabel(
+  labels: Record<string, string> | null | undefined,
+  hostPort: string | number,
+): string | null {
   return labels?.[portLabelKey(hostPort)] ?? labels?.[`${LEGACY_PORT_LABEL_PREFIX}${hostPort}`] ?? null;
 }
 
@@ -31,14 +54,19 @@ export function parseMemLimit(value: string | number | null | undefined): number
 /** Engine bytes back to the form's notation (edit mode). */
 export function formatMemLimit(bytes: number | null | undefined): string {
   if (!bytes) return '';
-  for (const [unit, size] of [['g', 1024 ** 3], ['m', 1024 ** 2], ['k', 1024]] as const) {
+  for (const [unit, size] of [
+    ['g', 1024 ** 3],
+    ['m', 1024 ** 2],
+    ['k', 1024],
+  ] as const) {
     if (bytes % size === 0) return `${bytes / size}${unit}`;
   }
   return `${bytes}b`;
 }
 export const MIN_MEMORY_BYTES = 6 * 1024 * 1024;
 
-const required = (what: string) => (iss: { input?: unknown }) => (iss.input === undefined || iss.input === null ? `${what} is required.` : `${what} must be text.`);
+const required = (what: string) => (iss: { input?: unknown }) =>
+  iss.input === undefined || iss.input === null ? `${what} is required.` : `${what} must be text.`;
 const text = (what: string, max = 255) =>
   z
     .string({ error: required(what) })
@@ -58,7 +86,8 @@ function portNumber(what: string, isRequired: boolean) {
         return null;
       }
       const n = typeof s === 'number' ? s : /^\d+$/.test(s) ? Number(s) : NaN;
-      if (!Number.isInteger(n) || n < 0 || n > 65535) ctx.addIssue({ code: 'custom', message: `${what} must be a number between 0 and 65535.` });
+      if (!Number.isInteger(n) || n < 0 || n > 65535)
+        ctx.addIssue({ code: 'custom', message: `${what} must be a number between 0 and 65535.` });
       return n;
     });
 }
@@ -75,15 +104,24 @@ export const DeployPort = z.strictObject({
   label: z.string().trim().max(255).nullish(),
   hport: portNumber('Host port', false),
   cport: portNumber('Container port', true),
-  proto: z.enum(['tcp', 'udp'], { error: 'Protocol must be tcp or udp.' }).nullish().transform((v) => v ?? 'tcp'),
+  proto: z
+    .enum(['tcp', 'udp'], { error: 'Protocol must be tcp or udp.' })
+    .nullish()
+    .transform((v) => v ?? 'tcp'),
 });
 export const DeployVolume = z.strictObject({
   bind: text('Host path', 4096),
-  container: text('Container path', 4096).refine((v) => v.startsWith('/'), 'Container path must be absolute (start with /).'),
+  container: text('Container path', 4096).refine(
+    (v) => v.startsWith('/'),
+    'Container path must be absolute (start with /).',
+  ),
   readonly: z.boolean().optional(),
 });
 export const DeployEnv = z.strictObject({
-  name: text('Variable name').refine((v) => /^[^=\0\r\n]+$/.test(v), 'Variable name must not contain = or line breaks.'),
+  name: text('Variable name').refine(
+    (v) => /^[^=\0\r\n]+$/.test(v),
+    'Variable name must not contain = or line breaks.',
+  ),
   default: z
     .string({ error: required('Value') })
     .min(1, 'Value is required.')
@@ -92,24 +130,42 @@ export const DeployEnv = z.strictObject({
   label: z.string().max(255).nullish(),
   description: z.string().max(4096).nullish(),
 });
-export const DeployDevice = z.strictObject({ container: text('Container device', 4096), host: text('Host device', 4096) });
+export const DeployDevice = z.strictObject({
+  container: text('Container device', 4096),
+  host: text('Host device', 4096),
+});
 export const DeployLabel = z.strictObject({
   label: text('Label', 1024),
-  value: z.string().max(65536).nullish().transform((v) => v ?? ''),
+  value: z
+    .string()
+    .max(65536)
+    .nullish()
+    .transform((v) => v ?? ''),
 });
 export const DeploySysctl = z.strictObject({ name: text('Sysctl name'), value: text('Sysctl value', 1024) });
 
 export const DeployBody = z
   .strictObject({
-    name: text('Name', 128).regex(CONTAINER_NAME, 'Name must start with a letter or digit and contain only letters, digits, _ . or - (at least 2 characters).'),
+    name: text('Name', 128).regex(
+      CONTAINER_NAME,
+      'Name must start with a letter or digit and contain only letters, digits, _ . or - (at least 2 characters).',
+    ),
     image: text('Image', 512).superRefine((v, ctx) => {
       const ref = parseImageReference(v);
       if ('error' in ref) ctx.addIssue({ code: 'custom', message: ref.error });
     }),
     restart_policy: z.enum(RESTART_POLICIES, {
-      error: (iss) => (iss.input === undefined || iss.input === null || iss.input === '' ? 'Restart Policy is required.' : 'Restart Policy must be always, on-failure, unless-stopped or none.'),
+      error: (iss) =>
+        iss.input === undefined || iss.input === null || iss.input === ''
+          ? 'Restart Policy is required.'
+          : 'Restart Policy must be always, on-failure, unless-stopped or none.',
     }),
-    network: z.string().trim().max(255).nullish().transform((v) => v || null),
+    network: z
+      .string()
+      .trim()
+      .max(255)
+      .nullish()
+      .transform((v) => v || null),
     network_mode: z
       .union([z.enum(NETWORK_MODES), z.literal('')], { error: 'Network Mode must be bridge, none or host.' })
       .nullish()
@@ -117,11 +173,17 @@ export const DeployBody = z
     ports: list(DeployPort),
     volumes: list(DeployVolume),
     env: list(DeployEnv, 1000),
-    command: list(z.string({ error: 'Command entries are required.' }).min(1, 'Command entries are required.').max(65536)),
+    command: list(
+      z.string({ error: 'Command entries are required.' }).min(1, 'Command entries are required.').max(65536),
+    ),
     devices: list(DeployDevice),
     labels: list(DeployLabel),
     sysctls: list(DeploySysctl),
-    cap_add: list(z.enum(CAPABILITIES, { error: (iss) => `Unknown capability ${String(iss.input)}; choose one of ${CAPABILITIES.join(', ')}.` })),
+    cap_add: list(
+      z.enum(CAPABILITIES, {
+        error: (iss) => `Unknown capability ${String(iss.input)}; choose one of ${CAPABILITIES.join(', ')}.`,
+      }),
+    ),
     cpus: z
       .union([z.number(), z.string()], { error: 'CPU cores must be a number such as 0.5 or 2.' })
       .nullish()
@@ -129,29 +191,54 @@ export const DeployBody = z
         const s = typeof v === 'string' ? v.trim() : v;
         if (s === null || s === undefined || s === '') return null;
         const n = Number(s);
-        if (!Number.isFinite(n) || n < 0 || n > 1024) ctx.addIssue({ code: 'custom', message: 'CPU cores must be a number such as 0.5 or 2.' });
+        if (!Number.isFinite(n) || n < 0 || n > 1024)
+          ctx.addIssue({ code: 'custom', message: 'CPU cores must be a number such as 0.5 or 2.' });
         return n;
       }),
     mem_limit: z
-      .union([z.string(), z.number()], { error: 'Memory limit must be a number with b, k, m or g (1000b, 100k, 10m, 1g).' })
+      .union([z.string(), z.number()], {
+        error: 'Memory limit must be a number with b, k, m or g (1000b, 100k, 10m, 1g).',
+      })
       .nullish()
       .transform((v, ctx): number => {
         const bytes = parseMemLimit(v);
-        if (bytes === null) ctx.addIssue({ code: 'custom', message: 'Memory limit must be a number with b, k, m or g (1000b, 100k, 10m, 1g).' });
-        else if (bytes > 0 && bytes < MIN_MEMORY_BYTES) ctx.addIssue({ code: 'custom', message: 'Memory limit must be at least 6m (the engine minimum).' });
+        if (bytes === null)
+          ctx.addIssue({
+            code: 'custom',
+            message: 'Memory limit must be a number with b, k, m or g (1000b, 100k, 10m, 1g).',
+          });
+        else if (bytes > 0 && bytes < MIN_MEMORY_BYTES)
+          ctx.addIssue({ code: 'custom', message: 'Memory limit must be at least 6m (the engine minimum).' });
         return bytes ?? 0;
       }),
-    edit: z.boolean().nullish().transform((v) => v ?? false),
-    id: z.string().trim().max(255).nullish().transform((v) => v || null),
+    edit: z
+      .boolean()
+      .nullish()
+      .transform((v) => v ?? false),
+    id: z
+      .string()
+      .trim()
+      .max(255)
+      .nullish()
+      .transform((v) => v || null),
   })
   .superRefine((b, ctx) => {
     if (b.network && b.network_mode) {
-      ctx.addIssue({ code: 'custom', path: ['network_mode'], message: 'Network and Network Mode are mutually exclusive; choose one.' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['network_mode'],
+        message: 'Network and Network Mode are mutually exclusive; choose one.',
+      });
     }
     if ((b.network_mode === 'host' || b.network === 'host') && b.ports.length > 0) {
-      ctx.addIssue({ code: 'custom', path: ['ports'], message: 'Ports cannot be published with host networking; remove them.' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ports'],
+        message: 'Ports cannot be published with host networking; remove them.',
+      });
     }
-    if (b.edit && !b.id) ctx.addIssue({ code: 'custom', path: ['id'], message: 'The app to edit (id) is required in edit mode.' });
+    if (b.edit && !b.id)
+      ctx.addIssue({ code: 'custom', path: ['id'], message: 'The app to edit (id) is required in edit mode.' });
   });
 export type DeployBody = z.input<typeof DeployBody>;
 export type DeployRequest = z.output<typeof DeployBody>;
@@ -164,7 +251,8 @@ export const deployApi = {
     method: 'POST',
     role: 'operator',
     path: '/api/apps/deploy',
-    summary: 'Create and start an app; with edit=true replace the app `id` safely (old one kept until the new one runs)',
+    summary:
+      'Create and start an app; with edit=true replace the app `id` safely (old one kept until the new one runs)',
     body: DeployBody,
     response: DeployResult,
   }),

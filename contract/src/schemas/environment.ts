@@ -43,25 +43,42 @@ const pem = (what: string) =>
     .trim()
     .min(1, `${what} is required.`)
     .max(64 * 1024, `${what} is at most 64 KiB.`)
-    .regex(/-----BEGIN [A-Z0-9 ]+-----[\s\S]+-----END [A-Z0-9 ]+-----/, `${what} must be PEM text (-----BEGIN …-----).`);
+    .regex(
+      /-----BEGIN [A-Z0-9 ]+-----[\s\S]+-----END [A-Z0-9 ]+-----/,
+      `${what} must be PEM text (-----BEGIN …-----).`,
+    );
 
-export const EnvironmentTls = z.strictObject({ ca: pem('The CA certificate'), cert: pem('The client certificate'), key: pem('The client key') });
+export const EnvironmentTls = z.strictObject({
+  ca: pem('The CA certificate'),
+  cert: pem('The client certificate'),
+  key: pem('The client key'),
+});
 export type EnvironmentTls = z.infer<typeof EnvironmentTls>;
 
 export const EnvironmentSsh = z.strictObject({
-  user: z.string().trim().regex(/^[a-z_][a-z0-9_.-]{0,31}$/i, 'The SSH user is 1-32 letters, digits, dots, dashes or underscores.').optional(),
+  user: z
+    .string()
+    .trim()
+    .regex(/^[a-z_][a-z0-9_.-]{0,31}$/i, 'The SSH user is 1-32 letters, digits, dots, dashes or underscores.')
+    .optional(),
   private_key: z
     .string({ error: 'The SSH private key is required.' })
     .trim()
     .min(1, 'The SSH private key is required.')
     .max(64 * 1024, 'The SSH private key is at most 64 KiB.')
-    .regex(/-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/, 'The SSH private key must be a private key file (-----BEGIN … PRIVATE KEY-----).'),
+    .regex(
+      /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/,
+      'The SSH private key must be a private key file (-----BEGIN … PRIVATE KEY-----).',
+    ),
   passphrase: z.string().max(1024).optional(),
   /** The server's public host key (`ssh-ed25519 AAAA…`); without it the key seen on the first connection is kept. */
   host_key: z
     .string()
     .trim()
-    .regex(/^(ssh-[a-z0-9-]+|ecdsa-sha2-nistp\d+) [A-Za-z0-9+/]+=*( .*)?$/, 'The host key looks like "ssh-ed25519 AAAA…" (a line of known_hosts without the host name, or the server\'s .pub file).')
+    .regex(
+      /^(ssh-[a-z0-9-]+|ecdsa-sha2-nistp\d+) [A-Za-z0-9+/]+=*( .*)?$/,
+      'The host key looks like "ssh-ed25519 AAAA…" (a line of known_hosts without the host name, or the server\'s .pub file).',
+    )
     .optional(),
 });
 export type EnvironmentSsh = z.infer<typeof EnvironmentSsh>;
@@ -69,11 +86,18 @@ export type EnvironmentSsh = z.infer<typeof EnvironmentSsh>;
 const ENVIRONMENT_URL = /^(unix:\/\/\/.+|tcp:\/\/[^/\s]+:\d{1,5}\/?|ssh:\/\/([^@/\s]+@)?[^/\s:]+(:\d{1,5})?\/?)$/;
 
 const environmentFields = {
-  name: z.string({ error: 'Name is required.' }).trim().min(1, 'Name is required.').max(100, 'Name is at most 100 characters.'),
+  name: z
+    .string({ error: 'Name is required.' })
+    .trim()
+    .min(1, 'Name is required.')
+    .max(100, 'Name is at most 100 characters.'),
   url: z
     .string({ error: 'URL is required.' })
     .trim()
-    .regex(ENVIRONMENT_URL, 'The URL is tcp://host:port (with TLS), ssh://user@host[:port] or unix:///path/to/docker.sock.'),
+    .regex(
+      ENVIRONMENT_URL,
+      'The URL is tcp://host:port (with TLS), ssh://user@host[:port] or unix:///path/to/docker.sock.',
+    ),
   tls: EnvironmentTls.optional(),
   ssh: EnvironmentSsh.optional(),
   /** Store the environment even when its engine does not answer now. */
@@ -100,7 +124,13 @@ export type EnvironmentPatchBody = z.infer<typeof EnvironmentPatchBody>;
 export const EnvironmentParams = z.object({ env: EnvironmentId });
 
 export const environmentApi = {
-  list: defineRoute({ method: 'GET', path: '/api/environments', summary: 'Every environment with its engine status', role: 'viewer', response: z.array(Environment) }),
+  list: defineRoute({
+    method: 'GET',
+    path: '/api/environments',
+    summary: 'Every environment with its engine status',
+    role: 'viewer',
+    response: z.array(Environment),
+  }),
   create: defineRoute({
     method: 'POST',
     path: '/api/environments',
@@ -109,7 +139,14 @@ export const environmentApi = {
     body: NewEnvironmentBody,
     response: Environment,
   }),
-  get: defineRoute({ method: 'GET', path: '/api/environments/{env}', summary: 'One environment with its status', role: 'viewer', params: EnvironmentParams, response: Environment }),
+  get: defineRoute({
+    method: 'GET',
+    path: '/api/environments/{env}',
+    summary: 'One environment with its status',
+    role: 'viewer',
+    params: EnvironmentParams,
+    response: Environment,
+  }),
   update: defineRoute({
     method: 'PATCH',
     path: '/api/environments/{env}',
@@ -119,7 +156,14 @@ export const environmentApi = {
     body: EnvironmentPatchBody,
     response: Environment,
   }),
-  remove: defineRoute({ method: 'DELETE', path: '/api/environments/{env}', summary: 'Remove an environment (its engine is left alone)', role: 'admin', params: EnvironmentParams, response: Environment }),
+  remove: defineRoute({
+    method: 'DELETE',
+    path: '/api/environments/{env}',
+    summary: 'Remove an environment (its engine is left alone)',
+    role: 'admin',
+    params: EnvironmentParams,
+    response: Environment,
+  }),
   test: defineRoute({
     method: 'POST',
     path: '/api/environments/{env}/test',

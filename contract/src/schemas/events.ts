@@ -26,7 +26,9 @@ export const EngineEventRecord = z.object({
 export type EngineEventRecord = z.infer<typeof EngineEventRecord>;
 
 export const EventsFilter = z.object({
-  type: z.enum(ENGINE_EVENT_TYPES, { message: `Unknown type; use one of ${ENGINE_EVENT_TYPES.join(', ')}.` }).optional(),
+  type: z
+    .enum(ENGINE_EVENT_TYPES, { message: `Unknown type; use one of ${ENGINE_EVENT_TYPES.join(', ')}.` })
+    .optional(),
   action: z.string().trim().min(1).max(100).optional(),
   /** Exact name (container, volume, network, service or node name, or image reference). */
   name: z.string().trim().min(1).max(255).optional(),
@@ -55,7 +57,8 @@ export const eventsApi = {
     method: 'GET',
     path: '/api/events/stream',
     role: 'viewer',
-    summary: "SSE: 'update' = one EngineEventRecord as it happens; with `since`, the kept ones from then first (oldest first)",
+    summary:
+      "SSE: 'update' = one EngineEventRecord as it happens; with `since`, the kept ones from then first (oldest first)",
     querystring: EventsFilter,
     response: EventStream,
   }),

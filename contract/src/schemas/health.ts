@@ -8,7 +8,12 @@ export const Health = z.object({
   /** `checking` while Berth is still looking for the compose CLI right after start. */
   status: z.enum(['ok', 'degraded', 'checking']),
   version: z.string(),
-  engine: z.object({ reachable: z.boolean(), version: z.string().nullable(), apiVersion: z.string().nullable(), error: z.string().nullable() }),
+  engine: z.object({
+    reachable: z.boolean(),
+    version: z.string().nullable(),
+    apiVersion: z.string().nullable(),
+    error: z.string().nullable(),
+  }),
   compose: z.object({ found: z.boolean(), command: z.string().nullable(), version: z.string().nullable() }),
   /**
    * Where the local engine's live stats come from: `cgroup` = the host's cgroup files (cheap),
@@ -19,5 +24,11 @@ export const Health = z.object({
 export type Health = z.infer<typeof Health>;
 
 export const healthApi = {
-  get: defineRoute({ method: 'GET', path: '/api/health', summary: 'Whether the engine is reachable and the compose CLI found', open: true, response: Health }),
+  get: defineRoute({
+    method: 'GET',
+    path: '/api/health',
+    summary: 'Whether the engine is reachable and the compose CLI found',
+    open: true,
+    response: Health,
+  }),
 };

@@ -26,8 +26,20 @@ export type HostOverview = z.infer<typeof HostOverview>;
 const EventStream = z.string().describe('text/event-stream');
 
 export const hostApi = {
-  get: defineRoute({ method: 'GET', path: '/api/host', role: 'viewer', summary: 'Host CPU, memory, disk of the engine data root, container/image/volume counts, engine version', response: HostOverview }),
-  stream: defineRoute({ method: 'GET', path: '/api/host/stream', role: 'viewer', summary: "SSE: 'update' = a HostOverview every 2 seconds", response: EventStream }),
+  get: defineRoute({
+    method: 'GET',
+    path: '/api/host',
+    role: 'viewer',
+    summary: 'Host CPU, memory, disk of the engine data root, container/image/volume counts, engine version',
+    response: HostOverview,
+  }),
+  stream: defineRoute({
+    method: 'GET',
+    path: '/api/host/stream',
+    role: 'viewer',
+    summary: "SSE: 'update' = a HostOverview every 2 seconds",
+    response: EventStream,
+  }),
 };
 
 /** Prometheus text exposition (text/plain; version=0.0.4). */
@@ -36,7 +48,8 @@ export const metricsApi = {
     method: 'GET',
     path: '/metrics',
     role: 'viewer',
-    summary: "Prometheus metrics: per-app CPU, memory, restarts and running state, the host's figures, Berth's own process; send an API key as a Bearer token",
+    summary:
+      "Prometheus metrics: per-app CPU, memory, restarts and running state, the host's figures, Berth's own process; send an API key as a Bearer token",
     response: z.string().describe('text/plain; version=0.0.4'),
   }),
 };

@@ -16,18 +16,51 @@ describe('parseImageReference', () => {
   });
 
   it('treats a registry port without a tag as part of the name', () => {
-    expect(parseImageReference('localhost:5000/app')).toMatchObject({ domain: 'localhost:5000', path: 'app', tag: null });
+    expect(parseImageReference('localhost:5000/app')).toMatchObject({
+      domain: 'localhost:5000',
+      path: 'app',
+      tag: null,
+    });
   });
 
   it('reads Docker Hub shorthand and digests', () => {
-    expect(parseImageReference('busybox')).toMatchObject({ domain: null, repository: 'busybox', tag: null, digest: null });
-    expect(parseImageReference('library/nginx:1.25-alpine')).toMatchObject({ domain: null, path: 'library/nginx', tag: '1.25-alpine' });
+    expect(parseImageReference('busybox')).toMatchObject({
+      domain: null,
+      repository: 'busybox',
+      tag: null,
+      digest: null,
+    });
+    expect(parseImageReference('library/nginx:1.25-alpine')).toMatchObject({
+      domain: null,
+      path: 'library/nginx',
+      tag: '1.25-alpine',
+    });
     expect(parseImageReference(`repo@${DIGEST}`)).toMatchObject({ repository: 'repo', tag: null, digest: DIGEST });
-    expect(parseImageReference(`ghcr.io/o/r:v1@${DIGEST}`)).toMatchObject({ domain: 'ghcr.io', path: 'o/r', tag: 'v1', digest: DIGEST });
+    expect(parseImageReference(`ghcr.io/o/r:v1@${DIGEST}`)).toMatchObject({
+      domain: 'ghcr.io',
+      path: 'o/r',
+      tag: 'v1',
+      digest: DIGEST,
+    });
   });
 
   it('refuses what docker pull refuses', () => {
-    const bad = ['', 'nginx;id', '--help', 'UPPER/Case:tag', 'a@sha256:xyz', 'x'.repeat(300), 'Nginx', 'repo:', 'repo:-tag', 'a//b', 'a/../b', 'host:99999/a', ':tag', 'a b'];
+    const bad = [
+      '',
+      'nginx;id',
+      '--help',
+      'UPPER/Case:tag',
+      'a@sha256:xyz',
+      'x'.repeat(300),
+      'Nginx',
+      'repo:',
+      'repo:-tag',
+      'a//b',
+      'a/../b',
+      'host:99999/a',
+      ':tag',
+      'a b',
+    ];
     for (const ref of bad) expect('error' in parseImageReference(ref), JSON.stringify(ref)).toBe(true);
   });
 

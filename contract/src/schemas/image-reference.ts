@@ -43,7 +43,8 @@ export function parseImageReference(input: string): ImageReference | { error: st
   if (at !== -1) {
     digest = rest.slice(at + 1);
     rest = rest.slice(0, at);
-    if (!DIGEST.test(digest)) return { error: `'${digest}' is not a valid digest (expected algorithm:hex, e.g. sha256:<64 hex>).` };
+    if (!DIGEST.test(digest))
+      return { error: `'${digest}' is not a valid digest (expected algorithm:hex, e.g. sha256:<64 hex>).` };
   }
 
   let tag: string | null = null;
@@ -67,7 +68,9 @@ export function parseImageReference(input: string): ImageReference | { error: st
   }
   for (const seg of segments) {
     if (!PATH_COMPONENT.test(seg)) {
-      return { error: `'${seg}' is not a valid repository name part (lowercase letters, digits and single '.', '_', '__' or '-' between them).` };
+      return {
+        error: `'${seg}' is not a valid repository name part (lowercase letters, digits and single '.', '_', '__' or '-' between them).`,
+      };
     }
   }
   return { domain, path: segments.join('/'), repository: rest, tag, digest };

@@ -48,12 +48,20 @@ export const PullImageBody = z.strictObject({ image: ImageReferenceString });
 export const ImageIdParams = z.object({
   id: z
     .string()
-    .refine((v) => /^(sha256:)?[a-f0-9]{4,64}$/.test(v) || !('error' in parseImageReference(v)), 'Not an image id or reference.'),
+    .refine(
+      (v) => /^(sha256:)?[a-f0-9]{4,64}$/.test(v) || !('error' in parseImageReference(v)),
+      'Not an image id or reference.',
+    ),
 });
 
 /** One tag of an image (`repo:tag`), URL-encoded in the path. */
 export const ImageTagParams = ImageIdParams.extend({
-  tag: z.string().refine((v) => v.includes(':') && !v.includes('@') && !('error' in parseImageReference(v)), 'Not a tag: expected repository:tag.'),
+  tag: z
+    .string()
+    .refine(
+      (v) => v.includes(':') && !v.includes('@') && !('error' in parseImageReference(v)),
+      'Not a tag: expected repository:tag.',
+    ),
 });
 
 /** One line of the engine's pull progress, as sent in the `progress` event of a streamed pull. */
@@ -72,7 +80,13 @@ const STREAM_NOTE =
   '`error` (data: {detail, code}). A bad reference or an engine refusal before the pull starts is a plain JSON error either way.';
 
 export const imageApi = {
-  list: defineRoute({ method: 'GET', role: 'viewer', path: '/api/resources/images/', summary: 'Images (top level) with how many containers use each', response: z.array(ImageSummary) }),
+  list: defineRoute({
+    method: 'GET',
+    role: 'viewer',
+    path: '/api/resources/images/',
+    summary: 'Images (top level) with how many containers use each',
+    response: z.array(ImageSummary),
+  }),
   pull: defineRoute({
     method: 'POST',
     role: 'operator',
@@ -81,19 +95,28 @@ export const imageApi = {
     body: PullImageBody,
     response: z.array(ImageSummary),
   }),
-  get: defineRoute({ method: 'GET', role: 'viewer', path: '/api/resources/images/{id}', summary: 'One image, inspected, with its use count', params: ImageIdParams, response: ImageDetail }),
+  get: defineRoute({
+    method: 'GET',
+    role: 'viewer',
+    path: '/api/resources/images/{id}',
+    summary: 'One image, inspected, with its use count',
+    params: ImageIdParams,
+    response: ImageDetail,
+  }),
   remove: defineRoute({
     method: 'DELETE',
     role: 'operator',
     path: '/api/resources/images/{id}',
-    summary: 'Remove an image (all its tags) unless a container uses it (409 with the engine reason); returns it as it was',
+    summary:
+      'Remove an image (all its tags) unless a container uses it (409 with the engine reason); returns it as it was',
     params: ImageIdParams,
     response: ImageDetail,
   }),
   batch: defineRoute({
     method: 'POST',
     path: '/api/resources/images/batch',
-    summary: 'Remove many images; one result per image (one a container uses is refused unless force, and a running one is always kept) and the image list',
+    summary:
+      'Remove many images; one result per image (one a container uses is refused unless force, and a running one is always kept) and the image list',
     role: 'operator',
     body: RemoveBatchBody,
     response: z.object({ results: z.array(BatchItemResult), images: z.array(ImageSummary) }),
@@ -102,7 +125,8 @@ export const imageApi = {
     method: 'DELETE',
     role: 'operator',
     path: '/api/resources/images/{id}/tags/{tag}',
-    summary: 'Remove one tag (`repo:tag`) of an image that has several; the image and its other tags stay. 404 if the image has no such tag, 409 if it is the only one (delete the image instead)',
+    summary:
+      'Remove one tag (`repo:tag`) of an image that has several; the image and its other tags stay. 404 if the image has no such tag, 409 if it is the only one (delete the image instead)',
     params: ImageTagParams,
     response: ImageDetail,
   }),

@@ -85,7 +85,8 @@ export const logsApi = {
   appDownload: defineRoute({
     method: 'GET',
     path: '/api/apps/{name}/logs/download',
-    summary: 'The app log (stdout and stderr) as a text attachment, streamed; since/until/timestamps as for the log stream',
+    summary:
+      'The app log (stdout and stderr) as a text attachment, streamed; since/until/timestamps as for the log stream',
     role: 'viewer',
     params: NameParams,
     querystring: LogDownloadQuery,
@@ -94,7 +95,8 @@ export const logsApi = {
   appSearch: defineRoute({
     method: 'GET',
     path: '/api/apps/{name}/logs/search',
-    summary: 'Lines of the app log matching q (plain or regex=1; case=1 for case-sensitive) between since and until, with their times',
+    summary:
+      'Lines of the app log matching q (plain or regex=1; case=1 for case-sensitive) between since and until, with their times',
     role: 'viewer',
     params: NameParams,
     querystring: LogSearchQuery,
@@ -103,7 +105,8 @@ export const logsApi = {
   project: defineRoute({
     method: 'GET',
     path: '/api/compose/{name}/logs',
-    summary: "SSE: 'lines' = LogEntry[] of every container of the project (with service and container), in time order; follows containers started later",
+    summary:
+      "SSE: 'lines' = LogEntry[] of every container of the project (with service and container), in time order; follows containers started later",
     role: 'viewer',
     params: NameParams,
     querystring: LogRangeQuery.omit({ format: true }),
@@ -112,7 +115,8 @@ export const logsApi = {
   projectDownload: defineRoute({
     method: 'GET',
     path: '/api/compose/{name}/logs/download',
-    summary: 'Every container log of the project merged in time order, each line prefixed with its service, as a text attachment',
+    summary:
+      'Every container log of the project merged in time order, each line prefixed with its service, as a text attachment',
     role: 'viewer',
     params: NameParams,
     querystring: LogDownloadQuery,

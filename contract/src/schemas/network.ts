@@ -75,7 +75,13 @@ export type CreateNetworkBody = z.input<typeof CreateNetworkBody>;
 export const NetworkIdParams = z.object({ id: NetworkName });
 
 export const networkApi = {
-  list: defineRoute({ method: 'GET', role: 'viewer', path: '/api/resources/networks/', summary: 'Networks with their compose project and use count', response: z.array(Network) }),
+  list: defineRoute({
+    method: 'GET',
+    role: 'viewer',
+    path: '/api/resources/networks/',
+    summary: 'Networks with their compose project and use count',
+    response: z.array(Network),
+  }),
   create: defineRoute({
     method: 'POST',
     role: 'operator',
@@ -87,17 +93,26 @@ export const networkApi = {
   batch: defineRoute({
     method: 'POST',
     path: '/api/resources/networks/batch',
-    summary: 'Remove many networks; one result per network (one with containers attached is refused, even with force) and the network list',
+    summary:
+      'Remove many networks; one result per network (one with containers attached is refused, even with force) and the network list',
     role: 'operator',
     body: RemoveBatchBody,
     response: z.object({ results: z.array(BatchItemResult), networks: z.array(Network) }),
   }),
-  get: defineRoute({ method: 'GET', role: 'viewer', path: '/api/resources/networks/{id}', summary: 'One network (by id or name) with its attached containers', params: NetworkIdParams, response: Network }),
+  get: defineRoute({
+    method: 'GET',
+    role: 'viewer',
+    path: '/api/resources/networks/{id}',
+    summary: 'One network (by id or name) with its attached containers',
+    params: NetworkIdParams,
+    response: Network,
+  }),
   remove: defineRoute({
     method: 'DELETE',
     role: 'operator',
     path: '/api/resources/networks/{id}',
-    summary: 'Remove a network (409 with the engine reason while containers are attached or for built-in networks); returns it as it was',
+    summary:
+      'Remove a network (409 with the engine reason while containers are attached or for built-in networks); returns it as it was',
     params: NetworkIdParams,
     response: Network,
   }),

@@ -4,7 +4,16 @@ import { defineRoute } from '../route';
 export const CHANNEL_TYPES = ['webhook', 'ntfy', 'email', 'discord', 'slack'] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
-export const NOTIFY_EVENTS = ['container_died', 'oom', 'unhealthy', 'restart_loop', 'update_available', 'auto_update', 'compose_failed', 'environment_down'] as const;
+export const NOTIFY_EVENTS = [
+  'container_died',
+  'oom',
+  'unhealthy',
+  'restart_loop',
+  'update_available',
+  'auto_update',
+  'compose_failed',
+  'environment_down',
+] as const;
 export type NotifyEvent = (typeof NOTIFY_EVENTS)[number];
 
 /** Fields of each channel type that are secrets: stored sealed, never returned (see `secrets_set`). */
@@ -25,14 +34,23 @@ const HttpUrl = z
   .refine((u) => /^https?:\/\//i.test(u), 'Use an http(s) URL.');
 const Name = z.string().trim().min(1, 'Name is required.').max(100, 'Name is at most 100 characters.');
 const Secret = z.string().max(4096);
-const Emails = z.string().trim().min(3).max(2048).regex(/^[^\s,@]+@[^\s,@]+(\s*,\s*[^\s,@]+@[^\s,@]+)*$/, 'Use an email address or a comma list of them.');
+const Emails = z
+  .string()
+  .trim()
+  .min(3)
+  .max(2048)
+  .regex(/^[^\s,@]+@[^\s,@]+(\s*,\s*[^\s,@]+@[^\s,@]+)*$/, 'Use an email address or a comma list of them.');
 
 const WebhookFields = z.strictObject({
   name: Name,
   type: z.literal('webhook'),
   url: HttpUrl,
   /** A header sent with every POST, e.g. `X-Token`; its value is a secret. */
-  header_name: z.string().trim().regex(/^[A-Za-z0-9-]{1,100}$/, 'Use a header name (letters, digits, -).').optional(),
+  header_name: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9-]{1,100}$/, 'Use a header name (letters, digits, -).')
+    .optional(),
   header_value: Secret.optional(),
   /** When set, `X-Berth-Signature: sha256=<hex HMAC-SHA256 of the body>` is sent. */
   signing_secret: Secret.optional(),
@@ -42,7 +60,10 @@ const NtfyFields = z.strictObject({
   type: z.literal('ntfy'),
   /** The ntfy server, e.g. https://ntfy.sh */
   url: HttpUrl,
-  topic: z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Use letters, digits, _ or - (at most 64).'),
+  topic: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'Use letters, digits, _ or - (at most 64).'),
   token: Secret.optional(),
 });
 const EmailFields = z.strictObject({
@@ -60,7 +81,13 @@ const EmailFields = z.strictObject({
 const ChatFields = (type: 'discord' | 'slack') => z.strictObject({ name: Name, type: z.literal(type), url: HttpUrl });
 
 /** POST body of a channel (and, merged with the stored one, the result of a PATCH). */
-export const ChannelBody = z.discriminatedUnion('type', [WebhookFields, NtfyFields, EmailFields, ChatFields('discord'), ChatFields('slack')]);
+export const ChannelBody = z.discriminatedUnion('type', [
+  WebhookFields,
+  NtfyFields,
+  EmailFields,
+  ChatFields('discord'),
+  ChatFields('slack'),
+]);
 export type ChannelBody = z.output<typeof ChannelBody>;
 
 /** PATCH body: any fields but the type; a secret field set to null is cleared, left out is kept. */
@@ -99,10 +126,18 @@ const RuleFields = {
   channels: z.array(z.number().int().positive()).min(1, 'Pick at least one channel.').max(50),
   scope: RuleScope,
   /** After a message for one app (project, environment), the same rule stays quiet this long. */
-  quiet_minutes: z.number().int().min(0).max(7 * 24 * 60),
+  quiet_minutes: z
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 24 * 60),
   /** restart_loop: this many starts within `within_minutes`. */
   restarts: z.number().int().min(2).max(1000),
-  within_minutes: z.number().int().min(1).max(24 * 60),
+  within_minutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60),
 };
 export const RuleBody = z.strictObject({
   ...RuleFields,
@@ -148,8 +183,21 @@ export const HistoryQuery = z.object({ limit: z.coerce.number().int().min(1).max
 const Ok = z.object({ msg: z.string() });
 
 export const notificationsApi = {
-  channels: defineRoute({ method: 'GET', path: '/api/notifications/channels', summary: 'Notification channels (secrets never shown)', role: 'viewer', response: z.array(Channel) }),
-  addChannel: defineRoute({ method: 'POST', path: '/api/notifications/channels', summary: 'Add a notification channel', role: 'admin', body: ChannelBody, response: Channel }),
+  channels: defineRoute({
+    method: 'GET',
+    path: '/api/notifications/channels',
+    summary: 'Notification channels (secrets never shown)',
+    role: 'viewer',
+    response: z.array(Channel),
+  }),
+  addChannel: defineRoute({
+    method: 'POST',
+    path: '/api/notifications/channels',
+    summary: 'Add a notification channel',
+    role: 'admin',
+    body: ChannelBody,
+    response: Channel,
+  }),
   editChannel: defineRoute({
     method: 'PATCH',
     path: '/api/notifications/channels/{id}',
@@ -159,7 +207,14 @@ export const notificationsApi = {
     body: ChannelPatch,
     response: Channel,
   }),
-  removeChannel: defineRoute({ method: 'DELETE', path: '/api/notifications/channels/{id}', summary: 'Remove a notification channel', role: 'admin', params: IdParams, response: Ok }),
+  removeChannel: defineRoute({
+    method: 'DELETE',
+    path: '/api/notifications/channels/{id}',
+    summary: 'Remove a notification channel',
+    role: 'admin',
+    params: IdParams,
+    response: Ok,
+  }),
   testChannel: defineRoute({
     method: 'POST',
     path: '/api/notifications/channels/{id}/test',
@@ -168,10 +223,38 @@ export const notificationsApi = {
     params: IdParams,
     response: Delivery,
   }),
-  rules: defineRoute({ method: 'GET', path: '/api/notifications/rules', summary: 'Notification rules', role: 'viewer', response: z.array(Rule) }),
-  addRule: defineRoute({ method: 'POST', path: '/api/notifications/rules', summary: 'Add a notification rule', role: 'admin', body: RuleBody, response: Rule }),
-  editRule: defineRoute({ method: 'PATCH', path: '/api/notifications/rules/{id}', summary: 'Change a notification rule', role: 'admin', params: IdParams, body: RulePatch, response: Rule }),
-  removeRule: defineRoute({ method: 'DELETE', path: '/api/notifications/rules/{id}', summary: 'Remove a notification rule', role: 'admin', params: IdParams, response: Ok }),
+  rules: defineRoute({
+    method: 'GET',
+    path: '/api/notifications/rules',
+    summary: 'Notification rules',
+    role: 'viewer',
+    response: z.array(Rule),
+  }),
+  addRule: defineRoute({
+    method: 'POST',
+    path: '/api/notifications/rules',
+    summary: 'Add a notification rule',
+    role: 'admin',
+    body: RuleBody,
+    response: Rule,
+  }),
+  editRule: defineRoute({
+    method: 'PATCH',
+    path: '/api/notifications/rules/{id}',
+    summary: 'Change a notification rule',
+    role: 'admin',
+    params: IdParams,
+    body: RulePatch,
+    response: Rule,
+  }),
+  removeRule: defineRoute({
+    method: 'DELETE',
+    path: '/api/notifications/rules/{id}',
+    summary: 'Remove a notification rule',
+    role: 'admin',
+    params: IdParams,
+    response: Ok,
+  }),
   history: defineRoute({
     method: 'GET',
     path: '/api/notifications/history',

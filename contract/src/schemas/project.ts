@@ -8,7 +8,18 @@ export const PROJECT_NAME_RULE =
   'A project name is 1 to 63 characters: lowercase letters, digits, _ and -, starting with a letter or digit.';
 
 /** Whole-project actions, in the order the UI offers them (delete = down, then remove the folder). */
-export const PROJECT_ACTIONS = ['up', 'down', 'start', 'stop', 'restart', 'pull', 'create', 'kill', 'rm', 'delete'] as const;
+export const PROJECT_ACTIONS = [
+  'up',
+  'down',
+  'start',
+  'stop',
+  'restart',
+  'pull',
+  'create',
+  'kill',
+  'rm',
+  'delete',
+] as const;
 export const ProjectAction = z.enum(PROJECT_ACTIONS);
 export type ProjectAction = z.infer<typeof ProjectAction>;
 export const SERVICE_ACTIONS = ['up', 'start', 'stop', 'restart', 'pull', 'kill', 'rm'] as const;
@@ -167,7 +178,13 @@ export const ActionState = z.object({
   ok: z.boolean().optional(),
 });
 export type ActionState = z.infer<typeof ActionState>;
-export const ActionEnd = z.object({ action: z.string(), service: z.string().nullable(), ok: z.boolean(), detail: z.string().nullable(), endedAt: z.string().optional() });
+export const ActionEnd = z.object({
+  action: z.string(),
+  service: z.string().nullable(),
+  ok: z.boolean(),
+  detail: z.string().nullable(),
+  endedAt: z.string().optional(),
+});
 export type ActionEnd = z.infer<typeof ActionEnd>;
 
 /** Names are checked by the server's one path resolver, so a bad one gets the rule in its 400. */
@@ -178,13 +195,34 @@ const ServiceActionParams = z.object({ project: z.string(), action: ServiceActio
 export const ProjectBatchBody = z.strictObject({ action: ProjectAction, names: BatchNames });
 
 export const projectApi = {
-  list: defineRoute({ method: 'GET', role: 'viewer', path: '/api/compose/', summary: 'Compose projects under COMPOSE_DIR', response: z.array(Project) }),
-  get: defineRoute({ method: 'GET', role: 'viewer', path: '/api/compose/{name}', summary: 'One project with its file content and containers', params: NameParams, response: ProjectDetail }),
-  create: defineRoute({ method: 'POST', role: 'operator', path: '/api/compose/', summary: 'Create a project (validated, written atomically)', body: WriteProjectBody, response: WrittenProject }),
+  list: defineRoute({
+    method: 'GET',
+    role: 'viewer',
+    path: '/api/compose/',
+    summary: 'Compose projects under COMPOSE_DIR',
+    response: z.array(Project),
+  }),
+  get: defineRoute({
+    method: 'GET',
+    role: 'viewer',
+    path: '/api/compose/{name}',
+    summary: 'One project with its file content and containers',
+    params: NameParams,
+    response: ProjectDetail,
+  }),
+  create: defineRoute({
+    method: 'POST',
+    role: 'operator',
+    path: '/api/compose/',
+    summary: 'Create a project (validated, written atomically)',
+    body: WriteProjectBody,
+    response: WrittenProject,
+  }),
   adopt: defineRoute({
     method: 'POST',
     path: '/api/compose/{name}/adopt',
-    summary: "Copy a project started outside Berth (its compose file and .env) into Berth's folder; its containers keep running",
+    summary:
+      "Copy a project started outside Berth (its compose file and .env) into Berth's folder; its containers keep running",
     role: 'operator',
     params: NameParams,
     response: WrittenProject,
@@ -197,7 +235,14 @@ export const projectApi = {
     params: NameParams,
     response: ProjectPlan,
   }),
-  env: defineRoute({ method: 'GET', path: '/api/compose/{name}/env', summary: "The project's .env with its values masked", role: 'operator', params: NameParams, response: ProjectEnv }),
+  env: defineRoute({
+    method: 'GET',
+    path: '/api/compose/{name}/env',
+    summary: "The project's .env with its values masked",
+    role: 'operator',
+    params: NameParams,
+    response: ProjectEnv,
+  }),
   writeEnv: defineRoute({
     method: 'PUT',
     path: '/api/compose/{name}/env',
@@ -232,10 +277,41 @@ export const projectApi = {
     body: ProjectFromTemplateBody,
     response: WrittenProject,
   }),
-  edit: defineRoute({ method: 'POST', role: 'operator', path: '/api/compose/{name}/edit', summary: 'Create or replace a project file (validated, written atomically)', params: NameParams, body: WriteProjectBody, response: WrittenProject }),
-  stream: defineRoute({ method: 'GET', role: 'viewer', path: '/api/compose/{name}/actions/stream', summary: 'Live output of the running action (SSE: state, output, end)', params: NameParams, response: z.unknown() }),
-  action: defineRoute({ method: 'POST', role: 'operator', path: '/api/compose/{name}/actions/{action}', summary: 'Run a compose action on the whole project', alsoMethods: ['GET'], params: ActionParams, response: ActionResult }),
-  serviceAction: defineRoute({ method: 'POST', role: 'operator', path: '/api/compose/{project}/actions/{action}/{service}', summary: 'Run a compose action on one service', alsoMethods: ['GET'], params: ServiceActionParams, response: ActionResult }),
+  edit: defineRoute({
+    method: 'POST',
+    role: 'operator',
+    path: '/api/compose/{name}/edit',
+    summary: 'Create or replace a project file (validated, written atomically)',
+    params: NameParams,
+    body: WriteProjectBody,
+    response: WrittenProject,
+  }),
+  stream: defineRoute({
+    method: 'GET',
+    role: 'viewer',
+    path: '/api/compose/{name}/actions/stream',
+    summary: 'Live output of the running action (SSE: state, output, end)',
+    params: NameParams,
+    response: z.unknown(),
+  }),
+  action: defineRoute({
+    method: 'POST',
+    role: 'operator',
+    path: '/api/compose/{name}/actions/{action}',
+    summary: 'Run a compose action on the whole project',
+    alsoMethods: ['GET'],
+    params: ActionParams,
+    response: ActionResult,
+  }),
+  serviceAction: defineRoute({
+    method: 'POST',
+    role: 'operator',
+    path: '/api/compose/{project}/actions/{action}/{service}',
+    summary: 'Run a compose action on one service',
+    alsoMethods: ['GET'],
+    params: ServiceActionParams,
+    response: ActionResult,
+  }),
   batch: defineRoute({
     method: 'POST',
     path: '/api/compose/batch',
@@ -244,5 +320,12 @@ export const projectApi = {
     body: ProjectBatchBody,
     response: z.object({ results: z.array(BatchItemResult), projects: z.array(Project) }),
   }),
-  support: defineRoute({ method: 'GET', role: 'operator', path: '/api/compose/{name}/support', summary: 'Zip of the compose file (environment values redacted) and each service log', params: NameParams, response: z.unknown() }),
+  support: defineRoute({
+    method: 'GET',
+    role: 'operator',
+    path: '/api/compose/{name}/support',
+    summary: 'Zip of the compose file (environment values redacted) and each service log',
+    params: NameParams,
+    response: z.unknown(),
+  }),
 };

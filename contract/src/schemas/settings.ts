@@ -32,7 +32,9 @@ export type ExportedTemplate = z.infer<typeof ExportedTemplate>;
 export const SettingsFile = z
   .strictObject({
     format: z.literal(SETTINGS_FORMAT, { error: `Must be "${SETTINGS_FORMAT}" (this is not a Berth settings file).` }),
-    version: z.literal(SETTINGS_FORMAT_VERSION, { error: `Unsupported version; this Berth reads version ${SETTINGS_FORMAT_VERSION}.` }),
+    version: z.literal(SETTINGS_FORMAT_VERSION, {
+      error: `Unsupported version; this Berth reads version ${SETTINGS_FORMAT_VERSION}.`,
+    }),
     exported_at: timestamp,
     templates: z.array(ExportedTemplate).max(SETTINGS_MAX_TEMPLATES, `At most ${SETTINGS_MAX_TEMPLATES} templates.`),
     variables: TemplateVariablesBody,
@@ -44,12 +46,23 @@ export const SettingsFile = z
     let items = 0;
     file.templates.forEach((t, i) => {
       items += t.items.length;
-      if (titles.has(t.title.toLowerCase())) ctx.addIssue({ code: 'custom', path: ['templates', i, 'title'], message: `Duplicate template title ${t.title}.` });
-      if (urls.has(t.url)) ctx.addIssue({ code: 'custom', path: ['templates', i, 'url'], message: `Duplicate template URL ${t.url}.` });
+      if (titles.has(t.title.toLowerCase()))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['templates', i, 'title'],
+          message: `Duplicate template title ${t.title}.`,
+        });
+      if (urls.has(t.url))
+        ctx.addIssue({ code: 'custom', path: ['templates', i, 'url'], message: `Duplicate template URL ${t.url}.` });
       titles.add(t.title.toLowerCase());
       urls.add(t.url);
     });
-    if (items > SETTINGS_MAX_ITEMS) ctx.addIssue({ code: 'custom', path: ['templates'], message: `At most ${SETTINGS_MAX_ITEMS} template items in all.` });
+    if (items > SETTINGS_MAX_ITEMS)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['templates'],
+        message: `At most ${SETTINGS_MAX_ITEMS} template items in all.`,
+      });
   });
 export type SettingsFile = z.infer<typeof SettingsFile>;
 
@@ -107,7 +120,13 @@ export const SelfUpdateStarted = z.object({
 export type SelfUpdateStarted = z.infer<typeof SelfUpdateStarted>;
 
 export const settingsApi = {
-  info: defineRoute({ method: 'GET', role: 'viewer', path: '/api/settings/info', summary: "Berth's version, the engine, the compose CLI and its folders", response: ServerInfo }),
+  info: defineRoute({
+    method: 'GET',
+    role: 'viewer',
+    path: '/api/settings/info',
+    summary: "Berth's version, the engine, the compose CLI and its folders",
+    response: ServerInfo,
+  }),
   export: defineRoute({
     method: 'GET',
     role: 'operator',
@@ -119,7 +138,8 @@ export const settingsApi = {
     method: 'POST',
     role: 'admin',
     path: '/api/settings/export',
-    summary: 'Import a settings file (multipart: file field `upload`, text field `current_password`): replaces all templates and variables, or changes nothing',
+    summary:
+      'Import a settings file (multipart: file field `upload`, text field `current_password`): replaces all templates and variables, or changes nothing',
     response: ImportResult,
   }),
   checkUpdate: defineRoute({
@@ -133,7 +153,7 @@ export const settingsApi = {
     method: 'GET',
     role: 'admin',
     path: '/api/settings/update/status',
-    summary: "The self-update check with its details: why not, which container and image, the last update",
+    summary: 'The self-update check with its details: why not, which container and image, the last update',
     response: SelfUpdateCheck,
   }),
   update: defineRoute({

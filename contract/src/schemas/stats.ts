@@ -44,7 +44,9 @@ export const StreamEvent = {
 
 /** How far back a stats history reaches. */
 export const HISTORY_RANGES = ['10m', '1h', '24h', '7d'] as const;
-export const HistoryRange = z.enum(HISTORY_RANGES, { error: () => `Unknown range; use one of: ${HISTORY_RANGES.join(', ')}.` });
+export const HistoryRange = z.enum(HISTORY_RANGES, {
+  error: () => `Unknown range; use one of: ${HISTORY_RANGES.join(', ')}.`,
+});
 export type HistoryRange = z.infer<typeof HistoryRange>;
 export const StatsHistoryQuery = z.object({ range: HistoryRange.default('10m') });
 

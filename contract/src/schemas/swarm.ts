@@ -5,7 +5,9 @@ import { PROJECT_NAME_PATTERN, PROJECT_NAME_RULE, ProjectFromTemplateBody } from
 
 /** Swarm objects are addressed by name or full id: letters, digits, _ . - (nothing that reshapes an engine URL). */
 const SWARM_REF = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,127}$/;
-export const SwarmRef = z.string().regex(SWARM_REF, 'Use a name or id: letters, digits, _ . - (starting with a letter or digit).');
+export const SwarmRef = z
+  .string()
+  .regex(SWARM_REF, 'Use a name or id: letters, digits, _ . - (starting with a letter or digit).');
 /** Service, config and secret names as the engine accepts them. */
 export const SwarmName = z
   .string()
@@ -27,7 +29,12 @@ export const SwarmSummary = z.object({
   /** Default address pools for overlay networks and the VXLAN port. */
   defaultAddrPool: z.array(z.string()),
   dataPathPort: z.number().int().nullable(),
-  raft: z.object({ snapshotInterval: z.number(), electionTick: z.number(), heartbeatTick: z.number(), logEntriesForSlowFollowers: z.number() }),
+  raft: z.object({
+    snapshotInterval: z.number(),
+    electionTick: z.number(),
+    heartbeatTick: z.number(),
+    logEntriesForSlowFollowers: z.number(),
+  }),
   dispatcherHeartbeatSeconds: z.number(),
   taskHistoryRetentionLimit: z.number(),
   autoLockManagers: z.boolean(),
@@ -85,7 +92,11 @@ export type SwarmService = z.infer<typeof SwarmService>;
 const Mount = z.strictObject({
   type: z.enum(['volume', 'bind', 'tmpfs']).default('volume'),
   source: z.string().max(4096).default(''),
-  target: z.string().min(1, 'A mount needs a target path.').max(4096).regex(/^\//, 'The target must be an absolute path.'),
+  target: z
+    .string()
+    .min(1, 'A mount needs a target path.')
+    .max(4096)
+    .regex(/^\//, 'The target must be an absolute path.'),
   readOnly: z.boolean().default(false),
 });
 const RestartPolicy = z.strictObject({
@@ -110,7 +121,9 @@ const Resources = z.strictObject({
   cpuReservation: z.number().min(0).max(1024).nullish(),
   memoryReservationBytes: z.number().int().min(0).nullish(),
 });
-const EnvName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_.-]*$/, 'Use letters, digits, _ . - (not starting with a digit).');
+const EnvName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_.-]*$/, 'Use letters, digits, _ . - (not starting with a digit).');
 
 /** The form's fields; each one given replaces the service's (so they carry no defaults here). */
 const ServiceFields = z.strictObject({
@@ -119,14 +132,35 @@ const ServiceFields = z.strictObject({
   /** Arguments replacing the image's command. */
   command: z.array(z.string().max(4096)).max(256),
   ports: z
-    .array(ServicePort.extend({ published: z.number().int().min(1).max(65535).nullish(), protocol: z.enum(['tcp', 'udp', 'sctp']).default('tcp'), mode: z.enum(['ingress', 'host']).default('ingress') }))
+    .array(
+      ServicePort.extend({
+        published: z.number().int().min(1).max(65535).nullish(),
+        protocol: z.enum(['tcp', 'udp', 'sctp']).default('tcp'),
+        mode: z.enum(['ingress', 'host']).default('ingress'),
+      }),
+    )
     .max(100),
   env: z.record(EnvName, z.string().max(65536)),
   mounts: z.array(Mount).max(100),
   networks: z.array(SwarmRef).max(20),
-  constraints: z.array(z.string().min(1).max(512).regex(/(==|!=)/, 'A constraint compares with == or !=, e.g. node.role==manager.')).max(50),
+  constraints: z
+    .array(
+      z
+        .string()
+        .min(1)
+        .max(512)
+        .regex(/(==|!=)/, 'A constraint compares with == or !=, e.g. node.role==manager.'),
+    )
+    .max(50),
   secrets: z.array(SwarmName).max(50),
-  configs: z.array(z.strictObject({ name: SwarmName, target: z.string().regex(/^\//, 'The target must be an absolute path.').max(4096) })).max(50),
+  configs: z
+    .array(
+      z.strictObject({
+        name: SwarmName,
+        target: z.string().regex(/^\//, 'The target must be an absolute path.').max(4096),
+      }),
+    )
+    .max(50),
   restartPolicy: RestartPolicy,
   updatePolicy: UpdatePolicy,
   labels: Labels,
@@ -157,9 +191,25 @@ export const ServiceDetail = SwarmService.extend({
   constraints: z.array(z.string()),
   secrets: z.array(z.string()),
   configs: z.array(z.object({ name: z.string(), target: z.string() })),
-  restartPolicy: z.object({ condition: z.string(), delaySeconds: z.number(), maxAttempts: z.number(), windowSeconds: z.number() }),
-  updatePolicy: z.object({ parallelism: z.number(), delaySeconds: z.number(), monitorSeconds: z.number(), failureAction: z.string(), order: z.string() }),
-  resources: z.object({ cpuLimit: z.number().nullable(), memoryLimitBytes: z.number().nullable(), cpuReservation: z.number().nullable(), memoryReservationBytes: z.number().nullable() }),
+  restartPolicy: z.object({
+    condition: z.string(),
+    delaySeconds: z.number(),
+    maxAttempts: z.number(),
+    windowSeconds: z.number(),
+  }),
+  updatePolicy: z.object({
+    parallelism: z.number(),
+    delaySeconds: z.number(),
+    monitorSeconds: z.number(),
+    failureAction: z.string(),
+    order: z.string(),
+  }),
+  resources: z.object({
+    cpuLimit: z.number().nullable(),
+    memoryLimitBytes: z.number().nullable(),
+    cpuReservation: z.number().nullable(),
+    memoryReservationBytes: z.number().nullable(),
+  }),
   /** Whether the engine keeps a previous spec to roll back to. */
   canRollback: z.boolean(),
 });
@@ -192,7 +242,10 @@ export const SwarmStack = z.object({
 export type SwarmStack = z.infer<typeof SwarmStack>;
 export const StackDetail = SwarmStack.extend({ content: z.string().nullable(), serviceList: z.array(SwarmService) });
 export type StackDetail = z.infer<typeof StackDetail>;
-export const StackDeployBody = z.strictObject({ name: StackName, content: z.string().min(1, 'The stack file is empty.') });
+export const StackDeployBody = z.strictObject({
+  name: StackName,
+  content: z.string().min(1, 'The stack file is empty.'),
+});
 export const StackRedeployBody = z.strictObject({ content: z.string().min(1, 'The stack file is empty.') });
 /** What `docker stack deploy` printed. */
 export const StackDeployed = z.object({ name: z.string(), output: z.string() });
@@ -210,7 +263,10 @@ export type SwarmObject = z.infer<typeof SwarmObject>;
 /** A config or secret to create; `data` is text (a secret's is never sent back). */
 export const SwarmObjectCreateBody = z.strictObject({
   name: SwarmName,
-  data: z.string().min(1, 'The value is empty.').max(500 * 1024, 'At most 500 KiB.'),
+  data: z
+    .string()
+    .min(1, 'The value is empty.')
+    .max(500 * 1024, 'At most 500 KiB.'),
   labels: Labels.default({}),
 });
 export type SwarmObjectCreateBody = z.input<typeof SwarmObjectCreateBody>;
@@ -227,7 +283,13 @@ export const swarmApi = {
     summary: 'The swarm this engine manages (409 not_in_swarm when the engine is no swarm manager)',
     response: SwarmSummary,
   }),
-  nodes: defineRoute({ method: 'GET', path: '/api/swarm/nodes', role: 'viewer', summary: 'The swarm nodes', response: z.array(SwarmNode) }),
+  nodes: defineRoute({
+    method: 'GET',
+    path: '/api/swarm/nodes',
+    role: 'viewer',
+    summary: 'The swarm nodes',
+    response: z.array(SwarmNode),
+  }),
   updateNode: defineRoute({
     method: 'POST',
     path: '/api/swarm/nodes/{id}',
@@ -237,8 +299,21 @@ export const swarmApi = {
     body: NodeUpdateBody,
     response: SwarmNode,
   }),
-  services: defineRoute({ method: 'GET', path: '/api/swarm/services', role: 'viewer', summary: 'The swarm services with running/desired replicas', response: z.array(SwarmService) }),
-  service: defineRoute({ method: 'GET', path: '/api/swarm/services/{id}', role: 'viewer', summary: 'One service (by name or id)', params: RefParams, response: ServiceDetail }),
+  services: defineRoute({
+    method: 'GET',
+    path: '/api/swarm/services',
+    role: 'viewer',
+    summary: 'The swarm services with running/desired replicas',
+    response: z.array(SwarmService),
+  }),
+  service: defineRoute({
+    method: 'GET',
+    path: '/api/swarm/services/{id}',
+    role: 'viewer',
+    summary: 'One service (by name or id)',
+    params: RefParams,
+    response: ServiceDetail,
+  }),
   createService: defineRoute({
     method: 'POST',
     path: '/api/swarm/services',
@@ -251,7 +326,8 @@ export const swarmApi = {
     method: 'POST',
     path: '/api/swarm/services/{id}',
     role: 'operator',
-    summary: 'Change a service (scale, image, env…) at the version it was read at (409 when it changed meanwhile); returns it',
+    summary:
+      'Change a service (scale, image, env…) at the version it was read at (409 when it changed meanwhile); returns it',
     params: RefParams,
     body: ServiceUpdateBody,
     response: ServiceDetail,
@@ -264,8 +340,22 @@ export const swarmApi = {
     params: RefParams,
     response: ServiceDetail,
   }),
-  removeService: defineRoute({ method: 'DELETE', path: '/api/swarm/services/{id}', role: 'operator', summary: 'Remove a service', params: RefParams, response: z.object({ removed: z.string() }) }),
-  tasks: defineRoute({ method: 'GET', path: '/api/swarm/services/{id}/tasks', role: 'viewer', summary: "A service's tasks, newest first", params: RefParams, response: z.array(SwarmTask) }),
+  removeService: defineRoute({
+    method: 'DELETE',
+    path: '/api/swarm/services/{id}',
+    role: 'operator',
+    summary: 'Remove a service',
+    params: RefParams,
+    response: z.object({ removed: z.string() }),
+  }),
+  tasks: defineRoute({
+    method: 'GET',
+    path: '/api/swarm/services/{id}/tasks',
+    role: 'viewer',
+    summary: "A service's tasks, newest first",
+    params: RefParams,
+    response: z.array(SwarmTask),
+  }),
   logs: defineRoute({
     method: 'GET',
     path: '/api/swarm/services/{id}/logs',
@@ -277,8 +367,21 @@ export const swarmApi = {
     querystring: LogRangeQuery,
     response: EventStream,
   }),
-  stacks: defineRoute({ method: 'GET', path: '/api/swarm/stacks', role: 'viewer', summary: 'Stacks (services grouped by com.docker.stack.namespace)', response: z.array(SwarmStack) }),
-  stack: defineRoute({ method: 'GET', path: '/api/swarm/stacks/{name}', role: 'viewer', summary: 'One stack with its file and services', params: StackParams, response: StackDetail }),
+  stacks: defineRoute({
+    method: 'GET',
+    path: '/api/swarm/stacks',
+    role: 'viewer',
+    summary: 'Stacks (services grouped by com.docker.stack.namespace)',
+    response: z.array(SwarmStack),
+  }),
+  stack: defineRoute({
+    method: 'GET',
+    path: '/api/swarm/stacks/{name}',
+    role: 'viewer',
+    summary: 'One stack with its file and services',
+    params: StackParams,
+    response: StackDetail,
+  }),
   deployStack: defineRoute({
     method: 'POST',
     path: '/api/swarm/stacks',
@@ -300,7 +403,8 @@ export const swarmApi = {
     method: 'POST',
     path: '/api/swarm/stacks/from-template',
     role: 'operator',
-    summary: 'Create a stack from a stack template (file fetched, values filled in, validated and stored, not deployed); returns it',
+    summary:
+      'Create a stack from a stack template (file fetched, values filled in, validated and stored, not deployed); returns it',
     body: ProjectFromTemplateBody,
     response: StackDetail,
   }),
@@ -308,15 +412,63 @@ export const swarmApi = {
     method: 'GET',
     path: '/api/swarm/stacks/{name}/stream',
     role: 'viewer',
-    summary: "Live output of the stack's running deploy or removal, else the last one's (SSE: state, output, end; as compose actions)",
+    summary:
+      "Live output of the stack's running deploy or removal, else the last one's (SSE: state, output, end; as compose actions)",
     params: StackParams,
     response: EventStream,
   }),
-  removeStack: defineRoute({ method: 'DELETE', path: '/api/swarm/stacks/{name}', role: 'operator', summary: 'Remove a stack (its services, networks, configs and secrets) and its file', params: StackParams, response: z.object({ removed: z.string() }) }),
-  configs: defineRoute({ method: 'GET', path: '/api/swarm/configs', role: 'viewer', summary: 'Swarm configs', response: z.array(SwarmObject) }),
-  createConfig: defineRoute({ method: 'POST', path: '/api/swarm/configs', role: 'operator', summary: 'Create a config; returns the list', body: SwarmObjectCreateBody, response: z.array(SwarmObject) }),
-  removeConfig: defineRoute({ method: 'DELETE', path: '/api/swarm/configs/{id}', role: 'operator', summary: 'Remove a config (409 while a service uses it); returns the list', params: RefParams, response: z.array(SwarmObject) }),
-  secrets: defineRoute({ method: 'GET', path: '/api/swarm/secrets', role: 'viewer', summary: 'Swarm secrets (values are never returned)', response: z.array(SwarmObject) }),
-  createSecret: defineRoute({ method: 'POST', path: '/api/swarm/secrets', role: 'operator', summary: 'Create a secret (write-only); returns the list', body: SwarmObjectCreateBody, response: z.array(SwarmObject) }),
-  removeSecret: defineRoute({ method: 'DELETE', path: '/api/swarm/secrets/{id}', role: 'operator', summary: 'Remove a secret (409 while a service uses it); returns the list', params: RefParams, response: z.array(SwarmObject) }),
+  removeStack: defineRoute({
+    method: 'DELETE',
+    path: '/api/swarm/stacks/{name}',
+    role: 'operator',
+    summary: 'Remove a stack (its services, networks, configs and secrets) and its file',
+    params: StackParams,
+    response: z.object({ removed: z.string() }),
+  }),
+  configs: defineRoute({
+    method: 'GET',
+    path: '/api/swarm/configs',
+    role: 'viewer',
+    summary: 'Swarm configs',
+    response: z.array(SwarmObject),
+  }),
+  createConfig: defineRoute({
+    method: 'POST',
+    path: '/api/swarm/configs',
+    role: 'operator',
+    summary: 'Create a config; returns the list',
+    body: SwarmObjectCreateBody,
+    response: z.array(SwarmObject),
+  }),
+  removeConfig: defineRoute({
+    method: 'DELETE',
+    path: '/api/swarm/configs/{id}',
+    role: 'operator',
+    summary: 'Remove a config (409 while a service uses it); returns the list',
+    params: RefParams,
+    response: z.array(SwarmObject),
+  }),
+  secrets: defineRoute({
+    method: 'GET',
+    path: '/api/swarm/secrets',
+    role: 'viewer',
+    summary: 'Swarm secrets (values are never returned)',
+    response: z.array(SwarmObject),
+  }),
+  createSecret: defineRoute({
+    method: 'POST',
+    path: '/api/swarm/secrets',
+    role: 'operator',
+    summary: 'Create a secret (write-only); returns the list',
+    body: SwarmObjectCreateBody,
+    response: z.array(SwarmObject),
+  }),
+  removeSecret: defineRoute({
+    method: 'DELETE',
+    path: '/api/swarm/secrets/{id}',
+    role: 'operator',
+    summary: 'Remove a secret (409 while a service uses it); returns the list',
+    params: RefParams,
+    response: z.array(SwarmObject),
+  }),
 };

@@ -15,7 +15,10 @@ export function isCatalogueUrl(value: string): boolean {
 }
 
 /** The spec's shared url rule: the catalogue URL's requirement with its own message. */
-export const UrlRule = z.string({ error: 'This is not a valid URL' }).trim().refine(isCatalogueUrl, 'This is not a valid URL');
+export const UrlRule = z
+  .string({ error: 'This is not a valid URL' })
+  .trim()
+  .refine(isCatalogueUrl, 'This is not a valid URL');
 
 const titleRule = 'Length between 2 and 255 Characters.';
 
@@ -113,10 +116,18 @@ export type SkippedItem = z.infer<typeof SkippedItem>;
 export const TemplateWriteResult = Template.extend({ skipped: z.array(SkippedItem) });
 export type TemplateWriteResult = z.infer<typeof TemplateWriteResult>;
 
-export const TemplateIdParams = z.object({ id: z.coerce.number({ error: 'Must be a template id.' }).int().positive('Must be a template id.') });
+export const TemplateIdParams = z.object({
+  id: z.coerce.number({ error: 'Must be a template id.' }).int().positive('Must be a template id.'),
+});
 
 export const templateApi = {
-  list: defineRoute({ method: 'GET', role: 'viewer', path: '/api/templates/', summary: 'Template sources (without items)', response: z.array(Template) }),
+  list: defineRoute({
+    method: 'GET',
+    role: 'viewer',
+    path: '/api/templates/',
+    summary: 'Template sources (without items)',
+    response: z.array(Template),
+  }),
   create: defineRoute({
     method: 'POST',
     role: 'operator',
@@ -125,8 +136,22 @@ export const templateApi = {
     body: NewTemplateBody,
     response: TemplateWriteResult,
   }),
-  get: defineRoute({ method: 'GET', role: 'viewer', path: '/api/templates/{id}', summary: 'A template source with its items', params: TemplateIdParams, response: TemplateDetail }),
-  remove: defineRoute({ method: 'DELETE', role: 'operator', path: '/api/templates/{id}', summary: 'Delete a template source and its items', params: TemplateIdParams, response: Template }),
+  get: defineRoute({
+    method: 'GET',
+    role: 'viewer',
+    path: '/api/templates/{id}',
+    summary: 'A template source with its items',
+    params: TemplateIdParams,
+    response: TemplateDetail,
+  }),
+  remove: defineRoute({
+    method: 'DELETE',
+    role: 'operator',
+    path: '/api/templates/{id}',
+    summary: 'Delete a template source and its items',
+    params: TemplateIdParams,
+    response: Template,
+  }),
   refresh: defineRoute({
     method: 'GET',
     role: 'operator',
@@ -136,5 +161,12 @@ export const templateApi = {
     params: TemplateIdParams,
     response: TemplateWriteResult,
   }),
-  item: defineRoute({ method: 'GET', role: 'viewer', path: '/api/templates/app/{id}', summary: 'One template item (variables not substituted)', params: TemplateIdParams, response: TemplateItem }),
+  item: defineRoute({
+    method: 'GET',
+    role: 'viewer',
+    path: '/api/templates/app/{id}',
+    summary: 'One template item (variables not substituted)',
+    params: TemplateIdParams,
+    response: TemplateItem,
+  }),
 };

@@ -38,34 +38,48 @@ const Dimension = (max: number) => z.coerce.number().int().min(1).max(max);
  * What a terminal runs: a probed `shell` (default sh) or a command given as repeated `cmd`, as
  * `user` (default: the container's), sized `cols` × `rows`.
  */
-export const TerminalQuery = z.strictObject({
-  shell: ShellName.optional(),
-  cmd: z
-    .union([z.string().min(1), z.array(z.string().min(1)).min(1).max(64)])
-    .transform((v) => (Array.isArray(v) ? v : [v]))
-    .optional(),
-  user: z
-    .string()
-    .regex(/^[a-zA-Z0-9_][a-zA-Z0-9_.-]{0,31}(:[a-zA-Z0-9_][a-zA-Z0-9_.-]{0,31})?$/, 'A user is a name or uid, optionally :group.')
-    .optional(),
-  cols: Dimension(1000).default(80),
-  rows: Dimension(500).default(24),
-}).refine((q) => !(q.shell && q.cmd), { message: 'Give a shell or a command (cmd), not both.', path: ['cmd'] });
+export const TerminalQuery = z
+  .strictObject({
+    shell: ShellName.optional(),
+    cmd: z
+      .union([z.string().min(1), z.array(z.string().min(1)).min(1).max(64)])
+      .transform((v) => (Array.isArray(v) ? v : [v]))
+      .optional(),
+    user: z
+      .string()
+      .regex(
+        /^[a-zA-Z0-9_][a-zA-Z0-9_.-]{0,31}(:[a-zA-Z0-9_][a-zA-Z0-9_.-]{0,31})?$/,
+        'A user is a name or uid, optionally :group.',
+      )
+      .optional(),
+    cols: Dimension(1000).default(80),
+    rows: Dimension(500).default(24),
+  })
+  .refine((q) => !(q.shell && q.cmd), { message: 'Give a shell or a command (cmd), not both.', path: ['cmd'] });
 export type TerminalQuery = z.input<typeof TerminalQuery>;
 
 /** Text frames from the client: control messages. Binary frames carry the terminal's bytes. */
 export const TerminalControl = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('resize'), cols: z.number().int().min(1).max(1000), rows: z.number().int().min(1).max(500) }),
+  z.object({
+    type: z.literal('resize'),
+    cols: z.number().int().min(1).max(1000),
+    rows: z.number().int().min(1).max(500),
+  }),
 ]);
 export type TerminalControl = z.infer<typeof TerminalControl>;
 
 const ServiceParams = z.object({
   project: z.string().regex(PROJECT_NAME_PATTERN, PROJECT_NAME_RULE),
-  service: z.string().regex(/^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/, 'A service name is letters, digits and _ . -').max(255),
+  service: z
+    .string()
+    .regex(/^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/, 'A service name is letters, digits and _ . -')
+    .max(255),
 });
 
 /** A WebSocket (see TerminalQuery, TerminalControl and TERMINAL_CLOSE). */
-const TerminalSocket = z.unknown().describe('WebSocket: binary frames carry terminal bytes; text frames carry TerminalControl');
+const TerminalSocket = z
+  .unknown()
+  .describe('WebSocket: binary frames carry terminal bytes; text frames carry TerminalControl');
 
 export const terminalApi = {
   appShells: defineRoute({

@@ -31,8 +31,21 @@ export const UpdateUserBody = z.strictObject({
 export const UserIdParams = z.object({ id: z.coerce.number().int().positive() });
 
 export const usersApi = {
-  list: defineRoute({ method: 'GET', role: 'admin', path: '/api/users', summary: 'Every account with its role', response: z.array(User) }),
-  create: defineRoute({ method: 'POST', role: 'admin', path: '/api/users', summary: 'Add an account', body: NewUserBody, response: User }),
+  list: defineRoute({
+    method: 'GET',
+    role: 'admin',
+    path: '/api/users',
+    summary: 'Every account with its role',
+    response: z.array(User),
+  }),
+  create: defineRoute({
+    method: 'POST',
+    role: 'admin',
+    path: '/api/users',
+    summary: 'Add an account',
+    body: NewUserBody,
+    response: User,
+  }),
   update: defineRoute({
     method: 'PATCH',
     role: 'admin',
@@ -50,5 +63,12 @@ export const usersApi = {
     params: UserIdParams,
     response: Message,
   }),
-  remove: defineRoute({ method: 'DELETE', role: 'admin', path: '/api/users/{id}', summary: 'Delete an account (not the last admin)', params: UserIdParams, response: Message }),
+  remove: defineRoute({
+    method: 'DELETE',
+    role: 'admin',
+    path: '/api/users/{id}',
+    summary: 'Delete an account (not the last admin)',
+    params: UserIdParams,
+    response: Message,
+  }),
 };

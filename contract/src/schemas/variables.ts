@@ -14,7 +14,11 @@ export const TemplateVariableRow = z.strictObject({
     .min(1, 'Variable is required.')
     .max(255, 'Variable is at most 255 characters.')
     .regex(VARIABLE_NAME, 'Variable must start with ! followed by letters, digits or _ (e.g. !config).'),
-  replacement: z.string({ error: 'Replacement is required.' }).trim().min(1, 'Replacement is required.').max(4096, 'Replacement is at most 4096 characters.'),
+  replacement: z
+    .string({ error: 'Replacement is required.' })
+    .trim()
+    .min(1, 'Replacement is required.')
+    .max(4096, 'Replacement is at most 4096 characters.'),
 });
 
 /** The complete list (full replace); names must be unique. */
@@ -24,13 +28,20 @@ export const TemplateVariablesBody = z
   .superRefine((rows, ctx) => {
     const seen = new Map<string, number>();
     rows.forEach((row, i) => {
-      if (seen.has(row.variable)) ctx.addIssue({ code: 'custom', path: [i, 'variable'], message: `Duplicate variable ${row.variable}.` });
+      if (seen.has(row.variable))
+        ctx.addIssue({ code: 'custom', path: [i, 'variable'], message: `Duplicate variable ${row.variable}.` });
       else seen.set(row.variable, i);
     });
   });
 
 export const variablesApi = {
-  list: defineRoute({ method: 'GET', role: 'viewer', path: '/api/settings/variables', summary: 'Template variables (!name → replacement)', response: z.array(TemplateVariable) }),
+  list: defineRoute({
+    method: 'GET',
+    role: 'viewer',
+    path: '/api/settings/variables',
+    summary: 'Template variables (!name → replacement)',
+    response: z.array(TemplateVariable),
+  }),
   save: defineRoute({
     method: 'POST',
     role: 'operator',

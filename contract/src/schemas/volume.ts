@@ -28,17 +28,38 @@ export const CreateVolumeBody = z.strictObject({ name: VolumeName });
 export const VolumeNameParams = z.object({ name: VolumeName });
 
 export const volumeApi = {
-  list: defineRoute({ method: 'GET', role: 'viewer', path: '/api/resources/volumes/', summary: 'Volumes with their compose project and use count', response: z.array(Volume) }),
-  create: defineRoute({ method: 'POST', role: 'operator', path: '/api/resources/volumes/', summary: 'Create a local volume; returns the volume list', body: CreateVolumeBody, response: z.array(Volume) }),
+  list: defineRoute({
+    method: 'GET',
+    role: 'viewer',
+    path: '/api/resources/volumes/',
+    summary: 'Volumes with their compose project and use count',
+    response: z.array(Volume),
+  }),
+  create: defineRoute({
+    method: 'POST',
+    role: 'operator',
+    path: '/api/resources/volumes/',
+    summary: 'Create a local volume; returns the volume list',
+    body: CreateVolumeBody,
+    response: z.array(Volume),
+  }),
   batch: defineRoute({
     method: 'POST',
     path: '/api/resources/volumes/batch',
-    summary: 'Remove many volumes; one result per volume (one a container mounts is refused, even with force) and the volume list',
+    summary:
+      'Remove many volumes; one result per volume (one a container mounts is refused, even with force) and the volume list',
     role: 'operator',
     body: RemoveBatchBody,
     response: z.object({ results: z.array(BatchItemResult), volumes: z.array(Volume) }),
   }),
-  get: defineRoute({ method: 'GET', role: 'viewer', path: '/api/resources/volumes/{name}', summary: 'One volume, inspected', params: VolumeNameParams, response: Volume }),
+  get: defineRoute({
+    method: 'GET',
+    role: 'viewer',
+    path: '/api/resources/volumes/{name}',
+    summary: 'One volume, inspected',
+    params: VolumeNameParams,
+    response: Volume,
+  }),
   remove: defineRoute({
     method: 'DELETE',
     role: 'operator',

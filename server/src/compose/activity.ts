@@ -4,7 +4,8 @@ import { ConflictError } from '../errors';
 /** Output kept per run for late viewers; the tail wins (errors come last). */
 const MAX_KEPT_OUTPUT = 256 * 1024;
 
-export type ActivityEvent = { type: 'state'; data: ActionState } | { type: 'output'; data: string } | { type: 'end'; data: ActionEnd };
+export type ActivityEvent =
+  { type: 'state'; data: ActionState } | { type: 'output'; data: string } | { type: 'end'; data: ActionEnd };
 type Listener = (event: ActivityEvent) => void;
 
 interface Run {
@@ -39,12 +40,18 @@ export class ProjectActivity {
   begin(project: string, action: string, service: string | null = null, opts: { quiet?: boolean } = {}): RunHandle {
     const busy = this.runs.get(project);
     if (busy) {
-      const what = busy.quiet ? `a ${busy.action}` : `docker-compose ${busy.action}${busy.service ? ` ${busy.service}` : ''}`;
+      const what = busy.quiet
+        ? `a ${busy.action}`
+        : `docker-compose ${busy.action}${busy.service ? ` ${busy.service}` : ''}`;
       throw new ConflictError(`Project ${project} is busy: ${what} is running. Try again when it has finished.`);
     }
     const run: Run = { action, service, output: '', quiet: opts.quiet ?? false, startedAt: new Date().toISOString() };
     this.runs.set(project, run);
-    if (!run.quiet) this.emit(project, { type: 'state', data: { running: true, action, service, output: '', startedAt: run.startedAt } });
+    if (!run.quiet)
+      this.emit(project, {
+        type: 'state',
+        data: { running: true, action, service, output: '', startedAt: run.startedAt },
+      });
     let ended = false;
     return {
       append: (chunk) => {
@@ -70,10 +77,25 @@ export class ProjectActivity {
   /** What a new viewer sees first: the running action's output so far, or the last one's. */
   snapshot(project: string): ActionState {
     const running = this.runs.get(project);
-    if (running && !running.quiet) return { running: true, action: running.action, service: running.service, output: running.output, startedAt: running.startedAt };
+    if (running && !running.quiet)
+      return {
+        running: true,
+        action: running.action,
+        service: running.service,
+        output: running.output,
+        startedAt: running.startedAt,
+      };
     const last = this.finished.get(project);
     if (!last) return { running: false, action: null, service: null, output: '' };
-    return { running: false, action: last.action, service: last.service, output: last.output, startedAt: last.startedAt, endedAt: last.endedAt, ok: last.ok };
+    return {
+      running: false,
+      action: last.action,
+      service: last.service,
+      output: last.output,
+      startedAt: last.startedAt,
+      endedAt: last.endedAt,
+      ok: last.ok,
+    };
   }
 
   subscribe(project: string, listener: Listener): () => void {

@@ -20,7 +20,11 @@ const keysIn = (list: string) => [...list.matchAll(/'([^']+)'/g)].map((k) => k[1
 const servicesOf = (doc: Document): [string, YAML.YAMLMap][] => {
   const services = doc.get('services');
   if (!isMap(services)) return [];
-  return services.items.flatMap((pair) => (isMap(pair.value) ? [[String(YAML.isScalar(pair.key) ? pair.key.value : pair.key), pair.value] as [string, YAML.YAMLMap]] : []));
+  return services.items.flatMap((pair) =>
+    isMap(pair.value)
+      ? [[String(YAML.isScalar(pair.key) ? pair.key.value : pair.key), pair.value] as [string, YAML.YAMLMap]]
+      : [],
+  );
 };
 
 /** Removes `key` from every service that has it; a service left with neither image nor build gets a stand-in image. */
@@ -42,7 +46,13 @@ function dropServiceKey(doc: Document, key: string): boolean {
 function dropNestedKey(doc: Document, path: string[], key: string): boolean {
   const node = doc.getIn(path);
   if (!isMap(node)) return false;
-  const places: [string[], unknown][] = [[path, node], ...node.items.map((p): [string[], unknown] => [[...path, String(YAML.isScalar(p.key) ? p.key.value : p.key)], p.value])];
+  const places: [string[], unknown][] = [
+    [path, node],
+    ...node.items.map((p): [string[], unknown] => [
+      [...path, String(YAML.isScalar(p.key) ? p.key.value : p.key)],
+      p.value,
+    ]),
+  ];
   let dropped = false;
   for (const [at, map] of places) {
     if (isMap(map) && map.has(key) && keysAt(composeSchema(), at).includes(key)) dropped = map.delete(key) || dropped;
@@ -68,17 +78,21 @@ const RELAXATIONS: Relaxation[] = [
       const keys = keysIn(m[1]!);
       return `The installed compose CLI does not know the top-level key${keys.length > 1 ? 's' : ''} ${keys.map((k) => `"${k}"`).join(', ')} (newer compose versions do); it cannot run the file until ${keys.length > 1 ? 'they are' : 'it is'} removed or the CLI is updated.`;
     },
-    drop: (doc, m) => keysIn(m[1]!).every((k) => composeTopLevelKeys().includes(k)) && keysIn(m[1]!).every((k) => doc.delete(k)),
+    drop: (doc, m) =>
+      keysIn(m[1]!).every((k) => composeTopLevelKeys().includes(k)) && keysIn(m[1]!).every((k) => doc.delete(k)),
   },
   {
     // A key inside a service's mapping (healthcheck start_interval, build tags, depends_on restart …), in either of the CLI's wordings.
-    match: /(services\.\S+) (?:value '([^']+)' does not match any of the regexes: '\^x-'|contains unsupported option: '([^']+)')/,
-    warn: (m) => `The installed compose CLI does not know "${m[2] ?? m[3]}" in ${m[1]} (newer compose versions do); it cannot run the file until it is removed or the CLI is updated.`,
+    match:
+      /(services\.\S+) (?:value '([^']+)' does not match any of the regexes: '\^x-'|contains unsupported option: '([^']+)')/,
+    warn: (m) =>
+      `The installed compose CLI does not know "${m[2] ?? m[3]}" in ${m[1]} (newer compose versions do); it cannot run the file until it is removed or the CLI is updated.`,
     drop: (doc, m) => dropNestedKey(doc, m[1]!.split('.'), (m[2] ?? m[3])!),
   },
   {
     match: /Unsupported config option for services\.([^:]+): '([^']+)'/,
-    warn: (m) => `The installed compose CLI does not know "${m[2]}" of service ${m[1]} (newer compose versions do); it cannot run the file until it is removed or the CLI is updated.`,
+    warn: (m) =>
+      `The installed compose CLI does not know "${m[2]}" of service ${m[1]} (newer compose versions do); it cannot run the file until it is removed or the CLI is updated.`,
     drop: (doc, m) => composeServiceKeys().includes(m[2]!) && doc.deleteIn(['services', m[1]!, m[2]!]),
   },
 ];

@@ -42,7 +42,13 @@ export function run(
     let timedOut = false;
     let child;
     try {
-      child = spawn(cmd, args, { shell: false, stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: opts.env, cwd: opts.cwd });
+      child = spawn(cmd, args, {
+        shell: false,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+        env: opts.env,
+        cwd: opts.cwd,
+      });
     } catch (err) {
       resolve({ code: 127, stdout: '', stderr: String((err as Error).message), timedOut: false });
       return;

@@ -25,7 +25,9 @@ export interface ComposeSummary {
 export function checkComposeSize(content: string): void {
   const bytes = Buffer.byteLength(content, 'utf8');
   if (bytes > MAX_COMPOSE_BYTES) {
-    throw new PayloadTooLargeError(`The compose file is ${Math.ceil(bytes / 1024)} KiB; at most ${MAX_COMPOSE_BYTES / 1024} KiB is accepted.`);
+    throw new PayloadTooLargeError(
+      `The compose file is ${Math.ceil(bytes / 1024)} KiB; at most ${MAX_COMPOSE_BYTES / 1024} KiB is accepted.`,
+    );
   }
 }
 
@@ -63,12 +65,20 @@ function yamlError(problem: string, line?: number, col?: number): ValidationErro
 export function parseCompose(content: string): ParsedCompose {
   checkComposeSize(content);
   const lines = new LineCounter();
-  const doc = parseDocument(content, { uniqueKeys: true, prettyErrors: true, strict: true, merge: true, lineCounter: lines });
+  const doc = parseDocument(content, {
+    uniqueKeys: true,
+    prettyErrors: true,
+    strict: true,
+    merge: true,
+    lineCounter: lines,
+  });
   const first = doc.errors[0];
   if (first) {
     const pos = first.linePos?.[0];
     // A stack overflow inside the parser is reported as an error at the point it gave up.
-    const problem = /call stack/i.test(first.message) ? `nested deeper than ${MAX_YAML_DEPTH} levels` : first.message.replace(/ at line \d+, column \d+.*$/s, '');
+    const problem = /call stack/i.test(first.message)
+      ? `nested deeper than ${MAX_YAML_DEPTH} levels`
+      : first.message.replace(/ at line \d+, column \d+.*$/s, '');
     throw yamlError(problem, pos?.line, pos?.col);
   }
   if (depthOf(doc.contents) > MAX_YAML_DEPTH) throw yamlError(`nested deeper than ${MAX_YAML_DEPTH} levels`);
@@ -76,11 +86,13 @@ export function parseCompose(content: string): ParsedCompose {
   try {
     data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (err) {
-    if (err instanceof ReferenceError || err instanceof RangeError) throw yamlError(`too many aliases (at most ${MAX_ALIAS_COUNT} expansions): ${err.message}`);
+    if (err instanceof ReferenceError || err instanceof RangeError)
+      throw yamlError(`too many aliases (at most ${MAX_ALIAS_COUNT} expansions): ${err.message}`);
     throw err;
   }
   if (data === null || data === undefined) throw yamlError('the file is empty.');
-  if (typeof data !== 'object' || Array.isArray(data)) throw yamlError('the top level must be a mapping (services:, networks:, volumes: ...).');
+  if (typeof data !== 'object' || Array.isArray(data))
+    throw yamlError('the top level must be a mapping (services:, networks:, volumes: ...).');
   const services = (data as Record<string, unknown>).services;
   if (services !== undefined && services !== null && (typeof services !== 'object' || Array.isArray(services))) {
     throw yamlError('services must be a mapping of service name to its definition.');
@@ -119,7 +131,8 @@ function summariseService(raw: unknown): ComposeService {
 export function summarise(data: Record<string, unknown>): ComposeSummary {
   const v = data.version;
   const services: Record<string, ComposeService> = {};
-  if (isRecord(data.services)) for (const [name, def] of Object.entries(data.services)) services[name] = summariseService(def);
+  if (isRecord(data.services))
+    for (const [name, def] of Object.entries(data.services)) services[name] = summariseService(def);
   return {
     version: typeof v === 'string' || typeof v === 'number' ? String(v) : null,
     services,
@@ -153,7 +166,8 @@ function fullyRedacted(text: string): boolean {
   const services = isRecord(data) && isRecord(data.services) ? Object.values(data.services) : [];
   return services.every((svc) => {
     const env = isRecord(svc) ? svc.environment : undefined;
-    if (Array.isArray(env)) return env.every((e) => typeof e !== 'string' || !e.includes('=') || e.endsWith(`=${MASK}`));
+    if (Array.isArray(env))
+      return env.every((e) => typeof e !== 'string' || !e.includes('=') || e.endsWith(`=${MASK}`));
     if (isRecord(env)) return Object.values(env).every((v) => v === null || v === MASK);
     return env === undefined || env === null;
   });
@@ -166,7 +180,8 @@ function redactedModel(data: Record<string, unknown>): string {
     for (const svc of Object.values(copy.services)) {
       if (!isRecord(svc)) continue;
       const env = svc.environment;
-      if (Array.isArray(env) || isRecord(env)) svc.environment = maskEnvValues(env as string[] | Record<string, unknown>);
+      if (Array.isArray(env) || isRecord(env))
+        svc.environment = maskEnvValues(env as string[] | Record<string, unknown>);
       else if (env !== undefined && env !== null) svc.environment = MASK;
     }
   }
@@ -186,7 +201,8 @@ export function redactEnvironment(parsed: ParsedCompose): string {
     for (const pair of m.items) {
       if (isMergeKey(pair.key)) continue;
       for (const svc of mapsOf(doc, pair.value)) {
-        for (const field of svc.items) if (isScalar(field.key) && field.key.value === 'environment') redactEnvNode(doc, field.value);
+        for (const field of svc.items)
+          if (isScalar(field.key) && field.key.value === 'environment') redactEnvNode(doc, field.value);
       }
     }
   }

@@ -95,13 +95,19 @@ export function parseDotenv(text: string): Record<string, string> {
  * The environment compose interpolates a project's file with: the project's `.env`, overridden
  * by the CLI's own environment (as compose gives the process environment precedence).
  */
-export async function interpolationEnv(projectDir: string | null, cliEnv: Readonly<Record<string, string>>): Promise<Record<string, string>> {
+export async function interpolationEnv(
+  projectDir: string | null,
+  cliEnv: Readonly<Record<string, string>>,
+): Promise<Record<string, string>> {
   let dotenv: Record<string, string> = {};
   if (projectDir) {
     const file = path.join(projectDir, '.env');
     const st = await fs.stat(file).catch(() => null);
     if (st?.isFile()) {
-      if (st.size > MAX_DOTENV_BYTES) throw new ValidationError(`The project's .env is ${Math.ceil(st.size / 1024)} KiB; Berth reads at most ${MAX_DOTENV_BYTES / 1024} KiB of it to check the compose file's paths.`);
+      if (st.size > MAX_DOTENV_BYTES)
+        throw new ValidationError(
+          `The project's .env is ${Math.ceil(st.size / 1024)} KiB; Berth reads at most ${MAX_DOTENV_BYTES / 1024} KiB of it to check the compose file's paths.`,
+        );
       dotenv = parseDotenv(await fs.readFile(file, 'utf8'));
     }
   }

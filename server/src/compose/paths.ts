@@ -35,7 +35,9 @@ async function lstatOrNull(p: string) {
 export function checkProjectName(name: string): void {
   if (!PROJECT_NAME_PATTERN.test(name)) {
     const shown = name.length > 70 ? `${name.slice(0, 70)}…` : name;
-    throw new ValidationError(`Invalid project name ${JSON.stringify(shown)}. ${PROJECT_NAME_RULE}`, [{ field: 'name', message: PROJECT_NAME_RULE }]);
+    throw new ValidationError(`Invalid project name ${JSON.stringify(shown)}. ${PROJECT_NAME_RULE}`, [
+      { field: 'name', message: PROJECT_NAME_RULE },
+    ]);
   }
 }
 
@@ -56,7 +58,10 @@ export async function findComposeFile(dir: string): Promise<string | null> {
     const p = path.join(dir, f);
     const st = await lstatOrNull(p);
     if (!st) continue;
-    if (st.isSymbolicLink()) throw new ValidationError(`${f} in project folder ${path.basename(dir)} is a symbolic link; Berth only reads real files.`);
+    if (st.isSymbolicLink())
+      throw new ValidationError(
+        `${f} in project folder ${path.basename(dir)} is a symbolic link; Berth only reads real files.`,
+      );
     if (st.isFile()) return p;
   }
   return null;
@@ -66,13 +71,20 @@ export async function findComposeFile(dir: string): Promise<string | null> {
  * The ONE resolver of a project's folder, used by every route: checks the name rule, refuses a
  * linked folder and anything whose real path leaves COMPOSE_DIR.
  */
-export async function resolveProject(composeDir: string, name: string, opts: { createRoot?: boolean } = {}): Promise<ProjectPaths> {
+export async function resolveProject(
+  composeDir: string,
+  name: string,
+  opts: { createRoot?: boolean } = {},
+): Promise<ProjectPaths> {
   checkProjectName(name);
   const root = (await composeRoot(composeDir, opts.createRoot)) ?? path.resolve(composeDir);
   const dir = path.join(root, name);
   const st = await lstatOrNull(dir);
   if (!st) return { name, root, dir, exists: false, file: null };
-  if (st.isSymbolicLink()) throw new ValidationError(`Project folder ${name} is a symbolic link; Berth does not follow links out of COMPOSE_DIR.`);
+  if (st.isSymbolicLink())
+    throw new ValidationError(
+      `Project folder ${name} is a symbolic link; Berth does not follow links out of COMPOSE_DIR.`,
+    );
   if (!st.isDirectory()) throw new ValidationError(`${name} in COMPOSE_DIR is not a folder.`);
   const real = await fs.realpath(dir);
   if (path.dirname(real) !== root) throw new ValidationError(`Project folder ${name} resolves outside COMPOSE_DIR.`);

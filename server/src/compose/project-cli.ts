@@ -63,17 +63,39 @@ export interface ProjectFile {
  * project or file has no effect), in the project folder, killed at the timeout. Returns the
  * output; a non-zero exit or a timeout throws with the output's tail.
  */
-export async function runCompose(r: ComposeRunner, p: ProjectFile, args: string[], onOutput: (chunk: string) => void): Promise<string> {
+export async function runCompose(
+  r: ComposeRunner,
+  p: ProjectFile,
+  args: string[],
+  onOutput: (chunk: string) => void,
+): Promise<string> {
   const files = [p.file, ...(p.overrides ?? [])].flatMap((f) => ['-f', f]);
   const argv = [...r.cli.argv, '--ansi', 'never', '-p', p.name, ...files, ...args];
-  const res = await run(argv, { timeoutMs: r.timeoutMs, env: r.env, cwd: p.dir, onOutput, signal: r.signal, graceMs: r.graceMs });
+  const res = await run(argv, {
+    timeoutMs: r.timeoutMs,
+    env: r.env,
+    cwd: p.dir,
+    onOutput,
+    signal: r.signal,
+    graceMs: r.graceMs,
+  });
   const output = res.stdout + res.stderr;
-  if (r.signal?.aborted) throw new ComposeFailedError(`${commandLabel(r.cli, args)} was stopped because Berth is shutting down. ${tail(output)}`.trim(), 503);
+  if (r.signal?.aborted)
+    throw new ComposeFailedError(
+      `${commandLabel(r.cli, args)} was stopped because Berth is shutting down. ${tail(output)}`.trim(),
+      503,
+    );
   if (res.timedOut) {
-    throw new ComposeFailedError(`${commandLabel(r.cli, args)} did not finish within ${Math.round(r.timeoutMs / 1000)} s and was stopped. ${tail(output)}`.trim(), 504);
+    throw new ComposeFailedError(
+      `${commandLabel(r.cli, args)} did not finish within ${Math.round(r.timeoutMs / 1000)} s and was stopped. ${tail(output)}`.trim(),
+      504,
+    );
   }
   if (res.code !== 0) {
-    throw new ComposeFailedError(`${commandLabel(r.cli, args)} failed (exit ${res.code ?? 'by signal'}): ${tail(res.stderr || res.stdout) || 'no output'}`, 400);
+    throw new ComposeFailedError(
+      `${commandLabel(r.cli, args)} failed (exit ${res.code ?? 'by signal'}): ${tail(res.stderr || res.stdout) || 'no output'}`,
+      400,
+    );
   }
   return output;
 }
@@ -126,16 +148,34 @@ export async function checkWithCli(
   const warnings: string[] = [];
   try {
     const tmpFile = path.join(tmpDir, NEW_COMPOSE_FILE);
-    const argv = [...r.cli.argv, '--ansi', 'never', '-p', name, '-f', tmpFile, ...(projectDir ? ['--project-directory', projectDir] : []), 'config', '-q'];
+    const argv = [
+      ...r.cli.argv,
+      '--ansi',
+      'never',
+      '-p',
+      name,
+      '-f',
+      tmpFile,
+      ...(projectDir ? ['--project-directory', projectDir] : []),
+      'config',
+      '-q',
+    ];
     const timeoutMs = Math.min(r.timeoutMs, CHECK_TIMEOUT_MS);
     let checked = content;
     for (;;) {
       await fs.writeFile(tmpFile, checked, { mode: 0o600 });
       const res = await run(argv, { timeoutMs, env: r.env, cwd: projectDir ?? tmpDir, signal: r.signal });
-      if (res.timedOut) throw new ComposeFailedError(`The compose CLI did not finish checking the file within ${Math.round(timeoutMs / 1000)} s.`, 504);
+      if (res.timedOut)
+        throw new ComposeFailedError(
+          `The compose CLI did not finish checking the file within ${Math.round(timeoutMs / 1000)} s.`,
+          504,
+        );
       if (res.code === 0) return warnings;
       // Name the file as the user knows it, not our temp copy.
-      const text = tail(res.stderr || res.stdout).replace(new RegExp(`\\S*${path.basename(tmpDir)}/${NEW_COMPOSE_FILE.replace('.', '\\.')}`, 'g'), shownAs);
+      const text = tail(res.stderr || res.stdout).replace(
+        new RegExp(`\\S*${path.basename(tmpDir)}/${NEW_COMPOSE_FILE.replace('.', '\\.')}`, 'g'),
+        shownAs,
+      );
       const relaxed = warnings.length < MAX_RELAXED ? relaxCheck(checked, text) : null;
       if (!relaxed) {
         const detail = `The compose CLI refused the file: ${text || `exit ${res.code ?? 'by signal'}`}`;
@@ -150,12 +190,28 @@ export async function checkWithCli(
 }
 
 /** The file as the CLI resolves it (interpolated, normalised) and each service's config hash, which compose also stamps on the containers it makes. */
-export async function resolvedConfig(r: ComposeRunner, p: ProjectFile): Promise<{ yaml: string; hashes: Map<string, string> }> {
+export async function resolvedConfig(
+  r: ComposeRunner,
+  p: ProjectFile,
+): Promise<{ yaml: string; hashes: Map<string, string> }> {
   const stdout = async (args: string[]) => {
     const argv = [...r.cli.argv, '--ansi', 'never', '-p', p.name, '-f', p.file, ...args];
-    const res = await run(argv, { timeoutMs: Math.min(r.timeoutMs, CHECK_TIMEOUT_MS), env: r.env, cwd: p.dir, signal: r.signal });
-    if (res.timedOut) throw new ComposeFailedError(`${commandLabel(r.cli, args)} did not finish within ${Math.round(CHECK_TIMEOUT_MS / 1000)} s.`, 504);
-    if (res.code !== 0) throw new ComposeFailedError(`${commandLabel(r.cli, args)} failed (exit ${res.code ?? 'by signal'}): ${tail(res.stderr || res.stdout) || 'no output'}`, 400);
+    const res = await run(argv, {
+      timeoutMs: Math.min(r.timeoutMs, CHECK_TIMEOUT_MS),
+      env: r.env,
+      cwd: p.dir,
+      signal: r.signal,
+    });
+    if (res.timedOut)
+      throw new ComposeFailedError(
+        `${commandLabel(r.cli, args)} did not finish within ${Math.round(CHECK_TIMEOUT_MS / 1000)} s.`,
+        504,
+      );
+    if (res.code !== 0)
+      throw new ComposeFailedError(
+        `${commandLabel(r.cli, args)} failed (exit ${res.code ?? 'by signal'}): ${tail(res.stderr || res.stdout) || 'no output'}`,
+        400,
+      );
     return res.stdout;
   };
   const yaml = await stdout(['config']);

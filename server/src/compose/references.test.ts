@@ -17,7 +17,13 @@ describe('compose file references', () => {
     expect(
       refused({
         include: ['./other.yaml'],
-        services: { web: { env_file: ['.env', 'conf/app.env'], build: { context: '.', dockerfile: 'Dockerfile' }, extends: { file: 'base.yaml', service: 'x' } } },
+        services: {
+          web: {
+            env_file: ['.env', 'conf/app.env'],
+            build: { context: '.', dockerfile: 'Dockerfile' },
+            extends: { file: 'base.yaml', service: 'x' },
+          },
+        },
         secrets: { s: { file: './secret.txt' } },
       }),
     ).toBeNull();
@@ -31,14 +37,20 @@ describe('compose file references', () => {
         secrets: { s: { file: '/root/.ssh/id_rsa' } },
         configs: { c: { file: '../x' } },
       }),
-    ).toEqual(['include[0]', 'services.web.extends.file', 'services.web.env_file', 'services.web.build.context', 'secrets.s.file', 'configs.c.file']);
+    ).toEqual([
+      'include[0]',
+      'services.web.extends.file',
+      'services.web.env_file',
+      'services.web.build.context',
+      'secrets.s.file',
+      'configs.c.file',
+    ]);
   });
 
   it('refuses remote includes and home-relative paths', () => {
-    expect(refused({ include: [{ path: 'https://example.invalid/x.yaml' }], services: { a: { env_file: '~/.env' } } })).toEqual([
-      'include[0].path',
-      'services.a.env_file',
-    ]);
+    expect(
+      refused({ include: [{ path: 'https://example.invalid/x.yaml' }], services: { a: { env_file: '~/.env' } } }),
+    ).toEqual(['include[0].path', 'services.a.env_file']);
   });
 
   it('judges paths after interpolation with the given environment', () => {

@@ -59,10 +59,12 @@ function problemOf(raw: string, env: Readonly<Record<string, string>>): { value:
   }
   const shown = value === raw ? raw : `${raw} (= ${value})`;
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return { value: shown, problem: `${shown} is fetched from elsewhere` };
-  if (path.isAbsolute(value) || value.startsWith('~')) return { value: shown, problem: `${shown} is outside the project folder` };
+  if (path.isAbsolute(value) || value.startsWith('~'))
+    return { value: shown, problem: `${shown} is outside the project folder` };
   const root = path.resolve('/project');
   const resolved = path.resolve(root, value);
-  if (resolved !== root && !resolved.startsWith(root + path.sep)) return { value: shown, problem: `${shown} is outside the project folder` };
+  if (resolved !== root && !resolved.startsWith(root + path.sep))
+    return { value: shown, problem: `${shown} is outside the project folder` };
   return null;
 }
 

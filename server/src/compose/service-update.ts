@@ -10,12 +10,22 @@ import { runCompose, type ComposeRunner, type ProjectFile } from './project-cli'
 const recreateArgs = (services: string[]) => ['up', '-d', '--no-deps', '--force-recreate', ...services];
 
 /** Pulls the images of `services`. */
-export async function pullServices(r: ComposeRunner, p: ProjectFile, services: string[], onOutput: (chunk: string) => void): Promise<void> {
+export async function pullServices(
+  r: ComposeRunner,
+  p: ProjectFile,
+  services: string[],
+  onOutput: (chunk: string) => void,
+): Promise<void> {
   await runCompose(r, p, ['pull', ...services], onOutput);
 }
 
 /** Recreates just `services` from their images as they are now on the engine. */
-export async function recreateServices(r: ComposeRunner, p: ProjectFile, services: string[], onOutput: (chunk: string) => void): Promise<void> {
+export async function recreateServices(
+  r: ComposeRunner,
+  p: ProjectFile,
+  services: string[],
+  onOutput: (chunk: string) => void,
+): Promise<void> {
   await runCompose(r, p, recreateArgs(services), onOutput);
 }
 

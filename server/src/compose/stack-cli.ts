@@ -13,14 +13,39 @@ export interface StackRunner {
 const DETAIL_TAIL = 2000;
 const tail = (t: string) => (t.trim().length > DETAIL_TAIL ? `…${t.trim().slice(-DETAIL_TAIL)}` : t.trim());
 
-async function docker(r: StackRunner, args: string[], cwd: string | undefined, onOutput?: (chunk: string) => void): Promise<string> {
+async function docker(
+  r: StackRunner,
+  args: string[],
+  cwd: string | undefined,
+  onOutput?: (chunk: string) => void,
+): Promise<string> {
   const label = ['docker', ...args].join(' ');
-  const res = await run(['docker', ...args], { timeoutMs: r.timeoutMs, env: r.env, ...(cwd ? { cwd } : {}), ...(onOutput ? { onOutput } : {}), signal: r.signal, graceMs: r.graceMs });
+  const res = await run(['docker', ...args], {
+    timeoutMs: r.timeoutMs,
+    env: r.env,
+    ...(cwd ? { cwd } : {}),
+    ...(onOutput ? { onOutput } : {}),
+    signal: r.signal,
+    graceMs: r.graceMs,
+  });
   const output = res.stdout + res.stderr;
-  if (res.code === 127 && /ENOENT/.test(res.stderr)) throw new ComposeFailedError('The docker CLI was not found on the PATH; stacks are deployed with `docker stack deploy`.', 503);
-  if (r.signal?.aborted) throw new ComposeFailedError(`${label} was stopped because Berth is shutting down. ${tail(output)}`.trim(), 503);
-  if (res.timedOut) throw new ComposeFailedError(`${label} did not finish within ${Math.round(r.timeoutMs / 1000)} s and was stopped. ${tail(output)}`.trim(), 504);
-  if (res.code !== 0) throw new ComposeFailedError(`${label} failed (exit ${res.code ?? 'by signal'}): ${tail(res.stderr || res.stdout) || 'no output'}`, 400);
+  if (res.code === 127 && /ENOENT/.test(res.stderr))
+    throw new ComposeFailedError(
+      'The docker CLI was not found on the PATH; stacks are deployed with `docker stack deploy`.',
+      503,
+    );
+  if (r.signal?.aborted)
+    throw new ComposeFailedError(`${label} was stopped because Berth is shutting down. ${tail(output)}`.trim(), 503);
+  if (res.timedOut)
+    throw new ComposeFailedError(
+      `${label} did not finish within ${Math.round(r.timeoutMs / 1000)} s and was stopped. ${tail(output)}`.trim(),
+      504,
+    );
+  if (res.code !== 0)
+    throw new ComposeFailedError(
+      `${label} failed (exit ${res.code ?? 'by signal'}): ${tail(res.stderr || res.stdout) || 'no output'}`,
+      400,
+    );
   return output;
 }
 
@@ -28,7 +53,13 @@ async function docker(r: StackRunner, args: string[], cwd: string | undefined, o
  * `docker stack deploy` of one file (argv only, in the stack's folder so relative paths resolve
  * there). `--prune` removes services the edited file no longer has.
  */
-export function stackDeploy(r: StackRunner, name: string, file: string, dir: string, onOutput?: (chunk: string) => void): Promise<string> {
+export function stackDeploy(
+  r: StackRunner,
+  name: string,
+  file: string,
+  dir: string,
+  onOutput?: (chunk: string) => void,
+): Promise<string> {
   return docker(r, ['stack', 'deploy', '--prune', '--compose-file', file, name], dir, onOutput);
 }
 

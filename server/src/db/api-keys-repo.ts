@@ -27,7 +27,9 @@ export class ApiKeysRepo {
     this.stmts = {
       insert: db.prepare('INSERT INTO api_keys (user_id, key_name, token_hash, created_at) VALUES (?, ?, ?, ?)'),
       byId: db.prepare('SELECT id, key_name, created_at, last_used_at FROM api_keys WHERE id = ?'),
-      listForUser: db.prepare('SELECT id, key_name, created_at, last_used_at FROM api_keys WHERE user_id = ? ORDER BY id'),
+      listForUser: db.prepare(
+        'SELECT id, key_name, created_at, last_used_at FROM api_keys WHERE user_id = ? ORDER BY id',
+      ),
       byHash: db.prepare(
         'SELECT k.id, k.user_id, u.email, u.role, u.disabled_at, k.key_name, k.last_used_at FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.token_hash = ?',
       ),

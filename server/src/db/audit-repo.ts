@@ -9,7 +9,8 @@ interface Row extends Omit<AuditEntry, 'time'> {
 }
 
 /** LIKE pattern for "contains `text`", with LIKE's own wildcards taken literally. */
-const contains = (text: string | undefined) => (text === undefined ? undefined : `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+const contains = (text: string | undefined) =>
+  text === undefined ? undefined : `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** The audit log (migration 6): insert and read only; entries leave only by retention. */
 export class AuditRepo {
@@ -31,7 +32,9 @@ export class AuditRepo {
       .add("user LIKE ? ESCAPE '\\'", contains(q.user))
       .add("(method || ' ' || route) LIKE ? ESCAPE '\\'", contains(q.action))
       .add("target LIKE ? ESCAPE '\\'", contains(q.target));
-    return (this.db.prepare(`SELECT * FROM audit_log ${where} ORDER BY id DESC LIMIT ?`).all(...where.args, q.limit) as Row[]).map((r) => ({ ...r, time: new Date(r.time).toISOString() }));
+    return (
+      this.db.prepare(`SELECT * FROM audit_log ${where} ORDER BY id DESC LIMIT ?`).all(...where.args, q.limit) as Row[]
+    ).map((r) => ({ ...r, time: new Date(r.time).toISOString() }));
   }
 
   pruneBefore(before: number): number {

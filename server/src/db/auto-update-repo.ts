@@ -15,7 +15,13 @@ interface RunRow {
   results: string;
 }
 
-const toRun = (r: RunRow): AutoUpdateRun => ({ id: r.id, trigger: r.trigger, started_at: r.started_at, finished_at: r.finished_at, results: JSON.parse(r.results) as AutoUpdateItem[] });
+const toRun = (r: RunRow): AutoUpdateRun => ({
+  id: r.id,
+  trigger: r.trigger,
+  started_at: r.started_at,
+  finished_at: r.finished_at,
+  results: JSON.parse(r.results) as AutoUpdateItem[],
+});
 
 /** What a stored policy belongs to: the environment ('global', target ''), an app, or a compose project. */
 export type PolicyScope = 'global' | 'app' | 'project';
@@ -32,14 +38,26 @@ export class AutoUpdateRepo {
 
   /** The stored policy of `scope`/`target` (global: target ''); null when none is stored. */
   policy(scope: PolicyScope, target: string): AutoUpdateOverride | null {
-    const row = this.db.prepare('SELECT enabled, mode, schedule, settle_seconds FROM auto_update_policies WHERE env = ? AND scope = ? AND target = ?').get(this.env, scope, target) as PolicyRow | undefined;
+    const row = this.db
+      .prepare(
+        'SELECT enabled, mode, schedule, settle_seconds FROM auto_update_policies WHERE env = ? AND scope = ? AND target = ?',
+      )
+      .get(this.env, scope, target) as PolicyRow | undefined;
     if (!row) return null;
-    return { enabled: row.enabled === null ? null : row.enabled === 1, mode: row.mode as AutoUpdateMode | null, schedule: row.schedule, settle_seconds: row.settle_seconds };
+    return {
+      enabled: row.enabled === null ? null : row.enabled === 1,
+      mode: row.mode as AutoUpdateMode | null,
+      schedule: row.schedule,
+      settle_seconds: row.settle_seconds,
+    };
   }
 
   /** Every app's (or project's) override, by name (for the scheduler). */
   policies(scope: 'app' | 'project'): Map<string, AutoUpdateOverride> {
-    const rows = this.db.prepare('SELECT target FROM auto_update_policies WHERE env = ? AND scope = ?').pluck().all(this.env, scope) as string[];
+    const rows = this.db
+      .prepare('SELECT target FROM auto_update_policies WHERE env = ? AND scope = ?')
+      .pluck()
+      .all(this.env, scope) as string[];
     return new Map(rows.map((t) => [t, this.policy(scope, t)!]));
   }
 
@@ -49,32 +67,58 @@ export class AutoUpdateRepo {
         `INSERT INTO auto_update_policies (env, scope, target, enabled, mode, schedule, settle_seconds) VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (env, scope, target) DO UPDATE SET enabled = excluded.enabled, mode = excluded.mode, schedule = excluded.schedule, settle_seconds = excluded.settle_seconds`,
       )
-      .run(this.env, scope, target, p.enabled === null ? null : p.enabled ? 1 : 0, p.mode, p.schedule, p.settle_seconds);
+      .run(
+        this.env,
+        scope,
+        target,
+        p.enabled === null ? null : p.enabled ? 1 : 0,
+        p.mode,
+        p.schedule,
+        p.settle_seconds,
+      );
   }
 
   isBadDigest(target: string, digest: string): boolean {
-    return this.db.prepare('SELECT 1 FROM auto_update_bad_digests WHERE env = ? AND target = ? AND digest = ?').get(this.env, target, digest) !== undefined;
+    return (
+      this.db
+        .prepare('SELECT 1 FROM auto_update_bad_digests WHERE env = ? AND target = ? AND digest = ?')
+        .get(this.env, target, digest) !== undefined
+    );
   }
 
   rememberBadDigest(target: string, digest: string): void {
-    this.db.prepare('INSERT OR IGNORE INTO auto_update_bad_digests (env, target, digest, recorded_at) VALUES (?, ?, ?, ?)').run(this.env, target, digest, new Date().toISOString());
+    this.db
+      .prepare('INSERT OR IGNORE INTO auto_update_bad_digests (env, target, digest, recorded_at) VALUES (?, ?, ?, ?)')
+      .run(this.env, target, digest, new Date().toISOString());
   }
 
   startRun(trigger: string): number {
-    const info = this.db.prepare("INSERT INTO auto_update_runs (env, trigger, started_at, results) VALUES (?, ?, ?, '[]')").run(this.env, trigger, new Date().toISOString());
+    const info = this.db
+      .prepare("INSERT INTO auto_update_runs (env, trigger, started_at, results) VALUES (?, ?, ?, '[]')")
+      .run(this.env, trigger, new Date().toISOString());
     return Number(info.lastInsertRowid);
   }
 
   saveResults(id: number, results: AutoUpdateItem[], finished: boolean): void {
-    this.db.prepare('UPDATE auto_update_runs SET results = ?, finished_at = ? WHERE id = ?').run(JSON.stringify(results), finished ? new Date().toISOString() : null, id);
+    this.db
+      .prepare('UPDATE auto_update_runs SET results = ?, finished_at = ? WHERE id = ?')
+      .run(JSON.stringify(results), finished ? new Date().toISOString() : null, id);
   }
 
   run(id: number): AutoUpdateRun | null {
-    const row = this.db.prepare('SELECT id, trigger, started_at, finished_at, results FROM auto_update_runs WHERE env = ? AND id = ?').get(this.env, id) as RunRow | undefined;
+    const row = this.db
+      .prepare('SELECT id, trigger, started_at, finished_at, results FROM auto_update_runs WHERE env = ? AND id = ?')
+      .get(this.env, id) as RunRow | undefined;
     return row ? toRun(row) : null;
   }
 
   runs(limit: number): AutoUpdateRun[] {
-    return (this.db.prepare('SELECT id, trigger, started_at, finished_at, results FROM auto_update_runs WHERE env = ? ORDER BY id DESC LIMIT ?').all(this.env, limit) as RunRow[]).map(toRun);
+    return (
+      this.db
+        .prepare(
+          'SELECT id, trigger, started_at, finished_at, results FROM auto_update_runs WHERE env = ? ORDER BY id DESC LIMIT ?',
+        )
+        .all(this.env, limit) as RunRow[]
+    ).map(toRun);
   }
 }

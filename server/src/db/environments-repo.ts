@@ -45,11 +45,15 @@ export class EnvironmentsRepo {
   }
 
   nameTaken(name: string, exceptId: string | null): boolean {
-    return this.db.prepare('SELECT 1 FROM environments WHERE name = ? AND id IS NOT ?').get(name, exceptId) !== undefined;
+    return (
+      this.db.prepare('SELECT 1 FROM environments WHERE name = ? AND id IS NOT ?').get(name, exceptId) !== undefined
+    );
   }
 
   insert(row: EnvironmentRow): void {
-    this.db.prepare(`INSERT INTO environments (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`).run(row);
+    this.db
+      .prepare(`INSERT INTO environments (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`)
+      .run(row);
   }
 
   /** Writes every column but id and created_at. */

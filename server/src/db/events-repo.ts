@@ -56,8 +56,19 @@ export class EventsRepo {
   }
 
   insert(e: NewEngineEvent): EngineEventRecord {
-    const id = this.insertStmt.pluck().get(e.time, e.environment, e.type, e.action, e.actorId, e.name, JSON.stringify(e.attributes)) as number;
-    return toRecord({ id, time: e.time, environment: e.environment, type: e.type, action: e.action, actor_id: e.actorId, name: e.name, attributes: JSON.stringify(e.attributes) });
+    const id = this.insertStmt
+      .pluck()
+      .get(e.time, e.environment, e.type, e.action, e.actorId, e.name, JSON.stringify(e.attributes)) as number;
+    return toRecord({
+      id,
+      time: e.time,
+      environment: e.environment,
+      type: e.type,
+      action: e.action,
+      actor_id: e.actorId,
+      name: e.name,
+      attributes: JSON.stringify(e.attributes),
+    });
   }
 
   /** Matching rows: newest first, or oldest first with `ascending` (a replay). */
@@ -71,14 +82,19 @@ export class EventsRepo {
       .add('time <= ?', f.until)
       .add('id > ?', f.afterId);
     const order = ascending ? 'ASC' : 'DESC';
-    const rows = this.db.prepare(`SELECT * FROM engine_events ${where} ORDER BY time ${order}, id ${order} LIMIT ?`).all(...where.args, f.limit) as Row[];
+    const rows = this.db
+      .prepare(`SELECT * FROM engine_events ${where} ORDER BY time ${order}, id ${order} LIMIT ?`)
+      .all(...where.args, f.limit) as Row[];
     return rows.map(toRecord);
   }
 
   /** Drops rows older than `before` and all but the newest `maxRows`; returns how many went. */
   prune(before: number, maxRows: number): number {
     const old = this.db.prepare('DELETE FROM engine_events WHERE time < ?').run(before).changes;
-    const cut = this.db.prepare('SELECT id FROM engine_events ORDER BY id DESC LIMIT 1 OFFSET ?').pluck().get(maxRows) as number | undefined;
+    const cut = this.db
+      .prepare('SELECT id FROM engine_events ORDER BY id DESC LIMIT 1 OFFSET ?')
+      .pluck()
+      .get(maxRows) as number | undefined;
     const over = cut === undefined ? 0 : this.db.prepare('DELETE FROM engine_events WHERE id <= ?').run(cut).changes;
     return old + over;
   }

@@ -33,7 +33,9 @@ describe('migrations', () => {
     // Every Berth database (this one and the stats history) is opened by openSqlite.
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('cache_size', { simple: true })).toBe(-PAGE_CACHE_KIB);
-    expect(tables(db)).toEqual(expect.arrayContaining(['users', 'sessions', 'api_keys', 'templates', 'template_items', 'template_variables']));
+    expect(tables(db)).toEqual(
+      expect.arrayContaining(['users', 'sessions', 'api_keys', 'templates', 'template_items', 'template_variables']),
+    );
   });
 
   it('drops the settings table from a database made before migration 3', () => {
@@ -42,7 +44,10 @@ describe('migrations', () => {
     db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
     for (const m of migrations.filter((x) => x.version < 3)) {
       db.exec(m.sql);
-      db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(m.version, new Date().toISOString());
+      db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(
+        m.version,
+        new Date().toISOString(),
+      );
     }
     expect(tables(db)).toContain('settings');
     migrate(db);
@@ -56,11 +61,18 @@ describe('migrations', () => {
     db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
     for (const m of migrations.filter((x) => x.version < 5)) {
       db.exec(m.sql);
-      db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(m.version, new Date().toISOString());
+      db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(
+        m.version,
+        new Date().toISOString(),
+      );
     }
-    db.prepare("INSERT INTO users (email, password_hash, created_at, updated_at) VALUES ('first@berth.test', 'x', '', '')").run();
+    db.prepare(
+      "INSERT INTO users (email, password_hash, created_at, updated_at) VALUES ('first@berth.test', 'x', '', '')",
+    ).run();
     migrate(db);
-    db.prepare("INSERT INTO users (email, password_hash, created_at, updated_at) VALUES ('later@berth.test', 'x', '', '')").run();
+    db.prepare(
+      "INSERT INTO users (email, password_hash, created_at, updated_at) VALUES ('later@berth.test', 'x', '', '')",
+    ).run();
     expect(db.prepare('SELECT email, role FROM users ORDER BY id').all()).toEqual([
       { email: 'first@berth.test', role: 'admin' },
       { email: 'later@berth.test', role: 'viewer' },

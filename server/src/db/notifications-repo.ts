@@ -36,7 +36,14 @@ const toRule = (r: RuleRow): Rule => ({
   channels: JSON.parse(r.channels) as number[],
   scope: JSON.parse(r.scope) as Rule['scope'],
 });
-const ruleArgs = (d: RuleData) => [d.event, JSON.stringify(d.channels), JSON.stringify(d.scope), d.quiet_minutes, d.restarts, d.within_minutes];
+const ruleArgs = (d: RuleData) => [
+  d.event,
+  JSON.stringify(d.channels),
+  JSON.stringify(d.scope),
+  d.quiet_minutes,
+  d.restarts,
+  d.within_minutes,
+];
 
 /** Notification channels, rules and deliveries (migration 6). */
 export class NotificationsRepo {
@@ -56,13 +63,19 @@ export class NotificationsRepo {
 
   insertChannel(c: Pick<ChannelRow, 'name' | 'type' | 'settings' | 'sealed_secrets'>, now: string): number {
     return this.db
-      .prepare('INSERT INTO notification_channels (name, type, settings, sealed_secrets, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id')
+      .prepare(
+        'INSERT INTO notification_channels (name, type, settings, sealed_secrets, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id',
+      )
       .pluck()
       .get(c.name, c.type, c.settings, c.sealed_secrets, now, now) as number;
   }
 
   updateChannel(id: number, c: Pick<ChannelRow, 'name' | 'settings' | 'sealed_secrets'>, now: string): void {
-    this.db.prepare('UPDATE notification_channels SET name = ?, settings = ?, sealed_secrets = ?, updated_at = ? WHERE id = ?').run(c.name, c.settings, c.sealed_secrets, now, id);
+    this.db
+      .prepare(
+        'UPDATE notification_channels SET name = ?, settings = ?, sealed_secrets = ?, updated_at = ? WHERE id = ?',
+      )
+      .run(c.name, c.settings, c.sealed_secrets, now, id);
   }
 
   /** Removes the channel and takes it out of every rule (a rule left with none is removed too). */
@@ -90,13 +103,19 @@ export class NotificationsRepo {
 
   insertRule(d: RuleData, now: string): number {
     return this.db
-      .prepare('INSERT INTO notification_rules (event, channels, scope, quiet_minutes, restarts, within_minutes, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id')
+      .prepare(
+        'INSERT INTO notification_rules (event, channels, scope, quiet_minutes, restarts, within_minutes, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id',
+      )
       .pluck()
       .get(...ruleArgs(d), now, now) as number;
   }
 
   updateRule(id: number, d: RuleData, now: string): void {
-    this.db.prepare('UPDATE notification_rules SET event = ?, channels = ?, scope = ?, quiet_minutes = ?, restarts = ?, within_minutes = ?, updated_at = ? WHERE id = ?').run(...ruleArgs(d), now, id);
+    this.db
+      .prepare(
+        'UPDATE notification_rules SET event = ?, channels = ?, scope = ?, quiet_minutes = ?, restarts = ?, within_minutes = ?, updated_at = ? WHERE id = ?',
+      )
+      .run(...ruleArgs(d), now, id);
   }
 
   deleteRule(id: number): boolean {
@@ -105,22 +124,34 @@ export class NotificationsRepo {
 
   insertDelivery(d: Pick<Delivery, 'channel_id' | 'channel_name' | 'event' | 'title'>, now: number): number {
     return this.db
-      .prepare("INSERT INTO notification_deliveries (time, channel_id, channel_name, event, title, status, attempts, error, updated_at) VALUES (?, ?, ?, ?, ?, 'pending', 0, NULL, ?) RETURNING id")
+      .prepare(
+        "INSERT INTO notification_deliveries (time, channel_id, channel_name, event, title, status, attempts, error, updated_at) VALUES (?, ?, ?, ?, ?, 'pending', 0, NULL, ?) RETURNING id",
+      )
       .pluck()
       .get(now, d.channel_id, d.channel_name, d.event, d.title, now) as number;
   }
 
   updateDelivery(id: number, d: Pick<Delivery, 'status' | 'attempts' | 'error'>, now: number): void {
-    this.db.prepare('UPDATE notification_deliveries SET status = ?, attempts = ?, error = ?, updated_at = ? WHERE id = ?').run(d.status, d.attempts, d.error, now, id);
+    this.db
+      .prepare('UPDATE notification_deliveries SET status = ?, attempts = ?, error = ?, updated_at = ? WHERE id = ?')
+      .run(d.status, d.attempts, d.error, now, id);
   }
 
   delivery(id: number): Delivery | undefined {
-    const row = this.db.prepare('SELECT id, time, channel_id, channel_name, event, title, status, attempts, error FROM notification_deliveries WHERE id = ?').get(id) as DeliveryRow | undefined;
+    const row = this.db
+      .prepare(
+        'SELECT id, time, channel_id, channel_name, event, title, status, attempts, error FROM notification_deliveries WHERE id = ?',
+      )
+      .get(id) as DeliveryRow | undefined;
     return row && { ...row, time: new Date(row.time).toISOString() };
   }
 
   deliveries(limit: number): Delivery[] {
-    const rows = this.db.prepare('SELECT id, time, channel_id, channel_name, event, title, status, attempts, error FROM notification_deliveries ORDER BY id DESC LIMIT ?').all(limit) as DeliveryRow[];
+    const rows = this.db
+      .prepare(
+        'SELECT id, time, channel_id, channel_name, event, title, status, attempts, error FROM notification_deliveries ORDER BY id DESC LIMIT ?',
+      )
+      .all(limit) as DeliveryRow[];
     return rows.map((r) => ({ ...r, time: new Date(r.time).toISOString() }));
   }
 

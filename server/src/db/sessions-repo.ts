@@ -30,7 +30,9 @@ export class SessionsRepo {
 
   constructor(db: Db) {
     this.stmts = {
-      insert: db.prepare('INSERT INTO sessions (id, user_id, refresh_jti, created_at, expires_at, user_agent, ip, last_used_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+      insert: db.prepare(
+        'INSERT INTO sessions (id, user_id, refresh_jti, created_at, expires_at, user_agent, ip, last_used_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      ),
       find: db.prepare(
         'SELECT s.id, s.user_id, u.email, u.role, u.disabled_at, s.refresh_jti, s.expires_at, s.revoked_at, s.last_used_at FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = ?',
       ),
@@ -38,17 +40,28 @@ export class SessionsRepo {
         'SELECT id, user_id, user_agent, ip, created_at, last_used_at FROM sessions WHERE user_id = ? AND revoked_at IS NULL AND expires_at > ? ORDER BY created_at DESC',
       ),
       touch: db.prepare('UPDATE sessions SET last_used_at = ? WHERE id = ?'),
-      revokeForUser: db.prepare('UPDATE sessions SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL AND expires_at > ?'),
+      revokeForUser: db.prepare(
+        'UPDATE sessions SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL AND expires_at > ?',
+      ),
       // Compare-and-set: only the holder of the current refresh token can rotate it, so two
       // concurrent refreshes with the same token cannot both succeed.
-      rotate: db.prepare('UPDATE sessions SET refresh_jti = ?, expires_at = ? WHERE id = ? AND refresh_jti = ? AND revoked_at IS NULL'),
+      rotate: db.prepare(
+        'UPDATE sessions SET refresh_jti = ?, expires_at = ? WHERE id = ? AND refresh_jti = ? AND revoked_at IS NULL',
+      ),
       revoke: db.prepare('UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
       revokeAllForUser: db.prepare('UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL'),
       pruneExpired: db.prepare('DELETE FROM sessions WHERE expires_at < ?'),
     };
   }
 
-  insert(s: { id: string; userId: number; refreshJti: string; expiresAt: string; userAgent: string | null; ip: string | null }): void {
+  insert(s: {
+    id: string;
+    userId: number;
+    refreshJti: string;
+    expiresAt: string;
+    userAgent: string | null;
+    ip: string | null;
+  }): void {
     const now = new Date().toISOString();
     this.stmts.insert.run(s.id, s.userId, s.refreshJti, now, s.expiresAt, s.userAgent, s.ip, now);
   }

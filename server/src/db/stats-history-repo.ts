@@ -73,14 +73,17 @@ export class StatsHistoryRepo {
   add(points: HistoryPoint[]): void {
     this.db.transaction(() => {
       for (const p of points) {
-        for (const res of RESOLUTIONS) this.upsert.run(p.env, p.app, res, p.time - (p.time % res), p.cpu, p.cpu, p.mem, p.mem);
+        for (const res of RESOLUTIONS)
+          this.upsert.run(p.env, p.app, res, p.time - (p.time % res), p.cpu, p.cpu, p.mem, p.mem);
       }
     })();
   }
 
   buckets(env: string, app: string, res: Resolution, since: number): HistoryBucket[] {
     return this.db
-      .prepare('SELECT t, n, cpu_sum AS cpuSum, cpu_max AS cpuMax, mem_sum AS memSum, mem_max AS memMax FROM samples WHERE env = ? AND app = ? AND res = ? AND t >= ? ORDER BY t')
+      .prepare(
+        'SELECT t, n, cpu_sum AS cpuSum, cpu_max AS cpuMax, mem_sum AS memSum, mem_max AS memMax FROM samples WHERE env = ? AND app = ? AND res = ? AND t >= ? ORDER BY t',
+      )
       .all(env, app, res, since) as HistoryBucket[];
   }
 

@@ -47,7 +47,9 @@ export class TemplatesRepo {
   }
 
   items(templateId: number): TemplateItem[] {
-    const rows = this.db.prepare('SELECT * FROM template_items WHERE template_id = ? ORDER BY position').all(templateId) as ItemRow[];
+    const rows = this.db
+      .prepare('SELECT * FROM template_items WHERE template_id = ? ORDER BY position')
+      .all(templateId) as ItemRow[];
     return rows.map(toItem);
   }
 
@@ -63,7 +65,10 @@ export class TemplatesRepo {
         .prepare('INSERT INTO templates (title, url, created_at, updated_at) VALUES (?, ?, ?, ?)')
         .run(title, url, now, now);
       const id = Number(lastInsertRowid);
-      this.insertItems(id, items.map((data, position) => ({ data, position })));
+      this.insertItems(
+        id,
+        items.map((data, position) => ({ data, position })),
+      );
       return id;
     })();
   }
@@ -74,7 +79,9 @@ export class TemplatesRepo {
    */
   replaceItems(templateId: number, items: TemplateItemData[], now: string): void {
     this.db.transaction(() => {
-      const old = this.db.prepare('SELECT id, title, image FROM template_items WHERE template_id = ?').all(templateId) as Omit<ItemRow, 'data' | 'template_id'>[];
+      const old = this.db
+        .prepare('SELECT id, title, image FROM template_items WHERE template_id = ?')
+        .all(templateId) as Omit<ItemRow, 'data' | 'template_id'>[];
       const byKey = new Map<string, number[]>();
       for (const o of old) byKey.set(`${o.title}\0${o.image}`, [...(byKey.get(`${o.title}\0${o.image}`) ?? []), o.id]);
       const update = this.db.prepare('UPDATE template_items SET position = ?, data = ? WHERE id = ?');
@@ -100,7 +107,10 @@ export class TemplatesRepo {
   }
 
   private insertItems(templateId: number, items: { data: TemplateItemData; position: number }[]): void {
-    const insert = this.db.prepare('INSERT INTO template_items (template_id, position, title, image, data) VALUES (?, ?, ?, ?, ?)');
-    for (const { data, position } of items) insert.run(templateId, position, data.title, data.image, JSON.stringify(data));
+    const insert = this.db.prepare(
+      'INSERT INTO template_items (template_id, position, title, image, data) VALUES (?, ?, ?, ?, ?)',
+    );
+    for (const { data, position } of items)
+      insert.run(templateId, position, data.title, data.image, JSON.stringify(data));
   }
 }

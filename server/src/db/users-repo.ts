@@ -28,16 +28,22 @@ export class UsersRepo {
       byEmail: db.prepare('SELECT * FROM users WHERE email = ?'),
       byOidcSubject: db.prepare('SELECT * FROM users WHERE oidc_subject = ?'),
       setOidcSubject: db.prepare('UPDATE users SET oidc_subject = ?, updated_at = ? WHERE id = ?'),
-      insert: db.prepare('INSERT INTO users (email, password_hash, role, created_at, updated_at) VALUES (?, ?, ?, ?, ?)'),
+      insert: db.prepare(
+        'INSERT INTO users (email, password_hash, role, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
+      ),
       setEmail: db.prepare('UPDATE users SET email = ?, updated_at = ? WHERE id = ?'),
       setPassword: db.prepare('UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?'),
       setRole: db.prepare('UPDATE users SET role = ?, updated_at = ? WHERE id = ?'),
       setDisabled: db.prepare('UPDATE users SET disabled_at = ?, updated_at = ? WHERE id = ?'),
       remove: db.prepare('DELETE FROM users WHERE id = ?'),
-      setTotpSecret: db.prepare('UPDATE users SET totp_secret = ?, totp_enabled_at = NULL, totp_last_step = NULL, updated_at = ? WHERE id = ?'),
+      setTotpSecret: db.prepare(
+        'UPDATE users SET totp_secret = ?, totp_enabled_at = NULL, totp_last_step = NULL, updated_at = ? WHERE id = ?',
+      ),
       enableTotp: db.prepare('UPDATE users SET totp_enabled_at = ?, totp_last_step = ?, updated_at = ? WHERE id = ?'),
       // Compare-and-set: a time step is accepted once, even by two concurrent sign-ins.
-      useTotpStep: db.prepare('UPDATE users SET totp_last_step = ? WHERE id = ? AND (totp_last_step IS NULL OR totp_last_step < ?)'),
+      useTotpStep: db.prepare(
+        'UPDATE users SET totp_last_step = ? WHERE id = ? AND (totp_last_step IS NULL OR totp_last_step < ?)',
+      ),
       deleteRecovery: db.prepare('DELETE FROM recovery_codes WHERE user_id = ?'),
       insertRecovery: db.prepare('INSERT INTO recovery_codes (user_id, code_hash) VALUES (?, ?)'),
       unusedRecovery: db.prepare('SELECT id, code_hash FROM recovery_codes WHERE user_id = ? AND used_at IS NULL'),

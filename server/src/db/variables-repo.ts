@@ -6,7 +6,9 @@ export class VariablesRepo {
   constructor(private readonly db: Db) {}
 
   list(): TemplateVariable[] {
-    return this.db.prepare('SELECT variable, replacement FROM template_variables ORDER BY id').all() as TemplateVariable[];
+    return this.db
+      .prepare('SELECT variable, replacement FROM template_variables ORDER BY id')
+      .all() as TemplateVariable[];
   }
 
   /** Full replace in one transaction: the list afterwards is exactly `rows`, in that order. */

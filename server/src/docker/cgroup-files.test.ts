@@ -2,7 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { detectLayout, findContainerCgroup, parseProcStat, readContainerStats, type CgroupLayout } from './cgroup-files';
+import {
+  detectLayout,
+  findContainerCgroup,
+  parseProcStat,
+  readContainerStats,
+  type CgroupLayout,
+} from './cgroup-files';
 import { CgroupStatsSource } from './cgroup-source';
 import type { StatsSource } from './stats-hub';
 import { toReading } from './stats-math';
@@ -32,7 +38,13 @@ describe('cgroup files', () => {
   it('reads v1 (cpuacct + memory controllers) like the docker CLI: CPU delta × online CPUs, memory less inactive file cache', () => {
     const reading = toReading(snapshot('v1', V1_ID, 't1'), snapshot('v1', V1_ID, 't0'));
     // 518.3 ms of CPU over 1.98 s of host CPU time on 2 CPUs.
-    expect(reading).toEqual({ time: '2026-11-24T06:00:00.000Z', cpu_percent: 52.4, mem_current: 1122304, mem_total: 64 * 1024 ** 2, mem_percent: 1.7 });
+    expect(reading).toEqual({
+      time: '2026-11-24T06:00:00.000Z',
+      cpu_percent: 52.4,
+      mem_current: 1122304,
+      mem_total: 64 * 1024 ** 2,
+      mem_percent: 1.7,
+    });
   });
 
   it('reads v2 (cpu.stat, memory.current, memory.stat) and takes the host memory for an unlimited container', () => {
@@ -50,11 +62,27 @@ describe('cgroup files', () => {
   it('hands a container whose cgroup is not in the tree to the fallback source', () => {
     const opened: string[] = [];
     const fallback: StatsSource = { kind: 'engine', open: (t) => (opened.push(t.id), { close: () => undefined }) };
-    const source = CgroupStatsSource.detect(path.join(FIXTURES, 'cgroup-v1', 't0'), fallback, pino({ level: 'silent' }));
+    const source = CgroupStatsSource.detect(
+      path.join(FIXTURES, 'cgroup-v1', 't0'),
+      fallback,
+      pino({ level: 'silent' }),
+    );
     expect(source?.kind).toBe('cgroup');
-    source!.open({ id: 'a'.repeat(64), name: 'elsewhere' }, () => undefined, () => undefined).close();
+    source!
+      .open(
+        { id: 'a'.repeat(64), name: 'elsewhere' },
+        () => undefined,
+        () => undefined,
+      )
+      .close();
     expect(opened).toEqual(['a'.repeat(64)]);
-    source!.open({ id: V1_ID, name: 'here' }, () => undefined, () => undefined).close();
+    source!
+      .open(
+        { id: V1_ID, name: 'here' },
+        () => undefined,
+        () => undefined,
+      )
+      .close();
     expect(opened).toHaveLength(1);
   });
 });

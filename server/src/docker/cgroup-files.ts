@@ -32,7 +32,8 @@ const CLOCK_TICKS = 100;
 export function detectLayout(root: string): CgroupLayout | null {
   try {
     if (fs.existsSync(path.join(root, 'cgroup.controllers'))) return 'v2';
-    if (fs.statSync(path.join(root, 'cpuacct')).isDirectory() && fs.statSync(path.join(root, 'memory')).isDirectory()) return 'v1';
+    if (fs.statSync(path.join(root, 'cpuacct')).isDirectory() && fs.statSync(path.join(root, 'memory')).isDirectory())
+      return 'v1';
   } catch {
     // A missing or unreadable tree is the answer "no cgroup source here", not an error.
   }
@@ -47,11 +48,16 @@ export function findContainerCgroup(root: string, layout: CgroupLayout, id: stri
   for (const rel of candidates(id)) {
     if (layout === 'v2') {
       const dir = path.join(root, rel);
-      if (fs.existsSync(path.join(dir, 'cpu.stat')) && fs.existsSync(path.join(dir, 'memory.current'))) return { layout, cpuDir: dir, memDir: dir };
+      if (fs.existsSync(path.join(dir, 'cpu.stat')) && fs.existsSync(path.join(dir, 'memory.current')))
+        return { layout, cpuDir: dir, memDir: dir };
     } else {
       const cpuDir = path.join(root, 'cpuacct', rel);
       const memDir = path.join(root, 'memory', rel);
-      if (fs.existsSync(path.join(cpuDir, 'cpuacct.usage')) && fs.existsSync(path.join(memDir, 'memory.usage_in_bytes'))) return { layout, cpuDir, memDir };
+      if (
+        fs.existsSync(path.join(cpuDir, 'cpuacct.usage')) &&
+        fs.existsSync(path.join(memDir, 'memory.usage_in_bytes'))
+      )
+        return { layout, cpuDir, memDir };
     }
   }
   return null;
@@ -90,7 +96,12 @@ const readNumber = (file: string): number | 'max' => {
  * container stopped). A limit above the host's memory means "no limit": like the engine, the
  * host's memory stands in.
  */
-export function readContainerStats(cg: ContainerCgroup, system: SystemCpu, hostMemory = os.totalmem(), now = new Date()): EngineStats {
+export function readContainerStats(
+  cg: ContainerCgroup,
+  system: SystemCpu,
+  hostMemory = os.totalmem(),
+  now = new Date(),
+): EngineStats {
   let cpuNs: number;
   let usage: number;
   let limit: number | 'max';
@@ -109,7 +120,8 @@ export function readContainerStats(cg: ContainerCgroup, system: SystemCpu, hostM
   }
   const memLimit = limit === 'max' || !Number.isFinite(limit) || limit > hostMemory ? hostMemory : limit;
   // stats-math picks total_inactive_file (v1) or inactive_file (v2), like the CLI; keep only the one of this layout.
-  const inactive = cg.layout === 'v1' ? { total_inactive_file: stats.total_inactive_file } : { inactive_file: stats.inactive_file };
+  const inactive =
+    cg.layout === 'v1' ? { total_inactive_file: stats.total_inactive_file } : { inactive_file: stats.inactive_file };
   return {
     read: now.toISOString(),
     cpu_stats: { cpu_usage: { total_usage: cpuNs }, system_cpu_usage: system.totalNs, online_cpus: system.online },

@@ -1,6 +1,14 @@
 import fs from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
-import { detectLayout, findContainerCgroup, parseProcStat, readContainerStats, type CgroupLayout, type ContainerCgroup, type SystemCpu } from './cgroup-files';
+import {
+  detectLayout,
+  findContainerCgroup,
+  parseProcStat,
+  readContainerStats,
+  type CgroupLayout,
+  type ContainerCgroup,
+  type SystemCpu,
+} from './cgroup-files';
 import type { StatsSource, StatsSourceHandle, StatsTarget } from './stats-hub';
 import { toReading, type EngineStats, type StatsReading } from './stats-math';
 
@@ -44,7 +52,11 @@ export class CgroupStatsSource implements StatsSource {
     return this.opts.layout;
   }
 
-  open(target: StatsTarget, onReading: (r: StatsReading) => void, onEnd: (reason: 'stopped' | 'error', err?: unknown) => void): StatsSourceHandle {
+  open(
+    target: StatsTarget,
+    onReading: (r: StatsReading) => void,
+    onEnd: (reason: 'stopped' | 'error', err?: unknown) => void,
+  ): StatsSourceHandle {
     const cg = findContainerCgroup(this.opts.root, this.opts.layout, target.id);
     const system = cg && this.system();
     let first: EngineStats | null = null;

@@ -44,6 +44,8 @@ export async function containerLogTail(engine: Engine, id: string, tail: number,
   const buf = Buffer.concat(chunks);
   // A TTY container's log is plain bytes; a non-TTY one is framed (stream byte 1 or 2, three zero bytes).
   const framed = buf.length >= 8 && buf[0]! <= 2 && buf[1] === 0 && buf[2] === 0 && buf[3] === 0;
-  const text = framed ? Buffer.concat(new FrameDemuxer().push(buf).map((f) => f.payload)).toString('utf8') : buf.toString('utf8');
+  const text = framed
+    ? Buffer.concat(new FrameDemuxer().push(buf).map((f) => f.payload)).toString('utf8')
+    : buf.toString('utf8');
   return text.length > maxBytes ? text.slice(-maxBytes) : text;
 }

@@ -57,7 +57,14 @@ export function dockerFor(conn: EngineConnection): Docker {
   if (conn.kind === 'socket') return new Docker({ socketPath: conn.socketPath });
   if (conn.kind === 'tcp') {
     if (!conn.tls) return new Docker({ protocol: conn.https ? 'https' : 'http', host: conn.host, port: conn.port });
-    return new Docker({ protocol: 'https', host: conn.host, port: conn.port, ca: conn.tls.ca, cert: conn.tls.cert, key: conn.tls.key });
+    return new Docker({
+      protocol: 'https',
+      host: conn.host,
+      port: conn.port,
+      ca: conn.tls.ca,
+      cert: conn.tls.cert,
+      key: conn.tls.key,
+    });
   }
   // Trust on first use: once a key was seen (and reported), every later connection must show the same one.
   let known = conn.hostKey ? keyWords(conn.hostKey) : null;

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { appFromListEntry, listShowsImageId, portsFromList, recreateSpec, type ContainerDetail, type ContainerListEntry } from './containers';
+import {
+  appFromListEntry,
+  listShowsImageId,
+  portsFromList,
+  recreateSpec,
+  type ContainerDetail,
+  type ContainerListEntry,
+} from './containers';
 
 const ID = 'a'.repeat(12) + 'b'.repeat(52);
 const IMAGE_ID = `sha256:${'c'.repeat(64)}`;
@@ -82,8 +89,24 @@ function detail(): ContainerDetail {
       Links: ['/db:/web/db'],
     },
     Mounts: [
-      { Type: 'volume', Name: 'data', Source: '/var/lib/docker/volumes/data/_data', Destination: '/data', RW: true, Mode: 'z', Propagation: '' },
-      { Type: 'volume', Name: ANON, Source: `/var/lib/docker/volumes/${ANON}/_data`, Destination: '/cache', RW: true, Mode: '', Propagation: '' },
+      {
+        Type: 'volume',
+        Name: 'data',
+        Source: '/var/lib/docker/volumes/data/_data',
+        Destination: '/data',
+        RW: true,
+        Mode: 'z',
+        Propagation: '',
+      },
+      {
+        Type: 'volume',
+        Name: ANON,
+        Source: `/var/lib/docker/volumes/${ANON}/_data`,
+        Destination: '/cache',
+        RW: true,
+        Mode: '',
+        Propagation: '',
+      },
     ],
     NetworkSettings: {
       Networks: {
@@ -95,7 +118,12 @@ function detail(): ContainerDetail {
 }
 
 describe('recreateSpec', () => {
-  const oldImage = { Env: ['PATH=/usr/bin', 'NGINX_VERSION=1.25'], Labels: { maintainer: 'nginx' }, Cmd: ['nginx', '-g', 'daemon off;'], ExposedPorts: { '80/tcp': {} } };
+  const oldImage = {
+    Env: ['PATH=/usr/bin', 'NGINX_VERSION=1.25'],
+    Labels: { maintainer: 'nginx' },
+    Cmd: ['nginx', '-g', 'daemon off;'],
+    ExposedPorts: { '80/tcp': {} },
+  };
 
   it("keeps what was set for the container and leaves the old image's defaults to the new image", () => {
     const { create } = recreateSpec(detail(), oldImage, 'nginx:latest');
@@ -123,8 +151,15 @@ describe('recreateSpec', () => {
 
   it('joins the primary network at create and the others after, without the old short-ID alias', () => {
     const spec = recreateSpec(detail(), oldImage, 'nginx:latest');
-    expect(spec.create.NetworkingConfig?.EndpointsConfig).toEqual({ appnet: { Aliases: ['web'], IPAMConfig: null, Links: null, DriverOpts: undefined } });
-    expect(spec.extraNetworks).toEqual([{ name: 'other', endpoint: { Aliases: [], IPAMConfig: { IPv4Address: '10.1.0.5' }, Links: null, DriverOpts: undefined } }]);
+    expect(spec.create.NetworkingConfig?.EndpointsConfig).toEqual({
+      appnet: { Aliases: ['web'], IPAMConfig: null, Links: null, DriverOpts: undefined },
+    });
+    expect(spec.extraNetworks).toEqual([
+      {
+        name: 'other',
+        endpoint: { Aliases: [], IPAMConfig: { IPv4Address: '10.1.0.5' }, Links: null, DriverOpts: undefined },
+      },
+    ]);
     expect(spec.create.HostConfig?.Links).toEqual(['db:db']);
   });
 

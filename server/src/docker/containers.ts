@@ -1,5 +1,13 @@
 import type { App, AppAction, PortMap, Processes } from '@berth/contract';
-import type { ContainerDetail, ContainerHostConfig, ContainerListEntry, ContainerSpec, EndpointSettings, Engine, EnginePort } from './engine';
+import type {
+  ContainerDetail,
+  ContainerHostConfig,
+  ContainerListEntry,
+  ContainerSpec,
+  EndpointSettings,
+  Engine,
+  EnginePort,
+} from './engine';
 import { bareName, IMAGE_ID, SHORT_ID_LENGTH } from './names';
 import { ConflictError, NotFoundError } from '../errors';
 
@@ -35,7 +43,9 @@ export function appFromListEntry(c: ContainerListEntry, isUpdatable: boolean, im
     State: { Status: c.State, Running: c.State === 'running' },
     Config: { Image: imageRef ?? c.Image, Labels: c.Labels ?? {} },
     HostConfig: { NetworkMode: c.HostConfig?.NetworkMode },
-    NetworkSettings: { Networks: (c.NetworkSettings?.Networks ?? {}) as unknown as Record<string, Record<string, unknown>> },
+    NetworkSettings: {
+      Networks: (c.NetworkSettings?.Networks ?? {}) as unknown as Record<string, Record<string, unknown>>,
+    },
     Mounts: c.Mounts ?? [],
     name: bareName(Name),
     short_id: c.Id.slice(0, SHORT_ID_LENGTH),
@@ -142,7 +152,16 @@ export interface RecreateSpec {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 const ANONYMOUS_VOLUME = /^[0-9a-f]{64}$/;
-const INHERITED = ['Cmd', 'Entrypoint', 'WorkingDir', 'User', 'ExposedPorts', 'Volumes', 'Healthcheck', 'StopSignal'] as const;
+const INHERITED = [
+  'Cmd',
+  'Entrypoint',
+  'WorkingDir',
+  'User',
+  'ExposedPorts',
+  'Volumes',
+  'Healthcheck',
+  'StopSignal',
+] as const;
 
 /**
  * The create request for a copy of `info` running `image`: same ports, environment,
@@ -155,7 +174,9 @@ export function recreateSpec(info: ContainerDetail, oldImage: ImageDefaults | nu
   const config: Record<string, unknown> = { ...info.Config, Image: image };
   if (oldImage) {
     config.Env = (info.Config.Env ?? []).filter((e) => !(oldImage.Env ?? []).includes(e));
-    config.Labels = Object.fromEntries(Object.entries(info.Config.Labels ?? {}).filter(([k, v]) => oldImage.Labels?.[k] !== v));
+    config.Labels = Object.fromEntries(
+      Object.entries(info.Config.Labels ?? {}).filter(([k, v]) => oldImage.Labels?.[k] !== v),
+    );
     for (const key of INHERITED) if (same(config[key], oldImage[key])) delete config[key];
   }
   // The engine names a container's host after its ID unless told otherwise.
@@ -171,12 +192,17 @@ export function recreateSpec(info: ContainerDetail, oldImage: ImageDefaults | nu
     .map((m) => ({ Type: 'volume' as const, Source: m.Name!, Target: m.Destination, ReadOnly: !m.RW }));
   if (anonymous.length) host.Mounts = [...(host.Mounts ?? []), ...anonymous];
   // Inspect shows legacy links as "/db:/app/db"; create wants "db:db".
-  if (host.Links?.length) host.Links = host.Links.map((l: string) => `${bareName(l.split(':')[0]!)}:${l.split(':')[1]!.split('/').pop()}`);
+  if (host.Links?.length)
+    host.Links = host.Links.map((l: string) => `${bareName(l.split(':')[0]!)}:${l.split(':')[1]!.split('/').pop()}`);
 
   const networks = Object.entries(info.NetworkSettings?.Networks ?? {});
   const mode = host.NetworkMode ?? '';
   const ownStack = networks.length > 0 && !['host', 'none'].includes(mode) && !mode.startsWith('container:');
-  const primary = ownStack ? (networks.find(([n]) => n === mode) ?? networks.find(([n]) => n === 'bridge' && mode === 'default') ?? networks[0]!) : null;
+  const primary = ownStack
+    ? (networks.find(([n]) => n === mode) ??
+      networks.find(([n]) => n === 'bridge' && mode === 'default') ??
+      networks[0]!)
+    : null;
   const endpoint = (n: EndpointSettings) => ({
     IPAMConfig: n.IPAMConfig ?? null,
     Links: n.Links ?? null,
@@ -190,6 +216,8 @@ export function recreateSpec(info: ContainerDetail, oldImage: ImageDefaults | nu
       HostConfig: host,
       ...(primary ? { NetworkingConfig: { EndpointsConfig: { [primary[0]]: endpoint(primary[1]) } } } : {}),
     },
-    extraNetworks: ownStack ? networks.filter(([n]) => n !== primary![0]).map(([n, cfg]) => ({ name: n, endpoint: endpoint(cfg) })) : [],
+    extraNetworks: ownStack
+      ? networks.filter(([n]) => n !== primary![0]).map(([n, cfg]) => ({ name: n, endpoint: endpoint(cfg) }))
+      : [],
   };
 }

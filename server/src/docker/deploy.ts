@@ -34,7 +34,12 @@ export async function findContainer(engine: Engine, ref: string): Promise<Contai
 }
 
 /** Creates and starts a container; if it cannot start it is removed again, so nothing half-made stays. */
-export async function createAndStart(engine: Engine, name: string, spec: ContainerSpec, log: FastifyBaseLogger): Promise<ContainerBrief> {
+export async function createAndStart(
+  engine: Engine,
+  name: string,
+  spec: ContainerSpec,
+  log: FastifyBaseLogger,
+): Promise<ContainerBrief> {
   const id = await engine.createContainer(name, spec);
   try {
     await engine.startContainer(id);
@@ -42,7 +47,10 @@ export async function createAndStart(engine: Engine, name: string, spec: Contain
     try {
       await engine.removeContainer(id, { force: true, volumes: true });
     } catch (removeErr) {
-      log.warn({ container: name, err: (removeErr as Error).message }, 'could not remove a container that failed to start');
+      log.warn(
+        { container: name, err: (removeErr as Error).message },
+        'could not remove a container that failed to start',
+      );
     }
     throw err;
   }

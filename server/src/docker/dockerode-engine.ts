@@ -107,8 +107,9 @@ class DockerodeEngine implements Engine {
   private get<T>(path: string, abortSignal: AbortSignal, notFound = 'not found'): Promise<T> {
     const modem = this.docker.modem as { dial: (o: object, cb: (err: unknown, data: unknown) => void) => void };
     return new Promise<T>((resolve, reject) => {
-      modem.dial({ path, method: 'GET', abortSignal, statusCodes: { 200: true, 404: notFound, 500: 'server error' } }, (err, data) =>
-        err ? reject(err) : resolve(data as T),
+      modem.dial(
+        { path, method: 'GET', abortSignal, statusCodes: { 200: true, 404: notFound, 500: 'server error' } },
+        (err, data) => (err ? reject(err) : resolve(data as T)),
       );
     });
   }
@@ -119,29 +120,50 @@ class DockerodeEngine implements Engine {
 
   listContainers(opts: { all?: boolean; filters?: Filters } = {}) {
     return this.call({ kind: 'container', doing: 'listing containers' }, (abortSignal) =>
-      this.docker.listContainers({ all: opts.all ?? false, ...(opts.filters ? { filters: opts.filters } : {}), abortSignal }),
+      this.docker.listContainers({
+        all: opts.all ?? false,
+        ...(opts.filters ? { filters: opts.filters } : {}),
+        abortSignal,
+      }),
     );
   }
 
   inspectContainer(ref: string) {
-    return this.call(this.container(ref, 'inspecting'), (abortSignal) => this.docker.getContainer(ref).inspect({ abortSignal }));
+    return this.call(this.container(ref, 'inspecting'), (abortSignal) =>
+      this.docker.getContainer(ref).inspect({ abortSignal }),
+    );
   }
 
   async createContainer(name: string, spec: ContainerSpec): Promise<string> {
-    const created = await this.call(this.container(name, 'creating'), (abortSignal) => this.docker.createContainer({ ...spec, name, abortSignal }));
+    const created = await this.call(this.container(name, 'creating'), (abortSignal) =>
+      this.docker.createContainer({ ...spec, name, abortSignal }),
+    );
     return created.id;
   }
 
-  private async action(ref: string, doing: string, fn: (c: Docker.Container, abortSignal: AbortSignal) => Promise<unknown>, slow = false): Promise<void> {
+  private async action(
+    ref: string,
+    doing: string,
+    fn: (c: Docker.Container, abortSignal: AbortSignal) => Promise<unknown>,
+    slow = false,
+  ): Promise<void> {
     await this.exact('container', ref);
-    await this.call(this.container(ref, doing), (abortSignal) => fn(this.docker.getContainer(ref), abortSignal), { slow, notModifiedIsDone: true });
+    await this.call(this.container(ref, doing), (abortSignal) => fn(this.docker.getContainer(ref), abortSignal), {
+      slow,
+      notModifiedIsDone: true,
+    });
   }
 
   startContainer(ref: string) {
     return this.action(ref, 'starting', (c, abortSignal) => c.start({ abortSignal }), true);
   }
   stopContainer(ref: string, timeoutSeconds?: number) {
-    return this.action(ref, 'stopping', (c, abortSignal) => c.stop({ ...(timeoutSeconds !== undefined ? { t: timeoutSeconds } : {}), abortSignal }), true);
+    return this.action(
+      ref,
+      'stopping',
+      (c, abortSignal) => c.stop({ ...(timeoutSeconds !== undefined ? { t: timeoutSeconds } : {}), abortSignal }),
+      true,
+    );
   }
   restartContainer(ref: string) {
     return this.action(ref, 'restarting', (c, abortSignal) => c.restart({ abortSignal }), true);
@@ -150,7 +172,12 @@ class DockerodeEngine implements Engine {
     return this.action(ref, 'killing', (c, abortSignal) => c.kill({ abortSignal }));
   }
   removeContainer(ref: string, opts: { force: boolean; volumes: boolean }) {
-    return this.action(ref, 'removing', (c, abortSignal) => c.remove({ force: opts.force, v: opts.volumes, abortSignal }), true);
+    return this.action(
+      ref,
+      'removing',
+      (c, abortSignal) => c.remove({ force: opts.force, v: opts.volumes, abortSignal }),
+      true,
+    );
   }
   renameContainer(ref: string, name: string) {
     return this.action(ref, 'renaming', (c, abortSignal) => c.rename({ name, abortSignal }));
@@ -163,12 +190,19 @@ class DockerodeEngine implements Engine {
   }
 
   async top(ref: string): Promise<Processes> {
-    const top = (await this.call(this.container(ref, 'listing the processes of'), (abortSignal) => this.docker.getContainer(ref).top({ abortSignal }))) as Partial<Processes>;
+    const top = (await this.call(this.container(ref, 'listing the processes of'), (abortSignal) =>
+      this.docker.getContainer(ref).top({ abortSignal }),
+    )) as Partial<Processes>;
     return { Titles: top?.Titles ?? [], Processes: top?.Processes ?? [] };
   }
 
   logs(ref: string, q: LogQuery): Promise<ByteStream> {
-    const options: Record<string, string | number | boolean> = { stdout: true, stderr: true, follow: q.follow, timestamps: q.timestamps };
+    const options: Record<string, string | number | boolean> = {
+      stdout: true,
+      stderr: true,
+      follow: q.follow,
+      timestamps: q.timestamps,
+    };
     if (q.tail !== undefined) options.tail = q.tail;
     if (q.since !== undefined) options.since = q.since;
     if (q.until !== undefined) options.until = q.until;
@@ -197,7 +231,8 @@ class DockerodeEngine implements Engine {
   stats(ref: string, signal: AbortSignal): Promise<ByteStream> {
     return this.call(
       this.container(ref, 'reading the stats of'),
-      (abortSignal) => this.docker.getContainer(ref).stats({ stream: true, abortSignal } as { stream: true }) as Promise<ByteStream>,
+      (abortSignal) =>
+        this.docker.getContainer(ref).stats({ stream: true, abortSignal } as { stream: true }) as Promise<ByteStream>,
       { signal },
     );
   }
@@ -205,20 +240,29 @@ class DockerodeEngine implements Engine {
   events(filters: Filters, signal: AbortSignal, range?: { since: string; until: string }): Promise<ByteStream> {
     // The engine takes "seconds.nanoseconds" strings; dockerode's types say number but pass them through.
     const span = range as unknown as { since?: number; until?: number } | undefined;
-    return this.call({ kind: 'engine', doing: 'subscribing to events' }, (abortSignal) => this.docker.getEvents({ filters, ...span, abortSignal }) as Promise<ByteStream>, {
-      signal,
-    });
+    return this.call(
+      { kind: 'engine', doing: 'subscribing to events' },
+      (abortSignal) => this.docker.getEvents({ filters, ...span, abortSignal }) as Promise<ByteStream>,
+      {
+        signal,
+      },
+    );
   }
 
   async execCreate(ref: string, spec: ExecSpec): Promise<string> {
-    const exec = await this.call(this.container(ref, 'starting a command in'), (abortSignal) => this.docker.getContainer(ref).exec({ ...spec, abortSignal }));
+    const exec = await this.call(this.container(ref, 'starting a command in'), (abortSignal) =>
+      this.docker.getContainer(ref).exec({ ...spec, abortSignal }),
+    );
     return exec.id;
   }
 
   execStart(execId: string, opts: { tty: boolean; signal?: AbortSignal }): Promise<NodeJS.ReadWriteStream> {
     return this.call(
       { kind: 'exec', ref: execId, doing: `attaching to command ${execId}` },
-      (abortSignal) => this.docker.getExec(execId).start({ hijack: true, stdin: true, Tty: opts.tty, abortSignal }) as Promise<NodeJS.ReadWriteStream>,
+      (abortSignal) =>
+        this.docker
+          .getExec(execId)
+          .start({ hijack: true, stdin: true, Tty: opts.tty, abortSignal }) as Promise<NodeJS.ReadWriteStream>,
       { signal: opts.signal },
     );
   }
@@ -230,16 +274,22 @@ class DockerodeEngine implements Engine {
   }
 
   async execInspect(execId: string): Promise<ExecState> {
-    const i = await this.call({ kind: 'exec', ref: execId, doing: `inspecting command ${execId}` }, (abortSignal) => this.docker.getExec(execId).inspect({ abortSignal }));
+    const i = await this.call({ kind: 'exec', ref: execId, doing: `inspecting command ${execId}` }, (abortSignal) =>
+      this.docker.getExec(execId).inspect({ abortSignal }),
+    );
     return { ID: i.ID, Running: i.Running, ExitCode: i.ExitCode ?? null, ContainerID: i.ContainerID };
   }
 
   listImages() {
-    return this.call({ kind: 'image', doing: 'listing images' }, (abortSignal) => this.docker.listImages({ all: false, abortSignal }));
+    return this.call({ kind: 'image', doing: 'listing images' }, (abortSignal) =>
+      this.docker.listImages({ all: false, abortSignal }),
+    );
   }
 
   inspectImage(ref: string) {
-    return this.call({ kind: 'image', ref, doing: `inspecting image ${ref}` }, (abortSignal) => this.get<ImageInspect>(`/images/${ref}/json`, abortSignal, 'no such image'));
+    return this.call({ kind: 'image', ref, doing: `inspecting image ${ref}` }, (abortSignal) =>
+      this.get<ImageInspect>(`/images/${ref}/json`, abortSignal, 'no such image'),
+    );
   }
 
   async removeImage(ref: string, force: boolean): Promise<RemovedImage[]> {
@@ -268,7 +318,8 @@ class DockerodeEngine implements Engine {
       );
     } catch (err) {
       // The engine calls a registry it cannot reach its own 500; it is a bad gateway.
-      if (err instanceof EngineError && err.statusCode >= 500) throw new EngineError(502, `Pulling ${ref} failed: ${err.message}`);
+      if (err instanceof EngineError && err.statusCode >= 500)
+        throw new EngineError(502, `Pulling ${ref} failed: ${err.message}`);
       throw err;
     }
   }
@@ -294,7 +345,9 @@ class DockerodeEngine implements Engine {
   }
 
   async listVolumes(): Promise<RawVolume[]> {
-    const res = await this.call({ kind: 'volume', doing: 'listing volumes' }, (abortSignal) => this.docker.listVolumes({ abortSignal }));
+    const res = await this.call({ kind: 'volume', doing: 'listing volumes' }, (abortSignal) =>
+      this.docker.listVolumes({ abortSignal }),
+    );
     return (res.Volumes ?? []) as RawVolume[];
   }
 
@@ -305,25 +358,36 @@ class DockerodeEngine implements Engine {
   }
 
   async createVolume(name: string): Promise<void> {
-    await this.call({ kind: 'volume', ref: name, doing: `creating volume ${name}` }, (abortSignal) => this.docker.createVolume({ Name: name, Driver: 'local', abortSignal }));
+    await this.call({ kind: 'volume', ref: name, doing: `creating volume ${name}` }, (abortSignal) =>
+      this.docker.createVolume({ Name: name, Driver: 'local', abortSignal }),
+    );
   }
 
   /** Not forced: a volume a container uses stays (409). Volumes are addressed by name only. */
   async removeVolume(name: string): Promise<void> {
-    await this.call({ kind: 'volume', ref: name, doing: `removing volume ${name}` }, (abortSignal) => this.docker.getVolume(name).remove({ abortSignal }), { slow: true });
+    await this.call(
+      { kind: 'volume', ref: name, doing: `removing volume ${name}` },
+      (abortSignal) => this.docker.getVolume(name).remove({ abortSignal }),
+      { slow: true },
+    );
   }
 
   async listNetworks(): Promise<RawNetwork[]> {
-    return (await this.call({ kind: 'network', doing: 'listing networks' }, (abortSignal) => this.docker.listNetworks({ abortSignal }))) as RawNetwork[];
+    return (await this.call({ kind: 'network', doing: 'listing networks' }, (abortSignal) =>
+      this.docker.listNetworks({ abortSignal }),
+    )) as RawNetwork[];
   }
 
   async inspectNetwork(ref: string): Promise<RawNetwork> {
-    return (await this.call({ kind: 'network', ref, doing: `inspecting network ${ref}` }, (abortSignal) => this.get<RawNetwork>(`/networks/${encodeURIComponent(ref)}`, abortSignal, 'no such network'))) as RawNetwork;
+    return (await this.call({ kind: 'network', ref, doing: `inspecting network ${ref}` }, (abortSignal) =>
+      this.get<RawNetwork>(`/networks/${encodeURIComponent(ref)}`, abortSignal, 'no such network'),
+    )) as RawNetwork;
   }
 
   async createNetwork(spec: NetworkCreateSpec): Promise<string> {
-    const net = await this.call({ kind: 'network', ref: spec.Name, doing: `creating network ${spec.Name}` }, (abortSignal) =>
-      this.docker.createNetwork({ ...spec, CheckDuplicate: true, abortSignal }),
+    const net = await this.call(
+      { kind: 'network', ref: spec.Name, doing: `creating network ${spec.Name}` },
+      (abortSignal) => this.docker.createNetwork({ ...spec, CheckDuplicate: true, abortSignal }),
     );
     return net.id;
   }
@@ -332,7 +396,11 @@ class DockerodeEngine implements Engine {
   async removeNetwork(ref: string): Promise<void> {
     await this.exact('network', ref);
     try {
-      await this.call({ kind: 'network', ref, doing: `removing network ${ref}` }, (abortSignal) => this.docker.getNetwork(ref).remove({ abortSignal }), { slow: true });
+      await this.call(
+        { kind: 'network', ref, doing: `removing network ${ref}` },
+        (abortSignal) => this.docker.getNetwork(ref).remove({ abortSignal }),
+        { slow: true },
+      );
     } catch (err) {
       if (err instanceof EngineError && err.statusCode === 403) throw new ConflictError(err.message);
       throw err;
@@ -340,8 +408,12 @@ class DockerodeEngine implements Engine {
   }
 
   async connectNetwork(network: string, containerId: string, endpoint: object): Promise<void> {
-    await this.call({ kind: 'network', ref: network, doing: `connecting a container to network ${network}` }, (abortSignal) =>
-      this.docker.getNetwork(network).connect({ Container: containerId, EndpointConfig: endpoint, abortSignal } as Docker.NetworkConnectOptions),
+    await this.call(
+      { kind: 'network', ref: network, doing: `connecting a container to network ${network}` },
+      (abortSignal) =>
+        this.docker
+          .getNetwork(network)
+          .connect({ Container: containerId, EndpointConfig: endpoint, abortSignal } as Docker.NetworkConnectOptions),
     );
   }
 
@@ -357,19 +429,29 @@ class DockerodeEngine implements Engine {
   }
 
   version() {
-    return this.call({ kind: 'engine', doing: 'telling its version' }, (abortSignal) => this.get<EngineVersion>('/version', abortSignal));
+    return this.call({ kind: 'engine', doing: 'telling its version' }, (abortSignal) =>
+      this.get<EngineVersion>('/version', abortSignal),
+    );
   }
 
   async ping() {
-    await this.call({ kind: 'engine', doing: 'answering a ping' }, (abortSignal) => this.get<unknown>('/_ping', abortSignal));
+    await this.call({ kind: 'engine', doing: 'answering a ping' }, (abortSignal) =>
+      this.get<unknown>('/_ping', abortSignal),
+    );
   }
 
   info() {
-    return this.call({ kind: 'engine', doing: 'describing itself' }, (abortSignal) => this.get<Record<string, unknown>>('/info', abortSignal));
+    return this.call({ kind: 'engine', doing: 'describing itself' }, (abortSignal) =>
+      this.get<Record<string, unknown>>('/info', abortSignal),
+    );
   }
 }
 
 /** The engine at DOCKER_HOST (unix://, tcp://, http(s)://) or the default socket. */
 export function createEngine(config: EngineConfig): Engine {
-  return new DockerodeEngine(dockerFor(config.connection ?? connectionFromHost(config.dockerHost)), config.engineTimeoutMs, config.engineSlowTimeoutMs);
+  return new DockerodeEngine(
+    dockerFor(config.connection ?? connectionFromHost(config.dockerHost)),
+    config.engineTimeoutMs,
+    config.engineSlowTimeoutMs,
+  );
 }

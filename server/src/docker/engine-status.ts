@@ -99,7 +99,9 @@ export class EngineStatus {
     this.timer = null;
     await this.check(true);
     const wait = this.state.reachable ? this.intervalMs * 5 : this.downInterval;
-    this.downInterval = this.state.reachable ? this.intervalMs : Math.min(this.downInterval * 2, this.maxDownIntervalMs);
+    this.downInterval = this.state.reachable
+      ? this.intervalMs
+      : Math.min(this.downInterval * 2, this.maxDownIntervalMs);
     // A stop() while the check ran ends the watch.
     if (!this.running || this.timer) return;
     this.timer = setTimeout(this.tick, wait);

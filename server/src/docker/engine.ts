@@ -28,8 +28,15 @@ export interface RawNetwork {
   Created?: string;
   Labels?: Record<string, string> | null;
   Options?: Record<string, string> | null;
-  IPAM?: { Driver?: string; Config?: { Subnet?: string; Gateway?: string; IPRange?: string }[] | null; Options?: unknown } | null;
-  Containers?: Record<string, { Name: string; EndpointID: string; MacAddress: string; IPv4Address: string; IPv6Address: string }> | null;
+  IPAM?: {
+    Driver?: string;
+    Config?: { Subnet?: string; Gateway?: string; IPRange?: string }[] | null;
+    Options?: unknown;
+  } | null;
+  Containers?: Record<
+    string,
+    { Name: string; EndpointID: string; MacAddress: string; IPv4Address: string; IPv6Address: string }
+  > | null;
 }
 
 export interface RawVolume {

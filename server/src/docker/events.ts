@@ -207,7 +207,8 @@ export class EngineEvents {
   private handleLine(line: string): void {
     const event = parseEngineEvent(line, this.log);
     if (!event) return;
-    if (event.type === 'container') this.emit({ kind: 'container', action: event.action, id: event.id, name: event.attributes.name ?? '' });
+    if (event.type === 'container')
+      this.emit({ kind: 'container', action: event.action, id: event.id, name: event.attributes.name ?? '' });
     for (const fn of [...this.objectListeners]) {
       try {
         fn(event);

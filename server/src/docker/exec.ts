@@ -13,14 +13,20 @@ const PROBE_SCRIPT = `for s in ${SHELLS.join(' ')}; do command -v "$s" >/dev/nul
 
 /** The shells a running container has, in SHELLS order; none when it has no `sh` to ask with. */
 export async function probeShells(engine: Engine, containerId: string): Promise<ShellName[]> {
-  const id = await engine.execCreate(containerId, { Cmd: ['sh', '-c', PROBE_SCRIPT], AttachStdout: true, AttachStderr: false, Tty: false });
+  const id = await engine.execCreate(containerId, {
+    Cmd: ['sh', '-c', PROBE_SCRIPT],
+    AttachStdout: true,
+    AttachStderr: false,
+    Tty: false,
+  });
   const stream = await engine.execStart(id, { tty: false });
   const demux = new FrameDemuxer();
   let out = '';
   const timer = setTimeout(() => destroy(stream), PROBE_TIMEOUT_MS);
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
-      for (const f of demux.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)))) if (f.stream === 1) out += f.payload.toString('utf8');
+      for (const f of demux.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk))))
+        if (f.stream === 1) out += f.payload.toString('utf8');
       if (out.length > PROBE_MAX_BYTES) break;
     }
   } finally {
@@ -119,7 +125,13 @@ const SIGNAL_SCRIPT = `for d in /proc/[0-9]*; do
 done; true`;
 
 async function signalMarked(engine: Engine, containerId: string, mark: string, signal: 'HUP' | 'KILL'): Promise<void> {
-  const id = await engine.execCreate(containerId, { Cmd: ['sh', '-c', SIGNAL_SCRIPT, 'berth-signal', mark, signal], User: '0', AttachStdout: true, AttachStderr: true, Tty: false });
+  const id = await engine.execCreate(containerId, {
+    Cmd: ['sh', '-c', SIGNAL_SCRIPT, 'berth-signal', mark, signal],
+    User: '0',
+    AttachStdout: true,
+    AttachStderr: true,
+    Tty: false,
+  });
   const stream = await engine.execStart(id, { tty: false });
   const timer = setTimeout(() => destroy(stream), PROBE_TIMEOUT_MS);
   try {

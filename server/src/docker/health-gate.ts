@@ -23,8 +23,10 @@ export async function healthGate(engine: Engine, id: string, settleMs: number): 
   for (;;) {
     const info = (await engine.inspectContainer(id)) as unknown as Probe;
     const { State: state } = info;
-    if (!state.Running) return { ok: false, reason: `The new container stopped (${state.Status}, exit code ${state.ExitCode ?? '?'}).` };
-    if ((info.RestartCount ?? 0) > 0) return { ok: false, reason: `The new container restarted ${info.RestartCount} time(s).` };
+    if (!state.Running)
+      return { ok: false, reason: `The new container stopped (${state.Status}, exit code ${state.ExitCode ?? '?'}).` };
+    if ((info.RestartCount ?? 0) > 0)
+      return { ok: false, reason: `The new container restarted ${info.RestartCount} time(s).` };
     const health = state.Health?.Status;
     if (health === 'unhealthy') return { ok: false, reason: 'The new container reports unhealthy.' };
     if (health === 'healthy') return { ok: true };
@@ -32,7 +34,10 @@ export async function healthGate(engine: Engine, id: string, settleMs: number): 
     if (health === undefined || health === 'none') {
       if (now - started >= settleMs) return { ok: true };
     } else if (now >= healthDeadline) {
-      return { ok: false, reason: `The new container was still ${health} after ${Math.round((now - started) / 1000)} s.` };
+      return {
+        ok: false,
+        reason: `The new container was still ${health} after ${Math.round((now - started) / 1000)} s.`,
+      };
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }

@@ -24,7 +24,8 @@ export function readCpuTimes(file = '/proc/stat'): CpuTimes | null {
 }
 
 /** Busy share of all CPUs between two readings, in percent. */
-export const cpuBetween = (a: CpuTimes, b: CpuTimes): number => (b.total > a.total ? Math.round(((b.busy - a.busy) / (b.total - a.total)) * 1000) / 10 : 0);
+export const cpuBetween = (a: CpuTimes, b: CpuTimes): number =>
+  b.total > a.total ? Math.round(((b.busy - a.busy) / (b.total - a.total)) * 1000) / 10 : 0;
 
 /** Used (total − available, like `free`) and total bytes. */
 export function readMemory(file = '/proc/meminfo'): { used: number; total: number } | null {

@@ -30,8 +30,17 @@ function familiar(repository: string): string {
  * Never throws for registry trouble: `isUpdatable` is false and `reason` says why. Throws only
  * when the engine itself is unreachable.
  */
-export async function checkImageUpdate(engine: Engine, ref: string, opts: { imageId?: string; timeoutMs?: number } = {}): Promise<ImageUpdateCheck> {
-  const result = (isUpdatable: boolean, reason: string | null, remoteDigest: string | null = null, localDigests: string[] = []): ImageUpdateCheck => ({
+export async function checkImageUpdate(
+  engine: Engine,
+  ref: string,
+  opts: { imageId?: string; timeoutMs?: number } = {},
+): Promise<ImageUpdateCheck> {
+  const result = (
+    isUpdatable: boolean,
+    reason: string | null,
+    remoteDigest: string | null = null,
+    localDigests: string[] = [],
+  ): ImageUpdateCheck => ({
     image: ref,
     isUpdatable,
     reason,
@@ -40,7 +49,8 @@ export async function checkImageUpdate(engine: Engine, ref: string, opts: { imag
     checkedAt: new Date().toISOString(),
   });
   const parsed = IMAGE_ID.test(ref) ? null : parseImageReference(ref);
-  if (!parsed || 'error' in parsed) return result(false, 'The app was created from an image ID, not a name; there is nothing to ask a registry about.');
+  if (!parsed || 'error' in parsed)
+    return result(false, 'The app was created from an image ID, not a name; there is nothing to ask a registry about.');
   if (parsed.digest) return result(false, 'The image is pinned to a digest, which never changes.');
 
   let repoDigests: string[];
@@ -52,9 +62,14 @@ export async function checkImageUpdate(engine: Engine, ref: string, opts: { imag
     throw err;
   }
   const repo = familiar(parsed.repository);
-  const localDigests = repoDigests.filter((d) => familiar(d.split('@')[0] ?? '') === repo).map((d) => d.split('@')[1] ?? '');
+  const localDigests = repoDigests
+    .filter((d) => familiar(d.split('@')[0] ?? '') === repo)
+    .map((d) => d.split('@')[1] ?? '');
   if (localDigests.length === 0) {
-    return result(false, 'The image has no digest from its registry (it was built or imported on this host, or never pulled).');
+    return result(
+      false,
+      'The image has no digest from its registry (it was built or imported on this host, or never pulled).',
+    );
   }
 
   const timeoutMs = opts.timeoutMs ?? 15_000;
@@ -64,7 +79,8 @@ export async function checkImageUpdate(engine: Engine, ref: string, opts: { imag
     remoteDigest = info?.Descriptor?.digest;
   } catch (err) {
     if (err instanceof DockerUnavailableError) throw err;
-    if (err instanceof EngineTimeoutError) return result(false, `The registry did not answer within ${Math.round(timeoutMs / 1000)} s.`, null, localDigests);
+    if (err instanceof EngineTimeoutError)
+      return result(false, `The registry did not answer within ${Math.round(timeoutMs / 1000)} s.`, null, localDigests);
     return result(false, `The registry could not be asked: ${(err as Error).message}`, null, localDigests);
   }
   if (!remoteDigest) return result(false, 'The registry gave no digest for this image.', null, localDigests);

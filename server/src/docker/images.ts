@@ -1,4 +1,11 @@
-import { parseImageReference, type ImageContainerConfig, type ImageDetail, type ImageReference, type ImageSummary, type PullProgress } from '@berth/contract';
+import {
+  parseImageReference,
+  type ImageContainerConfig,
+  type ImageDetail,
+  type ImageReference,
+  type ImageSummary,
+  type PullProgress,
+} from '@berth/contract';
 import type { ByteStream, Engine, RemovedImage } from './engine';
 import { AppError, DockerUnavailableError, EngineError } from '../errors';
 
@@ -14,10 +21,13 @@ export type EngineImageDetail = Without<ImageDetail, 'inUse'>;
 const placeholder = (s: string) => s === '<none>:<none>' || s === '<none>@<none>';
 const realNames = (list: string[] | null | undefined) => (list ?? []).filter((s) => !placeholder(s));
 
-type RunConfig = { Cmd?: unknown; Entrypoint?: unknown; ExposedPorts?: unknown; Labels?: unknown; Env?: unknown } | null | undefined;
+type RunConfig =
+  { Cmd?: unknown; Entrypoint?: unknown; ExposedPorts?: unknown; Labels?: unknown; Env?: unknown } | null | undefined;
 
-const stringList = (v: unknown): string[] | null => (Array.isArray(v) ? v.map(String) : typeof v === 'string' && v ? [v] : null);
-const record = <T>(v: unknown): Record<string, T> | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, T>) : null);
+const stringList = (v: unknown): string[] | null =>
+  Array.isArray(v) ? v.map(String) : typeof v === 'string' && v ? [v] : null;
+const record = <T>(v: unknown): Record<string, T> | null =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, T>) : null;
 
 function runConfig(config: RunConfig, legacy: RunConfig): ImageContainerConfig {
   // Config is the image's real run configuration; ContainerConfig (gone in newer engines) described the
@@ -152,7 +162,8 @@ export async function startPull(engine: Engine, ref: ImageReference, opts: PullO
         } catch {
           line = { status: text.trim() };
         }
-        if (line.error || line.errorDetail?.message) throw new EngineError(502, (line.errorDetail?.message ?? line.error ?? 'The pull failed.').trim());
+        if (line.error || line.errorDetail?.message)
+          throw new EngineError(502, (line.errorDetail?.message ?? line.error ?? 'The pull failed.').trim());
         onProgress?.(toProgress(line));
       };
       arm();
@@ -168,15 +179,19 @@ export async function startPull(engine: Engine, ref: ImageReference, opts: PullO
         }
         handle(buffer);
       } catch (err) {
-        if (idle) throw new EngineError(504, `The pull made no progress for ${Math.round(idleMs / 1000)} s and was stopped.`);
+        if (idle)
+          throw new EngineError(504, `The pull made no progress for ${Math.round(idleMs / 1000)} s and was stopped.`);
         if (opts.signal?.aborted) throw new EngineError(499, 'The pull was cancelled.');
         // A broken progress stream is a lost connection; the engine's own refusals came as lines above.
-        throw err instanceof AppError ? err : new DockerUnavailableError('The connection to the Docker engine was lost during the pull.');
+        throw err instanceof AppError
+          ? err
+          : new DockerUnavailableError('The connection to the Docker engine was lost during the pull.');
       } finally {
         clearTimeout(timer);
         stream.destroy?.();
       }
-      if (idle) throw new EngineError(504, `The pull made no progress for ${Math.round(idleMs / 1000)} s and was stopped.`);
+      if (idle)
+        throw new EngineError(504, `The pull made no progress for ${Math.round(idleMs / 1000)} s and was stopped.`);
     },
   };
 }

@@ -26,7 +26,8 @@ const keyOf = (e: EngineObjectEvent) => `${e.type} ${e.action} ${e.id} ${e.timeN
 const engineTime = (ms: number) => `${Math.floor(ms / 1000)}.${String((ms % 1000) * 1e6).padStart(9, '0')}`;
 
 /** Container actions that change nothing the list shows (commands run inside, health probes, copies). */
-const QUIET_CONTAINER_ACTION = /^(?:exec_|health_status|top$|resize$|attach$|detach$|export$|archive-path$|extract-to-dir$|copy$|commit$)/;
+const QUIET_CONTAINER_ACTION =
+  /^(?:exec_|health_status|top$|resize$|attach$|detach$|export$|archive-path$|extract-to-dir$|copy$|commit$)/;
 
 /** Whether an event can change the container list: containers, their networks, and image tags (a moved tag lists as an image ID). */
 export function changesList(e: EngineObjectEvent): boolean {
@@ -127,7 +128,10 @@ export class ContainerListCache {
     const deadline = Date.now() + SETTLE_WAIT_MS;
     while (!this.isSettled && Date.now() < deadline) {
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([new Promise<void>((r) => this.settledWaiters.push(r)), new Promise<void>((r) => (timer = setTimeout(r, deadline - Date.now())))]);
+      await Promise.race([
+        new Promise<void>((r) => this.settledWaiters.push(r)),
+        new Promise<void>((r) => (timer = setTimeout(r, deadline - Date.now()))),
+      ]);
       clearTimeout(timer);
     }
     const settled = this.isSettled;
@@ -215,7 +219,8 @@ export class ContainerListCache {
       void this.engine
         .inspectContainer(next)
         .catch((err: unknown) => {
-          if (!(err instanceof NotFoundError)) this.log.debug({ err, container: next }, 'waiting for a container to settle failed');
+          if (!(err instanceof NotFoundError))
+            this.log.debug({ err, container: next }, 'waiting for a container to settle failed');
         })
         .finally(() => {
           this.settling--;

@@ -161,7 +161,11 @@ export async function* readLogLines(stream: Readable, tty: boolean, maxLine = MA
  * Reads a log stream as batches of lines (the lines of one engine chunk), so a flood costs one
  * await per chunk, not per line; the engine stream waits while the consumer is busy.
  */
-export async function* readLogBatches(stream: Readable, tty: boolean, maxLine = MAX_LINE_BYTES): AsyncGenerator<LogLine[]> {
+export async function* readLogBatches(
+  stream: Readable,
+  tty: boolean,
+  maxLine = MAX_LINE_BYTES,
+): AsyncGenerator<LogLine[]> {
   const demux = tty ? null : new FrameDemuxer();
   const splitters = new Map<number, LineSplitter>();
   const splitter = (n: number) => {
@@ -210,7 +214,13 @@ export async function* readLogBytes(stream: Readable, tty: boolean): AsyncGenera
  * The whole log as text (stdout and stderr interleaved), keeping the last `maxBytes`; gives up
  * reading after `timeoutMs` and says so at the top.
  */
-export async function readWholeLog(engine: Engine, id: string, tty: boolean, maxBytes: number, timeoutMs: number): Promise<string> {
+export async function readWholeLog(
+  engine: Engine,
+  id: string,
+  tty: boolean,
+  maxBytes: number,
+  timeoutMs: number,
+): Promise<string> {
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), timeoutMs);
   const stream = await openLogStream(engine, id, { follow: false, timestamps: true, signal: abort.signal });
@@ -243,8 +253,12 @@ export async function readWholeLog(engine: Engine, id: string, tty: boolean, max
     body = body.subarray(body.length - maxBytes);
   }
   const notes = [
-    dropped ? `[Berth: the first ${dropped} bytes of this log are left out; the bundle keeps the last ${maxBytes} bytes]` : '',
-    timedOut ? `[Berth: reading the log took longer than ${Math.round(timeoutMs / 1000)} s; what was read so far follows]` : '',
+    dropped
+      ? `[Berth: the first ${dropped} bytes of this log are left out; the bundle keeps the last ${maxBytes} bytes]`
+      : '',
+    timedOut
+      ? `[Berth: reading the log took longer than ${Math.round(timeoutMs / 1000)} s; what was read so far follows]`
+      : '',
   ].filter(Boolean);
   return (notes.length ? `${notes.join('\n')}\n` : '') + body.toString('utf8');
 }

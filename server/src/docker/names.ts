@@ -21,7 +21,11 @@ export const SHORT_ID_LENGTH = 10;
  * for containers, the short id the API shows (10 characters) or the CLI shows (12) — reach a delete
  * or an action.
  */
-export function foundByIdPrefix(ref: string, obj: { id: string; names: string[] }, opts: { shortIds?: boolean } = {}): boolean {
+export function foundByIdPrefix(
+  ref: string,
+  obj: { id: string; names: string[] },
+  opts: { shortIds?: boolean } = {},
+): boolean {
   const id = obj.id.replace(/^sha256:/, '');
   const bare = ref.replace(/^sha256:/, '');
   if (bare === id || !id.startsWith(bare)) return false;

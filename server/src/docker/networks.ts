@@ -38,13 +38,13 @@ export interface NetworkSpec {
 
 export async function createNetwork(engine: Engine, spec: NetworkSpec): Promise<string> {
   return engine.createNetwork({
-      Name: spec.name,
-      Driver: spec.driver,
-      Internal: spec.internal,
-      Attachable: spec.attachable,
-      EnableIPv6: spec.enableIPv6,
-      ...(spec.parent ? { Options: { parent: spec.parent } } : {}),
-      ...(spec.pools.length ? { IPAM: { Driver: 'default', Config: spec.pools } } : {}),
+    Name: spec.name,
+    Driver: spec.driver,
+    Internal: spec.internal,
+    Attachable: spec.attachable,
+    EnableIPv6: spec.enableIPv6,
+    ...(spec.parent ? { Options: { parent: spec.parent } } : {}),
+    ...(spec.pools.length ? { IPAM: { Driver: 'default', Config: spec.pools } } : {}),
   });
 }
 

@@ -22,8 +22,18 @@ export interface ReplaceOptions {
  * Replaces a container without losing it (see swapContainer): if the replacement cannot be
  * created or started, the old container is as it was and the failure is thrown.
  */
-export async function replaceContainer(engine: Engine, oldRef: string, spec: ContainerSpec, opts: ReplaceOptions): Promise<ReplaceResult> {
-  const out = await swapContainer(engine, oldRef, { spec, extraNetworks: opts.extraNetworks, name: opts.name }, { tempTag: 'new', log: opts.log });
+export async function replaceContainer(
+  engine: Engine,
+  oldRef: string,
+  spec: ContainerSpec,
+  opts: ReplaceOptions,
+): Promise<ReplaceResult> {
+  const out = await swapContainer(
+    engine,
+    oldRef,
+    { spec, extraNetworks: opts.extraNetworks, name: opts.name },
+    { tempTag: 'new', log: opts.log },
+  );
   return settled(out, opts);
 }
 
@@ -37,8 +47,14 @@ export async function replaceContainerGated(
   spec: ContainerSpec,
   opts: ReplaceOptions & { gate: NonNullable<SwapOptions['gate']> },
 ): Promise<ReplaceResult | { rolledBack: string }> {
-  const out = await swapContainer(engine, oldRef, { spec, extraNetworks: opts.extraNetworks, name: opts.name }, { tempTag: 'new', gate: opts.gate, log: opts.log });
-  if (out.result === 'rolled_back' && out.error === null && out.problems.length === 0) return { rolledBack: out.reason };
+  const out = await swapContainer(
+    engine,
+    oldRef,
+    { spec, extraNetworks: opts.extraNetworks, name: opts.name },
+    { tempTag: 'new', gate: opts.gate, log: opts.log },
+  );
+  if (out.result === 'rolled_back' && out.error === null && out.problems.length === 0)
+    return { rolledBack: out.reason };
   return settled(out, opts);
 }
 
@@ -47,8 +63,13 @@ function settled(out: SwapResult, opts: ReplaceOptions): ReplaceResult {
   if (out.result === 'not_created') throw out.error;
   const failure = out.error ?? new Error(out.reason);
   if (out.problems.length) {
-    opts.log.error({ container: out.name, problems: out.problems }, 'replacing a container failed and restoring the old one failed too');
-    throw new RestoreFailedError(`${failure.message} Restoring the previous container also failed (${out.problems.join('; ')}); it is named ${out.heldAs}.`);
+    opts.log.error(
+      { container: out.name, problems: out.problems },
+      'replacing a container failed and restoring the old one failed too',
+    );
+    throw new RestoreFailedError(
+      `${failure.message} Restoring the previous container also failed (${out.problems.join('; ')}); it is named ${out.heldAs}.`,
+    );
   }
   throw failure;
 }

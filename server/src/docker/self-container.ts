@@ -28,10 +28,15 @@ async function inspectOrNull(engine: Engine, ref: string): Promise<ContainerDeta
  * name is ours too, so a machine whose host name happens to match some container's name is not
  * mistaken for a container.
  */
-export async function findSelfContainer(engine: Engine, opts: { containerName?: string; hostname?: string }): Promise<SelfLookup> {
+export async function findSelfContainer(
+  engine: Engine,
+  opts: { containerName?: string; hostname?: string },
+): Promise<SelfLookup> {
   if (opts.containerName) {
     const info = await inspectOrNull(engine, opts.containerName);
-    return info ? { container: info, reason: null } : { container: null, reason: `BERTH_CONTAINER_NAME names no container on this engine: ${opts.containerName}` };
+    return info
+      ? { container: info, reason: null }
+      : { container: null, reason: `BERTH_CONTAINER_NAME names no container on this engine: ${opts.containerName}` };
   }
   const hostname = opts.hostname;
   const hint = hostname
@@ -57,7 +62,9 @@ export async function runningUpdater(engine: Engine, targetId: string): Promise<
  * policy, no fixed addresses or aliases, and removes itself when done.
  */
 export function updaterSpec(self: ContainerDetail, base: RecreateSpec, command: string[]): RecreateSpec {
-  const labels = Object.fromEntries(Object.entries(base.create.Labels ?? {}).filter(([k]) => !k.startsWith('com.docker.compose.')));
+  const labels = Object.fromEntries(
+    Object.entries(base.create.Labels ?? {}).filter(([k]) => !k.startsWith('com.docker.compose.')),
+  );
   const anonymous = <T extends object>(endpoint: T): T => ({ ...endpoint, IPAMConfig: undefined, Aliases: [] });
   const endpoints = base.create.NetworkingConfig?.EndpointsConfig ?? {};
   const create: ContainerSpec = {
@@ -68,12 +75,23 @@ export function updaterSpec(self: ContainerDetail, base: RecreateSpec, command: 
     Healthcheck: { Test: ['NONE'] },
     Labels: { ...labels, [UPDATER_LABEL]: self.Id },
     ExposedPorts: {},
-    HostConfig: { ...base.create.HostConfig, PortBindings: {}, PublishAllPorts: false, RestartPolicy: { Name: 'no' }, AutoRemove: true },
+    HostConfig: {
+      ...base.create.HostConfig,
+      PortBindings: {},
+      PublishAllPorts: false,
+      RestartPolicy: { Name: 'no' },
+      AutoRemove: true,
+    },
     ...(base.create.NetworkingConfig
-      ? { NetworkingConfig: { EndpointsConfig: Object.fromEntries(Object.entries(endpoints).map(([n, e]) => [n, anonymous(e)])) } }
+      ? {
+          NetworkingConfig: {
+            EndpointsConfig: Object.fromEntries(Object.entries(endpoints).map(([n, e]) => [n, anonymous(e)])),
+          },
+        }
       : {}),
   };
-  for (const key of ['Hostname', 'MacAddress', 'OpenStdin', 'StdinOnce', 'Tty', 'AttachStdin'] as const) delete (create as Record<string, unknown>)[key];
+  for (const key of ['Hostname', 'MacAddress', 'OpenStdin', 'StdinOnce', 'Tty', 'AttachStdin'] as const)
+    delete (create as Record<string, unknown>)[key];
   return { create, extraNetworks: base.extraNetworks.map((n) => ({ name: n.name, endpoint: anonymous(n.endpoint) })) };
 }
 
@@ -95,7 +113,13 @@ export async function startUpdater(engine: Engine, name: string, spec: RecreateS
 export type HealthVerdict = { state: 'wait' } | { state: 'healthy' } | { state: 'failed'; reason: string };
 
 export interface HealthInput {
-  State: { Status: string; Running: boolean; Restarting: boolean; ExitCode: number; Health?: { Status: string; Log?: { ExitCode: number; Output: string }[] } };
+  State: {
+    Status: string;
+    Running: boolean;
+    Restarting: boolean;
+    ExitCode: number;
+    Health?: { Status: string; Log?: { ExitCode: number; Output: string }[] };
+  };
   RestartCount: number;
 }
 
@@ -109,7 +133,8 @@ export interface HealthOptions {
 /** Whether a just-started container has come up: the engine's health status when it has a check, else steady running. */
 export function healthVerdict(c: HealthInput, elapsedMs: number, opts: HealthOptions): HealthVerdict {
   const s = c.State;
-  if (s.Restarting || c.RestartCount > 0) return { state: 'failed', reason: `it crashed and was restarted (exit code ${s.ExitCode})` };
+  if (s.Restarting || c.RestartCount > 0)
+    return { state: 'failed', reason: `it crashed and was restarted (exit code ${s.ExitCode})` };
   if (!s.Running) return { state: 'failed', reason: `it stopped (${s.Status}, exit code ${s.ExitCode})` };
   const health = s.Health?.Status;
   if (health === 'healthy') return { state: 'healthy' };
@@ -118,7 +143,9 @@ export function healthVerdict(c: HealthInput, elapsedMs: number, opts: HealthOpt
     return { state: 'failed', reason: `its health check failed${last ? `: ${last}` : ''}` };
   }
   if (health === 'starting') {
-    return elapsedMs >= opts.timeoutMs ? { state: 'failed', reason: `it was not healthy within ${Math.round(opts.timeoutMs / 1000)} s` } : { state: 'wait' };
+    return elapsedMs >= opts.timeoutMs
+      ? { state: 'failed', reason: `it was not healthy within ${Math.round(opts.timeoutMs / 1000)} s` }
+      : { state: 'wait' };
   }
   return elapsedMs >= opts.stableMs ? { state: 'healthy' } : { state: 'wait' };
 }
@@ -148,7 +175,12 @@ async function waitUntilUp(engine: Engine, id: string, opts: SelfSwapOptions): P
  * Swaps container `oldId` for a new one made from `spec`, gated on health (see swapContainer).
  * Meant to run outside both containers (in the updater), because the old one is stopped midway.
  */
-export async function swapSelf(engine: Engine, oldId: string, spec: RecreateSpec, opts: SelfSwapOptions): Promise<SwapOutcome> {
+export async function swapSelf(
+  engine: Engine,
+  oldId: string,
+  spec: RecreateSpec,
+  opts: SelfSwapOptions,
+): Promise<SwapOutcome> {
   const out = await swapContainer(
     engine,
     oldId,
@@ -158,14 +190,22 @@ export async function swapSelf(engine: Engine, oldId: string, spec: RecreateSpec
       log: opts.log,
       gate: async (id) => {
         const verdict = await waitUntilUp(engine, id, opts);
-        return verdict.state === 'healthy' ? { ok: true } : { ok: false, reason: verdict.state === 'failed' ? verdict.reason : 'unknown state' };
+        return verdict.state === 'healthy'
+          ? { ok: true }
+          : { ok: false, reason: verdict.state === 'failed' ? verdict.reason : 'unknown state' };
       },
     },
   );
-  if (out.result === 'swapped') return { result: 'updated', detail: `${out.name} now runs ${out.image ?? 'the new image'}.` };
+  if (out.result === 'swapped')
+    return { result: 'updated', detail: `${out.name} now runs ${out.image ?? 'the new image'}.` };
   if (out.result === 'not_created') {
-    const extra = out.problems.length ? ` Removing the half-made container failed too (${out.problems.join('; ')}).` : '';
-    return { result: 'failed', detail: `The new container could not be created: ${out.error.message}. ${out.name} was left as it was.${extra}` };
+    const extra = out.problems.length
+      ? ` Removing the half-made container failed too (${out.problems.join('; ')}).`
+      : '';
+    return {
+      result: 'failed',
+      detail: `The new container could not be created: ${out.error.message}. ${out.name} was left as it was.${extra}`,
+    };
   }
   if (out.problems.length) {
     return {
@@ -173,5 +213,8 @@ export async function swapSelf(engine: Engine, oldId: string, spec: RecreateSpec
       detail: `The new container did not come up (${out.reason}), and putting the previous one back failed (${out.problems.join('; ')}); it is named ${out.heldAs}.`,
     };
   }
-  return { result: 'rolled_back', detail: `The new container did not come up (${out.reason}); the previous one runs again as ${out.name}.` };
+  return {
+    result: 'rolled_back',
+    detail: `The new container did not come up (${out.reason}); the previous one runs again as ${out.name}.`,
+  };
 }

@@ -24,7 +24,11 @@ export interface StatsSource {
    * Samples one running container about once a second until closed. `onEnd` fires at most once,
    * when sampling stops by itself: 'stopped' when the container is not running, 'error' otherwise.
    */
-  open(target: StatsTarget, onReading: (r: StatsReading) => void, onEnd: (reason: 'stopped' | 'error', err?: unknown) => void): StatsSourceHandle;
+  open(
+    target: StatsTarget,
+    onReading: (r: StatsReading) => void,
+    onEnd: (reason: 'stopped' | 'error', err?: unknown) => void,
+  ): StatsSourceHandle;
 }
 
 /** A viewer of one app (its stats page). */
@@ -271,7 +275,11 @@ export class EngineStatsSource implements StatsSource {
 
   constructor(private readonly docker: Engine) {}
 
-  open(target: StatsTarget, onReading: (r: StatsReading) => void, onEnd: (reason: 'stopped' | 'error', err?: unknown) => void): StatsSourceHandle {
+  open(
+    target: StatsTarget,
+    onReading: (r: StatsReading) => void,
+    onEnd: (reason: 'stopped' | 'error', err?: unknown) => void,
+  ): StatsSourceHandle {
     const abort = new AbortController();
     let stream: Stream | null = null;
     let done = false;
@@ -286,40 +294,40 @@ export class EngineStatsSource implements StatsSource {
       onEnd(reason, err);
     };
     this.docker.stats(target.id, abort.signal).then(
-        (s: Stream) => {
-          stream = s;
-          if (done) return void s.destroy?.();
-          let buffer = '';
-          let previous: EngineStats | undefined;
-          s.on('data', (chunk: Buffer) => {
-            buffer += chunk.toString('utf8');
-            let nl: number;
-            while (!done && (nl = buffer.indexOf('\n')) !== -1) {
-              const line = buffer.slice(0, nl).trim();
-              buffer = buffer.slice(nl + 1);
-              if (!line) continue;
-              let sample: EngineStats;
-              try {
-                sample = JSON.parse(line) as EngineStats;
-              } catch (err) {
-                return finish('error', err);
-              }
-              // After the container stops the engine keeps the stream open with empty samples.
-              if (isEmptySample(sample)) return finish('stopped');
-              // The first frame of a stream has no earlier CPU reading to compare with: its CPU would be
-              // a 0 nobody measured, so viewers get the second frame as their first.
-              const measured = previous !== undefined || Boolean(sample.precpu_stats?.system_cpu_usage);
-              const reading = toReading(sample, previous);
-              previous = sample;
-              if (reading && measured) onReading(reading);
+      (s: Stream) => {
+        stream = s;
+        if (done) return void s.destroy?.();
+        let buffer = '';
+        let previous: EngineStats | undefined;
+        s.on('data', (chunk: Buffer) => {
+          buffer += chunk.toString('utf8');
+          let nl: number;
+          while (!done && (nl = buffer.indexOf('\n')) !== -1) {
+            const line = buffer.slice(0, nl).trim();
+            buffer = buffer.slice(nl + 1);
+            if (!line) continue;
+            let sample: EngineStats;
+            try {
+              sample = JSON.parse(line) as EngineStats;
+            } catch (err) {
+              return finish('error', err);
             }
-          });
-          s.on('end', () => finish('error'));
-          s.on('close', () => finish('error'));
-          s.on('error', (err: Error) => finish('error', err));
-        },
-        (err: unknown) => finish(err instanceof NotFoundError ? 'stopped' : 'error', err),
-      );
+            // After the container stops the engine keeps the stream open with empty samples.
+            if (isEmptySample(sample)) return finish('stopped');
+            // The first frame of a stream has no earlier CPU reading to compare with: its CPU would be
+            // a 0 nobody measured, so viewers get the second frame as their first.
+            const measured = previous !== undefined || Boolean(sample.precpu_stats?.system_cpu_usage);
+            const reading = toReading(sample, previous);
+            previous = sample;
+            if (reading && measured) onReading(reading);
+          }
+        });
+        s.on('end', () => finish('error'));
+        s.on('close', () => finish('error'));
+        s.on('error', (err: Error) => finish('error', err));
+      },
+      (err: unknown) => finish(err instanceof NotFoundError ? 'stopped' : 'error', err),
+    );
     return { close: stop };
   }
 }

@@ -20,7 +20,13 @@ const cgroupV1: EngineStats = {
   memory_stats: {
     usage: 104_857_600,
     limit: 1_073_741_824,
-    stats: { cache: 25_165_824, inactive_file: 20_971_520, total_inactive_file: 20_971_520, total_cache: 25_165_824, rss: 79_691_776 },
+    stats: {
+      cache: 25_165_824,
+      inactive_file: 20_971_520,
+      total_inactive_file: 20_971_520,
+      total_cache: 25_165_824,
+      rss: 79_691_776,
+    },
   },
 };
 
@@ -58,7 +64,11 @@ describe('cpuPercent', () => {
   it('falls back to the number of percpu entries when online_cpus is missing', () => {
     const s: EngineStats = {
       ...cgroupV1,
-      cpu_stats: { ...cgroupV1.cpu_stats, online_cpus: undefined, cpu_usage: { total_usage: 1_500_000_000, percpu_usage: [1, 2, 3, 4] } },
+      cpu_stats: {
+        ...cgroupV1.cpu_stats,
+        online_cpus: undefined,
+        cpu_usage: { total_usage: 1_500_000_000, percpu_usage: [1, 2, 3, 4] },
+      },
     };
     expect(cpuPercent(s)).toBeCloseTo(50, 6);
   });
@@ -122,13 +132,26 @@ describe('toReading', () => {
   });
 
   it('skips the empty samples the engine sends for a stopped container', () => {
-    const stopped: EngineStats = { read: '0001-01-01T00:00:00Z', cpu_stats: { cpu_usage: { total_usage: 0 }, system_cpu_usage: 0 }, memory_stats: {} };
+    const stopped: EngineStats = {
+      read: '0001-01-01T00:00:00Z',
+      cpu_stats: { cpu_usage: { total_usage: 0 }, system_cpu_usage: 0 },
+      memory_stats: {},
+    };
     expect(isEmptySample(stopped)).toBe(true);
     expect(toReading(stopped)).toBeNull();
   });
 
   it('never throws on malformed input', () => {
-    for (const bad of [null, undefined, 42, 'x', {}, { cpu_stats: null }, { cpu_stats: { cpu_usage: { total_usage: 'many' } } }, { memory_stats: { usage: Number.NaN } }]) {
+    for (const bad of [
+      null,
+      undefined,
+      42,
+      'x',
+      {},
+      { cpu_stats: null },
+      { cpu_stats: { cpu_usage: { total_usage: 'many' } } },
+      { memory_stats: { usage: Number.NaN } },
+    ]) {
       expect(() => toReading(bad as unknown as EngineStats)).not.toThrow();
       expect(toReading(bad as unknown as EngineStats)).toBeNull();
     }

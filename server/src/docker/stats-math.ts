@@ -64,7 +64,8 @@ export function memoryUsed(s: EngineStats): number {
 
 /** True when the sample carries no measurement at all (the engine's placeholder for a stopped container). */
 export function isEmptySample(s: EngineStats): boolean {
-  const noCpu = num(s.cpu_stats?.cpu_usage?.total_usage) === undefined || num(s.cpu_stats?.system_cpu_usage) === undefined;
+  const noCpu =
+    num(s.cpu_stats?.cpu_usage?.total_usage) === undefined || num(s.cpu_stats?.system_cpu_usage) === undefined;
   const noMem = num(s.memory_stats?.usage) === undefined;
   return (noCpu && noMem) || (typeof s.read === 'string' && ZERO_TIME.test(s.read));
 }

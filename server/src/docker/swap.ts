@@ -34,7 +34,12 @@ export type SwapResult =
  * starts and must pass the gate. Only then is the old one removed (its volumes stay). Otherwise the
  * replacement is removed and the old container gets its name back and is started when it ran.
  */
-export async function swapContainer(engine: Engine, oldRef: string, plan: SwapPlan, opts: SwapOptions): Promise<SwapResult> {
+export async function swapContainer(
+  engine: Engine,
+  oldRef: string,
+  plan: SwapPlan,
+  opts: SwapOptions,
+): Promise<SwapResult> {
   const oldInfo = await engine.inspectContainer(oldRef);
   const oldId = oldInfo.Id;
   const oldName = bareName(oldInfo.Name);
@@ -46,7 +51,9 @@ export async function swapContainer(engine: Engine, oldRef: string, plan: SwapPl
     createdId = await engine.createContainer(`${name}-berth-${opts.tempTag}-${suffix}`, plan.spec);
     for (const n of plan.extraNetworks ?? []) await engine.connectNetwork(n.name, createdId, n.endpoint);
   } catch (err) {
-    const problems = createdId ? await undo(engine, createdId, oldId, { oldName, renamedAside: false, wasRunning: false }) : [];
+    const problems = createdId
+      ? await undo(engine, createdId, oldId, { oldName, renamedAside: false, wasRunning: false })
+      : [];
     return { result: 'not_created', name, error: err as Error, problems };
   }
   const wasRunning = oldInfo.State.Running || oldInfo.State.Restarting;
@@ -76,11 +83,23 @@ export async function swapContainer(engine: Engine, oldRef: string, plan: SwapPl
   }
   opts.log.warn({ container: name, reason }, 'the new container did not come up; putting the old one back');
   const problems = await undo(engine, createdId, oldId, { oldName, renamedAside, wasRunning });
-  return { result: 'rolled_back', name, reason, error, problems, heldAs: renamedAside && problems.length ? backup : oldName };
+  return {
+    result: 'rolled_back',
+    name,
+    reason,
+    error,
+    problems,
+    heldAs: renamedAside && problems.length ? backup : oldName,
+  };
 }
 
 /** Removes the replacement, gives the old container its name back and restarts it when it was running. */
-async function undo(engine: Engine, createdId: string, oldId: string, s: { oldName: string; renamedAside: boolean; wasRunning: boolean }): Promise<string[]> {
+async function undo(
+  engine: Engine,
+  createdId: string,
+  oldId: string,
+  s: { oldName: string; renamedAside: boolean; wasRunning: boolean },
+): Promise<string[]> {
   const problems: string[] = [];
   const step = async (what: string, fn: () => Promise<unknown>) => {
     try {

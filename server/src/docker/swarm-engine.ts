@@ -13,7 +13,12 @@ export interface Versioned {
 
 export interface RawSwarm extends Versioned {
   Spec: {
-    Raft?: { SnapshotInterval?: number; ElectionTick?: number; HeartbeatTick?: number; LogEntriesForSlowFollowers?: number };
+    Raft?: {
+      SnapshotInterval?: number;
+      ElectionTick?: number;
+      HeartbeatTick?: number;
+      LogEntriesForSlowFollowers?: number;
+    };
     Dispatcher?: { HeartbeatPeriod?: number };
     Orchestration?: { TaskHistoryRetentionLimit?: number };
     EncryptionConfig?: { AutoLockManagers?: boolean };
@@ -60,8 +65,16 @@ export interface ServiceSpec {
       Labels?: Record<string, string>;
       /** Besides these, the engine's mount options (VolumeOptions, TmpfsOptions…), kept through an edit. */
       Mounts?: { Type?: string; Source?: string; Target?: string; ReadOnly?: boolean; [k: string]: unknown }[];
-      Secrets?: { SecretID: string; SecretName: string; File?: { Name: string; UID: string; GID: string; Mode: number } }[];
-      Configs?: { ConfigID: string; ConfigName: string; File?: { Name: string; UID: string; GID: string; Mode: number } }[];
+      Secrets?: {
+        SecretID: string;
+        SecretName: string;
+        File?: { Name: string; UID: string; GID: string; Mode: number };
+      }[];
+      Configs?: {
+        ConfigID: string;
+        ConfigName: string;
+        File?: { Name: string; UID: string; GID: string; Mode: number };
+      }[];
       [k: string]: unknown;
     };
     Resources?: { Limits?: ResourceAmounts; Reservations?: ResourceAmounts };
@@ -144,11 +157,18 @@ export interface SwarmEngine {
 
   listObjects(kind: SwarmObjectKind): Promise<RawSwarmObject[]>;
   /** `data` is sent base64-encoded as the engine wants it; it is never read back. */
-  createObject(kind: SwarmObjectKind, spec: { Name: string; Labels: Record<string, string>; Data: string }): Promise<string>;
+  createObject(
+    kind: SwarmObjectKind,
+    spec: { Name: string; Labels: Record<string, string>; Data: string },
+  ): Promise<string>;
   removeObject(kind: SwarmObjectKind, id: string): Promise<void>;
 }
 
-export type Caller = <T>(t: Target, fn: (signal: AbortSignal) => Promise<T>, opts?: { slow?: boolean; signal?: AbortSignal }) => Promise<T>;
+export type Caller = <T>(
+  t: Target,
+  fn: (signal: AbortSignal) => Promise<T>,
+  opts?: { slow?: boolean; signal?: AbortSignal },
+) => Promise<T>;
 
 type Modem = { dial: (o: object, cb: (err: unknown, data: unknown) => void) => void };
 
@@ -180,7 +200,17 @@ export class DockerodeSwarm implements SwarmEngine {
           options: { ...(hasQuery ? { _query: d.query } : {}), ...(d.body !== undefined ? { _body: d.body } : {}) },
           abortSignal,
           isStream: d.isStream ?? false,
-          statusCodes: { 200: true, 201: true, 204: true, 304: true, 400: 'bad parameter', 404: 'not found', 409: 'conflict', 500: 'server error', 503: 'not in swarm' },
+          statusCodes: {
+            200: true,
+            201: true,
+            204: true,
+            304: true,
+            400: 'bad parameter',
+            404: 'not found',
+            409: 'conflict',
+            500: 'server error',
+            503: 'not in swarm',
+          },
         },
         (err, data) => (err ? reject(err) : resolve(data as T)),
       );
@@ -201,11 +231,16 @@ export class DockerodeSwarm implements SwarmEngine {
     return this.get<RawNode>({ kind: 'node', ref, doing: `inspecting node ${ref}` }, `/nodes/${enc(ref)}`);
   }
   async updateNode(id: string, version: number, spec: NodeSpec) {
-    await this.call({ kind: 'node', ref: id, doing: `updating node ${id}` }, (s) => this.dial({ method: 'POST', path: `/nodes/${enc(id)}/update`, query: { version }, body: spec }, s));
+    await this.call({ kind: 'node', ref: id, doing: `updating node ${id}` }, (s) =>
+      this.dial({ method: 'POST', path: `/nodes/${enc(id)}/update`, query: { version }, body: spec }, s),
+    );
   }
 
   listServices(filters?: Filters) {
-    return this.get<RawService[]>({ kind: 'service', doing: 'listing services' }, '/services', { status: true, ...(filters ? { filters: JSON.stringify(filters) } : {}) });
+    return this.get<RawService[]>({ kind: 'service', doing: 'listing services' }, '/services', {
+      status: true,
+      ...(filters ? { filters: JSON.stringify(filters) } : {}),
+    });
   }
   inspectService(ref: string) {
     return this.get<RawService>({ kind: 'service', ref, doing: `inspecting service ${ref}` }, `/services/${enc(ref)}`);
@@ -218,15 +253,22 @@ export class DockerodeSwarm implements SwarmEngine {
   }
   async updateService(id: string, version: number, spec: ServiceSpec, opts: { rollback?: boolean } = {}) {
     const query = { version, ...(opts.rollback ? { rollback: 'previous' } : {}) };
-    await this.call({ kind: 'service', ref: id, doing: `${opts.rollback ? 'rolling back' : 'updating'} service ${id}` }, (s) =>
-      this.dial({ method: 'POST', path: `/services/${enc(id)}/update`, query, body: spec }, s),
+    await this.call(
+      { kind: 'service', ref: id, doing: `${opts.rollback ? 'rolling back' : 'updating'} service ${id}` },
+      (s) => this.dial({ method: 'POST', path: `/services/${enc(id)}/update`, query, body: spec }, s),
     );
   }
   async removeService(id: string) {
-    await this.call({ kind: 'service', ref: id, doing: `removing service ${id}` }, (s) => this.dial({ method: 'DELETE', path: `/services/${enc(id)}` }, s), { slow: true });
+    await this.call(
+      { kind: 'service', ref: id, doing: `removing service ${id}` },
+      (s) => this.dial({ method: 'DELETE', path: `/services/${enc(id)}` }, s),
+      { slow: true },
+    );
   }
   listTasks(filters: Filters) {
-    return this.get<RawTask[]>({ kind: 'task', doing: 'listing tasks' }, '/tasks', { filters: JSON.stringify(filters) });
+    return this.get<RawTask[]>({ kind: 'task', doing: 'listing tasks' }, '/tasks', {
+      filters: JSON.stringify(filters),
+    });
   }
   serviceLogs(id: string, q: ServiceLogQuery) {
     const query = {
@@ -238,9 +280,13 @@ export class DockerodeSwarm implements SwarmEngine {
       // The engine's `since` is inclusive; one nanosecond later skips the line already sent.
       ...(q.afterNanos !== undefined ? { since: sinceParam(q.afterNanos + 1n) } : {}),
     };
-    return this.call({ kind: 'service', ref: id, doing: `reading the log of service ${id}` }, (s) => this.dial<ByteStream>({ method: 'GET', path: `/services/${enc(id)}/logs`, query, isStream: true }, s), {
-      ...(q.signal ? { signal: q.signal } : {}),
-    });
+    return this.call(
+      { kind: 'service', ref: id, doing: `reading the log of service ${id}` },
+      (s) => this.dial<ByteStream>({ method: 'GET', path: `/services/${enc(id)}/logs`, query, isStream: true }, s),
+      {
+        ...(q.signal ? { signal: q.signal } : {}),
+      },
+    );
   }
 
   listObjects(kind: SwarmObjectKind) {
@@ -248,10 +294,14 @@ export class DockerodeSwarm implements SwarmEngine {
   }
   async createObject(kind: SwarmObjectKind, spec: { Name: string; Labels: Record<string, string>; Data: string }) {
     const body = { ...spec, Data: Buffer.from(spec.Data, 'utf8').toString('base64') };
-    const res = await this.call({ kind, ref: spec.Name, doing: `creating ${kind} ${spec.Name}` }, (s) => this.dial<{ ID: string }>({ method: 'POST', path: `/${kind}s/create`, body }, s));
+    const res = await this.call({ kind, ref: spec.Name, doing: `creating ${kind} ${spec.Name}` }, (s) =>
+      this.dial<{ ID: string }>({ method: 'POST', path: `/${kind}s/create`, body }, s),
+    );
     return res.ID;
   }
   async removeObject(kind: SwarmObjectKind, id: string) {
-    await this.call({ kind, ref: id, doing: `removing ${kind} ${id}` }, (s) => this.dial({ method: 'DELETE', path: `/${kind}s/${enc(id)}` }, s));
+    await this.call({ kind, ref: id, doing: `removing ${kind} ${id}` }, (s) =>
+      this.dial({ method: 'DELETE', path: `/${kind}s/${enc(id)}` }, s),
+    );
   }
 }

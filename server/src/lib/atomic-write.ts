@@ -7,7 +7,11 @@ import path from 'node:path';
  * never a half-written file, even across a crash: write a temp file in the same folder, fsync
  * it, rename it over the target, fsync the folder. On failure the target is untouched.
  */
-export async function writeFileAtomic(file: string, content: string | Buffer, opts: { mode?: number } = {}): Promise<void> {
+export async function writeFileAtomic(
+  file: string,
+  content: string | Buffer,
+  opts: { mode?: number } = {},
+): Promise<void> {
   const dir = path.dirname(file);
   const tmp = path.join(dir, `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
   let mode = opts.mode;

@@ -20,19 +20,33 @@ describe('parseIp', () => {
   });
 
   it('refuses malformed IPv4', () => {
-    for (const bad of ['300.1.1.1', '1.2.3', '1.2.3.4.5', '01.2.3.4', '1.2.3.-4', 'a.b.c.d', '', '1..2.3']) expect(parseIp(bad), bad).toBeNull();
+    for (const bad of ['300.1.1.1', '1.2.3', '1.2.3.4.5', '01.2.3.4', '1.2.3.-4', 'a.b.c.d', '', '1..2.3'])
+      expect(parseIp(bad), bad).toBeNull();
   });
 
   it('reads IPv6 with compression and an embedded IPv4 tail', () => {
     expect(parseIp('::')?.value).toBe(0n);
     expect(parseIp('::1')?.value).toBe(1n);
-    expect(parseIp('fd00:dead:beef::1')).toEqual({ version: 6, value: (0xfd00n << 112n) | (0xdeadn << 96n) | (0xbeefn << 80n) | 1n });
+    expect(parseIp('fd00:dead:beef::1')).toEqual({
+      version: 6,
+      value: (0xfd00n << 112n) | (0xdeadn << 96n) | (0xbeefn << 80n) | 1n,
+    });
     expect(parseIp('::ffff:1.2.3.4')?.value).toBe((0xffffn << 32n) | 0x01020304n);
     expect(parseIp('1:2:3:4:5:6:7:8')?.value).toBe(0x00010002000300040005000600070008n);
   });
 
   it('refuses malformed IPv6', () => {
-    for (const bad of ['1:::2', '1::2::3', ':1', '1:2:3:4:5:6:7:8:9', '12345::', 'g::1', '1:2:3:4:5:6:7', 'fe80::1%eth0', '::ffff:1.2.3']) {
+    for (const bad of [
+      '1:::2',
+      '1::2::3',
+      ':1',
+      '1:2:3:4:5:6:7:8:9',
+      '12345::',
+      'g::1',
+      '1:2:3:4:5:6:7',
+      'fe80::1%eth0',
+      '::ffff:1.2.3',
+    ]) {
       expect(parseIp(bad), bad).toBeNull();
     }
   });
@@ -47,7 +61,16 @@ describe('parseCidr', () => {
   });
 
   it('refuses out-of-range prefixes and bad addresses', () => {
-    for (const bad of ['10.0.0.0/33', '300.1.1.0/24', 'fe80::/129', '10.0.0.0', '10.0.0.0/', '10.0.0.0/024', '10.0.0.0/24/1', 'x/8']) {
+    for (const bad of [
+      '10.0.0.0/33',
+      '300.1.1.0/24',
+      'fe80::/129',
+      '10.0.0.0',
+      '10.0.0.0/',
+      '10.0.0.0/024',
+      '10.0.0.0/24/1',
+      'x/8',
+    ]) {
       expect(parseCidr(bad), bad).toBeNull();
     }
   });

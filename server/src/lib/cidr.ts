@@ -101,7 +101,12 @@ export function cidrContainsIp(c: Cidr, ip: IpAddress): boolean {
 
 /** Whether `inner` lies wholly inside `outer`. */
 export function cidrWithin(inner: Cidr, outer: Cidr): boolean {
-  return inner.version === outer.version && inner.prefix >= outer.prefix && inner.network >= outer.network && lastAddress(inner) <= lastAddress(outer);
+  return (
+    inner.version === outer.version &&
+    inner.prefix >= outer.prefix &&
+    inner.network >= outer.network &&
+    lastAddress(inner) <= lastAddress(outer)
+  );
 }
 
 export function cidrsOverlap(a: Cidr, b: Cidr): boolean {
@@ -113,7 +118,7 @@ export function formatIp(version: IpVersion, value: bigint): string {
   if (version === 4) return [24n, 16n, 8n, 0n].map((s) => String((value >> s) & 0xffn)).join('.');
   const groups = Array.from({ length: 8 }, (_, i) => ((value >> BigInt(112 - i * 16)) & 0xffffn).toString(16));
   let best = { start: -1, len: 0 };
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     let j = i;
     while (j < 8 && groups[j] === '0') j++;
     if (j - i > best.len && j - i > 1) best = { start: i, len: j - i };
@@ -145,7 +150,10 @@ const RESERVED: { cidr: Cidr; what: string }[] = [
 
 /** The reserved block (e.g. "127.0.0.0/8 (loopback)") a block or address touches, or null. */
 export function reservedRange(target: Cidr | IpAddress): string | null {
-  const block: Cidr = 'prefix' in target ? target : { version: target.version, network: target.value, prefix: BITS[target.version], hostBitsSet: false };
+  const block: Cidr =
+    'prefix' in target
+      ? target
+      : { version: target.version, network: target.value, prefix: BITS[target.version], hostBitsSet: false };
   const hit = RESERVED.find((r) => cidrsOverlap(r.cidr, block));
   return hit ? `${formatCidr(hit.cidr)} (${hit.what})` : null;
 }

@@ -1,7 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 
 /** Query parameter names whose values are secrets (compared case-insensitively, `-` as `_`). */
-const SECRET_NAMES = /^(token|access_token|refresh_token|id_token|api_?key|apikey|key|password|passwd|pass|secret|client_secret|signature|sig|auth|authorization|csrf|csrf_token|code|session|sid)$/;
+const SECRET_NAMES =
+  /^(token|access_token|refresh_token|id_token|api_?key|apikey|key|password|passwd|pass|secret|client_secret|signature|sig|auth|authorization|csrf|csrf_token|code|session|sid)$/;
 /** …and names that merely contain one of these words. */
 const SECRET_PARTS = /token|password|passwd|secret|api_?key|signature|credential/;
 

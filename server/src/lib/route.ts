@@ -1,6 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from '@fastify/websocket';
-import { isEnvironmentScoped, scopedContractPath, withEnvironmentParam, type Role, type RouteDef } from '@berth/contract';
+import {
+  isEnvironmentScoped,
+  scopedContractPath,
+  withEnvironmentParam,
+  type Role,
+  type RouteDef,
+} from '@berth/contract';
 import type { z } from 'zod';
 
 type Req<T extends RouteDef> = FastifyRequest<{
@@ -72,17 +78,26 @@ export function socketRoute<T extends RouteDef, C>(app: FastifyInstance, def: T,
       preHandler: async (req) => {
         checked.set(req.raw, await handlers.check(req as Req<T>));
       },
-      handler: (socket: WebSocket, req: FastifyRequest) => handlers.open(socket, req as Req<T>, checked.get(req.raw) as C),
+      handler: (socket: WebSocket, req: FastifyRequest) =>
+        handlers.open(socket, req as Req<T>, checked.get(req.raw) as C),
     });
   }
 }
 
-function register<T extends RouteDef>(app: FastifyInstance, path: string, def: T, params: z.ZodType | undefined, handler: Handler<T>): void {
+function register<T extends RouteDef>(
+  app: FastifyInstance,
+  path: string,
+  def: T,
+  params: z.ZodType | undefined,
+  handler: Handler<T>,
+): void {
   const methods = [def.method, ...(def.alsoMethods ?? [])];
   app.route({
     method: [...new Set(methods)],
     url: toFastifyPath(path),
-    config: def.open ? { open: true, audited: def.audited ?? false } : { open: false, role: def.role, audited: def.audited ?? false },
+    config: def.open
+      ? { open: true, audited: def.audited ?? false }
+      : { open: false, role: def.role, audited: def.audited ?? false },
     schema: {
       summary: def.summary,
       ...(params ? { params } : {}),

@@ -34,7 +34,8 @@ export interface SafeFetchResult {
   body: Buffer;
 }
 
-export type SafeFetchFailure = 'bad_url' | 'blocked_address' | 'timeout' | 'too_large' | 'http_status' | 'too_many_redirects' | 'network';
+export type SafeFetchFailure =
+  'bad_url' | 'blocked_address' | 'timeout' | 'too_large' | 'http_status' | 'too_many_redirects' | 'network';
 
 export class SafeFetchError extends Error {
   constructor(
@@ -99,7 +100,8 @@ function guardedLookup(allowLoopback: boolean): LookupFunction {
   return (hostname, options, callback) => {
     dns.lookup(hostname, { all: true, family: options.family ?? 0 }, (err, addresses) => {
       if (err) return callback(err, '', 0);
-      if (!addresses.length) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0);
+      if (!addresses.length)
+        return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0);
       for (const a of addresses) {
         const why = blockedAddressReason(a.address, allowLoopback);
         if (why) return callback(refused(hostname, a.address, why), '', 0);
@@ -118,8 +120,13 @@ function checkUrl(text: string, allowLoopback: boolean): URL {
   } catch {
     throw new SafeFetchError('bad_url', 'Invalid URL.');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SafeFetchError('bad_url', `Only http and https URLs can be fetched, not ${url.protocol.replace(/:$/, '')}.`);
-  if (url.username || url.password) throw new SafeFetchError('bad_url', 'URLs with a user name or password are not fetched.');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new SafeFetchError(
+      'bad_url',
+      `Only http and https URLs can be fetched, not ${url.protocol.replace(/:$/, '')}.`,
+    );
+  if (url.username || url.password)
+    throw new SafeFetchError('bad_url', 'URLs with a user name or password are not fetched.');
   if (!url.hostname) throw new SafeFetchError('bad_url', 'The URL has no host.');
   // The URL parser has already turned 127.1, 2130706433 and 0x7f.1 into dotted form.
   const literal = url.hostname.replace(/^\[(.*)\]$/, '$1');
@@ -132,18 +139,27 @@ function checkUrl(text: string, allowLoopback: boolean): URL {
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-function open(url: URL, opts: Required<Pick<SafeFetchOptions, 'allowLoopback'>> & SafeFetchOptions, signal: AbortSignal): Promise<http.IncomingMessage> {
+function open(
+  url: URL,
+  opts: Required<Pick<SafeFetchOptions, 'allowLoopback'>> & SafeFetchOptions,
+  signal: AbortSignal,
+): Promise<http.IncomingMessage> {
   const request = url.protocol === 'https:' ? https.request : http.request;
   return new Promise((resolve, reject) => {
     const method = opts.method ?? 'GET';
-    const req = request(url, { method, lookup: guardedLookup(opts.allowLoopback), signal, agent: false, headers: opts.headers ?? {} }, resolve);
+    const req = request(
+      url,
+      { method, lookup: guardedLookup(opts.allowLoopback), signal, agent: false, headers: opts.headers ?? {} },
+      resolve,
+    );
     req.on('error', reject);
     req.end(method === 'POST' ? (opts.body ?? '') : undefined);
   });
 }
 
 function readBody(res: http.IncomingMessage, maxBytes: number, signal: AbortSignal): Promise<Buffer> {
-  const tooLarge = () => new SafeFetchError('too_large', `The response is larger than ${Math.round(maxBytes / 1024 / 1024)} MiB.`);
+  const tooLarge = () =>
+    new SafeFetchError('too_large', `The response is larger than ${Math.round(maxBytes / 1024 / 1024)} MiB.`);
   const declared = Number(res.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) {
     res.destroy();
@@ -174,13 +190,21 @@ function readBody(res: http.IncomingMessage, maxBytes: number, signal: AbortSign
     });
     res.on('end', () => done(null));
     res.on('error', (err) => done(err));
-    res.on('aborted', () => done(new SafeFetchError('network', 'The connection closed before the whole response arrived.')));
+    res.on('aborted', () =>
+      done(new SafeFetchError('network', 'The connection closed before the whole response arrived.')),
+    );
   });
 }
 
 /** Fetches `input` with every guard above; throws SafeFetchError with a message a person can act on. */
 export async function safeFetch(input: string, options: SafeFetchOptions = {}): Promise<SafeFetchResult> {
-  const opts = { allowLoopback: false, timeoutMs: 15_000, maxBytes: 5 * 1024 * 1024, maxRedirects: options.method === 'POST' ? 0 : 3, ...options };
+  const opts = {
+    allowLoopback: false,
+    timeoutMs: 15_000,
+    maxBytes: 5 * 1024 * 1024,
+    maxRedirects: options.method === 'POST' ? 0 : 3,
+    ...options,
+  };
   const seconds = Math.round(opts.timeoutMs / 100) / 10;
   const timeoutError = new SafeFetchError('timeout', `No complete answer within ${seconds} s.`);
   const controller = new AbortController();
@@ -192,13 +216,18 @@ export async function safeFetch(input: string, options: SafeFetchOptions = {}): 
       const status = res.statusCode ?? 0;
       if (REDIRECTS.has(status) && res.headers.location) {
         res.destroy();
-        if (hop >= opts.maxRedirects) throw new SafeFetchError('too_many_redirects', `More than ${opts.maxRedirects} redirects.`);
+        if (hop >= opts.maxRedirects)
+          throw new SafeFetchError('too_many_redirects', `More than ${opts.maxRedirects} redirects.`);
         url = checkUrl(new URL(res.headers.location, url).toString(), opts.allowLoopback);
         continue;
       }
       if (status < 200 || status > 299) {
         res.destroy();
-        throw new SafeFetchError('http_status', `The server answered HTTP ${status} ${http.STATUS_CODES[status] ?? ''}`.trim() + '.', status);
+        throw new SafeFetchError(
+          'http_status',
+          `The server answered HTTP ${status} ${http.STATUS_CODES[status] ?? ''}`.trim() + '.',
+          status,
+        );
       }
       const body = await readBody(res, opts.maxBytes, controller.signal);
       return { url: url.toString(), status, contentType: res.headers['content-type'] ?? null, body };
@@ -207,7 +236,12 @@ export async function safeFetch(input: string, options: SafeFetchOptions = {}): 
     if (controller.signal.aborted) throw timeoutError;
     if (err instanceof SafeFetchError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
-    const what = code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? 'the host name does not resolve' : code === 'ECONNREFUSED' ? 'the connection was refused' : 'the connection failed';
+    const what =
+      code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+        ? 'the host name does not resolve'
+        : code === 'ECONNREFUSED'
+          ? 'the connection was refused'
+          : 'the connection failed';
     throw new SafeFetchError('network', `Could not fetch the URL: ${what}${code ? ` (${code})` : ''}.`);
   } finally {
     clearTimeout(timer);

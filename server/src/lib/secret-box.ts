@@ -18,13 +18,16 @@ export function seal(key: Uint8Array, plaintext: string): string {
   const iv = crypto.randomBytes(IV_BYTES);
   const cipher = crypto.createCipheriv('aes-256-gcm', key, iv);
   const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return [VERSION, iv, cipher.getAuthTag(), body].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+  return [VERSION, iv, cipher.getAuthTag(), body]
+    .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+    .join('.');
 }
 
 /** The plaintext of `sealed`; throws when it was sealed under another key or was altered. */
 export function open(key: Uint8Array, sealed: string): string {
   const [version, iv, tag, body] = sealed.split('.');
-  if (version !== VERSION || iv === undefined || tag === undefined || body === undefined) throw new Error('not a sealed value');
+  if (version !== VERSION || iv === undefined || tag === undefined || body === undefined)
+    throw new Error('not a sealed value');
   const decipher = crypto.createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));
   return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');

@@ -23,7 +23,13 @@ const LINE_END = /\r\n|\r|\n/g;
  */
 export function encodeEvent(data: unknown, event: string): string {
   // JSON text never holds a raw CR or LF (JSON.stringify escapes both): one data line, no split.
-  const lines = typeof data === 'string' ? data.split(LINE_END).map((l) => `data: ${l}`).join('\n') : `data: ${JSON.stringify(data)}`;
+  const lines =
+    typeof data === 'string'
+      ? data
+          .split(LINE_END)
+          .map((l) => `data: ${l}`)
+          .join('\n')
+      : `data: ${JSON.stringify(data)}`;
   return `event: ${event.replace(LINE_END, '')}\n${lines}\n\n`;
 }
 

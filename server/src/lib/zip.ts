@@ -9,7 +9,8 @@ export async function buildZip(entries: ZipEntry[]): Promise<Buffer> {
   const { ZipFile } = await import('yazl');
   return new Promise((resolve, reject) => {
     const zip = new ZipFile();
-    for (const e of entries) zip.addBuffer(Buffer.isBuffer(e.content) ? e.content : Buffer.from(e.content, 'utf8'), e.name);
+    for (const e of entries)
+      zip.addBuffer(Buffer.isBuffer(e.content) ? e.content : Buffer.from(e.content, 'utf8'), e.name);
     const chunks: Buffer[] = [];
     zip.outputStream.on('data', (c: Buffer) => chunks.push(c));
     zip.outputStream.on('error', reject);

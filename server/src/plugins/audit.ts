@@ -18,7 +18,8 @@ const SUMMARY_MAX = 140;
 export function registerAudit(app: FastifyInstance, audit: AuditService): void {
   // A batch answers one result per item; each item gets its own entry (its name and status), read from the answer.
   app.addHook('onSend', async (req, _reply, payload) => {
-    if (req.method === 'POST' && req.routeOptions.url?.endsWith('/batch') && typeof payload === 'string') batchItems.set(req, itemsOf(payload));
+    if (req.method === 'POST' && req.routeOptions.url?.endsWith('/batch') && typeof payload === 'string')
+      batchItems.set(req, itemsOf(payload));
     return payload;
   });
   app.addHook('onResponse', async (req, reply) => {
@@ -42,7 +43,13 @@ export function registerAudit(app: FastifyInstance, audit: AuditService): void {
     const items = batchItems.get(req);
     if (!items?.length) return audit.record(entry);
     const action = stringField(req.body, 'action') ?? 'batch';
-    for (const item of items) audit.record({ ...entry, target: item.name, status: item.status, summary: `${action} ${item.name} (one of ${items.length})${env ? ` (environment ${env})` : ''}` });
+    for (const item of items)
+      audit.record({
+        ...entry,
+        target: item.name,
+        status: item.status,
+        summary: `${action} ${item.name} (one of ${items.length})${env ? ` (environment ${env})` : ''}`,
+      });
   });
 }
 
@@ -53,7 +60,11 @@ function itemsOf(payload: string): { name: string; status: number }[] {
   try {
     const results = (JSON.parse(payload) as { results?: unknown }).results;
     if (!Array.isArray(results)) return [];
-    return results.flatMap((r) => (r && typeof r.name === 'string' && typeof r.status === 'number' ? [{ name: r.name as string, status: r.status as number }] : []));
+    return results.flatMap((r) =>
+      r && typeof r.name === 'string' && typeof r.status === 'number'
+        ? [{ name: r.name as string, status: r.status as number }]
+        : [],
+    );
   } catch {
     // Not JSON (an error page of another kind): the call gets its one entry.
     return [];
@@ -88,7 +99,8 @@ function stringField(body: unknown, field: string): string | null {
 
 /** The contract's summary of the route, up to its first sentence. */
 function summary(req: FastifyRequest): string {
-  const text = (req.routeOptions.schema as { summary?: string } | undefined)?.summary ?? `${req.method} ${req.routeOptions.url}`;
+  const text =
+    (req.routeOptions.schema as { summary?: string } | undefined)?.summary ?? `${req.method} ${req.routeOptions.url}`;
   let first = text.split(/[.;:](\s|$)/)[0] ?? text;
   if (first.split('(').length > first.split(')').length) first += '…)';
   return first.length > SUMMARY_MAX ? `${first.slice(0, SUMMARY_MAX - 1)}…` : first;

@@ -49,7 +49,9 @@ const DISABLED_PRINCIPAL: Principal = { userId: 0, username: DISABLED_USERNAME, 
  */
 export function registerAuth(app: FastifyInstance, ctx: AppContext, auth: AuthService): void {
   if (ctx.config.disableAuth) {
-    ctx.log.warn('AUTHENTICATION IS DISABLED (DISABLE_AUTH=true): anyone who can reach this port controls the Docker host. Only use this behind a proxy that authenticates.');
+    ctx.log.warn(
+      'AUTHENTICATION IS DISABLED (DISABLE_AUTH=true): anyone who can reach this port controls the Docker host. Only use this behind a proxy that authenticates.',
+    );
   }
   app.decorate('berthAuth', auth);
   app.decorateRequest('principal', null);
@@ -66,7 +68,9 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext, auth: AuthSe
       req.principal = await authenticate(req, auth);
     } else {
       if (changesState && !auth.checkOpenCsrf(sentCsrf(req))) {
-        throw new CrossSiteError('Missing or wrong CSRF token: authentication is disabled, so send X-CSRF-TOKEN (on a WebSocket: the csrf.<token> subprotocol) with the token from GET /api/auth/csrf.');
+        throw new CrossSiteError(
+          'Missing or wrong CSRF token: authentication is disabled, so send X-CSRF-TOKEN (on a WebSocket: the csrf.<token> subprotocol) with the token from GET /api/auth/csrf.',
+        );
       }
       req.principal = DISABLED_PRINCIPAL;
     }
@@ -79,7 +83,9 @@ function assertRole(req: FastifyRequest, principal: Principal): void {
   const need = req.routeOptions.config.role;
   if (need === undefined) throw new ForbiddenError('This endpoint declares no role, so nobody may call it.');
   if (!roleAllows(principal.role, need)) {
-    throw new ForbiddenError(`Not allowed: this needs the ${need} role and your account is ${principal.role === 'viewer' ? 'a' : 'an'} ${principal.role}. Ask an admin.`);
+    throw new ForbiddenError(
+      `Not allowed: this needs the ${need} role and your account is ${principal.role === 'viewer' ? 'a' : 'an'} ${principal.role}. Ask an admin.`,
+    );
   }
 }
 
@@ -100,7 +106,9 @@ function assertSameOrigin(req: FastifyRequest): void {
   }
   const origin = req.headers.origin;
   if (origin !== undefined && !sameHost(origin, req.host)) {
-    throw new CrossSiteError(`Refused a request from origin ${origin.slice(0, 100)}: state changes must come from Berth's own pages. Behind a proxy, pass the original Host header on.`);
+    throw new CrossSiteError(
+      `Refused a request from origin ${origin.slice(0, 100)}: state changes must come from Berth's own pages. Behind a proxy, pass the original Host header on.`,
+    );
   }
 }
 
@@ -132,7 +140,9 @@ async function authenticate(req: FastifyRequest, auth: AuthService): Promise<Pri
     const token = /^Bearer +(\S+)$/i.exec(header.trim())?.[1];
     if (!token) throw new UnauthorizedError('Malformed Authorization header; expected "Bearer <token>".');
     // A header credential cannot be sent by another site's page, so it needs no CSRF token.
-    return ApiKeyService.looksLikeKey(token) ? auth.apiKeys.authenticate(token) : (await auth.sessions.authenticate(token)).principal;
+    return ApiKeyService.looksLikeKey(token)
+      ? auth.apiKeys.authenticate(token)
+      : (await auth.sessions.authenticate(token)).principal;
   }
   const cookie = req.cookies[COOKIES.access];
   if (!cookie) throw new UnauthorizedError('Not signed in.');
@@ -158,7 +168,9 @@ function changesStateOf(req: FastifyRequest): boolean {
  */
 function sentCsrf(req: FastifyRequest): string | undefined {
   if (req.headers.upgrade?.toLowerCase() !== 'websocket') return req.headers['x-csrf-token'] as string | undefined;
-  const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
+  const offered = String(req.headers['sec-websocket-protocol'] ?? '')
+    .split(',')
+    .map((p) => p.trim());
   return offered.find((p) => p.startsWith(CSRF_PROTOCOL_PREFIX))?.slice(CSRF_PROTOCOL_PREFIX.length);
 }
 

@@ -21,7 +21,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
       const fields = err.validation.map((v) => {
         const keys = v.keyword === 'unrecognized_keys' ? ((v.params as { keys?: string[] }).keys ?? []) : [];
         const base = fieldName(v.instancePath, err.validationContext ?? 'body');
-        const field = keys.length ? keys.map((k) => (base === (err.validationContext ?? 'body') ? k : `${base}.${k}`)).join(', ') : base;
+        const field = keys.length
+          ? keys.map((k) => (base === (err.validationContext ?? 'body') ? k : `${base}.${k}`)).join(', ')
+          : base;
         return { field, message: keys.length ? `Unknown field: ${keys.join(', ')}` : (v.message ?? 'Invalid value') };
       });
       const detail = fields.map((f) => `${f.field}: ${f.message}`).join('; ');
@@ -41,10 +43,15 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.code(status).send({ detail, code } satisfies ApiError);
     }
     req.log.error({ err }, 'unhandled error');
-    return reply.code(500).send({ detail: 'Internal server error. The server log has the details.', code: ErrorCode.internal } satisfies ApiError);
+    return reply.code(500).send({
+      detail: 'Internal server error. The server log has the details.',
+      code: ErrorCode.internal,
+    } satisfies ApiError);
   });
 
   app.setNotFoundHandler((req, reply) => {
-    reply.code(404).send({ detail: `No route ${req.method} ${req.url.split('?')[0]}`, code: ErrorCode.notFound } satisfies ApiError);
+    reply
+      .code(404)
+      .send({ detail: `No route ${req.method} ${req.url.split('?')[0]}`, code: ErrorCode.notFound } satisfies ApiError);
   });
 }

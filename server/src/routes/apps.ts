@@ -46,9 +46,14 @@ export function appsRoutes(app: FastifyInstance, { scope }: Services): void {
   });
   route(app, appsApi.support, async (req, reply) => {
     const bundle = await scope(req).apps.supportBundle(req.params.name);
-    return reply.type('application/zip').header('Content-Disposition', `attachment; filename="${bundle.filename}"`).send(bundle.zip);
+    return reply
+      .type('application/zip')
+      .header('Content-Disposition', `attachment; filename="${bundle.filename}"`)
+      .send(bundle.zip);
   });
-  route(app, appsApi.checkUpdate, async (req) => envShownTo(req, await scope(req).appUpdates.check(req.params.name), maskAppEnv));
+  route(app, appsApi.checkUpdate, async (req) =>
+    envShownTo(req, await scope(req).appUpdates.check(req.params.name), maskAppEnv),
+  );
   route(app, appsApi.update, (req, reply) => {
     plainJson(reply);
     return scope(req).appUpdates.update(req.params.name);

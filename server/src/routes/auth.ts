@@ -41,7 +41,9 @@ export function authRoutes(app: FastifyInstance, { auth }: Services): void {
   });
 
   route(app, authApi.totpSetup, (req) => auth.totpSetup(requirePrincipal(req)));
-  route(app, authApi.totpEnable, async (req) => ({ recovery_codes: await auth.totpEnable(requirePrincipal(req), req.body.code, req.ip) }));
+  route(app, authApi.totpEnable, async (req) => ({
+    recovery_codes: await auth.totpEnable(requirePrincipal(req), req.body.code, req.ip),
+  }));
   route(app, authApi.totpDisable, async (req) => {
     await auth.totpDisable(requirePrincipal(req), req.body.password, req.body.code, req.ip);
     return { msg: 'TOTP is off.' };
@@ -77,16 +79,35 @@ export function authRoutes(app: FastifyInstance, { auth }: Services): void {
   });
 
   route(app, authApi.status, async (req) => {
-    if (auth.disabled) return { signedIn: true, username: DISABLED_USERNAME, role: 'admin' as const, authDisabled: true, canRefresh: false };
+    if (auth.disabled)
+      return {
+        signedIn: true,
+        username: DISABLED_USERNAME,
+        role: 'admin' as const,
+        authDisabled: true,
+        canRefresh: false,
+      };
     const principal = await auth.sessions.peek(req.cookies[COOKIES.access]);
     if (principal) {
       const totpEnabled = auth.users.find(principal.userId)?.totp_enabled_at != null;
-      return { signedIn: true, username: principal.username, role: principal.role, totp_enabled: totpEnabled, authDisabled: false, canRefresh: false };
+      return {
+        signedIn: true,
+        username: principal.username,
+        role: principal.role,
+        totp_enabled: totpEnabled,
+        authDisabled: false,
+        canRefresh: false,
+      };
     }
     const refresh = req.cookies[COOKIES.refresh];
     // The login page's choices: single sign-on, and whether the password form is there.
     const oidc = auth.oidc ? { oidc_name: auth.oidc.config.name, password_login: !auth.oidc.config.only } : {};
-    return { signedIn: false, authDisabled: false, canRefresh: refresh ? await auth.sessions.canRefresh(refresh) : false, ...oidc };
+    return {
+      signedIn: false,
+      authDisabled: false,
+      canRefresh: refresh ? await auth.sessions.canRefresh(refresh) : false,
+      ...oidc,
+    };
   });
 
   route(app, authApi.oidcLogin, async (req, reply) => {
@@ -98,7 +119,13 @@ export function authRoutes(app: FastifyInstance, { auth }: Services): void {
     }
     const { url, flow } = started;
     // Lax, not Strict: the provider's redirect back is a cross-site top-level navigation.
-    reply.setCookie(OIDC_FLOW_COOKIE, flow, { path: OIDC_COOKIE_PATH, httpOnly: true, sameSite: 'lax', secure: req.protocol === 'https', maxAge: FLOW_SECONDS });
+    reply.setCookie(OIDC_FLOW_COOKIE, flow, {
+      path: OIDC_COOKIE_PATH,
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: req.protocol === 'https',
+      maxAge: FLOW_SECONDS,
+    });
     return reply.redirect(url, 302);
   });
 
@@ -115,21 +142,29 @@ export function authRoutes(app: FastifyInstance, { auth }: Services): void {
 
   route(app, authApi.me, async (req) => {
     const p = requirePrincipal(req);
-    return p.via === 'disabled' ? { username: DISABLED_USERNAME, authDisabled: true } : { username: p.username, authDisabled: false };
+    return p.via === 'disabled'
+      ? { username: DISABLED_USERNAME, authDisabled: true }
+      : { username: p.username, authDisabled: false };
   });
 
   route(app, authApi.csrf, () => ({ csrf: auth.openCsrfToken() }));
 
   route(app, authApi.changeMe, async (req, reply) => {
     const { username, password, current_password: currentPassword, keep_api_keys: keepApiKeys } = req.body;
-    const { username: email, tokens } = await auth.changeAccount(requirePrincipal(req), { email: username, password, currentPassword, keepApiKeys }, deviceOf(req));
+    const { username: email, tokens } = await auth.changeAccount(
+      requirePrincipal(req),
+      { email: username, password, currentPassword, keepApiKeys },
+      deviceOf(req),
+    );
     if (tokens) setSessionCookies(req, reply, tokens);
     return { username: email, authDisabled: false };
   });
 
   route(app, authApi.keys, async (req) => auth.apiKeys.list(accountOf(auth, req, 'Listing API keys')));
 
-  route(app, authApi.newKey, async (req) => auth.createApiKey(requirePrincipal(req), req.body.key_name, req.body.current_password, req.ip));
+  route(app, authApi.newKey, async (req) =>
+    auth.createApiKey(requirePrincipal(req), req.body.key_name, req.body.current_password, req.ip),
+  );
 
   route(app, authApi.revokeKey, async (req) => {
     auth.apiKeys.revoke(accountOf(auth, req, 'Revoking an API key'), req.params.id);

@@ -16,7 +16,9 @@ export function composeRoutes(app: FastifyInstance, { scope, environments, templ
   });
 
   route(app, projectApi.list, async (req) => envShownTo(req, await scope(req).projects.list(), maskProjectsEnv));
-  route(app, projectApi.get, async (req) => envShownTo(req, await scope(req).projects.get(req.params.name), maskProjectDetailEnv));
+  route(app, projectApi.get, async (req) =>
+    envShownTo(req, await scope(req).projects.get(req.params.name), maskProjectDetailEnv),
+  );
   route(app, projectApi.create, (req) => scope(req).projects.write(req.body.name, req.body.content, 'create'));
   route(app, projectApi.adopt, (req) => scope(req).projects.adopt(req.params.name));
   route(app, projectApi.plan, (req) => scope(req).projectPlan.plan(req.params.name));
@@ -38,7 +40,9 @@ export function composeRoutes(app: FastifyInstance, { scope, environments, templ
     return streamActivity(req, reply, projects.activity, req.params.name);
   });
   route(app, projectApi.action, (req) => scope(req).projectActions.run(req.params.name, req.params.action, null));
-  route(app, projectApi.serviceAction, (req) => scope(req).projectActions.run(req.params.project, req.params.action, req.params.service));
+  route(app, projectApi.serviceAction, (req) =>
+    scope(req).projectActions.run(req.params.project, req.params.action, req.params.service),
+  );
   route(app, projectApi.batch, (req) => scope(req).batch.projects(req.body.action, req.body.names));
   route(app, logsApi.project, async (req, reply) => {
     const { projectLogs } = scope(req);
@@ -57,7 +61,12 @@ export function composeRoutes(app: FastifyInstance, { scope, environments, templ
 }
 
 /** Replays the running (or last) action's output, then follows every action of the project (or stack) until the client goes. */
-export function streamActivity(req: FastifyRequest, reply: FastifyReply, activity: EngineScope['projects']['activity'], name: string): FastifyReply {
+export function streamActivity(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  activity: EngineScope['projects']['activity'],
+  name: string,
+): FastifyReply {
   const sse = openSse(req, reply);
   // One queue so events keep their order while send() waits for a slow client.
   let queue = sse.send(activity.snapshot(name), ActionStreamEvent.state);

@@ -12,6 +12,9 @@ export function hostRoutes(app: FastifyInstance, { scope, metrics }: Services): 
   });
   route(app, metricsApi.get, async (_req, reply) => {
     const { text, contentType } = await metrics.metrics();
-    return reply.type(contentType).serializer((s: string) => s).send(text);
+    return reply
+      .type(contentType)
+      .serializer((s: string) => s)
+      .send(text);
   });
 }

@@ -35,8 +35,11 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
       reference = null;
       throw err;
     });
-    const res = await (await reference).inject({ method: req.method as 'GET' | 'HEAD', url: req.url, headers: { accept: req.headers.accept ?? '*/*' } });
-    for (const [name, value] of Object.entries(res.headers)) if (value !== undefined && !HOP_HEADERS.has(name)) void reply.header(name, value);
+    const res = await (
+      await reference
+    ).inject({ method: req.method as 'GET' | 'HEAD', url: req.url, headers: { accept: req.headers.accept ?? '*/*' } });
+    for (const [name, value] of Object.entries(res.headers))
+      if (value !== undefined && !HOP_HEADERS.has(name)) void reply.header(name, value);
     return reply.code(res.statusCode).send(res.rawPayload);
   };
   const config = { role: 'viewer' as const };
@@ -45,7 +48,10 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
 }
 
 async function buildReference(routes: RouteEntry[], version: string): Promise<FastifyInstance> {
-  const [{ default: fastifySwagger }, { default: fastifySwaggerUi }] = await Promise.all([import('@fastify/swagger'), import('@fastify/swagger-ui')]);
+  const [{ default: fastifySwagger }, { default: fastifySwaggerUi }] = await Promise.all([
+    import('@fastify/swagger'),
+    import('@fastify/swagger-ui'),
+  ]);
   const ref = Fastify({ logger: false });
   // The routes are only described here, never run: their schemas are not compiled.
   ref.setValidatorCompiler(() => () => true);

@@ -1,5 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ErrorCode, imageApi, roleAllows, networkApi, removeBatchItems, volumeApi, type ApiError } from '@berth/contract';
+import {
+  ErrorCode,
+  imageApi,
+  roleAllows,
+  networkApi,
+  removeBatchItems,
+  volumeApi,
+  type ApiError,
+} from '@berth/contract';
 import { route } from '../lib/route';
 import { openSse } from '../lib/sse';
 import type { Services } from '../app-services';
@@ -14,7 +22,12 @@ const wantsEventStream = (req: FastifyRequest) => (req.headers.accept ?? '').inc
  * A pull asked for as `text/event-stream`: progress events while the engine works, then `done`
  * or `error`. The pull is started first so a refusal is still an ordinary JSON error reply.
  */
-async function streamPull(req: FastifyRequest, reply: FastifyReply, images: ImagesService, reference: string): Promise<FastifyReply> {
+async function streamPull(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  images: ImagesService,
+  reference: string,
+): Promise<FastifyReply> {
   const cancel = new AbortController();
   reply.raw.on('close', () => cancel.abort());
   const running = await images.startPull(reference, cancel.signal);
@@ -24,7 +37,9 @@ async function streamPull(req: FastifyRequest, reply: FastifyReply, images: Imag
     await sse.send(await images.list(), 'done');
   } catch (err) {
     const body: ApiError =
-      err instanceof AppError ? { detail: err.message, code: err.code } : { detail: 'The pull failed; the server log has the details.', code: ErrorCode.internal };
+      err instanceof AppError
+        ? { detail: err.message, code: err.code }
+        : { detail: 'The pull failed; the server log has the details.', code: ErrorCode.internal };
     if (!(err instanceof AppError)) req.log.error({ err }, 'image pull failed');
     await sse.send(body, 'error');
   } finally {
@@ -35,13 +50,18 @@ async function streamPull(req: FastifyRequest, reply: FastifyReply, images: Imag
 
 export function resourceRoutes(app: FastifyInstance, { scope }: Services): void {
   route(app, imageApi.list, (req) => scope(req).images.list());
-  route(app, imageApi.pull, (req, reply) => (wantsEventStream(req) ? streamPull(req, reply, scope(req).images, req.body.image) : scope(req).images.pull(req.body.image)));
+  route(app, imageApi.pull, (req, reply) =>
+    wantsEventStream(req)
+      ? streamPull(req, reply, scope(req).images, req.body.image)
+      : scope(req).images.pull(req.body.image),
+  );
   route(app, imageApi.get, async (req) => envShownTo(req, await scope(req).images.get(req.params.id), maskImageEnv));
   route(app, imageApi.remove, (req) => scope(req).images.remove(req.params.id));
   // POST only: GET and DELETE /api/resources/images/batch still reach an image named "batch".
   route(app, imageApi.batch, (req) => {
     // Forcing removes images that containers still use: like a prune, only an admin may.
-    if (req.body.force && !roleAllows(requirePrincipal(req).role, 'admin')) throw new ForbiddenError('Not allowed: forcing the removal of images in use needs the admin role.');
+    if (req.body.force && !roleAllows(requirePrincipal(req).role, 'admin'))
+      throw new ForbiddenError('Not allowed: forcing the removal of images in use needs the admin role.');
     return scope(req).batch.removeImages(removeBatchItems(req.body), req.body.force ?? false);
   });
   route(app, imageApi.untag, (req) => scope(req).images.untag(req.params.id, req.params.tag));

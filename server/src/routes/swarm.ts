@@ -36,14 +36,18 @@ export function swarmRoutes(app: FastifyInstance, { scope, environments, templat
   });
 
   route(app, swarmApi.stacks, (req) => swarm(req).stacks.list());
-  route(app, swarmApi.stack, async (req) => envShownTo(req, await swarm(req).stacks.get(req.params.name), maskStackEnv));
+  route(app, swarmApi.stack, async (req) =>
+    envShownTo(req, await swarm(req).stacks.get(req.params.name), maskStackEnv),
+  );
   route(app, swarmApi.deployStack, (req) => swarm(req).stacks.deploy(req.body.name, req.body.content, 'create'));
   route(app, swarmApi.redeployStack, (req) => swarm(req).stacks.deploy(req.params.name, req.body.content, 'redeploy'));
   route(app, swarmApi.stackFromTemplate, async (req) => {
     const content = await templates.stackFile(req.body.item_id, req.body.env, variables.substituter());
     return swarm(req).stacks.save(req.body.name, content);
   });
-  route(app, swarmApi.stackStream, (req, reply) => streamActivity(req, reply, swarm(req).stacks.activity, req.params.name));
+  route(app, swarmApi.stackStream, (req, reply) =>
+    streamActivity(req, reply, swarm(req).stacks.activity, req.params.name),
+  );
   route(app, swarmApi.removeStack, (req) => swarm(req).stacks.remove(req.params.name));
 
   route(app, swarmApi.configs, (req) => swarm(req).configs.list());

@@ -18,10 +18,15 @@ interface Checked {
 
 export function terminalRoutes(app: FastifyInstance, { scope, terminals }: Services): void {
   route(app, terminalApi.appShells, async (req) => shellsOf(scope(req).terminal, (t) => t.app(req.params.name)));
-  route(app, terminalApi.serviceShells, async (req) => shellsOf(scope(req).terminal, (t) => t.service(req.params.project, req.params.service)));
+  route(app, terminalApi.serviceShells, async (req) =>
+    shellsOf(scope(req).terminal, (t) => t.service(req.params.project, req.params.service)),
+  );
 
   /** Refuses before the upgrade (404/409 JSON; 429 over the user's cap); the slot is freed when the connection closes. */
-  const check = async (req: FastifyRequest, find: (t: TerminalService) => Promise<TerminalTarget>): Promise<Checked> => {
+  const check = async (
+    req: FastifyRequest,
+    find: (t: TerminalService) => Promise<TerminalTarget>,
+  ): Promise<Checked> => {
     if (!req.ws) throw new ValidationError('This endpoint is a WebSocket: connect with an Upgrade request.');
     const principal = requirePrincipal(req);
     const env = scope(req);
@@ -31,10 +36,18 @@ export function terminalRoutes(app: FastifyInstance, { scope, terminals }: Servi
     return { principal, env, target, release };
   };
   const open = (socket: WebSocket, req: { query: TerminalRequest }, { principal, env, target, release }: Checked) =>
-    terminals.run(socket, () => env.terminal.open(target, req.query), { user: principal.username, environment: env.id, target: target.label }, release);
+    terminals.run(
+      socket,
+      () => env.terminal.open(target, req.query),
+      { user: principal.username, environment: env.id, target: target.label },
+      release,
+    );
 
   socketRoute(app, terminalApi.appExec, { check: (req) => check(req, (t) => t.app(req.params.name)), open });
-  socketRoute(app, terminalApi.serviceExec, { check: (req) => check(req, (t) => t.service(req.params.project, req.params.service)), open });
+  socketRoute(app, terminalApi.serviceExec, {
+    check: (req) => check(req, (t) => t.service(req.params.project, req.params.service)),
+    open,
+  });
 }
 
 async function shellsOf(terminal: TerminalService, find: (t: TerminalService) => Promise<TerminalTarget>) {

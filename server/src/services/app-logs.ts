@@ -21,7 +21,8 @@ export const engineRange = (r: LogRange) => ({
 });
 
 /** A file name for a log download: `<name>-<UTC time>.log`. */
-export const logFileName = (name: string) => `${name.replace(/[^\w.-]+/g, '_')}-${new Date().toISOString().replace(/[:.]/g, '-')}.log`;
+export const logFileName = (name: string) =>
+  `${name.replace(/[^\w.-]+/g, '_')}-${new Date().toISOString().replace(/[:.]/g, '-')}.log`;
 
 /** Downloads and server-side search of one app's log. */
 export class AppLogsService {
@@ -30,8 +31,15 @@ export class AppLogsService {
   /** The log as a byte stream: the engine's, without frame headers, read only as fast as the client takes it. */
   async download(target: ContainerDetail, q: LogDownloadQuery): Promise<{ filename: string; body: Readable }> {
     const range = parseLogRange(q, undefined);
-    const stream = await openLogStream(this.ctx.docker, target.Id, { follow: false, timestamps: range.timestamps, ...engineRange(range) });
-    return { filename: logFileName(bareName(target.Name)), body: Readable.from(readLogBytes(stream, Boolean(target.Config.Tty))) };
+    const stream = await openLogStream(this.ctx.docker, target.Id, {
+      follow: false,
+      timestamps: range.timestamps,
+      ...engineRange(range),
+    });
+    return {
+      filename: logFileName(bareName(target.Name)),
+      body: Readable.from(readLogBytes(stream, Boolean(target.Config.Tty))),
+    };
   }
 
   /**
@@ -60,7 +68,12 @@ export class AppLogsService {
       }
     };
     try {
-      const stream = await openLogStream(this.ctx.docker, target.Id, { follow: false, timestamps: true, signal: abort.signal, ...engineRange(range) });
+      const stream = await openLogStream(this.ctx.docker, target.Id, {
+        follow: false,
+        timestamps: true,
+        signal: abort.signal,
+        ...engineRange(range),
+      });
       try {
         for await (const batch of readLogBatches(stream, Boolean(target.Config.Tty))) {
           pending.push(...batch);
@@ -80,7 +93,9 @@ export class AppLogsService {
       truncated: matched > limit || timedOut,
       scanned,
       ...(timedOut
-        ? { detail: `The search read the log for ${SEARCH_BUDGET_MS / 1000} s and stopped; narrow it with since/until.` }
+        ? {
+            detail: `The search read the log for ${SEARCH_BUDGET_MS / 1000} s and stopped; narrow it with since/until.`,
+          }
         : matched > limit
           ? { detail: `${matched} lines matched; the newest ${limit} are shown.` }
           : {}),

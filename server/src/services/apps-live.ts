@@ -68,7 +68,12 @@ export class AppStreams {
     const send = latestWins(sse);
     const status = (s: StreamStatus['status']): StreamStatus => ({
       status: s,
-      detail: s === 'running' ? `${name} is running.` : s === 'stopped' ? `${name} is not running; stats resume when it starts.` : `${name} was removed.`,
+      detail:
+        s === 'running'
+          ? `${name} is running.`
+          : s === 'stopped'
+            ? `${name} is not running; stats resume when it starts.`
+            : `${name} was removed.`,
     });
     if (!target.State.Running) send('status', status('stopped'), StreamEvent.status);
     const off = this.rt.hub.watch(
@@ -102,7 +107,11 @@ export class AppStreams {
   }
 
   private async pastLogs(target: ContainerDetail, sse: SseStream, range: LogRange): Promise<void> {
-    await this.pump(target.Id, Boolean(target.Config.Tty), sse, range, { follow: false, tail: range.tail, after: sinceToAfter(range) });
+    await this.pump(target.Id, Boolean(target.Config.Tty), sse, range, {
+      follow: false,
+      tail: range.tail,
+      after: sinceToAfter(range),
+    });
     endOfRange(sse);
   }
 
@@ -165,7 +174,11 @@ export class AppStreams {
         if (running || !backlogSent) {
           if (running) await say('running', `${name} is running.`);
           const started = Date.now();
-          last = await this.pump(id, Boolean(target.Config.Tty), sse, range, { follow: running, tail: backlogSent ? undefined : range.tail, after: last });
+          last = await this.pump(id, Boolean(target.Config.Tty), sse, range, {
+            follow: running,
+            tail: backlogSent ? undefined : range.tail,
+            after: last,
+          });
           backlogSent = true;
           // A follow the engine ends at once while the app still runs must not become a busy loop.
           if (running && Date.now() - started < 1000) await wait(seen, 1000);
@@ -183,9 +196,17 @@ export class AppStreams {
   }
 
   /** Sends log lines until the engine stream ends or the client leaves; returns the last line's timestamp. */
-  private async pump(id: string, tty: boolean, sse: SseStream, range: LogRange, opts: { follow: boolean; tail?: number; after?: bigint }): Promise<bigint | undefined> {
+  private async pump(
+    id: string,
+    tty: boolean,
+    sse: SseStream,
+    range: LogRange,
+    opts: { follow: boolean; tail?: number; after?: bigint },
+  ): Promise<bigint | undefined> {
     let last = opts.after;
-    const fresh = (line: LogLine) => (opts.after === undefined || line.nanos === null || line.nanos > opts.after) && (range.untilNanos === undefined || line.nanos === null || line.nanos < range.untilNanos);
+    const fresh = (line: LogLine) =>
+      (opts.after === undefined || line.nanos === null || line.nanos > opts.after) &&
+      (range.untilNanos === undefined || line.nanos === null || line.nanos < range.untilNanos);
     try {
       const stream = await openLogStream(this.ctx.docker, id, {
         follow: opts.follow,

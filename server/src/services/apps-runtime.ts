@@ -37,7 +37,8 @@ export function createAppsRuntime(ctx: AppContext, historyRepo: StatsHistoryRepo
   const history = new StatsHistory(historyRepo, env, ctx.log);
   if (ctx.config.statsHistory) history.start(hub);
   // The cache's proof compares the engine's event times with Berth's clock: an engine on this host only.
-  const listCache = ctx.config.listCache && onThisHost(env, ctx) ? new ContainerListCache(ctx.docker, events, ctx.log) : null;
+  const listCache =
+    ctx.config.listCache && onThisHost(env, ctx) ? new ContainerListCache(ctx.docker, events, ctx.log) : null;
   return {
     events,
     hub,

@@ -29,7 +29,11 @@ export class AppUpdateService {
     const res = await checkImageUpdate(this.ctx.docker, info.Config.Image, { imageId: info.Image });
     this.rt.updatable.set(info.Id, res.isUpdatable);
     const { image, remoteDigest, localDigests, checkedAt } = res;
-    return { ...appFromInspect(info, res.isUpdatable), reason: res.reason, update: { image, remoteDigest, localDigests, checkedAt } };
+    return {
+      ...appFromInspect(info, res.isUpdatable),
+      reason: res.reason,
+      update: { image, remoteDigest, localDigests, checkedAt },
+    };
   }
 
   /** Updates the app (see replace) and returns the new list. */
@@ -48,10 +52,15 @@ export class AppUpdateService {
     const old = await this.apps.inspect(name);
     if (this.busy.has(old.Id)) throw new ConflictError(`${name} is already being updated.`);
     // Replacing Berth's own container from inside it would stop Berth halfway through the swap.
-    const self = await findSelfContainer(this.ctx.docker, { containerName: this.ctx.config.containerName, hostname: this.ctx.config.hostname });
-    if (self.container?.Id === old.Id) throw new ConflictError(`${name} is Berth itself; update it from Settings → Update, which hands over safely.`);
+    const self = await findSelfContainer(this.ctx.docker, {
+      containerName: this.ctx.config.containerName,
+      hostname: this.ctx.config.hostname,
+    });
+    if (self.container?.Id === old.Id)
+      throw new ConflictError(`${name} is Berth itself; update it from Settings → Update, which hands over safely.`);
     const ref = old.Config.Image;
-    if (IMAGE_ID.test(ref)) throw new ValidationError(`${name} was created from an image ID, so there is no name to pull a newer image by.`);
+    if (IMAGE_ID.test(ref))
+      throw new ValidationError(`${name} was created from an image ID, so there is no name to pull a newer image by.`);
     this.busy.add(old.Id);
     try {
       await pullImage(this.ctx.docker, ref, { idleMs: PULL_IDLE_MS });
@@ -60,7 +69,10 @@ export class AppUpdateService {
       if (gate) {
         const out = await replaceContainerGated(this.ctx.docker, old.Id, spec.create, { ...opts, gate });
         // The pull moved the tag to the image that failed; it names the one that runs again.
-        if ('rolledBack' in out) return { rolledBack: `${out.rolledBack} The previous container was put back.${await restoreTag(this.ctx.docker, ref, old.Image)}` };
+        if ('rolledBack' in out)
+          return {
+            rolledBack: `${out.rolledBack} The previous container was put back.${await restoreTag(this.ctx.docker, ref, old.Image)}`,
+          };
       } else {
         await replaceContainer(this.ctx.docker, old.Id, spec.create, opts);
       }

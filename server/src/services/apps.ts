@@ -38,7 +38,11 @@ export function redactEnv(env: string[] | null | undefined): string[] | null {
 /** Containers: list, read, lifecycle actions, processes and support bundles. */
 export class AppsService {
   /** The last list answered, with what it was built from; never mutated (callers copy). */
-  private lastList: { rows: ContainerListEntry[]; extras: readonly (boolean | string | undefined)[]; apps: App[] } | null = null;
+  private lastList: {
+    rows: ContainerListEntry[];
+    extras: readonly (boolean | string | undefined)[];
+    apps: App[];
+  } | null = null;
 
   constructor(
     private readonly ctx: AppContext,
@@ -50,11 +54,16 @@ export class AppsService {
     const rows = this.rt.listCache ? await this.rt.listCache.list() : await listContainers(this.ctx.docker);
     await this.lookUpImageRefs(rows);
     const ids = new Set(rows.map((r) => r.Id));
-    for (const cache of [this.rt.updatable, this.rt.imageRefs]) for (const id of cache.keys()) if (!ids.has(id)) cache.delete(id);
-    const extras = rows.flatMap((c) => [this.rt.updatable.get(c.Id) ?? false, listShowsImageId(c) ? this.rt.imageRefs.get(c.Id) : undefined] as const);
+    for (const cache of [this.rt.updatable, this.rt.imageRefs])
+      for (const id of cache.keys()) if (!ids.has(id)) cache.delete(id);
+    const extras = rows.flatMap(
+      (c) =>
+        [this.rt.updatable.get(c.Id) ?? false, listShowsImageId(c) ? this.rt.imageRefs.get(c.Id) : undefined] as const,
+    );
     // The same cached rows with the same update flags and references: the same answer (the route keeps its JSON).
     const last = this.lastList;
-    if (last?.rows === rows && last.extras.length === extras.length && last.extras.every((x, i) => x === extras[i])) return last.apps;
+    if (last?.rows === rows && last.extras.length === extras.length && last.extras.every((x, i) => x === extras[i]))
+      return last.apps;
     const apps = rows
       .map((c, i) => appFromListEntry(c, extras[2 * i] as boolean, extras[2 * i + 1] as string | undefined))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -97,7 +106,13 @@ export class AppsService {
   async supportBundle(name: string): Promise<{ filename: string; zip: Buffer }> {
     const info = await this.inspect(name);
     const base = bareName(info.Name);
-    const log = await readWholeLog(this.ctx.docker, info.Id, Boolean(info.Config.Tty), BUNDLE_LOG_BYTES, BUNDLE_LOG_TIMEOUT_MS);
+    const log = await readWholeLog(
+      this.ctx.docker,
+      info.Id,
+      Boolean(info.Config.Tty),
+      BUNDLE_LOG_BYTES,
+      BUNDLE_LOG_TIMEOUT_MS,
+    );
     const config = { ...info, Config: { ...info.Config, Env: redactEnv(info.Config.Env) } };
     const header = [
       `# Configuration of ${base} as the Docker engine reports it (docker inspect).`,
@@ -119,7 +134,9 @@ export class AppsService {
    * so the list shows what the app was created from.
    */
   private async lookUpImageRefs(rows: ContainerListEntry[]): Promise<void> {
-    const missing = rows.filter((c) => listShowsImageId(c) && !this.rt.imageRefs.has(c.Id)).slice(0, REF_LOOKUPS_PER_LIST);
+    const missing = rows
+      .filter((c) => listShowsImageId(c) && !this.rt.imageRefs.has(c.Id))
+      .slice(0, REF_LOOKUPS_PER_LIST);
     for (let i = 0; i < missing.length; i += 5) {
       await Promise.all(
         missing.slice(i, i + 5).map((c) =>

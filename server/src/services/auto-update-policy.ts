@@ -7,24 +7,36 @@ export const AUTO_UPDATE_LABEL = 'berth.auto-update';
 export const AUTO_UPDATE_SCHEDULE_LABEL = 'berth.auto-update.schedule';
 
 /** Off until an admin turns it on; a run at 04:00 in notify mode when they do. */
-export const DEFAULT_POLICY: AutoUpdatePolicy = { enabled: false, mode: 'notify', schedule: '0 4 * * *', settle_seconds: 30 };
+export const DEFAULT_POLICY: AutoUpdatePolicy = {
+  enabled: false,
+  mode: 'notify',
+  schedule: '0 4 * * *',
+  settle_seconds: 30,
+};
 
 /** The policy that applies to an app: labels, then its override, then the global policy. */
-export function effectivePolicy(global: AutoUpdatePolicy, override: AutoUpdateOverride | null, labels: Record<string, string>): AutoUpdatePolicy {
+export function effectivePolicy(
+  global: AutoUpdatePolicy,
+  override: AutoUpdateOverride | null,
+  labels: Record<string, string>,
+): AutoUpdatePolicy {
   const label = labels[AUTO_UPDATE_LABEL]?.trim().toLowerCase();
   const labelEnabled = label === 'true' ? true : label === 'false' ? false : null;
   const labelSchedule = labels[AUTO_UPDATE_SCHEDULE_LABEL]?.trim();
   return {
     enabled: labelEnabled ?? override?.enabled ?? global.enabled,
     mode: override?.mode ?? global.mode,
-    schedule: (labelSchedule && isSchedule(labelSchedule) ? labelSchedule : null) ?? override?.schedule ?? global.schedule,
+    schedule:
+      (labelSchedule && isSchedule(labelSchedule) ? labelSchedule : null) ?? override?.schedule ?? global.schedule,
     settle_seconds: override?.settle_seconds ?? global.settle_seconds,
   };
 }
 
 /** The labels of `labels` that take part in the policy. */
 export const policyLabels = (labels: Record<string, string>) =>
-  Object.fromEntries(Object.entries(labels).filter(([k]) => k === AUTO_UPDATE_LABEL || k === AUTO_UPDATE_SCHEDULE_LABEL));
+  Object.fromEntries(
+    Object.entries(labels).filter(([k]) => k === AUTO_UPDATE_LABEL || k === AUTO_UPDATE_SCHEDULE_LABEL),
+  );
 
 function isSchedule(expr: string): boolean {
   try {
@@ -38,7 +50,10 @@ function isSchedule(expr: string): boolean {
 /** A 400 naming the schedule when croner cannot read it. */
 export function checkSchedule(expr: string | null): void {
   if (expr !== null && !isSchedule(expr)) {
-    throw new ValidationError(`"${expr}" is not a cron expression (5 fields, or 6 with seconds first, e.g. "0 4 * * *").`, [{ field: 'schedule', message: 'Not a cron expression.' }]);
+    throw new ValidationError(
+      `"${expr}" is not a cron expression (5 fields, or 6 with seconds first, e.g. "0 4 * * *").`,
+      [{ field: 'schedule', message: 'Not a cron expression.' }],
+    );
   }
 }
 

@@ -69,7 +69,10 @@ export class ProjectAutoUpdate {
 
   /** Compose services with containers, by project (one engine call); `skipId` (Berth itself) is left out. */
   async services(skipId: string | null, project?: string): Promise<Map<string, ComposeServiceState[]>> {
-    const list = await this.ctx.docker.listContainers({ all: true, filters: { label: [project ? `${PROJECT_LABEL}=${project}` : PROJECT_LABEL] } });
+    const list = await this.ctx.docker.listContainers({
+      all: true,
+      filters: { label: [project ? `${PROJECT_LABEL}=${project}` : PROJECT_LABEL] },
+    });
     const out = new Map<string, ComposeServiceState[]>();
     for (const c of list) {
       const [name, service] = [c.Labels[PROJECT_LABEL] ?? '', c.Labels[SERVICE_LABEL] ?? ''];
@@ -86,12 +89,18 @@ export class ProjectAutoUpdate {
   }
 
   /** Every project with at least one service whose policy is enabled and accepted by `pick`. */
-  async targets(global: AutoUpdatePolicy, skipId: string | null, pick: (p: AutoUpdatePolicy) => boolean): Promise<ProjectTarget[]> {
+  async targets(
+    global: AutoUpdatePolicy,
+    skipId: string | null,
+    pick: (p: AutoUpdatePolicy) => boolean,
+  ): Promise<ProjectTarget[]> {
     const overrides = this.repo.policies('project');
     const out: ProjectTarget[] = [];
     for (const [project, states] of await this.services(skipId)) {
       const override = overrides.get(project) ?? null;
-      const services = states.map((s) => ({ name: s.name, policy: effectivePolicy(global, override, s.labels) })).filter((s) => s.policy.enabled && pick(s.policy));
+      const services = states
+        .map((s) => ({ name: s.name, policy: effectivePolicy(global, override, s.labels) }))
+        .filter((s) => s.policy.enabled && pick(s.policy));
       if (services.length === 0) continue;
       out.push({
         project,
@@ -108,7 +117,13 @@ export class ProjectAutoUpdate {
    * each. Never throws: trouble becomes each service's `failed` result.
    */
   async run(t: ProjectTarget): Promise<AutoUpdateItem[]> {
-    const item = (service: string, result: AutoUpdateItem['result'], reason: string | null, from: string | null = null, to: string | null = null): AutoUpdateItem => ({
+    const item = (
+      service: string,
+      result: AutoUpdateItem['result'],
+      reason: string | null,
+      from: string | null = null,
+      to: string | null = null,
+    ): AutoUpdateItem => ({
       name: serviceTarget(t.project, service),
       result,
       reason,
@@ -134,17 +149,32 @@ export class ProjectAutoUpdate {
         const ref = images.get(service);
         const imageId = await this.imageOf(state?.ids[0]);
         if (!ref || !imageId) {
-          items.push(item(service, 'up_to_date', ref ? 'The service has no container.' : 'The service has no image to pull (it is built here).'));
+          items.push(
+            item(
+              service,
+              'up_to_date',
+              ref ? 'The service has no container.' : 'The service has no image to pull (it is built here).',
+            ),
+          );
           continue;
         }
         const check = await checkImageUpdate(this.ctx.docker, ref, { imageId });
         const [from, to] = [check.localDigests[0] ?? null, check.remoteDigest];
         if (!check.isUpdatable) items.push(item(service, 'up_to_date', check.reason, from, to));
         else if (to && this.repo.isBadDigest(serviceTarget(t.project, service), to)) {
-          items.push(item(service, 'up_to_date', `Skipped ${to}: it failed the health gate before; waiting for a newer image.`, from, to));
+          items.push(
+            item(
+              service,
+              'up_to_date',
+              `Skipped ${to}: it failed the health gate before; waiting for a newer image.`,
+              from,
+              to,
+            ),
+          );
         } else if (t.policy.mode === 'notify') items.push(item(service, 'update_available', null, from, to));
         // Recreating would start a service someone stopped.
-        else if (!state?.running) items.push(item(service, 'update_available', 'The service is stopped, so it was not updated.', from, to));
+        else if (!state?.running)
+          items.push(item(service, 'update_available', 'The service is stopped, so it was not updated.', from, to));
         else changes.push({ service, from, to, pin: pinOf(ref, from), ref, imageId });
       }
       const outcomes = changes.length > 0 ? await this.update(p, changes, t.policy.settle_seconds) : [];
@@ -176,14 +206,25 @@ export class ProjectAutoUpdate {
     return outcomes;
   }
 
-  private async updateLocked(p: ExistingProject, changes: Change[], settleSeconds: number, onOutput: (chunk: string) => void): Promise<Outcome[]> {
+  private async updateLocked(
+    p: ExistingProject,
+    changes: Change[],
+    settleSeconds: number,
+    onOutput: (chunk: string) => void,
+  ): Promise<Outcome[]> {
     const runner = this.projects.runner();
     const services = changes.map((c) => c.service);
     await pullServices(runner, p, services, onOutput);
     let verdicts: { change: Change; reason: string | null; blame: boolean }[];
     try {
       await recreateServices(runner, p, services, onOutput);
-      verdicts = await Promise.all(changes.map(async (change) => ({ change, reason: await this.gate(p.name, change.service, settleSeconds), blame: true })));
+      verdicts = await Promise.all(
+        changes.map(async (change) => ({
+          change,
+          reason: await this.gate(p.name, change.service, settleSeconds),
+          blame: true,
+        })),
+      );
     } catch (err) {
       verdicts = changes.map((change) => ({ change, reason: message(err), blame: false }));
     }
@@ -199,11 +240,21 @@ export class ProjectAutoUpdate {
       verdicts.map(async ({ change, reason, blame }): Promise<Outcome> => {
         if (reason === null) return { change, result: 'updated', reason: null };
         if (blame && change.to) this.repo.rememberBadDigest(serviceTarget(p.name, change.service), change.to);
-        if (!change.pin) return { change, result: 'failed', reason: `${reason} The previous image has no digest to go back to.` };
-        if (restoreError) return { change, result: 'failed', reason: `${reason} Going back to ${change.from} failed too: ${restoreError}` };
+        if (!change.pin)
+          return { change, result: 'failed', reason: `${reason} The previous image has no digest to go back to.` };
+        if (restoreError)
+          return {
+            change,
+            result: 'failed',
+            reason: `${reason} Going back to ${change.from} failed too: ${restoreError}`,
+          };
         // The pull moved the project's tag to the failing image; a later Up by that tag must not bring it back.
         const tag = await restoreTag(this.ctx.docker, change.ref, change.imageId);
-        return { change, result: 'rolled_back', reason: `${reason} The service runs ${change.from} again, pinned by digest.${tag} Auto-update skips the failing image until a newer one appears.` };
+        return {
+          change,
+          result: 'rolled_back',
+          reason: `${reason} The service runs ${change.from} again, pinned by digest.${tag} Auto-update skips the failing image until a newer one appears.`,
+        };
       }),
     );
   }
@@ -221,12 +272,25 @@ export class ProjectAutoUpdate {
   private async images(p: ExistingProject): Promise<Map<string, string>> {
     const { yaml } = await resolvedConfig(this.projects.runner(), p);
     const services = (parseCompose(yaml).data.services ?? {}) as Record<string, { image?: unknown }>;
-    return new Map(Object.entries(services).flatMap(([name, s]) => (typeof s?.image === 'string' ? [[name, s.image]] : [])));
+    return new Map(
+      Object.entries(services).flatMap(([name, s]) => (typeof s?.image === 'string' ? [[name, s.image]] : [])),
+    );
   }
 
   /** Each service's running image against its registry, for a project Berth cannot update: at most update_available. */
-  private async checkOnly(t: ProjectTarget, states: { name: string; ids: string[] }[], item: (service: string, result: AutoUpdateItem['result'], reason: string | null, from?: string | null, to?: string | null) => AutoUpdateItem): Promise<AutoUpdateItem[]> {
-    const why = "Berth cannot read this project's compose file here (or it is made of several files), so it cannot update it.";
+  private async checkOnly(
+    t: ProjectTarget,
+    states: { name: string; ids: string[] }[],
+    item: (
+      service: string,
+      result: AutoUpdateItem['result'],
+      reason: string | null,
+      from?: string | null,
+      to?: string | null,
+    ) => AutoUpdateItem,
+  ): Promise<AutoUpdateItem[]> {
+    const why =
+      "Berth cannot read this project's compose file here (or it is made of several files), so it cannot update it.";
     const items: AutoUpdateItem[] = [];
     for (const service of t.services) {
       const id = states.find((s) => s.name === service)?.ids[0];
@@ -237,7 +301,11 @@ export class ProjectAutoUpdate {
       const c = await this.ctx.docker.inspectContainer(id);
       const check = await checkImageUpdate(this.ctx.docker, c.Config.Image, { imageId: c.Image });
       const [from, to] = [check.localDigests[0] ?? null, check.remoteDigest];
-      items.push(check.isUpdatable ? item(service, 'update_available', `A newer image is available. ${why}`, from, to) : item(service, 'up_to_date', check.reason ? `${check.reason} ${why}` : why, from, to));
+      items.push(
+        check.isUpdatable
+          ? item(service, 'update_available', `A newer image is available. ${why}`, from, to)
+          : item(service, 'up_to_date', check.reason ? `${check.reason} ${why}` : why, from, to),
+      );
     }
     return items;
   }

@@ -1,5 +1,14 @@
 import { Cron } from 'croner';
-import type { App, AppAutoUpdate, AutoUpdateItem, AutoUpdateOverride, AutoUpdatePolicy, AutoUpdateRun, AutoUpdateSettings, ProjectAutoUpdate as ProjectAutoUpdateView } from '@berth/contract';
+import type {
+  App,
+  AppAutoUpdate,
+  AutoUpdateItem,
+  AutoUpdateOverride,
+  AutoUpdatePolicy,
+  AutoUpdateRun,
+  AutoUpdateSettings,
+  ProjectAutoUpdate as ProjectAutoUpdateView,
+} from '@berth/contract';
 import type { AppContext } from '../context';
 import type { AuditRecord } from './audit';
 import type { NotifyInput } from './notifications';
@@ -67,13 +76,21 @@ export class AutoUpdateService {
     const info = await this.apps.inspect(name);
     const labels = info.Config.Labels ?? {};
     const override = this.repo.policy('app', name) ?? NO_OVERRIDE;
-    return { override, effective: effectivePolicy(this.global(), override, labels), labels: policyLabels(labels), last: this.lastResult(name) };
+    return {
+      override,
+      effective: effectivePolicy(this.global(), override, labels),
+      labels: policyLabels(labels),
+      last: this.lastResult(name),
+    };
   }
 
   async setApp(name: string, override: AutoUpdateOverride): Promise<AppAutoUpdate> {
     checkSchedule(override.schedule);
     const project = (await this.apps.inspect(name)).Config.Labels?.[PROJECT_LABEL];
-    if (project) throw new ValidationError(`${name} belongs to compose project ${project}, which is updated service by service: set auto-update on the project.`);
+    if (project)
+      throw new ValidationError(
+        `${name} belongs to compose project ${project}, which is updated service by service: set auto-update on the project.`,
+      );
     this.repo.setPolicy('app', name, override);
     await this.syncSchedules();
     return this.forApp(name);
@@ -86,7 +103,12 @@ export class AutoUpdateService {
     const global = this.global();
     const states = (await this.projectUpdates.services(null, name)).get(name) ?? [];
     const services = states
-      .map((s) => ({ name: s.name, effective: effectivePolicy(global, override, s.labels), labels: policyLabels(s.labels), last: this.lastResult(serviceTarget(name, s.name)) }))
+      .map((s) => ({
+        name: s.name,
+        effective: effectivePolicy(global, override, s.labels),
+        labels: policyLabels(s.labels),
+        last: this.lastResult(serviceTarget(name, s.name)),
+      }))
       .sort((a, b) => a.name.localeCompare(b.name));
     const last = services.flatMap((s) => (s.last ? [s.last] : [])).sort((a, b) => b.run_id - a.run_id)[0] ?? null;
     return { override, effective: effectivePolicy(global, override, {}), labels: {}, last, services };
@@ -127,7 +149,9 @@ export class AutoUpdateService {
 
   /** Starts the schedules (after the server is ready); never holds up the start, even with the engine away. */
   startSchedules(): void {
-    this.syncSchedules().catch((err: unknown) => this.ctx.log.warn({ err }, 'auto-update: the schedules could not be set up'));
+    this.syncSchedules().catch((err: unknown) =>
+      this.ctx.log.warn({ err }, 'auto-update: the schedules could not be set up'),
+    );
   }
 
   async close(): Promise<void> {
@@ -156,7 +180,10 @@ export class AutoUpdateService {
   private async targets(pick: (p: AutoUpdatePolicy) => boolean): Promise<Targets> {
     const [list, self] = await Promise.all([
       this.apps.list(),
-      findSelfContainer(this.ctx.docker, { containerName: this.ctx.config.containerName, hostname: this.ctx.config.hostname }),
+      findSelfContainer(this.ctx.docker, {
+        containerName: this.ctx.config.containerName,
+        hostname: this.ctx.config.hostname,
+      }),
     ]);
     const global = this.global();
     const overrides = this.repo.policies('app');
@@ -196,15 +223,24 @@ export class AutoUpdateService {
   private async one(name: string, policy: AutoUpdatePolicy): Promise<AutoUpdateItem> {
     let from: string | null = null;
     let to: string | null = null;
-    const item = (result: AutoUpdateItem['result'], reason: string | null): AutoUpdateItem => ({ name, result, reason, from_digest: from, to_digest: to });
+    const item = (result: AutoUpdateItem['result'], reason: string | null): AutoUpdateItem => ({
+      name,
+      result,
+      reason,
+      from_digest: from,
+      to_digest: to,
+    });
     try {
       const check = await this.updates.check(name);
       from = check.update.localDigests[0] ?? null;
       to = check.update.remoteDigest;
       if (!check.isUpdatable) return item('up_to_date', check.reason);
-      if (to && this.repo.isBadDigest(name, to)) return item('up_to_date', `Skipped ${to}: it failed the health gate before; waiting for a newer image.`);
+      if (to && this.repo.isBadDigest(name, to))
+        return item('up_to_date', `Skipped ${to}: it failed the health gate before; waiting for a newer image.`);
       if (policy.mode === 'notify') return item('update_available', null);
-      const out = await this.updates.replace(name, (id) => healthGate(this.ctx.docker, id, policy.settle_seconds * 1000));
+      const out = await this.updates.replace(name, (id) =>
+        healthGate(this.ctx.docker, id, policy.settle_seconds * 1000),
+      );
       if (out.rolledBack === null) return item('updated', null);
       if (to) this.repo.rememberBadDigest(name, to);
       return item('rolled_back', out.rolledBack);
@@ -220,11 +256,25 @@ export class AutoUpdateService {
    */
   private report(run: AutoUpdateRun): void {
     const changed = run.results.filter((r) => r.result !== 'up_to_date');
-    this.ctx.log.info({ run: run.id, trigger: run.trigger, results: changed.map((r) => `${r.name}: ${r.result}`) }, 'auto-update run finished');
+    this.ctx.log.info(
+      { run: run.id, trigger: run.trigger, results: changed.map((r) => `${r.name}: ${r.result}`) },
+      'auto-update run finished',
+    );
     if (!this.announce) return;
     for (const r of changed) {
-      const words = { up_to_date: 'is up to date', update_available: 'has an update available', updated: 'was updated', rolled_back: 'was rolled back (the new version failed its health gate)', failed: 'could not be updated' }[r.result];
-      const details = { result: r.result, run: run.id, ...(r.reason ? { reason: r.reason } : {}), ...(r.to_digest ? { to_digest: r.to_digest } : {}) };
+      const words = {
+        up_to_date: 'is up to date',
+        update_available: 'has an update available',
+        updated: 'was updated',
+        rolled_back: 'was rolled back (the new version failed its health gate)',
+        failed: 'could not be updated',
+      }[r.result];
+      const details = {
+        result: r.result,
+        run: run.id,
+        ...(r.reason ? { reason: r.reason } : {}),
+        ...(r.to_digest ? { to_digest: r.to_digest } : {}),
+      };
       const project = r.name.includes('/') ? r.name.slice(0, r.name.indexOf('/')) : null;
       this.announce.notify({
         event: r.result === 'update_available' ? 'update_available' : 'auto_update',
@@ -236,7 +286,15 @@ export class AutoUpdateService {
       });
       if (r.result === 'update_available') continue;
       const status = r.result === 'updated' ? 200 : r.result === 'rolled_back' ? 409 : 500;
-      this.announce.audit({ user: 'auto-update', client: 'scheduler', method: 'POST', route: `auto-update run ${run.id}`, target: r.name, status, summary: `Auto-update: ${r.name} ${words}` });
+      this.announce.audit({
+        user: 'auto-update',
+        client: 'scheduler',
+        method: 'POST',
+        route: `auto-update run ${run.id}`,
+        target: r.name,
+        status,
+        summary: `Auto-update: ${r.name} ${words}`,
+      });
     }
   }
 

@@ -50,7 +50,9 @@ export class BatchService {
   constructor(private readonly d: BatchDeps) {}
 
   async apps(action: AppBatchAction, names: string[]): Promise<AppBatchResult> {
-    const results = await this.run(names, AppName, (name) => (action === 'update' ? this.d.appUpdates.replace(name) : this.d.apps.act(name, action)));
+    const results = await this.run(names, AppName, (name) =>
+      action === 'update' ? this.d.appUpdates.replace(name) : this.d.apps.act(name, action),
+    );
     return { results, apps: await this.d.apps.list() };
   }
 
@@ -76,14 +78,19 @@ export class BatchService {
   }
 
   /** Acts on each distinct item, a few at a time; every failure becomes that item's result. */
-  private async run(items: string[], schema: z.ZodType | null, act: (item: string) => Promise<unknown>): Promise<BatchItemResult[]> {
+  private async run(
+    items: string[],
+    schema: z.ZodType | null,
+    act: (item: string) => Promise<unknown>,
+  ): Promise<BatchItemResult[]> {
     const limit = pLimit(BATCH_CONCURRENCY);
     return Promise.all(
       [...new Set(items)].map((name) =>
         limit(async (): Promise<BatchItemResult> => {
           try {
             const checked = schema?.safeParse(name);
-            if (checked && !checked.success) throw new ValidationError(`${name}: ${checked.error.issues.map((i) => i.message).join(' ')}`);
+            if (checked && !checked.success)
+              throw new ValidationError(`${name}: ${checked.error.issues.map((i) => i.message).join(' ')}`);
             await act(name);
             return { name, ok: true, status: 200 };
           } catch (err) {
@@ -95,8 +102,15 @@ export class BatchService {
   }
 
   private failure(name: string, err: unknown): BatchItemResult {
-    if (err instanceof AppError) return { name, ok: false, status: err.statusCode, code: err.code, detail: err.message };
+    if (err instanceof AppError)
+      return { name, ok: false, status: err.statusCode, code: err.code, detail: err.message };
     this.d.log.error({ err, item: name }, 'batch item failed');
-    return { name, ok: false, status: 500, code: ErrorCode.internal, detail: 'Failed; the server log has the details.' };
+    return {
+      name,
+      ok: false,
+      status: 500,
+      code: ErrorCode.internal,
+      detail: 'Failed; the server log has the details.',
+    };
   }
 }

@@ -9,7 +9,8 @@ const vars = makeSubstituter([
   { variable: '!configs', replacement: '/other' },
   { variable: '!PUID', replacement: '1000' },
 ]);
-const parse = (body: Partial<DeployInput>) => DeployBody.parse({ name: 'app1', image: 'busybox:1', restart_policy: 'unless-stopped', ...body });
+const parse = (body: Partial<DeployInput>) =>
+  DeployBody.parse({ name: 'app1', image: 'busybox:1', restart_policy: 'unless-stopped', ...body });
 
 describe('makeSubstituter', () => {
   it('replaces whole tokens only, longest name first, in one pass', () => {
@@ -17,7 +18,12 @@ describe('makeSubstituter', () => {
     expect(vars.apply('!configs/x')).toBe('/other/x');
     expect(vars.apply('!configuration')).toBe('!configuration');
     expect(vars.apply('pass!config')).toBe('pass!config');
-    expect(makeSubstituter([{ variable: '!a', replacement: '!b' }, { variable: '!b', replacement: 'x' }]).apply('!a')).toBe('!b');
+    expect(
+      makeSubstituter([
+        { variable: '!a', replacement: '!b' },
+        { variable: '!b', replacement: 'x' },
+      ]).apply('!a'),
+    ).toBe('!b');
   });
   it('names the unknown tokens', () => {
     expect(vars.unknown('!config and !nope/x !PUID')).toEqual(['!nope']);
@@ -35,9 +41,18 @@ describe('buildContainerSpec', () => {
           { cport: 80, hport: 8081 },
           { cport: '53', hport: null, proto: 'udp' },
         ],
-        volumes: [{ bind: '!config/app', container: '/config' }, { bind: 'appdata', container: '/data', readonly: true }],
-        env: [{ name: 'PUID', default: '!PUID' }, { name: 'A', default: 'x=y' }],
-        labels: [{ label: 'local.yacht.port.8080', value: 'Old' }, { label: 'owner', value: null }],
+        volumes: [
+          { bind: '!config/app', container: '/config' },
+          { bind: 'appdata', container: '/data', readonly: true },
+        ],
+        env: [
+          { name: 'PUID', default: '!PUID' },
+          { name: 'A', default: 'x=y' },
+        ],
+        labels: [
+          { label: 'local.yacht.port.8080', value: 'Old' },
+          { label: 'owner', value: null },
+        ],
         devices: [{ container: '/dev/x', host: '/dev/y' }],
         sysctls: [{ name: 'net.ipv4.ip_forward', value: '1' }],
         cap_add: ['NET_ADMIN', 'NET_ADMIN'],
@@ -56,7 +71,13 @@ describe('buildContainerSpec', () => {
       ExposedPorts: { '80/tcp': {}, '53/udp': {} },
       HostConfig: {
         Binds: ['/berth/AppData/Config/app:/config', 'appdata:/data:ro'],
-        PortBindings: { '80/tcp': [{ HostIp: '', HostPort: '8080' }, { HostIp: '', HostPort: '8081' }], '53/udp': [{ HostIp: '', HostPort: '' }] },
+        PortBindings: {
+          '80/tcp': [
+            { HostIp: '', HostPort: '8080' },
+            { HostIp: '', HostPort: '8081' },
+          ],
+          '53/udp': [{ HostIp: '', HostPort: '' }],
+        },
         Devices: [{ PathOnHost: '/dev/y', PathInContainer: '/dev/x', CgroupPermissions: 'rwm' }],
         Sysctls: { 'net.ipv4.ip_forward': '1' },
         CapAdd: ['NET_ADMIN'],
@@ -72,13 +93,24 @@ describe('buildContainerSpec', () => {
   it('names every field with an unset variable or a relative host path', () => {
     let error: ValidationError | undefined;
     try {
-      buildContainerSpec(parse({ env: [{ name: 'X', default: '!nope' }], volumes: [{ bind: './data', container: '/d' }, { bind: '!missing/x', container: '/e' }] }), vars);
+      buildContainerSpec(
+        parse({
+          env: [{ name: 'X', default: '!nope' }],
+          volumes: [
+            { bind: './data', container: '/d' },
+            { bind: '!missing/x', container: '/e' },
+          ],
+        }),
+        vars,
+      );
     } catch (err) {
       error = err as ValidationError;
     }
     expect(error).toBeInstanceOf(ValidationError);
     expect(error!.fields!.map((f) => f.field)).toEqual(['volumes.0.bind', 'volumes.1.bind', 'env.0.default']);
-    expect(error!.message).toContain('The template variable !nope is not set (used in environment variable X, field env.0.default)');
+    expect(error!.message).toContain(
+      'The template variable !nope is not set (used in environment variable X, field env.0.default)',
+    );
   });
 });
 
@@ -96,7 +128,11 @@ describe('keepRandomHostPorts', () => {
       vars,
     );
     keepRandomHostPorts(spec, {
-      configured: { '80/tcp': [{ HostIp: '', HostPort: '' }], '81/tcp': [{ HostIp: '', HostPort: '8081' }], '82/tcp': [{ HostIp: '', HostPort: '' }] },
+      configured: {
+        '80/tcp': [{ HostIp: '', HostPort: '' }],
+        '81/tcp': [{ HostIp: '', HostPort: '8081' }],
+        '82/tcp': [{ HostIp: '', HostPort: '' }],
+      },
       published: {
         '80/tcp': [
           { HostIp: '0.0.0.0', HostPort: '32768' },

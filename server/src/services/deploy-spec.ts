@@ -24,7 +24,10 @@ function volumeSource(bind: string, field: string, vars: Substituter, errors: Fi
   if (unknown.length) errors.push(unsetVariables(field, `the host path ${bind}`, unknown));
   else if (source.includes(':')) errors.push({ field, message: 'Host path must not contain ":".' });
   else if (!source.startsWith('/') && !VOLUME_NAME.test(source)) {
-    errors.push({ field, message: 'Host path must be an absolute path (/srv/app) or a volume name (letters, digits, _ . -).' });
+    errors.push({
+      field,
+      message: 'Host path must be an absolute path (/srv/app) or a volume name (letters, digits, _ . -).',
+    });
   }
   return source;
 }
@@ -39,7 +42,8 @@ export function buildContainerSpec(req: DeployRequest, vars: Substituter): Conta
 
   const binds = req.volumes.map((v, i) => {
     const source = volumeSource(v.bind, `volumes.${i}.bind`, vars, errors);
-    if (v.container.includes(':')) errors.push({ field: `volumes.${i}.container`, message: 'Container path must not contain ":".' });
+    if (v.container.includes(':'))
+      errors.push({ field: `volumes.${i}.container`, message: 'Container path must not contain ":".' });
     return `${source}:${v.container}${v.readonly ? ':ro' : ''}`;
   });
 
@@ -70,7 +74,10 @@ export function buildContainerSpec(req: DeployRequest, vars: Substituter): Conta
     const detail = errors.some((e) => e.sentence)
       ? errors.map((e) => e.sentence ?? `${e.field}: ${e.message}.`).join(' ')
       : errors.map((e) => `${e.field}: ${e.message}`).join('; ');
-    throw new ValidationError(detail, errors.map(({ field, message }) => ({ field, message })));
+    throw new ValidationError(
+      detail,
+      errors.map(({ field, message }) => ({ field, message })),
+    );
   }
 
   const networkMode = req.network ?? req.network_mode ?? undefined;
@@ -102,7 +109,10 @@ type Bindings = Record<string, { HostIp?: string; HostPort?: string }[] | null |
  * port when the form still says random: an edit should not move the app to a new port. Ports the
  * old app had fixed, and ports the user now fixes, are left as the form says.
  */
-export function keepRandomHostPorts(spec: ContainerSpec, old: { configured: Bindings | undefined; published: Bindings | undefined }): void {
+export function keepRandomHostPorts(
+  spec: ContainerSpec,
+  old: { configured: Bindings | undefined; published: Bindings | undefined },
+): void {
   const bindings = spec.HostConfig?.PortBindings as Record<string, { HostIp: string; HostPort: string }[]> | undefined;
   if (!bindings) return;
   const taken = new Set(Object.values(bindings).flatMap((list) => list.map((b) => b.HostPort).filter(Boolean)));
@@ -111,7 +121,9 @@ export function keepRandomHostPorts(spec: ContainerSpec, old: { configured: Bind
     const randoms = configured.filter((b) => !b.HostPort).length;
     const fixed = new Set(configured.map((b) => b.HostPort).filter(Boolean));
     // The engine lists one binding per address family (0.0.0.0 and ::) for the same host port.
-    const chosen = [...new Set((old.published?.[key] ?? []).map((b) => b.HostPort ?? ''))].filter((p) => p && !fixed.has(p) && !taken.has(p)).slice(0, randoms);
+    const chosen = [...new Set((old.published?.[key] ?? []).map((b) => b.HostPort ?? ''))]
+      .filter((p) => p && !fixed.has(p) && !taken.has(p))
+      .slice(0, randoms);
     for (const b of list) {
       if (b.HostPort) continue;
       const port = chosen.shift();

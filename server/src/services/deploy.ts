@@ -23,9 +23,12 @@ export class DeployService {
     const old = req.edit ? await findContainer(this.docker, req.id!) : null;
     if (req.edit && !old) throw new NotFoundError('app', req.id!);
     const holder = await findContainer(this.docker, req.name);
-    if (holder && holder.id !== old?.id) throw new ConflictError(`The name "${req.name}" is already in use by another container; choose another name.`);
+    if (holder && holder.id !== old?.id)
+      throw new ConflictError(`The name "${req.name}" is already in use by another container; choose another name.`);
     if (req.network && !(await networkExists(this.docker, req.network))) {
-      throw new ValidationError(`network: Network "${req.network}" does not exist.`, [{ field: 'network', message: `Network "${req.network}" does not exist.` }]);
+      throw new ValidationError(`network: Network "${req.network}" does not exist.`, [
+        { field: 'network', message: `Network "${req.network}" does not exist.` },
+      ]);
     }
     spec.Image = await this.ensureImage(req.image);
 
@@ -54,7 +57,10 @@ export class DeployService {
     } catch (err) {
       if (!(err instanceof EngineError || err instanceof NotFoundError)) throw err;
       const status = err.statusCode === 404 ? 404 : 502;
-      throw new ImagePullFailedError(`Image ${full} is not on this host and could not be pulled: ${err.message}`, status);
+      throw new ImagePullFailedError(
+        `Image ${full} is not on this host and could not be pulled: ${err.message}`,
+        status,
+      );
     }
     return full;
   }

@@ -9,7 +9,8 @@ import { maskEnvValues } from '../lib/env-mask';
  */
 
 /** App details and update checks: `Config.Env` (`NAME=value` strings). */
-export const maskAppEnv = <T extends App>(app: T): T => (app.Config.Env ? { ...app, Config: { ...app.Config, Env: maskEnvValues(app.Config.Env) } } : app);
+export const maskAppEnv = <T extends App>(app: T): T =>
+  app.Config.Env ? { ...app, Config: { ...app.Config, Env: maskEnvValues(app.Config.Env) } } : app;
 
 /**
  * Image details: the image's own `ENV` lines. Usually harmless (PATH, versions), but a locally
@@ -18,14 +19,16 @@ export const maskAppEnv = <T extends App>(app: T): T => (app.Config.Env ? { ...a
  */
 export const maskImageEnv = (image: ImageDetail): ImageDetail => {
   const out: ImageDetail & { Config?: { Env?: string[] | null } } = { ...image };
-  if (image.ContainerConfig.Env) out.ContainerConfig = { ...image.ContainerConfig, Env: maskEnvValues(image.ContainerConfig.Env) };
+  if (image.ContainerConfig.Env)
+    out.ContainerConfig = { ...image.ContainerConfig, Env: maskEnvValues(image.ContainerConfig.Env) };
   // The engine's own copy of the config travels in the loose detail too.
   const raw = (image as { Config?: { Env?: string[] | null } }).Config;
   if (raw?.Env) out.Config = { ...raw, Env: maskEnvValues(raw.Env) };
   return out;
 };
 
-const maskService = (s: ComposeService): ComposeService => (s.environment ? { ...s, environment: maskEnvValues(s.environment) } : s);
+const maskService = (s: ComposeService): ComposeService =>
+  s.environment ? { ...s, environment: maskEnvValues(s.environment) } : s;
 
 /** A project in the list: each service's `environment`. */
 export const maskProjectEnv = <T extends Project>(project: T): T => ({
@@ -35,7 +38,8 @@ export const maskProjectEnv = <T extends Project>(project: T): T => ({
 export const maskProjectsEnv = (projects: Project[]): Project[] => projects.map(maskProjectEnv);
 
 /** What a viewer reads instead of a file whose values cannot be found to mask them (broken YAML, too big). */
-export const HIDDEN_FILE = '# Berth hides this file from your role: it cannot be read as YAML, so its environment values cannot be masked.\n';
+export const HIDDEN_FILE =
+  '# Berth hides this file from your role: it cannot be read as YAML, so its environment values cannot be masked.\n';
 
 /**
  * A compose or stack file with every `environment:` value masked (list and mapping forms, through
@@ -52,7 +56,11 @@ function maskFileEnv(content: string): string {
 }
 
 /** Project details: the services' `environment` and the file content. */
-export const maskProjectDetailEnv = (project: ProjectDetail): ProjectDetail => ({ ...maskProjectEnv(project), content: maskFileEnv(project.content) });
+export const maskProjectDetailEnv = (project: ProjectDetail): ProjectDetail => ({
+  ...maskProjectEnv(project),
+  content: maskFileEnv(project.content),
+});
 
 /** Stack details: the stack file (swarm service details carry variable names only already). */
-export const maskStackEnv = (stack: StackDetail): StackDetail => (stack.content === null ? stack : { ...stack, content: maskFileEnv(stack.content) });
+export const maskStackEnv = (stack: StackDetail): StackDetail =>
+  stack.content === null ? stack : { ...stack, content: maskFileEnv(stack.content) };

@@ -74,7 +74,9 @@ export class EventHistory {
   /** Live events matching `filter`; with `since`, the stored ones from then first, with no gap and no repeat. */
   async stream(filter: EventsStreamFilter, sse: SseStream): Promise<void> {
     const matches = (e: EngineEventRecord) =>
-      (!filter.type || e.type === filter.type) && (!filter.action || e.action === filter.action) && (!filter.name || e.name === filter.name);
+      (!filter.type || e.type === filter.type) &&
+      (!filter.action || e.action === filter.action) &&
+      (!filter.name || e.name === filter.name);
     let lastId = 0;
     let queue: EngineEventRecord[] | null = [];
     const send = async (e: EngineEventRecord) => {
@@ -90,7 +92,8 @@ export class EventHistory {
     if (sse.signal.aborted) off();
     if (filter.since !== undefined) {
       const { since, ...rest } = filter;
-      for (const e of this.repo.find({ ...rest, since, environment: this.opts.environment, limit: REPLAY_LIMIT }, true)) await send(e);
+      for (const e of this.repo.find({ ...rest, since, environment: this.opts.environment, limit: REPLAY_LIMIT }, true))
+        await send(e);
     }
     for (const e of queue) await send(e);
     queue = null;
@@ -102,7 +105,15 @@ export class EventHistory {
     const name = e.attributes.name ?? e.id;
     let stored: EngineEventRecord;
     try {
-      stored = this.repo.insert({ time: e.time, environment: this.opts.environment, type: e.type, action: e.action, actorId: e.id, name, attributes });
+      stored = this.repo.insert({
+        time: e.time,
+        environment: this.opts.environment,
+        type: e.type,
+        action: e.action,
+        actorId: e.id,
+        name,
+        attributes,
+      });
     } catch (err) {
       this.log.error({ err }, 'could not store an engine event');
       return;

@@ -118,7 +118,10 @@ export class HostService {
       mem_used: mem?.used ?? null,
       mem_total: mem?.total ?? num(info.MemTotal),
       disk: this.local && root ? readDisk(root) : null,
-      containers: { running: num(info.ContainersRunning), stopped: num(info.ContainersStopped) + num(info.ContainersPaused) },
+      containers: {
+        running: num(info.ContainersRunning),
+        stopped: num(info.ContainersStopped) + num(info.ContainersPaused),
+      },
       images: num(info.Images),
       volumes: volumes.length,
       engine_version: typeof info.ServerVersion === 'string' ? info.ServerVersion : null,

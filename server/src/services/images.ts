@@ -69,7 +69,8 @@ export class ImagesService {
   async untag(id: string, tag: string): Promise<ImageDetail> {
     const image = await this.get(id);
     if (!image.RepoTags.includes(tag)) throw new NotFoundError('image tag', tag);
-    if (image.RepoTags.length === 1) throw new ConflictError(`${tag} is the only tag of this image; delete the image instead.`);
+    if (image.RepoTags.length === 1)
+      throw new ConflictError(`${tag} is the only tag of this image; delete the image instead.`);
     await untagImage(this.docker, tag);
     return this.get(image.Id);
   }

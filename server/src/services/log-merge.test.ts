@@ -11,7 +11,12 @@ async function* from(lines: LogLine[]) {
 describe('mergeByTime', () => {
   it('merges sources that are each in order into one in order', async () => {
     const out: string[] = [];
-    for await (const l of mergeByTime([from([line('a1', 1), line('a4', 4)]), from([line('b2', 2), line('b3', 3), line('b5', 5)]), from([])])) out.push(l.text);
+    for await (const l of mergeByTime([
+      from([line('a1', 1), line('a4', 4)]),
+      from([line('b2', 2), line('b3', 3), line('b5', 5)]),
+      from([]),
+    ]))
+      out.push(l.text);
     expect(out).toEqual(['a1', 'b2', 'b3', 'a4', 'b5']);
   });
 });

@@ -17,9 +17,10 @@ export function parseLogTime(value: string, field: string, now = Date.now()): bi
   const abs = RFC3339.exec(value);
   const ms = abs ? Date.parse(`${abs[1]}${abs[3]!.toUpperCase()}`) : NaN;
   if (!abs || Number.isNaN(ms)) {
-    throw new ValidationError(`${field} is a time in RFC 3339 (2024-05-01T12:00:00Z) or an age such as 90s, 15m, 2h or 7d; got "${value}".`, [
-      { field, message: 'not a time' },
-    ]);
+    throw new ValidationError(
+      `${field} is a time in RFC 3339 (2024-05-01T12:00:00Z) or an age such as 90s, 15m, 2h or 7d; got "${value}".`,
+      [{ field, message: 'not a time' }],
+    );
   }
   return BigInt(ms) * 1_000_000n + BigInt((abs[2] ?? '').padEnd(9, '0'));
 }
@@ -55,22 +56,32 @@ export function parseLogRange(q: Partial<LogRangeQuery>, defaultTail: number | u
 }
 
 /** True when the range ends before `now`: the stream sends what there is and ends. */
-export const endsInPast = (r: LogRange, now = Date.now()) => r.untilNanos !== undefined && r.untilNanos <= BigInt(now) * 1_000_000n;
+export const endsInPast = (r: LogRange, now = Date.now()) =>
+  r.untilNanos !== undefined && r.untilNanos <= BigInt(now) * 1_000_000n;
 
 /** A line as the json format sends it. */
 export function logEntry(line: { text: string; ts: string | null; stream?: number }, withTs: boolean) {
-  return { line: line.text, stream: line.stream === 2 ? ('stderr' as const) : ('stdout' as const), ...(withTs && line.ts ? { ts: line.ts } : {}) };
+  return {
+    line: line.text,
+    stream: line.stream === 2 ? ('stderr' as const) : ('stdout' as const),
+    ...(withTs && line.ts ? { ts: line.ts } : {}),
+  };
 }
 
 /** The spec's shape (one `update` per line, the text) or, with format=json, one `lines` event per batch; false once the client is gone. */
 export async function sendLogLines(sse: SseStream, lines: LogLine[], range: LogRange): Promise<boolean> {
-  if (range.json) return sse.send(lines.map((l) => logEntry(l, range.timestamps)), LogStreamEvent.lines);
+  if (range.json)
+    return sse.send(
+      lines.map((l) => logEntry(l, range.timestamps)),
+      LogStreamEvent.lines,
+    );
   for (const l of lines) if (!(await sse.send(range.timestamps && l.ts ? `${l.ts} ${l.text}` : l.text))) return false;
   return true;
 }
 
 /** Ends a stream with the `end` event: the range's `until` is reached. */
-export const endOfRange = (sse: SseStream) => sse.end({ reason: 'until', detail: 'The requested time range is complete.' });
+export const endOfRange = (sse: SseStream) =>
+  sse.end({ reason: 'until', detail: 'The requested time range is complete.' });
 
 /** The longest delay setTimeout keeps (2^31 − 1 ms). */
 const MAX_TIMER_MS = 2 ** 31 - 1;

@@ -36,9 +36,10 @@ export function compilePattern(q: string, regex: boolean, caseSensitive: boolean
   try {
     new RegExp(pattern, flags);
   } catch (err) {
-    throw new ValidationError(`The regular expression is not valid: ${(err as Error).message.replace(/^Invalid regular expression: /, '')}.`, [
-      { field: 'q', message: 'invalid regular expression' },
-    ]);
+    throw new ValidationError(
+      `The regular expression is not valid: ${(err as Error).message.replace(/^Invalid regular expression: /, '')}.`,
+      [{ field: 'q', message: 'invalid regular expression' }],
+    );
   }
   return { pattern, flags };
 }

@@ -79,7 +79,8 @@ export class MetricsService {
     this.offEvents = this.sources().events.subscribe((e) => {
       if (e.kind !== 'container') return;
       if (e.action === 'die') this.exited.add(e.name);
-      else if (e.action === 'start' && this.exited.delete(e.name)) this.restartCounts.set(e.name, (this.restartCounts.get(e.name) ?? 0) + 1);
+      else if (e.action === 'start' && this.exited.delete(e.name))
+        this.restartCounts.set(e.name, (this.restartCounts.get(e.name) ?? 0) + 1);
     });
     this.inst = this.build();
     return this.inst;
@@ -89,14 +90,28 @@ export class MetricsService {
     const { collectDefaultMetrics, Counter, Gauge, Registry } = await import('prom-client');
     const registry = new Registry();
     collectDefaultMetrics({ register: registry });
-    const gauge = (name: string, help: string, labelNames: string[] = []) => new Gauge({ name, help, labelNames, registers: [registry] });
+    const gauge = (name: string, help: string, labelNames: string[] = []) =>
+      new Gauge({ name, help, labelNames, registers: [registry] });
     return {
       registry,
       running: gauge('berth_app_running', '1 when the app (container) runs, 0 when it does not', ['app']),
-      cpu: gauge('berth_app_cpu_percent', 'CPU use of a running app in percent of one core (like docker stats)', ['app']),
-      mem: gauge('berth_app_memory_bytes', 'Memory in use by a running app, file cache excluded (like docker stats)', ['app']),
-      memLimit: gauge('berth_app_memory_limit_bytes', "A running app's memory limit (the host's memory when it has none)", ['app']),
-      restarts: new Counter({ name: 'berth_app_restarts_total', help: 'Starts of an app after it had exited, seen since Berth started', labelNames: ['app'], registers: [registry] }),
+      cpu: gauge('berth_app_cpu_percent', 'CPU use of a running app in percent of one core (like docker stats)', [
+        'app',
+      ]),
+      mem: gauge('berth_app_memory_bytes', 'Memory in use by a running app, file cache excluded (like docker stats)', [
+        'app',
+      ]),
+      memLimit: gauge(
+        'berth_app_memory_limit_bytes',
+        "A running app's memory limit (the host's memory when it has none)",
+        ['app'],
+      ),
+      restarts: new Counter({
+        name: 'berth_app_restarts_total',
+        help: 'Starts of an app after it had exited, seen since Berth started',
+        labelNames: ['app'],
+        registers: [registry],
+      }),
       host: {
         cpu: gauge('berth_host_cpu_percent', 'Busy share of all host CPUs in percent'),
         memUsed: gauge('berth_host_memory_used_bytes', 'Host memory in use (total minus available)'),

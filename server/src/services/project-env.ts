@@ -38,7 +38,10 @@ export function unmaskEnv(next: string, current: string): string {
       const m = ENTRY.exec(line);
       if (!m || m[4] !== MASK) return line;
       const kept = values.get(m[2]!);
-      if (kept === undefined) throw new ValidationError(`Line ${i + 1}: ${m[2]} has no stored value to keep; type its value.`, [{ field: 'content', message: `${m[2]} has no stored value.` }]);
+      if (kept === undefined)
+        throw new ValidationError(`Line ${i + 1}: ${m[2]} has no stored value to keep; type its value.`, [
+          { field: 'content', message: `${m[2]} has no stored value.` },
+        ]);
       return `${m[1]}${m[2]}${m[3]}${kept}`;
     })
     .join('\n');
@@ -65,14 +68,20 @@ export class ProjectEnvService {
   }
 
   async write(name: string, content: string): Promise<{ exists: boolean; content: string }> {
-    if (Buffer.byteLength(content) > MAX_ENV_BYTES) throw new ValidationError(`The .env file is larger than ${MAX_ENV_BYTES / 1024} KiB.`, [{ field: 'content', message: 'Too large.' }]);
+    if (Buffer.byteLength(content) > MAX_ENV_BYTES)
+      throw new ValidationError(`The .env file is larger than ${MAX_ENV_BYTES / 1024} KiB.`, [
+        { field: 'content', message: 'Too large.' },
+      ]);
     if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(content.replace(/\r\n/g, '\n'))) {
-      throw new ValidationError('The .env file contains control characters.', [{ field: 'content', message: 'No control characters.' }]);
+      throw new ValidationError('The .env file contains control characters.', [
+        { field: 'content', message: 'No control characters.' },
+      ]);
     }
     const current = await this.read(name, true);
     const next = unmaskEnv(content, current.content);
     const p = await this.projects.resolveExisting(name);
-    if (p.external) throw new ConflictError(`Project ${name} was started outside Berth; adopt it before editing its .env.`);
+    if (p.external)
+      throw new ConflictError(`Project ${name} was started outside Berth; adopt it before editing its .env.`);
     // The .env feeds the compose file's ${…}: its paths are judged again with the new values, as at a save of the file.
     const { parsed } = await this.projects.parseExisting(p);
     checkFileReferences(parsed.data, { ...parseDotenv(next), ...this.ctx.config.cliEnv });

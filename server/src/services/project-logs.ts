@@ -88,10 +88,21 @@ export class ProjectLogsService {
       buffer.open(c.id);
       try {
         const info = await this.ctx.docker.inspectContainer(c.id);
-        const after = last.has(c.name) ? last.get(c.name) : range.sinceNanos !== undefined && range.sinceNanos > opened ? range.sinceNanos - 1n : opened - 1n;
-        const stream = await openLogStream(this.ctx.docker, c.id, { follow: true, timestamps: true, signal: sse.signal, ...(after !== undefined ? { afterNanos: after } : {}) });
+        const after = last.has(c.name)
+          ? last.get(c.name)
+          : range.sinceNanos !== undefined && range.sinceNanos > opened
+            ? range.sinceNanos - 1n
+            : opened - 1n;
+        const stream = await openLogStream(this.ctx.docker, c.id, {
+          follow: true,
+          timestamps: true,
+          signal: sse.signal,
+          ...(after !== undefined ? { afterNanos: after } : {}),
+        });
         for await (const lines of readLogBatches(stream, Boolean(info.Config.Tty))) {
-          const fresh = lines.filter((l) => after === undefined || l.nanos === null || l.nanos > after).map((l) => ({ ...l, service: c.service, container: c.name }));
+          const fresh = lines
+            .filter((l) => after === undefined || l.nanos === null || l.nanos > after)
+            .map((l) => ({ ...l, service: c.service, container: c.name }));
           buffer.push(c.id, fresh);
           const wakeSender = arrived as (() => void) | null;
           arrived = null;
@@ -113,10 +124,14 @@ export class ProjectLogsService {
       }
     };
     const off = this.events.subscribe((e) => {
-      if (e.kind === 'resync' || (e.action === 'start' && !following.has(e.id))) join().catch((err: unknown) => this.ctx.log.debug({ err }, 'project log join failed'));
+      if (e.kind === 'resync' || (e.action === 'start' && !following.has(e.id)))
+        join().catch((err: unknown) => this.ctx.log.debug({ err }, 'project log join failed'));
     });
     const untilMs = range.untilNanos === undefined ? null : Number(range.untilNanos / 1_000_000n) - Date.now();
-    const endTimer = untilMs === null ? undefined : setTimeout(() => sse.end({ reason: 'until', detail: 'The requested time range is complete.' }), untilMs);
+    const endTimer =
+      untilMs === null
+        ? undefined
+        : setTimeout(() => sse.end({ reason: 'until', detail: 'The requested time range is complete.' }), untilMs);
     try {
       await this.events.whenConnected();
       await join();
@@ -145,11 +160,22 @@ export class ProjectLogsService {
   }
 
   /** One container's lines of the range (not following), tagged. */
-  private async backlog(c: LabelledContainer, range: LogRange, signal: AbortSignal | undefined): Promise<AsyncGenerator<TaggedLine>> {
+  private async backlog(
+    c: LabelledContainer,
+    range: LogRange,
+    signal: AbortSignal | undefined,
+  ): Promise<AsyncGenerator<TaggedLine>> {
     const info = await this.ctx.docker.inspectContainer(c.id);
-    const stream = await openLogStream(this.ctx.docker, c.id, { follow: false, timestamps: true, tail: range.tail, ...engineRange(range), ...(signal ? { signal } : {}) });
+    const stream = await openLogStream(this.ctx.docker, c.id, {
+      follow: false,
+      timestamps: true,
+      tail: range.tail,
+      ...engineRange(range),
+      ...(signal ? { signal } : {}),
+    });
     return (async function* () {
-      for await (const l of readLogLines(stream, Boolean(info.Config.Tty))) yield { ...l, service: c.service, container: c.name };
+      for await (const l of readLogLines(stream, Boolean(info.Config.Tty)))
+        yield { ...l, service: c.service, container: c.name };
     })();
   }
 }

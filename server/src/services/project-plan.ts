@@ -22,14 +22,20 @@ export function publishedPorts(ports: unknown): Published[] {
   return ports.flatMap((p): Published[] => {
     if (isObj(p)) {
       const published = Number(p.published);
-      return Number.isInteger(published) && published > 0 ? [{ hostIp: String(p.host_ip ?? ''), port: published, proto: String(p.protocol ?? 'tcp') }] : [];
+      return Number.isInteger(published) && published > 0
+        ? [{ hostIp: String(p.host_ip ?? ''), port: published, proto: String(p.protocol ?? 'tcp') }]
+        : [];
     }
     const m = /^(?:(\[[^\]]+\]|[\d.]+):)?(\d+)(?:-(\d+))?:\d+(?:-\d+)?(?:\/(\w+))?$/.exec(String(p));
     if (!m) return [];
     const from = Number(m[2]);
     const to = m[3] ? Number(m[3]) : from;
     const hostIp = (m[1] ?? '').replace(/^\[|\]$/g, '');
-    return Array.from({ length: Math.min(to - from + 1, 1024) }, (_, i) => ({ hostIp, port: from + i, proto: m[4] ?? 'tcp' }));
+    return Array.from({ length: Math.min(to - from + 1, 1024) }, (_, i) => ({
+      hostIp,
+      port: from + i,
+      proto: m[4] ?? 'tcp',
+    }));
   });
 }
 
@@ -63,23 +69,55 @@ export class ProjectPlanService {
     const all = await this.ctx.docker.listContainers({ all: true });
     const own = all.filter((c) => c.Labels?.[PROJECT_LABEL] === name);
     const others = all.filter((c) => c.Labels?.[PROJECT_LABEL] !== name && c.State === 'running');
-    const plan: ProjectPlan = { services: [], orphans: [], port_conflicts: [], missing_binds: [], binds_checked: this.checkBinds };
+    const plan: ProjectPlan = {
+      services: [],
+      orphans: [],
+      port_conflicts: [],
+      missing_binds: [],
+      binds_checked: this.checkBinds,
+    };
 
     for (const [service, raw] of Object.entries(services)) {
       const svc = isObj(raw) ? raw : {};
       const mine = own.filter((c) => c.Labels?.[SERVICE_LABEL] === service);
-      const action = mine.length === 0 ? 'create' : mine.some((c) => c.Labels?.[CONFIG_HASH_LABEL] !== hashes.get(service)) ? 'recreate' : 'unchanged';
+      const action =
+        mine.length === 0
+          ? 'create'
+          : mine.some((c) => c.Labels?.[CONFIG_HASH_LABEL] !== hashes.get(service))
+            ? 'recreate'
+            : 'unchanged';
       const image = typeof svc.image === 'string' ? svc.image : null;
       const build = svc.build !== undefined;
-      plan.services.push({ name: service, action, image, build, pull: !build && image !== null && !(await this.imagePresent(image)) });
+      plan.services.push({
+        name: service,
+        action,
+        image,
+        build,
+        pull: !build && image !== null && !(await this.imagePresent(image)),
+      });
 
       for (const port of publishedPorts(svc.ports)) {
-        const holder = others.find((c) => (c.Ports ?? []).some((q) => q.PublicPort === port.port && q.Type === port.proto && overlaps(q.IP ?? '', port.hostIp)));
-        if (holder) plan.port_conflicts.push({ service, port: `${port.hostIp ? `${port.hostIp}:` : ''}${port.port}/${port.proto}`, used_by: bareName(holder.Names[0] ?? holder.Id) });
+        const holder = others.find((c) =>
+          (c.Ports ?? []).some(
+            (q) => q.PublicPort === port.port && q.Type === port.proto && overlaps(q.IP ?? '', port.hostIp),
+          ),
+        );
+        if (holder)
+          plan.port_conflicts.push({
+            service,
+            port: `${port.hostIp ? `${port.hostIp}:` : ''}${port.port}/${port.proto}`,
+            used_by: bareName(holder.Names[0] ?? holder.Id),
+          });
       }
       if (this.checkBinds) {
         for (const source of bindSources(svc.volumes)) {
-          if (!(await fs.stat(source).then(() => true, () => false))) plan.missing_binds.push({ service, path: source });
+          if (
+            !(await fs.stat(source).then(
+              () => true,
+              () => false,
+            ))
+          )
+            plan.missing_binds.push({ service, path: source });
         }
       }
     }

@@ -53,10 +53,14 @@ export class ProjectActionsService {
   }
 
   private async checkService(p: ExistingProject, service: string): Promise<void> {
-    if (!SERVICE_NAME.test(service)) throw new ValidationError(`Invalid service name ${JSON.stringify(service.slice(0, 70))}: letters, digits, . _ - starting with a letter or digit.`);
+    if (!SERVICE_NAME.test(service))
+      throw new ValidationError(
+        `Invalid service name ${JSON.stringify(service.slice(0, 70))}: letters, digits, . _ - starting with a letter or digit.`,
+      );
     const { parsed } = await this.projects.parseExisting(p);
     const services = parsed.data.services;
-    if (!services || typeof services !== 'object' || !Object.hasOwn(services, service)) throw new NotFoundError('service', `${service} in project ${p.name}`);
+    if (!services || typeof services !== 'object' || !Object.hasOwn(services, service))
+      throw new NotFoundError('service', `${service} in project ${p.name}`);
   }
 
   /**
@@ -98,7 +102,8 @@ export class ProjectActionsService {
     const containers = await listComposeContainers(this.ctx.docker, name);
     for (const service of new Set([...services, ...containers.map((c) => c.service)])) {
       const own = containers.filter((c) => c.service === service);
-      if (own.length === 0) entries.push({ name: `${attachmentName(service, 'log')}`, content: 'No container exists for this service.\n' });
+      if (own.length === 0)
+        entries.push({ name: `${attachmentName(service, 'log')}`, content: 'No container exists for this service.\n' });
       for (const c of own) {
         const log = await containerLogTail(this.ctx.docker, c.id, BUNDLE_LOG_LINES, BUNDLE_LOG_BYTES);
         entries.push({ name: attachmentName(own.length > 1 ? c.name : service, 'log'), content: log });

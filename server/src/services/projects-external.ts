@@ -16,7 +16,10 @@ export interface ExternalProject {
  * whoever made the container, so a label naming /etc/shadow must not turn Berth into a file reader.
  */
 async function composeFileFrom(dir: string, configFiles: string | undefined): Promise<string | null> {
-  const files = (configFiles ?? '').split(',').map((f) => f.trim()).filter(Boolean);
+  const files = (configFiles ?? '')
+    .split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
   // Several files (an override, a prod file): Berth reads one, and an Up or an auto-update from part of
   // the configuration would recreate containers without the rest (ports, env, volumes).
   if (files.length !== 1) return null;
@@ -28,11 +31,15 @@ async function composeFileFrom(dir: string, configFiles: string | undefined): Pr
 }
 
 /** Projects whose containers (`containers`, from one engine list) say compose ran in a folder that is not one of Berth's (`own` names), by name. */
-export async function findExternalProjects(containers: readonly LabelledContainer[], own: ReadonlySet<string>): Promise<Map<string, ExternalProject>> {
+export async function findExternalProjects(
+  containers: readonly LabelledContainer[],
+  own: ReadonlySet<string>,
+): Promise<Map<string, ExternalProject>> {
   const found = new Map<string, ExternalProject>();
   for (const c of containers) {
     const dir = c.workingDir ?? '';
-    if (own.has(c.project) || found.has(c.project) || !PROJECT_NAME_PATTERN.test(c.project) || !path.isAbsolute(dir)) continue;
+    if (own.has(c.project) || found.has(c.project) || !PROJECT_NAME_PATTERN.test(c.project) || !path.isAbsolute(dir))
+      continue;
     found.set(c.project, { name: c.project, dir, file: await composeFileFrom(dir, c.configFiles ?? undefined) });
   }
   return found;

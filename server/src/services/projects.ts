@@ -1,13 +1,34 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { MAX_COMPOSE_BYTES, PROJECT_NAME_PATTERN, PROJECT_NAME_RULE, type Project, type ProjectDetail, type WrittenProject } from '@berth/contract';
+import {
+  MAX_COMPOSE_BYTES,
+  PROJECT_NAME_PATTERN,
+  PROJECT_NAME_RULE,
+  type Project,
+  type ProjectDetail,
+  type WrittenProject,
+} from '@berth/contract';
 import type { AppContext } from '../context';
-import { AppError, ComposeFailedError, ConflictError, DockerUnavailableError, NotFoundError, ValidationError } from '../errors';
+import {
+  AppError,
+  ComposeFailedError,
+  ConflictError,
+  DockerUnavailableError,
+  NotFoundError,
+  ValidationError,
+} from '../errors';
 import { ProjectActivity } from '../compose/activity';
 import { checkComposeSchema, parseCompose, summarise, type ParsedCompose } from '../compose/document';
 import { checkFileReferences } from '../compose/references';
 import { interpolationEnv } from '../compose/interpolate';
-import { composeRoot, findComposeFile, NEW_COMPOSE_FILE, resolveProject, checkProjectName, type ProjectPaths } from '../compose/paths';
+import {
+  composeRoot,
+  findComposeFile,
+  NEW_COMPOSE_FILE,
+  resolveProject,
+  checkProjectName,
+  type ProjectPaths,
+} from '../compose/paths';
 import { checkWithCli, sweepCheckFiles, type ComposeRunner } from '../compose/project-cli';
 import { listComposeContainers, type LabelledContainer } from '../docker/compose-containers';
 import { findExternalProjects, type ExternalProject } from './projects-external';
@@ -31,7 +52,10 @@ function errorEntry(name: string, where: string, error: string): Project {
 /** Reads a compose file, refusing one too large to be a compose file before reading it all. */
 async function readComposeFile(file: string): Promise<string> {
   const st = await fs.stat(file);
-  if (st.size > MAX_COMPOSE_BYTES) throw new ValidationError(`${path.basename(file)} is ${Math.ceil(st.size / 1024)} KiB; a compose file may be at most ${MAX_COMPOSE_BYTES / 1024} KiB.`);
+  if (st.size > MAX_COMPOSE_BYTES)
+    throw new ValidationError(
+      `${path.basename(file)} is ${Math.ceil(st.size / 1024)} KiB; a compose file may be at most ${MAX_COMPOSE_BYTES / 1024} KiB.`,
+    );
   return fs.readFile(file, 'utf8');
 }
 
@@ -49,8 +73,18 @@ export class ProjectsService {
   /** The compose CLI with our environment and timeout; 503 when none was found at start. */
   runner(): ComposeRunner {
     const cli = this.ctx.compose;
-    if (!cli) throw new ComposeFailedError('No compose CLI was found (neither `docker compose` nor `docker-compose`); install one and restart Berth.', 503);
-    return { cli, env: this.ctx.config.cliEnv, timeoutMs: this.ctx.config.composeTimeoutMs, signal: this.closing.signal, graceMs: SHUTDOWN_GRACE_MS };
+    if (!cli)
+      throw new ComposeFailedError(
+        'No compose CLI was found (neither `docker compose` nor `docker-compose`); install one and restart Berth.',
+        503,
+      );
+    return {
+      cli,
+      env: this.ctx.config.cliEnv,
+      timeoutMs: this.ctx.config.composeTimeoutMs,
+      signal: this.closing.signal,
+      graceMs: SHUTDOWN_GRACE_MS,
+    };
   }
 
   /**
@@ -60,7 +94,8 @@ export class ProjectsService {
    */
   async shutdown(): Promise<void> {
     this.closing.abort();
-    if (!(await this.activity.idle(SHUTDOWN_GRACE_MS + 5_000))) this.ctx.log.warn('compose actions still running at shutdown');
+    if (!(await this.activity.idle(SHUTDOWN_GRACE_MS + 5_000)))
+      this.ctx.log.warn('compose actions still running at shutdown');
   }
 
   /** Where save checks put their copy of the content: private, never among the project folders. */
@@ -84,7 +119,10 @@ export class ProjectsService {
   }
 
   /** Projects started outside Berth, found from their containers' labels (the list this call already read). */
-  private async external(containers: readonly LabelledContainer[], own: ReadonlySet<string>): Promise<Map<string, ExternalProject>> {
+  private async external(
+    containers: readonly LabelledContainer[],
+    own: ReadonlySet<string>,
+  ): Promise<Map<string, ExternalProject>> {
     // A remote engine's labels name files on its own machine, never on this one.
     if (this.ctx.remoteEngine) return new Map();
     return findExternalProjects(containers, own);
@@ -109,16 +147,23 @@ export class ProjectsService {
   /** Every project folder under COMPOSE_DIR; a broken one carries its error and never breaks the list. */
   async list(): Promise<Project[]> {
     const root = await composeRoot(this.ctx.config.composeDir);
-    const [entries, containers] = await Promise.all([root ? fs.readdir(root, { withFileTypes: true }) : [], this.containers()]);
+    const [entries, containers] = await Promise.all([
+      root ? fs.readdir(root, { withFileTypes: true }) : [],
+      this.containers(),
+    ]);
     const used = new Set(containers.map((c) => c.project));
     const out: Project[] = [];
     for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
       // Dot folders are hidden on purpose (older versions also kept save checks there).
       if (entry.name.startsWith('.')) continue;
       const dir = path.join(root!, entry.name);
-      if (entry.isSymbolicLink()) out.push(errorEntry(entry.name, dir, 'The folder is a symbolic link; Berth does not follow links out of COMPOSE_DIR.'));
+      if (entry.isSymbolicLink())
+        out.push(
+          errorEntry(entry.name, dir, 'The folder is a symbolic link; Berth does not follow links out of COMPOSE_DIR.'),
+        );
       else if (!entry.isDirectory()) continue;
-      else if (!PROJECT_NAME_PATTERN.test(entry.name)) out.push(errorEntry(entry.name, dir, `The folder name is not a valid project name. ${PROJECT_NAME_RULE}`));
+      else if (!PROJECT_NAME_PATTERN.test(entry.name))
+        out.push(errorEntry(entry.name, dir, `The folder name is not a valid project name. ${PROJECT_NAME_RULE}`));
       else {
         const project = await this.readForList(entry.name, dir, used.has(entry.name));
         if (project) out.push(project);
@@ -141,7 +186,10 @@ export class ProjectsService {
       const { data } = parseCompose(await readComposeFile(file));
       return { name, path: file, ...summarise(data), inUse, error: null, external: false };
     } catch (err) {
-      const error = err instanceof AppError ? err.message : `The compose file cannot be read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`;
+      const error =
+        err instanceof AppError
+          ? err.message
+          : `The compose file cannot be read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`;
       return { ...errorEntry(name, file ?? dir, error), inUse };
     }
   }
@@ -150,14 +198,34 @@ export class ProjectsService {
   async get(name: string): Promise<ProjectDetail> {
     const p = await this.resolveExisting(name);
     const content = await readComposeFile(p.file);
-    const containers = (await this.containers(name)).map(({ project: _, workingDir: _dir, configFiles: _files, ...c }) => c);
+    const containers = (await this.containers(name)).map(
+      ({ project: _, workingDir: _dir, configFiles: _files, ...c }) => c,
+    );
     const inUse = containers.length > 0;
     try {
       const { data } = parseCompose(content);
-      return { name, path: p.file, ...summarise(data), inUse, error: null, external: p.external ?? false, content, containers };
+      return {
+        name,
+        path: p.file,
+        ...summarise(data),
+        inUse,
+        error: null,
+        external: p.external ?? false,
+        content,
+        containers,
+      };
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
-      return { name, path: p.file, ...EMPTY, inUse, error: err.message, external: p.external ?? false, content, containers };
+      return {
+        name,
+        path: p.file,
+        ...EMPTY,
+        inUse,
+        error: err.message,
+        external: p.external ?? false,
+        content,
+        containers,
+      };
     }
   }
 
@@ -172,7 +240,9 @@ export class ProjectsService {
     const dotenv = await fs.readFile(path.join(p.dir, '.env')).catch(() => null);
     if (dotenv) await writeFileAtomic(path.join(path.dirname(written.path), '.env'), dotenv, { mode: 0o600 });
     const relative = /(^|[\s"'=:-])\.\.?\//m.test(written.content)
-      ? [`Relative paths in the file now start from ${path.dirname(written.path)}, not ${p.dir}; copy what they point at or make them absolute.`]
+      ? [
+          `Relative paths in the file now start from ${path.dirname(written.path)}, not ${p.dir}; copy what they point at or make them absolute.`,
+        ]
       : [];
     return { ...written, warnings: [...written.warnings, ...relative] };
   }
@@ -181,7 +251,10 @@ export class ProjectsService {
   edit(pathName: string, body: { name: string; content: string }) {
     checkProjectName(pathName);
     checkProjectName(body.name);
-    if (body.name !== pathName) throw new ValidationError(`The body names project ${body.name} but the path names ${pathName}; renaming a project is not supported.`);
+    if (body.name !== pathName)
+      throw new ValidationError(
+        `The body names project ${body.name} but the path names ${pathName}; renaming a project is not supported.`,
+      );
     return this.write(body.name, body.content, 'edit');
   }
 
@@ -202,7 +275,15 @@ export class ProjectsService {
       checkFileReferences(data, await interpolationEnv(p.exists ? p.dir : null, this.ctx.config.cliEnv));
       const file = p.file ?? path.join(p.dir, NEW_COMPOSE_FILE);
       let warnings: string[] = [];
-      if (this.ctx.compose) warnings = await checkWithCli(this.runner(), this.checkRoot, name, p.exists ? p.dir : null, content, path.basename(file));
+      if (this.ctx.compose)
+        warnings = await checkWithCli(
+          this.runner(),
+          this.checkRoot,
+          name,
+          p.exists ? p.dir : null,
+          content,
+          path.basename(file),
+        );
       else this.ctx.log.warn({ project: name }, 'no compose CLI: saved after the YAML check only');
       if (!p.exists) await fs.mkdir(p.dir, { mode: 0o755 });
       try {

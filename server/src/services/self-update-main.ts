@@ -18,7 +18,12 @@ async function main(): Promise<number> {
   const config = loadConfig();
   const log = pino({ level: config.logLevel === 'silent' ? 'info' : config.logLevel, base: { role: 'berth-updater' } });
   const docker = createEngine(config);
-  const outcome = await runSelfUpdate(docker, { target: values.target, image: values.image, dataDir: config.dataDir, log });
+  const outcome = await runSelfUpdate(docker, {
+    target: values.target,
+    image: values.image,
+    dataDir: config.dataDir,
+    log,
+  });
   return outcome.result === 'updated' ? 0 : 1;
 }
 

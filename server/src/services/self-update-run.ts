@@ -26,7 +26,11 @@ export interface RunOptions {
 }
 
 /** What the old image gave the container by default; null when it cannot be read (then everything is copied). */
-export async function imageDefaults(docker: Engine, imageId: string, log: FastifyBaseLogger): Promise<ImageDefaults | null> {
+export async function imageDefaults(
+  docker: Engine,
+  imageId: string,
+  log: FastifyBaseLogger,
+): Promise<ImageDefaults | null> {
   try {
     return ((await inspectImage(docker, imageId)) as { Config?: ImageDefaults }).Config ?? null;
   } catch (err) {

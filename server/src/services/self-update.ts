@@ -7,7 +7,13 @@ import type { AppContext } from '../context';
 import { recreateSpec } from '../docker/containers';
 import { checkImageUpdate, pullImage } from '../docker/images-update';
 import { inspectImage } from '../docker/images';
-import { findSelfContainer, runningUpdater, startUpdater, updaterSpec, type SelfLookup } from '../docker/self-container';
+import {
+  findSelfContainer,
+  runningUpdater,
+  startUpdater,
+  updaterSpec,
+  type SelfLookup,
+} from '../docker/self-container';
 import { bareName, IMAGE_ID } from '../docker/names';
 import { ConflictError, NotInContainerError, UpdaterMissingError, UpToDateError, ValidationError } from '../errors';
 import { imageDefaults, readOutcome } from './self-update-run';
@@ -39,16 +45,27 @@ export class SelfUpdateService {
   constructor(private readonly ctx: AppContext) {}
 
   private self(): Promise<SelfLookup> {
-    return findSelfContainer(this.ctx.docker, { containerName: this.ctx.config.containerName, hostname: this.ctx.config.hostname });
+    return findSelfContainer(this.ctx.docker, {
+      containerName: this.ctx.config.containerName,
+      hostname: this.ctx.config.hostname,
+    });
   }
 
   async check(): Promise<SelfUpdateCheck> {
     const [self, lastUpdate] = await Promise.all([this.self(), readOutcome(this.ctx.config.dataDir, this.ctx.log)]);
     const checkedAt = new Date().toISOString();
-    if (!self.container) return { updatable: false, reason: self.reason, container: null, image: null, checkedAt, lastUpdate };
+    if (!self.container)
+      return { updatable: false, reason: self.reason, container: null, image: null, checkedAt, lastUpdate };
     const { Config, Image, Name } = self.container;
     const res = await checkImageUpdate(this.ctx.docker, Config.Image, { imageId: Image });
-    return { updatable: res.isUpdatable, reason: res.reason, container: bareName(Name), image: Config.Image, checkedAt, lastUpdate };
+    return {
+      updatable: res.isUpdatable,
+      reason: res.reason,
+      container: bareName(Name),
+      image: Config.Image,
+      checkedAt,
+      lastUpdate,
+    };
   }
 
   async start(): Promise<SelfUpdateStarted> {
@@ -69,7 +86,8 @@ export class SelfUpdateService {
     const ref = info.Config.Image;
     const busyWith = await runningUpdater(this.ctx.docker, info.Id);
     if (busyWith) throw new ConflictError(`An update of Berth is already running (${busyWith}).`);
-    if (IMAGE_ID.test(ref)) throw new ValidationError('Berth was started from an image ID, so there is no name to pull a newer image by.');
+    if (IMAGE_ID.test(ref))
+      throw new ValidationError('Berth was started from an image ID, so there is no name to pull a newer image by.');
 
     await pullImage(this.ctx.docker, ref, { idleMs: PULL_IDLE_MS });
     const pulled = await inspectImage(this.ctx.docker, ref);

@@ -1,4 +1,11 @@
-import { SETTINGS_FORMAT, SETTINGS_FORMAT_VERSION, SettingsFile, type ImportResult, type TemplateItem, type TemplateItemData } from '@berth/contract';
+import {
+  SETTINGS_FORMAT,
+  SETTINGS_FORMAT_VERSION,
+  SettingsFile,
+  type ImportResult,
+  type TemplateItem,
+  type TemplateItemData,
+} from '@berth/contract';
 import type { SettingsImportRepo } from '../db/settings-import-repo';
 import type { TemplatesRepo } from '../db/templates-repo';
 import type { VariablesRepo } from '../db/variables-repo';
@@ -28,7 +35,9 @@ export function parseSettingsFile(content: Buffer | string): SettingsFile {
     });
   } catch (err) {
     if (err instanceof ForbiddenKey) {
-      throw new ForbiddenKeyError(`The settings file contains the key "${err.message}", which is not allowed anywhere in it.`);
+      throw new ForbiddenKeyError(
+        `The settings file contains the key "${err.message}", which is not allowed anywhere in it.`,
+      );
     }
     throw new InvalidJsonError(`The settings file is not valid JSON: ${(err as Error).message}`);
   }
@@ -38,8 +47,12 @@ export function parseSettingsFile(content: Buffer | string): SettingsFile {
   const parsed = SettingsFile.safeParse(raw);
   if (!parsed.success) {
     const fields = describeIssues(parsed.error.issues);
-    const more = parsed.error.issues.length > fields.length ? ` (and ${parsed.error.issues.length - fields.length} more)` : '';
-    throw new InvalidSettingsFileError(`The settings file does not fit: ${fields.map((f) => `${f.field}: ${f.message}`).join('; ')}${more}`, fields);
+    const more =
+      parsed.error.issues.length > fields.length ? ` (and ${parsed.error.issues.length - fields.length} more)` : '';
+    throw new InvalidSettingsFileError(
+      `The settings file does not fit: ${fields.map((f) => `${f.field}: ${f.message}`).join('; ')}${more}`,
+      fields,
+    );
   }
   return parsed.data;
 }
@@ -75,7 +88,10 @@ export class SettingsExportService {
 
   /** Checked whole, then applied in one transaction: every template and variable is replaced, or none. */
   import(content: Buffer | string | null): ImportResult {
-    if (content === null) throw new ValidationError('Choose a settings file: send it as multipart/form-data in the field "upload".', [{ field: 'upload', message: 'Required.' }]);
+    if (content === null)
+      throw new ValidationError('Choose a settings file: send it as multipart/form-data in the field "upload".', [
+        { field: 'upload', message: 'Required.' },
+      ]);
     const file = parseSettingsFile(content);
     this.importer.replaceAll(file.templates, file.variables);
     return {

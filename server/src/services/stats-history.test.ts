@@ -5,7 +5,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { StatsHistoryRepo, type HistoryBucket } from '../db/stats-history-repo';
 import { downsample, KEEP_SECONDS, toHistorySample } from './stats-history';
 
-const one = (t: number, cpu: number, mem: number): HistoryBucket => ({ t, n: 1, cpuSum: cpu, cpuMax: cpu, memSum: mem, memMax: mem });
+const one = (t: number, cpu: number, mem: number): HistoryBucket => ({
+  t,
+  n: 1,
+  cpuSum: cpu,
+  cpuMax: cpu,
+  memSum: mem,
+  memMax: mem,
+});
 
 describe('downsample', () => {
   it('keeps the max of every reading and the mean of all readings', () => {
@@ -17,8 +24,14 @@ describe('downsample', () => {
       { time: new Date(1010_000).toISOString(), cpu_percent: 18, cpu_max: 90, mem_current: 100, mem_max: 100 },
     ]);
     // Merging merged buckets again gives the same as merging the readings at once.
-    expect(downsample(downsample(seconds, 10), 60).map(toHistorySample)).toEqual(downsample(seconds, 60).map(toHistorySample));
-    expect(downsample(seconds, 60).map(toHistorySample)[0]).toMatchObject({ cpu_percent: 14, cpu_max: 90, mem_max: 900 });
+    expect(downsample(downsample(seconds, 10), 60).map(toHistorySample)).toEqual(
+      downsample(seconds, 60).map(toHistorySample),
+    );
+    expect(downsample(seconds, 60).map(toHistorySample)[0]).toMatchObject({
+      cpu_percent: 14,
+      cpu_max: 90,
+      mem_max: 900,
+    });
   });
 });
 
@@ -44,7 +57,9 @@ describe('stats history file', () => {
       { t: t0, n: 2, cpuSum: 60, cpuMax: 50, memSum: 400, memMax: 300 },
       { t: t0 + 10, n: 1, cpuSum: 30, cpuMax: 30, memSum: 200, memMax: 200 },
     ]);
-    expect(repo.buckets('local', 'web', 60, 0)).toEqual([{ t: t0, n: 3, cpuSum: 90, cpuMax: 50, memSum: 600, memMax: 300 }]);
+    expect(repo.buckets('local', 'web', 60, 0)).toEqual([
+      { t: t0, n: 3, cpuSum: 90, cpuMax: 50, memSum: 600, memMax: 300 },
+    ]);
 
     repo.purge(t0 + KEEP_SECONDS[1] + 5, KEEP_SECONDS);
     expect(repo.buckets('local', 'web', 1, 0).map((b) => b.t)).toEqual([t0 + 11]);

@@ -66,7 +66,10 @@ export class StatsHistory {
 
   start(hub: StatsHub): void {
     this.off = hub.watchAll({ sample: (s) => this.record(s), removed: (name) => this.latest.delete(name) });
-    this.timers.push(setInterval(() => this.flush(), FLUSH_MS).unref(), setInterval(() => this.purge(), PURGE_MS).unref());
+    this.timers.push(
+      setInterval(() => this.flush(), FLUSH_MS).unref(),
+      setInterval(() => this.purge(), PURGE_MS).unref(),
+    );
     this.purge();
   }
 
@@ -89,7 +92,13 @@ export class StatsHistory {
   private record(s: StatsSample): void {
     this.latest.set(s.name, s);
     const ms = Date.parse(s.time);
-    this.pending.push({ env: this.env, app: s.name, time: Math.floor((Number.isFinite(ms) ? ms : Date.now()) / 1000), cpu: s.cpu_percent, mem: s.mem_current });
+    this.pending.push({
+      env: this.env,
+      app: s.name,
+      time: Math.floor((Number.isFinite(ms) ? ms : Date.now()) / 1000),
+      cpu: s.cpu_percent,
+      mem: s.mem_current,
+    });
   }
 
   private flush(): void {

@@ -38,8 +38,10 @@ export class SwarmServicesService {
   /** Names of secrets and configs the form uses, to the ids the engine wants (unknown ones are a 400 naming the field). */
   private async objectIds(f: ServiceForm): Promise<ObjectIds> {
     const ids: ObjectIds = { secrets: new Map(), configs: new Map() };
-    if (f.secrets?.length) for (const o of await this.docker.swarm.listObjects('secret')) ids.secrets.set(o.Spec.Name, o.ID);
-    if (f.configs?.length) for (const o of await this.docker.swarm.listObjects('config')) ids.configs.set(o.Spec.Name, o.ID);
+    if (f.secrets?.length)
+      for (const o of await this.docker.swarm.listObjects('secret')) ids.secrets.set(o.Spec.Name, o.ID);
+    if (f.configs?.length)
+      for (const o of await this.docker.swarm.listObjects('config')) ids.configs.set(o.Spec.Name, o.ID);
     return ids;
   }
 
@@ -55,7 +57,10 @@ export class SwarmServicesService {
   /** Applies the form's fields at `version`; the engine refuses a stale version (409). */
   async update(ref: string, version: number, form: ServiceForm): Promise<ServiceDetail> {
     const current = await this.docker.swarm.inspectService(ref);
-    if (current.Version.Index !== version) throw new ConflictError(`Service ${current.Spec.Name} was changed meanwhile (version ${current.Version.Index}, the form has ${version}); reload it and try again.`);
+    if (current.Version.Index !== version)
+      throw new ConflictError(
+        `Service ${current.Spec.Name} was changed meanwhile (version ${current.Version.Index}, the form has ${version}); reload it and try again.`,
+      );
     const spec = applyForm(current.Spec, form, await this.objectIds(form));
     await this.docker.swarm.updateService(current.ID, version, spec);
     return this.get(current.ID);
@@ -68,7 +73,8 @@ export class SwarmServicesService {
   async rollback(ref: string): Promise<ServiceDetail> {
     for (let attempt = 1; ; attempt++) {
       const current = await this.docker.swarm.inspectService(ref);
-      if (!current.PreviousSpec) throw new ConflictError(`Service ${current.Spec.Name} has no previous version to roll back to.`);
+      if (!current.PreviousSpec)
+        throw new ConflictError(`Service ${current.Spec.Name} has no previous version to roll back to.`);
       try {
         await this.docker.swarm.updateService(current.ID, current.Version.Index, current.Spec, { rollback: true });
         return await this.get(current.ID);
@@ -119,7 +125,10 @@ export class SwarmServicesService {
 
   private async pump(id: string, tty: boolean, sse: SseStream, range: LogRange, follow: boolean): Promise<void> {
     // The engine's service log has no `until`: lines past it are dropped here.
-    const inRange = (l: LogLine) => l.nanos === null || ((range.sinceNanos === undefined || l.nanos >= range.sinceNanos) && (range.untilNanos === undefined || l.nanos < range.untilNanos));
+    const inRange = (l: LogLine) =>
+      l.nanos === null ||
+      ((range.sinceNanos === undefined || l.nanos >= range.sinceNanos) &&
+        (range.untilNanos === undefined || l.nanos < range.untilNanos));
     const stream = await this.docker.swarm.serviceLogs(id, {
       follow,
       timestamps: true,

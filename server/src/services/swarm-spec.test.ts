@@ -9,7 +9,10 @@ describe('applyForm', () => {
     const base: ServiceSpec = {
       Name: 'web',
       TaskTemplate: {
-        ContainerSpec: { Image: 'busybox', Mounts: [{ Type: 'tmpfs', Target: '/scratch', TmpfsOptions: { SizeBytes: 1024 } }] },
+        ContainerSpec: {
+          Image: 'busybox',
+          Mounts: [{ Type: 'tmpfs', Target: '/scratch', TmpfsOptions: { SizeBytes: 1024 } }],
+        },
         Resources: { Limits: { Pids: 50, MemoryBytes: 1 }, Reservations: { NanoCPUs: 5 } },
       },
       Mode: { Replicated: { Replicas: 1 } },
@@ -23,7 +26,13 @@ describe('applyForm', () => {
           { type: 'volume', source: 'data', target: '/data', readOnly: true },
         ],
         resources: { memoryLimitBytes: 64 * 1024 * 1024, cpuReservation: null },
-        updatePolicy: { parallelism: 2, delaySeconds: 0, monitorSeconds: 5, failureAction: 'pause', order: 'start-first' },
+        updatePolicy: {
+          parallelism: 2,
+          delaySeconds: 0,
+          monitorSeconds: 5,
+          failureAction: 'pause',
+          order: 'start-first',
+        },
       },
       ids,
     );
@@ -31,7 +40,10 @@ describe('applyForm', () => {
       { Type: 'tmpfs', Target: '/scratch', ReadOnly: false, TmpfsOptions: { SizeBytes: 1024 } },
       { Type: 'volume', Source: 'data', Target: '/data', ReadOnly: true },
     ]);
-    expect(spec.TaskTemplate.Resources).toEqual({ Limits: { Pids: 50, MemoryBytes: 64 * 1024 * 1024 }, Reservations: {} });
+    expect(spec.TaskTemplate.Resources).toEqual({
+      Limits: { Pids: 50, MemoryBytes: 64 * 1024 * 1024 },
+      Reservations: {},
+    });
     expect(spec.UpdateConfig).toMatchObject({ Parallelism: 2, Order: 'start-first', MaxFailureRatio: 0.2 });
   });
 
@@ -41,6 +53,11 @@ describe('applyForm', () => {
       { type: 'tmpfs' as const, source: '', target: '/tmp', readOnly: false },
       { type: 'bind' as const, source: 'relative/path', target: '/data', readOnly: false },
     ];
-    expect(() => applyForm(base, { mounts }, ids)).toThrow(expect.objectContaining({ statusCode: 400, fields: [{ field: 'mounts.1.source', message: 'A bind mount needs an absolute source path.' }] }));
+    expect(() => applyForm(base, { mounts }, ids)).toThrow(
+      expect.objectContaining({
+        statusCode: 400,
+        fields: [{ field: 'mounts.1.source', message: 'A bind mount needs an absolute source path.' }],
+      }),
+    );
   });
 });

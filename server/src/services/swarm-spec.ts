@@ -17,7 +17,10 @@ export interface ObjectIds {
 
 function idOf(ids: Map<string, string>, name: string, field: 'secrets' | 'configs'): string {
   const id = ids.get(name);
-  if (!id) throw new ValidationError(`${field}: there is no ${field.slice(0, -1)} named ${name}.`, [{ field, message: `No ${field.slice(0, -1)} named ${name}.` }]);
+  if (!id)
+    throw new ValidationError(`${field}: there is no ${field.slice(0, -1)} named ${name}.`, [
+      { field, message: `No ${field.slice(0, -1)} named ${name}.` },
+    ]);
   return id;
 }
 
@@ -43,54 +46,91 @@ export function applyForm(base: ServiceSpec, f: ServiceForm, ids: ObjectIds): Se
     else delete c.Args;
   }
   if (f.replicas !== undefined) {
-    if (!spec.Mode?.Replicated) throw new ValidationError('replicas: a global service runs one task per node; it cannot be scaled.', [{ field: 'replicas', message: 'A global service cannot be scaled.' }]);
+    if (!spec.Mode?.Replicated)
+      throw new ValidationError('replicas: a global service runs one task per node; it cannot be scaled.', [
+        { field: 'replicas', message: 'A global service cannot be scaled.' },
+      ]);
     spec.Mode = { Replicated: { Replicas: f.replicas } };
   }
   if (f.env !== undefined) c.Env = Object.entries(f.env).map(([k, v]) => `${k}=${v}`);
   if (f.mounts !== undefined) {
     f.mounts.forEach((m, i) => {
       if (m.type === 'bind' && !m.source.startsWith('/')) {
-        throw new ValidationError(`mounts.${i}.source: a bind mount needs an absolute host path as its source.`, [{ field: `mounts.${i}.source`, message: 'A bind mount needs an absolute source path.' }]);
+        throw new ValidationError(`mounts.${i}.source: a bind mount needs an absolute host path as its source.`, [
+          { field: `mounts.${i}.source`, message: 'A bind mount needs an absolute source path.' },
+        ]);
       }
     });
     // A mount the form keeps (same type and target) keeps the options the form does not show.
     const before = base.TaskTemplate.ContainerSpec.Mounts ?? [];
     c.Mounts = f.mounts.map((m) => {
       const { Source: _source, ...kept } = before.find((b) => b.Type === m.type && b.Target === m.target) ?? {};
-      return { ...kept, Type: m.type, ...(m.source ? { Source: m.source } : {}), Target: m.target, ReadOnly: m.readOnly };
+      return {
+        ...kept,
+        Type: m.type,
+        ...(m.source ? { Source: m.source } : {}),
+        Target: m.target,
+        ReadOnly: m.readOnly,
+      };
     });
   }
   if (f.secrets !== undefined) {
-    c.Secrets = f.secrets.map((name) => ({ SecretID: idOf(ids.secrets, name, 'secrets'), SecretName: name, File: { Name: name, UID: '0', GID: '0', Mode: 0o444 } }));
+    c.Secrets = f.secrets.map((name) => ({
+      SecretID: idOf(ids.secrets, name, 'secrets'),
+      SecretName: name,
+      File: { Name: name, UID: '0', GID: '0', Mode: 0o444 },
+    }));
   }
   if (f.configs !== undefined) {
-    c.Configs = f.configs.map((x) => ({ ConfigID: idOf(ids.configs, x.name, 'configs'), ConfigName: x.name, File: { Name: x.target, UID: '0', GID: '0', Mode: 0o444 } }));
+    c.Configs = f.configs.map((x) => ({
+      ConfigID: idOf(ids.configs, x.name, 'configs'),
+      ConfigName: x.name,
+      File: { Name: x.target, UID: '0', GID: '0', Mode: 0o444 },
+    }));
   }
   if (f.networks !== undefined) task.Networks = f.networks.map((n) => ({ Target: n }));
   if (f.constraints !== undefined) task.Placement = { ...task.Placement, Constraints: f.constraints };
   if (f.restartPolicy !== undefined) {
     const r = f.restartPolicy;
-    task.RestartPolicy = { Condition: r.condition, Delay: Math.round(r.delaySeconds * NS), MaxAttempts: r.maxAttempts, Window: Math.round(r.windowSeconds * NS) };
+    task.RestartPolicy = {
+      Condition: r.condition,
+      Delay: Math.round(r.delaySeconds * NS),
+      MaxAttempts: r.maxAttempts,
+      Window: Math.round(r.windowSeconds * NS),
+    };
   }
   if (f.resources !== undefined) {
     const r = f.resources;
-    const part = (prev: ResourceAmounts | undefined, cpu: number | null | undefined, mem: number | null | undefined) => {
+    const part = (
+      prev: ResourceAmounts | undefined,
+      cpu: number | null | undefined,
+      mem: number | null | undefined,
+    ) => {
       const { NanoCPUs: _cpus, MemoryBytes: _memory, ...kept } = prev ?? {};
       return { ...kept, ...(cpu ? { NanoCPUs: Math.round(cpu * NS) } : {}), ...(mem ? { MemoryBytes: mem } : {}) };
     };
     const prev = base.TaskTemplate.Resources;
-    task.Resources = { Limits: part(prev?.Limits, r.cpuLimit, r.memoryLimitBytes), Reservations: part(prev?.Reservations, r.cpuReservation, r.memoryReservationBytes) };
+    task.Resources = {
+      Limits: part(prev?.Limits, r.cpuLimit, r.memoryLimitBytes),
+      Reservations: part(prev?.Reservations, r.cpuReservation, r.memoryReservationBytes),
+    };
   }
   if (f.updatePolicy !== undefined) {
     // Settings the form does not show (MaxFailureRatio) stay.
     spec.UpdateConfig = { ...base.UpdateConfig, ...updateConfig(f.updatePolicy, false) };
     spec.RollbackConfig = { ...base.RollbackConfig, ...updateConfig(f.updatePolicy, true) };
   }
-  if (f.labels !== undefined) spec.Labels = { ...f.labels, ...(base.Labels?.[STACK_LABEL] ? { [STACK_LABEL]: base.Labels[STACK_LABEL] } : {}) };
+  if (f.labels !== undefined)
+    spec.Labels = { ...f.labels, ...(base.Labels?.[STACK_LABEL] ? { [STACK_LABEL]: base.Labels[STACK_LABEL] } : {}) };
   if (f.ports !== undefined) {
     spec.EndpointSpec = {
       Mode: 'vip',
-      Ports: f.ports.map((p) => ({ Protocol: p.protocol, TargetPort: p.target, ...(p.published ? { PublishedPort: p.published } : {}), PublishMode: p.mode })),
+      Ports: f.ports.map((p) => ({
+        Protocol: p.protocol,
+        TargetPort: p.target,
+        ...(p.published ? { PublishedPort: p.published } : {}),
+        PublishMode: p.mode,
+      })),
     };
   }
   return spec;
@@ -145,7 +185,12 @@ export function toServiceDetail(s: RawService): ServiceDetail {
     ...toService(s),
     command: c.Args ?? [],
     envNames: (c.Env ?? []).map((e) => e.split('=')[0]!),
-    mounts: (c.Mounts ?? []).map((m) => ({ type: m.Type ?? 'volume', source: m.Source ?? '', target: m.Target ?? '', readOnly: m.ReadOnly ?? false })),
+    mounts: (c.Mounts ?? []).map((m) => ({
+      type: m.Type ?? 'volume',
+      source: m.Source ?? '',
+      target: m.Target ?? '',
+      readOnly: m.ReadOnly ?? false,
+    })),
     networks: (t.Networks ?? []).map((n) => n.Target),
     constraints: t.Placement?.Constraints ?? [],
     secrets: (c.Secrets ?? []).map((x) => x.SecretName),

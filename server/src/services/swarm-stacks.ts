@@ -35,7 +35,12 @@ export class SwarmStacksService {
   }
 
   private runner(): StackRunner {
-    return { env: this.ctx.config.cliEnv, timeoutMs: this.ctx.config.composeTimeoutMs, signal: this.closing.signal, graceMs: 10_000 };
+    return {
+      env: this.ctx.config.cliEnv,
+      timeoutMs: this.ctx.config.composeTimeoutMs,
+      signal: this.closing.signal,
+      graceMs: 10_000,
+    };
   }
 
   private dir(name: string): string {
@@ -63,7 +68,8 @@ export class SwarmStacksService {
   async list(): Promise<SwarmStack[]> {
     const services = await this.docker.swarm.listServices({ label: [STACK_LABEL] });
     const stacks = new Map<string, SwarmStack>();
-    const entry = (name: string) => stacks.get(name) ?? stacks.set(name, { name, services: 0, running: 0, desired: 0, hasFile: false }).get(name)!;
+    const entry = (name: string) =>
+      stacks.get(name) ?? stacks.set(name, { name, services: 0, running: 0, desired: 0, hasFile: false }).get(name)!;
     for (const s of services.map((x) => toService(x))) {
       const e = entry(s.stack!);
       e.services += 1;
@@ -76,7 +82,9 @@ export class SwarmStacksService {
 
   async get(name: string): Promise<StackDetail> {
     const content = await this.readFile(name);
-    const services = (await this.docker.swarm.listServices({ label: [`${STACK_LABEL}=${name}`] })).map((s) => toService(s));
+    const services = (await this.docker.swarm.listServices({ label: [`${STACK_LABEL}=${name}`] })).map((s) =>
+      toService(s),
+    );
     if (content === null && !services.length) throw new NotFoundError('stack', name);
     return {
       name,
@@ -97,9 +105,12 @@ export class SwarmStacksService {
     const { data } = parsed;
     const services = data.services;
     if (!services || typeof services !== 'object' || !Object.keys(services).length) {
-      throw new ValidationError('A stack file needs at least one service under services:.', [{ field: 'content', message: 'No services in the file.' }]);
+      throw new ValidationError('A stack file needs at least one service under services:.', [
+        { field: 'content', message: 'No services in the file.' },
+      ]);
     }
-    if (mode === 'create' && (await this.list()).some((s) => s.name === name)) throw new ConflictError(`A stack named ${name} already exists; edit it instead.`);
+    if (mode === 'create' && (await this.list()).some((s) => s.name === name))
+      throw new ConflictError(`A stack named ${name} already exists; edit it instead.`);
     if (mode === 'redeploy') await this.get(name);
     return dir;
   }
@@ -146,14 +157,21 @@ export class SwarmStacksService {
   }
 
   /** Holds the stack's lock (a second operation meanwhile is a 409) and publishes the CLI's output as it comes. */
-  private async locked<T>(name: string, action: string, fn: (append: (chunk: string) => void) => Promise<T>): Promise<T> {
+  private async locked<T>(
+    name: string,
+    action: string,
+    fn: (append: (chunk: string) => void) => Promise<T>,
+  ): Promise<T> {
     const run = this.activity.begin(name, action);
     try {
       const result = await fn(run.append);
       run.end(true, null);
       return result;
     } catch (err) {
-      run.end(false, err instanceof AppError ? err.message : 'The stack operation failed; the server log has the details.');
+      run.end(
+        false,
+        err instanceof AppError ? err.message : 'The stack operation failed; the server log has the details.',
+      );
       throw err;
     }
   }

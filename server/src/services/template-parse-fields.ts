@@ -35,14 +35,16 @@ function portRange(text: string, what: string, spec: string): number[] {
  */
 export function parsePortString(spec: string, label: string | null = null): TemplatePort[] {
   const text = spec.trim();
-  if (/^(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-fA-F:]+\]):/.test(text)) throw new ItemError(`port '${spec}': host IP bindings are not supported`);
+  if (/^(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-fA-F:]+\]):/.test(text))
+    throw new ItemError(`port '${spec}': host IP bindings are not supported`);
   const m = /^(?:(\d+(?:-\d+)?)?:)?(\d+(?:-\d+)?)(?:\/([a-zA-Z]+))?$/.exec(text);
   if (!m) throw new ItemError(`port '${spec}' is not host:container/protocol`);
   const proto = (m[3] ?? 'tcp').toLowerCase();
   if (proto !== 'tcp' && proto !== 'udp') throw new ItemError(`port '${spec}': protocol must be tcp or udp`);
   const container = portRange(m[2]!, 'container', spec);
   const host = m[1] ? portRange(m[1], 'host', spec) : null;
-  if (host && host.length !== container.length) throw new ItemError(`port '${spec}': host and container ranges differ in length`);
+  if (host && host.length !== container.length)
+    throw new ItemError(`port '${spec}': host and container ranges differ in length`);
   return container.map((c, i) => ({ label, hport: host ? String(host[i]) : null, cport: String(c), proto }));
 }
 
@@ -57,7 +59,8 @@ function portObject(o: Obj, index: number): TemplatePort[] {
   }
   // Yacht's labelled form: { "WebUI": "8080:80/tcp", "VNC": "5900:5900/tcp" }.
   return Object.entries(o).flatMap(([label, spec]) => {
-    if (typeof spec !== 'string' && typeof spec !== 'number') throw new ItemError(`ports[${index}].${label} must be a port string`);
+    if (typeof spec !== 'string' && typeof spec !== 'number')
+      throw new ItemError(`ports[${index}].${label} must be a port string`);
     return parsePortString(String(spec), label);
   });
 }

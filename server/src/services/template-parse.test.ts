@@ -14,7 +14,11 @@ describe('parsePortString', () => {
   });
 
   it('expands equal host and container ranges', () => {
-    expect(parsePortString('7000-7002:8000-8002/tcp').map((p) => `${p.hport}:${p.cport}`)).toEqual(['7000:8000', '7001:8001', '7002:8002']);
+    expect(parsePortString('7000-7002:8000-8002/tcp').map((p) => `${p.hport}:${p.cport}`)).toEqual([
+      '7000:8000',
+      '7001:8001',
+      '7002:8002',
+    ]);
   });
 
   it('refuses IP bindings, other protocols, out-of-range ports and mismatched ranges', () => {
@@ -24,7 +28,14 @@ describe('parsePortString', () => {
   });
 
   it('reads labelled objects (every key of every object) and objects in our own shape, mixed with strings', () => {
-    expect(parsePorts(['80/tcp', { WebUI: '5800:5800/tcp', VNC: '5900:5900/tcp' }, { Other: '1:1/udp' }, { cport: '22', hport: '', proto: 'tcp', label: 'SSH' }])).toEqual([
+    expect(
+      parsePorts([
+        '80/tcp',
+        { WebUI: '5800:5800/tcp', VNC: '5900:5900/tcp' },
+        { Other: '1:1/udp' },
+        { cport: '22', hport: '', proto: 'tcp', label: 'SSH' },
+      ]),
+    ).toEqual([
       { label: null, hport: null, cport: '80', proto: 'tcp' },
       { label: 'WebUI', hport: '5800', cport: '5800', proto: 'tcp' },
       { label: 'VNC', hport: '5900', cport: '5900', proto: 'tcp' },
@@ -36,7 +47,13 @@ describe('parsePortString', () => {
 
 describe('splitCommand', () => {
   it('splits on whitespace and keeps quoted words together', () => {
-    expect(splitCommand(`sh -c "echo 'hi there'" --x='a b' c\\ d`)).toEqual(['sh', '-c', "echo 'hi there'", '--x=a b', 'c d']);
+    expect(splitCommand(`sh -c "echo 'hi there'" --x='a b' c\\ d`)).toEqual([
+      'sh',
+      '-c',
+      "echo 'hi there'",
+      '--x=a b',
+      'c d',
+    ]);
     expect(splitCommand('  ')).toEqual([]);
   });
   it('refuses an unclosed quote', () => {
@@ -107,7 +124,16 @@ describe('parseCatalogue', () => {
           logo: '/logos/nginx.png',
           ports: ['80/tcp', '443/tcp'],
           volumes: [{ container: '/etc/nginx', bind: '/srv/nginx', readonly: true }, { container: '/cache' }],
-          env: [{ name: 'MODE', label: 'Mode', select: [{ text: 'A', value: 'a' }, { text: 'B', value: 'b', default: true }] }],
+          env: [
+            {
+              name: 'MODE',
+              label: 'Mode',
+              select: [
+                { text: 'A', value: 'a' },
+                { text: 'B', value: 'b', default: true },
+              ],
+            },
+          ],
           categories: ['web', 3],
         },
         { type: 3, title: 'Stack', repository: { url: 'https://x', stackfile: 'a.yml' } },
@@ -118,10 +144,18 @@ describe('parseCatalogue', () => {
     expect(items[0]).toMatchObject({
       logo: 'https://example.test/logos/nginx.png',
       env: [{ name: 'MODE', default: 'b' }],
-      volumes: [{ bind: '/srv/nginx', container: '/etc/nginx', readonly: true }, { bind: '', container: '/cache' }],
+      volumes: [
+        { bind: '/srv/nginx', container: '/etc/nginx', readonly: true },
+        { bind: '', container: '/cache' },
+      ],
       categories: ['web'],
     });
-    expect(items[1]).toMatchObject({ type: 3, title: 'Stack', image: '', stack: { kind: 'compose', url: 'https://x/a.yml' } });
+    expect(items[1]).toMatchObject({
+      type: 3,
+      title: 'Stack',
+      image: '',
+      stack: { kind: 'compose', url: 'https://x/a.yml' },
+    });
     expect(skipped).toEqual([]);
   });
 
@@ -129,7 +163,11 @@ describe('parseCatalogue', () => {
     const doc = [
       { type: 'container', title: 'Web', image: 'nginx:1' },
       { type: '1', title: 'Numeric string', image: 'redis:7' },
-      { type: 'swarm', title: 'On a swarm', repository: { url: 'https://github.com/acme/stacks.git', stackfile: 'web/docker-stack.yml' } },
+      {
+        type: 'swarm',
+        title: 'On a swarm',
+        repository: { url: 'https://github.com/acme/stacks.git', stackfile: 'web/docker-stack.yml' },
+      },
       { type: 'stack', title: 'Lab', repository: { url: 'https://gitlab.com/acme/lab', stackfile: '/compose.yaml' } },
       { title: 'Own stackfile', stackfile: 'stacks/app.yml' },
       { type: 1, title: 'IIS', image: 'mcr.microsoft.com/windows/servercore/iis', platform: 'windows' },
@@ -150,7 +188,15 @@ describe('parseCatalogue', () => {
   });
 
   it('reads YAML and reports a broken entry without failing the rest', () => {
-    const yaml = ['- title: Good', '  image: busybox', '  ports: ["8080:80/tcp"]', '- title: Bad', '  image: busybox', '  ports: ["99999:80"]', '- just a string'].join('\n');
+    const yaml = [
+      '- title: Good',
+      '  image: busybox',
+      '  ports: ["8080:80/tcp"]',
+      '- title: Bad',
+      '  image: busybox',
+      '  ports: ["99999:80"]',
+      '- just a string',
+    ].join('\n');
     const { items, skipped } = parseCatalogue(yaml, YAML_SRC);
     expect(items.map((i) => i.title)).toEqual(['Good']);
     expect(skipped).toEqual([

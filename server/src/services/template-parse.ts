@@ -1,5 +1,11 @@
 import YAML from 'yaml';
-import { CONTAINER_NAME, RESTART_POLICIES, parseImageReference, type SkippedItem, type TemplateItemData } from '@berth/contract';
+import {
+  CONTAINER_NAME,
+  RESTART_POLICIES,
+  parseImageReference,
+  type SkippedItem,
+  type TemplateItemData,
+} from '@berth/contract';
 import {
   ItemError,
   isObj,
@@ -43,7 +49,9 @@ function decode(text: string, pathname: string, contentType: string | null): unk
     return YAML.parse(text, { schema: 'core', maxAliasCount: 100, prettyErrors: false });
   } catch (err) {
     const pos = (err as { linePos?: [{ line: number; col: number }] }).linePos?.[0];
-    throw new CatalogueError(`The catalogue is not valid JSON or YAML${pos ? ` (error at line ${pos.line}, column ${pos.col})` : ''}.`);
+    throw new CatalogueError(
+      `The catalogue is not valid JSON or YAML${pos ? ` (error at line ${pos.line}, column ${pos.col})` : ''}.`,
+    );
   }
 }
 
@@ -59,7 +67,9 @@ function entriesOf(doc: unknown): unknown[] {
   if (Array.isArray(doc)) return doc;
   if (isObj(doc) && Array.isArray(doc.templates)) return doc.templates;
   if (isObj(doc) && typeof doc.title === 'string') return [doc];
-  throw new CatalogueError('The catalogue must be a list of templates or an object with a "templates" list (Portainer v2/v3).');
+  throw new CatalogueError(
+    'The catalogue must be a list of templates or an object with a "templates" list (Portainer v2/v3).',
+  );
 }
 
 const text = (v: unknown, max = MAX_TEXT) => (scalar(v) ?? '').slice(0, max);
@@ -129,11 +139,17 @@ export function stackFileUrl(raw: Record<string, unknown>, catalogueUrl: string)
 }
 
 function rawFileUrl(repo: URL, file: string): URL {
-  const [owner, name] = repo.pathname.replace(/\.git$/, '').split('/').filter(Boolean);
+  const [owner, name] = repo.pathname
+    .replace(/\.git$/, '')
+    .split('/')
+    .filter(Boolean);
   const path = file.replace(/^\/+/, '');
-  if (repo.hostname === 'github.com' && owner && name) return new URL(`https://raw.githubusercontent.com/${owner}/${name}/HEAD/${path}`);
-  if (repo.hostname === 'gitlab.com' && owner && name) return new URL(`https://gitlab.com/${owner}/${name}/-/raw/HEAD/${path}`);
-  if (repo.hostname === 'bitbucket.org' && owner && name) return new URL(`https://bitbucket.org/${owner}/${name}/raw/HEAD/${path}`);
+  if (repo.hostname === 'github.com' && owner && name)
+    return new URL(`https://raw.githubusercontent.com/${owner}/${name}/HEAD/${path}`);
+  if (repo.hostname === 'gitlab.com' && owner && name)
+    return new URL(`https://gitlab.com/${owner}/${name}/-/raw/HEAD/${path}`);
+  if (repo.hostname === 'bitbucket.org' && owner && name)
+    return new URL(`https://bitbucket.org/${owner}/${name}/raw/HEAD/${path}`);
   return new URL(path, repo.toString().replace(/\/?$/, '/'));
 }
 
@@ -145,7 +161,10 @@ export function parseItem(raw: unknown, catalogueUrl: string): TemplateItemData 
   const title = scalar(raw.title)?.trim();
   if (!title) throw new ItemError('title is missing');
   if (title.length > 255) throw new ItemError('title is longer than 255 characters');
-  const stack = type === 1 ? null : { kind: type === 2 ? ('swarm' as const) : ('compose' as const), url: stackFileUrl(raw, catalogueUrl) };
+  const stack =
+    type === 1
+      ? null
+      : { kind: type === 2 ? ('swarm' as const) : ('compose' as const), url: stackFileUrl(raw, catalogueUrl) };
   const image = scalar(raw.image)?.trim() ?? '';
   if (!stack) {
     if (!image) throw new ItemError('image is missing');
@@ -161,7 +180,9 @@ export function parseItem(raw: unknown, catalogueUrl: string): TemplateItemData 
     notes: text(raw.note ?? raw.notes),
     image: stack ? '' : image,
     platform: text(raw.platform, 64) || 'linux',
-    categories: Array.isArray(raw.categories) ? raw.categories.filter((c): c is string => typeof c === 'string').map((c) => c.slice(0, 64)) : [],
+    categories: Array.isArray(raw.categories)
+      ? raw.categories.filter((c): c is string => typeof c === 'string').map((c) => c.slice(0, 64))
+      : [],
     command: parseCommand(raw.command),
     restart_policy: restartPolicy(raw.restart_policy),
     network: text(raw.network, 255),
@@ -191,7 +212,8 @@ export function parseCatalogue(body: string, source: { url: string; contentType:
   const doc = decode(textBody, new URL(source.url).pathname, source.contentType);
   if (tooDeep(doc)) throw new CatalogueError(`The catalogue is nested deeper than ${MAX_DEPTH} levels.`);
   const entries = entriesOf(doc);
-  if (entries.length > MAX_ITEMS) throw new CatalogueError(`The catalogue lists ${entries.length} templates; at most ${MAX_ITEMS} are accepted.`);
+  if (entries.length > MAX_ITEMS)
+    throw new CatalogueError(`The catalogue lists ${entries.length} templates; at most ${MAX_ITEMS} are accepted.`);
   const items: TemplateItemData[] = [];
   const skipped: SkippedItem[] = [];
   entries.forEach((raw, index) => {

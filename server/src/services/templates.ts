@@ -1,4 +1,11 @@
-import { MAX_COMPOSE_BYTES, type NewTemplateBody, type Template, type TemplateDetail, type TemplateItem, type TemplateWriteResult } from '@berth/contract';
+import {
+  MAX_COMPOSE_BYTES,
+  type NewTemplateBody,
+  type Template,
+  type TemplateDetail,
+  type TemplateItem,
+  type TemplateWriteResult,
+} from '@berth/contract';
 import type { TemplatesRepo } from '../db/templates-repo';
 import {
   BlockedAddressError,
@@ -42,7 +49,10 @@ function fetchFailure(err: SafeFetchError, what = 'the catalogue'): AppError {
 /** Sets one variable in compose text the way compose would read it; `$$NAME` (an escaped dollar) stays. */
 function fillEnv(content: string, name: string, value: string): string {
   const n = escapeRegExp(name);
-  return content.replace(new RegExp(`(?<!\\$)\\$(?:\\{${n}(?:(?::?[-?])[^}]*)?\\}|${n}(?![A-Za-z0-9_]))`, 'g'), () => value);
+  return content.replace(
+    new RegExp(`(?<!\\$)\\$(?:\\{${n}(?:(?::?[-?])[^}]*)?\\}|${n}(?![A-Za-z0-9_]))`, 'g'),
+    () => value,
+  );
 }
 
 /** Template sources: a title and a catalogue URL whose items are fetched, normalised and stored. */
@@ -73,13 +83,22 @@ export class TemplatesService {
    */
   async stackFile(itemId: number, env: Record<string, string>, variables: Substituter): Promise<string> {
     const item = this.item(itemId);
-    if (!item.stack) throw new ValidationError(`Template "${item.title}" is a container template; deploy it with the deploy form.`, [{ field: 'item_id', message: 'Not a stack template.' }]);
+    if (!item.stack)
+      throw new ValidationError(`Template "${item.title}" is a container template; deploy it with the deploy form.`, [
+        { field: 'item_id', message: 'Not a stack template.' },
+      ]);
     for (const [name, value] of Object.entries(env)) {
-      if (/[\u0000-\u001f\u007f]/.test(value)) throw new ValidationError(`The value of ${name} contains a line break or control character.`, [{ field: `env.${name}`, message: 'No line breaks or control characters.' }]);
+      if (/[\u0000-\u001f\u007f]/.test(value))
+        throw new ValidationError(`The value of ${name} contains a line break or control character.`, [
+          { field: `env.${name}`, message: 'No line breaks or control characters.' },
+        ]);
     }
     let content: string;
     try {
-      const res = await safeFetch(item.stack.url, { ...this.fetchOptions('application/yaml, text/yaml, text/plain, */*;q=0.5'), maxBytes: MAX_COMPOSE_BYTES });
+      const res = await safeFetch(item.stack.url, {
+        ...this.fetchOptions('application/yaml, text/yaml, text/plain, */*;q=0.5'),
+        maxBytes: MAX_COMPOSE_BYTES,
+      });
       content = res.body.toString('utf8');
     } catch (err) {
       if (err instanceof SafeFetchError) throw fetchFailure(err, 'the stack file');
@@ -125,12 +144,19 @@ export class TemplatesService {
   }
 
   private fetchOptions(accept: string): SafeFetchOptions {
-    return { allowLoopback: this.opts.allowLoopback, timeoutMs: this.opts.fetchTimeoutMs, headers: { accept, 'user-agent': this.opts.userAgent } };
+    return {
+      allowLoopback: this.opts.allowLoopback,
+      timeoutMs: this.opts.fetchTimeoutMs,
+      headers: { accept, 'user-agent': this.opts.userAgent },
+    };
   }
 
   private async load(url: string): Promise<ParsedCatalogue> {
     try {
-      const res = await safeFetch(url, this.fetchOptions('application/json, application/yaml, text/yaml, text/plain;q=0.8, */*;q=0.5'));
+      const res = await safeFetch(
+        url,
+        this.fetchOptions('application/json, application/yaml, text/yaml, text/plain;q=0.8, */*;q=0.5'),
+      );
       return parseCatalogue(res.body.toString('utf8'), { url: res.url, contentType: res.contentType });
     } catch (err) {
       if (err instanceof SafeFetchError) throw fetchFailure(err);

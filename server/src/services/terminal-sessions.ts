@@ -45,7 +45,10 @@ export class TerminalSessions {
   reserve(userId: number): () => void {
     const used = this.perUser.get(userId) ?? 0;
     if (used >= this.limits.maxPerUser) {
-      throw new TooManyRequestsError(`You already have ${used} terminals open (the limit is ${this.limits.maxPerUser}); close one first.`, 5);
+      throw new TooManyRequestsError(
+        `You already have ${used} terminals open (the limit is ${this.limits.maxPerUser}); close one first.`,
+        5,
+      );
     }
     this.perUser.set(userId, used + 1);
     let released = false;
@@ -64,7 +67,12 @@ export class TerminalSessions {
   }
 
   /** Connects a socket to a process started by `start` until either ends; never throws. */
-  async run(socket: TerminalSocket, start: () => Promise<TtyExec>, info: SessionInfo, release: () => void): Promise<void> {
+  async run(
+    socket: TerminalSocket,
+    start: () => Promise<TtyExec>,
+    info: SessionInfo,
+    release: () => void,
+  ): Promise<void> {
     const started = Date.now();
     let clientGone = false;
     socket.on('close', () => {
@@ -96,12 +104,23 @@ export class TerminalSessions {
     });
     release();
     this.log.info(
-      { user: info.user, environment: info.environment, app: info.target, durationMs: Date.now() - started, end: outcome.end, exitCode: outcome.exitCode },
+      {
+        user: info.user,
+        environment: info.environment,
+        app: info.target,
+        durationMs: Date.now() - started,
+        end: outcome.end,
+        exitCode: outcome.exitCode,
+      },
       'terminal session ended',
     );
   }
 
-  private bridge(socket: TerminalSocket, exec: TtyExec, listen: (listener: (m: Message) => void) => void): Promise<{ end: SessionEnd; exitCode: number | null }> {
+  private bridge(
+    socket: TerminalSocket,
+    exec: TtyExec,
+    listen: (listener: (m: Message) => void) => void,
+  ): Promise<{ end: SessionEnd; exitCode: number | null }> {
     const { stream } = exec;
     return new Promise((resolve) => {
       let done = false;
@@ -117,7 +136,8 @@ export class TerminalSessions {
         if (end !== 'exit') await this.hangUp(exec);
         const exitCode = await this.exitCode(exec);
         if (end === 'exit') socket.close(TERMINAL_CLOSE.exited, exitReason(exitCode));
-        else if (end === 'idle') socket.close(TERMINAL_CLOSE.idle, `Closed after ${idleText(this.limits.idleMs)} without input.`);
+        else if (end === 'idle')
+          socket.close(TERMINAL_CLOSE.idle, `Closed after ${idleText(this.limits.idleMs)} without input.`);
         else if (end === 'lost') socket.close(TERMINAL_CLOSE.engine, 'The connection to the Docker engine was lost.');
         resolve({ end, exitCode });
       };
@@ -160,7 +180,9 @@ export class TerminalSessions {
     }
     const msg = TerminalControl.safeParse(parsed);
     if (!msg.success) return;
-    exec.resize(msg.data.cols, msg.data.rows).catch((err: unknown) => this.log.debug({ err }, 'terminal resize failed'));
+    exec
+      .resize(msg.data.cols, msg.data.rows)
+      .catch((err: unknown) => this.log.debug({ err }, 'terminal resize failed'));
   }
 
   /** Ends the process when the user left: SIGHUP as closing a terminal window does, then SIGKILL. */
@@ -178,7 +200,8 @@ export class TerminalSessions {
   }
 
   private async exitCode(exec: TtyExec): Promise<number | null> {
-    if (await this.runningAfter(exec, EXIT_WAIT_MS)) this.log.warn({ exec: exec.id }, 'terminal process still running after its session ended');
+    if (await this.runningAfter(exec, EXIT_WAIT_MS))
+      this.log.warn({ exec: exec.id }, 'terminal process still running after its session ended');
     return exec.exitCode().catch(() => null);
   }
 

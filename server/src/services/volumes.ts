@@ -38,7 +38,9 @@ export class VolumesService {
       if (!(err instanceof ConflictError)) throw err;
       // The engine names the users by 64-character id; say which apps they are.
       const users = await containerNames(this.docker, { volume: [name] });
-      throw users.length ? new ConflictError(`Volume ${name} is in use by ${appsPhrase(users)}; remove the app first.`) : err;
+      throw users.length
+        ? new ConflictError(`Volume ${name} is in use by ${appsPhrase(users)}; remove the app first.`)
+        : err;
     }
     return volume;
   }

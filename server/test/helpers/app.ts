@@ -31,13 +31,25 @@ export class TestClient {
     readonly remoteAddress = '127.0.0.1',
   ) {}
 
-  async request<T = unknown>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<TestResponse<T>> {
+  async request<T = unknown>(
+    method: string,
+    url: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<TestResponse<T>> {
     const h: Record<string, string> = { ...headers };
     if (this.cookies.size) h.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    const csrf = url === '/api/auth/refresh' ? this.cookies.get('csrf_refresh_token') : this.cookies.get('csrf_access_token');
+    const csrf =
+      url === '/api/auth/refresh' ? this.cookies.get('csrf_refresh_token') : this.cookies.get('csrf_access_token');
     if (csrf && this.sendCsrf && !('x-csrf-token' in h)) h['x-csrf-token'] = csrf;
     if (this.bearer) h.authorization = `Bearer ${this.bearer}`;
-    const res = await this.app.inject({ method: method as 'GET', url, headers: h, remoteAddress: this.remoteAddress, ...(body !== undefined ? { payload: body as object } : {}) });
+    const res = await this.app.inject({
+      method: method as 'GET',
+      url,
+      headers: h,
+      remoteAddress: this.remoteAddress,
+      ...(body !== undefined ? { payload: body as object } : {}),
+    });
     for (const c of res.cookies as { name: string; value: string; maxAge?: number; expires?: Date }[]) {
       const expired = c.maxAge === 0 || (c.expires && c.expires.getTime() < Date.now()) || c.value === '';
       if (expired) this.cookies.delete(c.name);
@@ -89,7 +101,11 @@ export interface TestApp {
  * across restarts (the caller then removes it), and `ADMIN_PASSWORD: ''` for a first start
  * without a password (no sign-in then). `signIn: false` skips signing in.
  */
-export async function createTestApp(env: Record<string, string> = {}, { signIn = true } = {}, deps: AppDeps = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  { signIn = true } = {},
+  deps: AppDeps = {},
+): Promise<TestApp> {
   const ownDir = env.DATA_DIR === undefined;
   const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'berth-test-'));
   const config = loadConfig({

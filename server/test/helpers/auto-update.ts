@@ -23,7 +23,10 @@ export function testRepository(feature: string, name = 'app') {
     /** Builds an image from the test image under `ref` (`extra` adds Dockerfile lines), pushes it; returns its id. */
     publish(extra = ''): string {
       const dockerfile = `FROM ${testEngine().image}\n${extra}LABEL berth.nonce="${Math.random()}"\n`;
-      const id = dockerCli(['build', '-q', '-t', ref, '--label', 'berth.test=1', '-'], { input: dockerfile, timeoutMs: 120_000 }).trim();
+      const id = dockerCli(['build', '-q', '-t', ref, '--label', 'berth.test=1', '-'], {
+        input: dockerfile,
+        timeoutMs: 120_000,
+      }).trim();
       images.push(id);
       dockerCli(['push', ref], { timeoutMs: 120_000 });
       digests.push(dockerCli(['inspect', '--format', '{{index .RepoDigests 0}}', id]).trim().split('@')[1]!);
@@ -32,7 +35,8 @@ export function testRepository(feature: string, name = 'app') {
     async remove(): Promise<void> {
       tryDockerCli(['rmi', '-f', ref, ...images]);
       const [registry, ...path] = repo.split('/');
-      for (const digest of digests) await fetch(`http://${registry}/v2/${path.join('/')}/manifests/${digest}`, { method: 'DELETE' });
+      for (const digest of digests)
+        await fetch(`http://${registry}/v2/${path.join('/')}/manifests/${digest}`, { method: 'DELETE' });
     },
   };
 }
@@ -67,7 +71,11 @@ export async function autoUpdateHook(client: TestClient, scope: { app: string } 
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-  const channel = await client.post<{ id: number }>('/api/notifications/channels', { name: 'auto-update hook', type: 'webhook', url });
+  const channel = await client.post<{ id: number }>('/api/notifications/channels', {
+    name: 'auto-update hook',
+    type: 'webhook',
+    url,
+  });
   expect(channel.status, channel.text).toBe(200);
   for (const event of ['update_available', 'auto_update']) {
     const rule = await client.post('/api/notifications/rules', { event, channels: [channel.body.id], scope });

@@ -35,8 +35,12 @@ volumes:
 /** Container names of a project (any state), straight from the engine. */
 export function projectContainers(name: string): { name: string; service: string; state: string }[] {
   const out = tryDockerCli([
-    'ps', '-a', '--filter', `label=com.docker.compose.project=${name}`,
-    '--format', '{{.Names}}\t{{.Label "com.docker.compose.service"}}\t{{.State}}',
+    'ps',
+    '-a',
+    '--filter',
+    `label=com.docker.compose.project=${name}`,
+    '--format',
+    '{{.Names}}\t{{.Label "com.docker.compose.service"}}\t{{.State}}',
   ]).stdout;
   return out
     .split('\n')
@@ -49,11 +53,17 @@ export function projectContainers(name: string): { name: string; service: string
 
 /** Removes whatever a test left of a project in the engine (containers, its default network, its volumes). */
 export function cleanupProject(name: string): void {
-  const ids = tryDockerCli(['ps', '-aq', '--filter', `label=com.docker.compose.project=${name}`]).stdout.split('\n').filter(Boolean);
+  const ids = tryDockerCli(['ps', '-aq', '--filter', `label=com.docker.compose.project=${name}`])
+    .stdout.split('\n')
+    .filter(Boolean);
   if (ids.length) tryDockerCli(['rm', '-f', ...ids]);
-  const nets = tryDockerCli(['network', 'ls', '-q', '--filter', `label=com.docker.compose.project=${name}`]).stdout.split('\n').filter(Boolean);
+  const nets = tryDockerCli(['network', 'ls', '-q', '--filter', `label=com.docker.compose.project=${name}`])
+    .stdout.split('\n')
+    .filter(Boolean);
   if (nets.length) tryDockerCli(['network', 'rm', ...nets]);
-  const vols = tryDockerCli(['volume', 'ls', '-q', '--filter', `label=com.docker.compose.project=${name}`]).stdout.split('\n').filter(Boolean);
+  const vols = tryDockerCli(['volume', 'ls', '-q', '--filter', `label=com.docker.compose.project=${name}`])
+    .stdout.split('\n')
+    .filter(Boolean);
   if (vols.length) tryDockerCli(['volume', 'rm', '-f', ...vols]);
 }
 

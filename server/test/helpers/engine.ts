@@ -77,7 +77,10 @@ function cliPath(): string {
 /** The CLI's argv and environment for the test engine. */
 function cliCall(args: string[], opts: DockerCliOptions): { argv: string[]; env: NodeJS.ProcessEnv } {
   const { dockerHost } = testEngine();
-  return { argv: ['--host', dockerHost, ...args], env: { ...process.env, DOCKER_HOST: dockerHost, DOCKER_CLI_HINTS: 'false', ...opts.env } };
+  return {
+    argv: ['--host', dockerHost, ...args],
+    env: { ...process.env, DOCKER_HOST: dockerHost, DOCKER_CLI_HINTS: 'false', ...opts.env },
+  };
 }
 
 /** Runs the docker CLI against the test engine (argv array, no shell) and reports, never throws on exit status. */
@@ -98,10 +101,15 @@ export function tryDockerCli(args: string[], opts: DockerCliOptions = {}): Docke
 export function dockerCliAsync(args: string[], opts: Omit<DockerCliOptions, 'input'> = {}): Promise<string> {
   const { argv, env } = cliCall(args, opts);
   return new Promise((resolve, reject) => {
-    execFile(cliPath(), argv, { encoding: 'utf8', timeout: opts.timeoutMs ?? 120_000, maxBuffer: 64 * 1024 * 1024, env }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`docker ${args.join(' ')} failed: ${stderr.trim() || err.message}`));
-      else resolve(stdout);
-    });
+    execFile(
+      cliPath(),
+      argv,
+      { encoding: 'utf8', timeout: opts.timeoutMs ?? 120_000, maxBuffer: 64 * 1024 * 1024, env },
+      (err, stdout, stderr) => {
+        if (err) reject(new Error(`docker ${args.join(' ')} failed: ${stderr.trim() || err.message}`));
+        else resolve(stdout);
+      },
+    );
   });
 }
 
@@ -114,13 +122,17 @@ export function dockerCliAsync(args: string[], opts: Omit<DockerCliOptions, 'inp
 export function dockerCli(args: string[], opts: DockerCliOptions = {}): string {
   const res = tryDockerCli(args, opts);
   if (res.status !== 0) {
-    throw new Error(`docker ${args.join(' ')} exited ${res.status ?? 'by signal'}: ${res.stderr.trim() || res.stdout.trim()}`);
+    throw new Error(
+      `docker ${args.join(' ')} exited ${res.status ?? 'by signal'}: ${res.stderr.trim() || res.stdout.trim()}`,
+    );
   }
   return res.stdout;
 }
 
 /** Removes (forcefully) every container whose name contains `prefix`; for a test's afterAll. */
 export function removeContainersNamed(prefix: string): void {
-  const ids = tryDockerCli(['ps', '-aq', '--filter', `name=${prefix}`]).stdout.split('\n').filter(Boolean);
+  const ids = tryDockerCli(['ps', '-aq', '--filter', `name=${prefix}`])
+    .stdout.split('\n')
+    .filter(Boolean);
   if (ids.length) tryDockerCli(['rm', '-f', ...ids]);
 }

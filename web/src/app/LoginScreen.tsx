@@ -30,7 +30,15 @@ export function LoginScreen() {
   const message = login.error ? errorMessage(login.error) : null;
   return (
     <Center mih="100vh" p="md">
-      <Paper withBorder shadow="md" p="xl" radius="md" w="100%" maw={400} style={{ background: 'var(--berth-surface)' }}>
+      <Paper
+        withBorder
+        shadow="md"
+        p="xl"
+        radius="md"
+        w="100%"
+        maw={400}
+        style={{ background: 'var(--berth-surface)' }}
+      >
         <Stack>
           <Group gap="xs" justify="center">
             <Image src="/favicon.svg" w={36} h={36} alt="" />
@@ -49,8 +57,21 @@ export function LoginScreen() {
             passwordLogin && (
               <form onSubmit={submit} aria-label="Sign in">
                 <Stack>
-                  <TextInput label="Email" name="username" autoComplete="username" autoFocus value={username} onChange={(e) => setUsername(e.currentTarget.value)} />
-                  <PasswordField label="Password" name="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
+                  <TextInput
+                    label="Email"
+                    name="username"
+                    autoComplete="username"
+                    autoFocus
+                    value={username}
+                    onChange={(e) => setUsername(e.currentTarget.value)}
+                  />
+                  <PasswordField
+                    label="Password"
+                    name="password"
+                    autoComplete="current-password"
+                    value={password}
+                    onChange={(e) => setPassword(e.currentTarget.value)}
+                  />
                   {message && (
                     <Alert color="red" role="alert">
                       {message}

@@ -11,7 +11,11 @@ export function Providers({ children }: { children: ReactNode }) {
   const theme = useMemo(() => buildMantineTheme(themeState), [themeState]);
   const resolver = useMemo(() => themeCssResolver(themeState), [themeState]);
   return (
-    <MantineProvider theme={theme} cssVariablesResolver={resolver} forceColorScheme={themeState.dark ? 'dark' : 'light'}>
+    <MantineProvider
+      theme={theme}
+      cssVariablesResolver={resolver}
+      forceColorScheme={themeState.dark ? 'dark' : 'light'}
+    >
       <Notifications position="bottom-right" zIndex={1000} />
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
     </MantineProvider>

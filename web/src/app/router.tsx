@@ -2,14 +2,22 @@ import { useEffect, useMemo, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { createHashRouter, RouterProvider } from 'react-router-dom';
 import { LOCAL_ENVIRONMENT } from '@berth/contract';
-import { environmentBasename, environmentOfHash, hashInEnvironment, rememberedEnvironment, setEnvironment, useEnvironment } from '../lib/environment';
+import {
+  environmentBasename,
+  environmentOfHash,
+  hashInEnvironment,
+  rememberedEnvironment,
+  setEnvironment,
+  useEnvironment,
+} from '../lib/environment';
 import { routes } from './routes';
 
 /** The environment the address names; a start at the bare `#/` goes to the one chosen last time. */
 function startEnvironment(): string {
   const { hash } = window.location;
   const remembered = rememberedEnvironment();
-  if ((hash === '' || hash === '#' || hash === '#/') && remembered !== LOCAL_ENVIRONMENT) window.location.replace(hashInEnvironment(hash, remembered));
+  if ((hash === '' || hash === '#' || hash === '#/') && remembered !== LOCAL_ENVIRONMENT)
+    window.location.replace(hashInEnvironment(hash, remembered));
   return environmentOfHash(window.location.hash);
 }
 

@@ -47,8 +47,16 @@ export const routes: RouteObject[] = [
         element: <Outlet />,
         children: [
           { index: true, handle: named('View Templates'), lazy: page(() => import('./pages/templates-list')) },
-          { path: 'new', handle: named('New Template'), lazy: gated(templateApi.create, () => import('./pages/template-new')) },
-          { path: ':templateId', handle: named('Template Details'), lazy: page(() => import('./pages/template-details')) },
+          {
+            path: 'new',
+            handle: named('New Template'),
+            lazy: gated(templateApi.create, () => import('./pages/template-new')),
+          },
+          {
+            path: ':templateId',
+            handle: named('Template Details'),
+            lazy: page(() => import('./pages/template-details')),
+          },
         ],
       },
       {
@@ -56,10 +64,26 @@ export const routes: RouteObject[] = [
         element: <Outlet />,
         children: [
           { index: true, handle: named('View Applications'), lazy: page(() => import('./pages/apps-list')) },
-          { path: 'deploy', handle: named('Add Application'), lazy: gated(deployApi.deploy, () => import('./pages/app-add')) },
-          { path: 'deploy/:appId', handle: named('Deploy'), lazy: gated(deployApi.deploy, () => import('./pages/app-deploy')) },
-          { path: 'edit/:appName', handle: named('Edit'), lazy: gated(deployApi.deploy, () => import('./pages/app-edit')) },
-          { path: 'templates', handle: named('Deploy from Template'), lazy: gated(deployApi.deploy, () => import('./pages/apps-from-template')) },
+          {
+            path: 'deploy',
+            handle: named('Add Application'),
+            lazy: gated(deployApi.deploy, () => import('./pages/app-add')),
+          },
+          {
+            path: 'deploy/:appId',
+            handle: named('Deploy'),
+            lazy: gated(deployApi.deploy, () => import('./pages/app-deploy')),
+          },
+          {
+            path: 'edit/:appName',
+            handle: named('Edit'),
+            lazy: gated(deployApi.deploy, () => import('./pages/app-edit')),
+          },
+          {
+            path: 'templates',
+            handle: named('Deploy from Template'),
+            lazy: gated(deployApi.deploy, () => import('./pages/apps-from-template')),
+          },
           {
             path: ':appName',
             lazy: page(() => import('./pages/app-layout')),
@@ -68,7 +92,11 @@ export const routes: RouteObject[] = [
               { path: 'info', handle: named('Info'), lazy: page(() => import('./pages/app-info')) },
               { path: 'top', handle: named('Processes'), lazy: page(() => import('./pages/app-processes')) },
               { path: 'logs', handle: named('Logs'), lazy: page(() => import('./pages/app-logs')) },
-              { path: 'terminal', handle: named('Terminal'), lazy: gated(terminalApi.appExec, () => import('./pages/app-terminal')) },
+              {
+                path: 'terminal',
+                handle: named('Terminal'),
+                lazy: gated(terminalApi.appExec, () => import('./pages/app-terminal')),
+              },
               { path: 'stats', handle: named('Stats'), lazy: page(() => import('./pages/app-stats')) },
             ],
           },
@@ -79,8 +107,16 @@ export const routes: RouteObject[] = [
         element: <Outlet />,
         children: [
           { index: true, handle: named('View Projects'), lazy: page(() => import('./pages/projects-list')) },
-          { path: ':projectName/edit', handle: named('Edit Project'), lazy: gated(projectApi.edit, () => import('./pages/project-edit')) },
-          { path: ':projectName', handle: named('Project Details'), lazy: page(() => import('./pages/project-details')) },
+          {
+            path: ':projectName/edit',
+            handle: named('Edit Project'),
+            lazy: gated(projectApi.edit, () => import('./pages/project-edit')),
+          },
+          {
+            path: ':projectName',
+            handle: named('Project Details'),
+            lazy: page(() => import('./pages/project-details')),
+          },
         ],
       },
       {
@@ -89,7 +125,11 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <Navigate to="info" replace /> },
           { path: 'info', handle: named('User Info'), lazy: page(() => import('./pages/user-info')) },
-          { path: 'changePassword', handle: named('Change Password'), lazy: page(() => import('./pages/user-change-password')) },
+          {
+            path: 'changePassword',
+            handle: named('Change Password'),
+            lazy: page(() => import('./pages/user-change-password')),
+          },
           { path: 'security', handle: named('Security'), lazy: page(() => import('./pages/user-security')) },
         ],
       },
@@ -100,12 +140,28 @@ export const routes: RouteObject[] = [
           { index: true, element: <Navigate to="info" replace /> },
           { path: 'info', handle: named('Server Info'), lazy: page(() => import('./pages/settings-info')) },
           { path: 'theme', handle: named('Theme'), lazy: page(() => import('./pages/settings-theme')) },
-          { path: 'templateVariables', handle: named('Template Variables'), lazy: page(() => import('./pages/settings-template-variables')) },
-          { path: 'environments', handle: named('Environments'), lazy: page(() => import('./pages/settings-environments')) },
+          {
+            path: 'templateVariables',
+            handle: named('Template Variables'),
+            lazy: page(() => import('./pages/settings-template-variables')),
+          },
+          {
+            path: 'environments',
+            handle: named('Environments'),
+            lazy: page(() => import('./pages/settings-environments')),
+          },
           { path: 'prune', handle: named('Prune'), lazy: page(() => import('./pages/settings-prune')) },
           { path: 'update', handle: named('Update'), lazy: page(() => import('./pages/settings-update')) },
-          { path: 'auto-update', handle: named('Auto-update'), lazy: page(() => import('./pages/settings-auto-update')) },
-          { path: 'notifications', handle: named('Notifications'), lazy: page(() => import('./pages/settings-notifications')) },
+          {
+            path: 'auto-update',
+            handle: named('Auto-update'),
+            lazy: page(() => import('./pages/settings-auto-update')),
+          },
+          {
+            path: 'notifications',
+            handle: named('Notifications'),
+            lazy: page(() => import('./pages/settings-notifications')),
+          },
           { path: 'audit', handle: named('Audit Log'), lazy: page(() => import('./pages/settings-audit')) },
           { path: 'users', handle: named('Users'), lazy: page(() => import('./pages/settings-users')) },
         ],
@@ -116,12 +172,28 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <Navigate to="images" replace /> },
           { path: 'images', handle: named('Images'), lazy: page(() => import('./pages/images-list')) },
-          { path: 'images/:imageid', handle: named('Image Details'), lazy: page(() => import('./pages/image-details')) },
+          {
+            path: 'images/:imageid',
+            handle: named('Image Details'),
+            lazy: page(() => import('./pages/image-details')),
+          },
           { path: 'volumes', handle: named('Volumes'), lazy: page(() => import('./pages/volumes-list')) },
-          { path: 'volumes/:volumeName', handle: named('Volume Details'), lazy: page(() => import('./pages/volume-details')) },
+          {
+            path: 'volumes/:volumeName',
+            handle: named('Volume Details'),
+            lazy: page(() => import('./pages/volume-details')),
+          },
           { path: 'networks', handle: named('Networks'), lazy: page(() => import('./pages/networks-list')) },
-          { path: 'networks/new', handle: named('New Network'), lazy: gated(networkApi.create, () => import('./pages/network-new')) },
-          { path: 'networks/:networkid', handle: named('Network Details'), lazy: page(() => import('./pages/network-details')) },
+          {
+            path: 'networks/new',
+            handle: named('New Network'),
+            lazy: gated(networkApi.create, () => import('./pages/network-new')),
+          },
+          {
+            path: 'networks/:networkid',
+            handle: named('Network Details'),
+            lazy: page(() => import('./pages/network-details')),
+          },
         ],
       },
       {
@@ -131,10 +203,18 @@ export const routes: RouteObject[] = [
           { index: true, handle: named('Swarm'), lazy: page(() => import('./pages/swarm-overview')) },
           { path: 'nodes', handle: named('Nodes'), lazy: page(() => import('./pages/swarm-nodes')) },
           { path: 'services', handle: named('Services'), lazy: page(() => import('./pages/swarm-services')) },
-          { path: 'services/new', handle: named('Create Service'), lazy: gated(swarmApi.createService, () => import('./pages/swarm-service-new')) },
+          {
+            path: 'services/new',
+            handle: named('Create Service'),
+            lazy: gated(swarmApi.createService, () => import('./pages/swarm-service-new')),
+          },
           { path: 'services/:serviceId', handle: named('Service'), lazy: page(() => import('./pages/swarm-service')) },
           { path: 'stacks', handle: named('Stacks'), lazy: page(() => import('./pages/swarm-stacks')) },
-          { path: 'stacks/new', handle: named('Deploy Stack'), lazy: gated(swarmApi.deployStack, () => import('./pages/swarm-stack')) },
+          {
+            path: 'stacks/new',
+            handle: named('Deploy Stack'),
+            lazy: gated(swarmApi.deployStack, () => import('./pages/swarm-stack')),
+          },
           { path: 'stacks/:stackName', handle: named('Stack'), lazy: page(() => import('./pages/swarm-stack')) },
           { path: 'configs', handle: named('Configs'), lazy: page(() => import('./pages/swarm-configs')) },
           { path: 'secrets', handle: named('Secrets'), lazy: page(() => import('./pages/swarm-secrets')) },

@@ -8,7 +8,12 @@ import type { RouteAccess } from '../lib/session';
  * A table toolbar's "+" (Pull Image, Create Volume, Deploy Stack…): opens a page (`to`) or a dialog
  * (`onClick`). Only there for a role that may call `route`, the call it leads to.
  */
-export function AddAction({ label, route, to, onClick }: { label: string; route: RouteAccess } & ({ to: string; onClick?: never } | { onClick: () => void; to?: never })) {
+export function AddAction({
+  label,
+  route,
+  to,
+  onClick,
+}: { label: string; route: RouteAccess } & ({ to: string; onClick?: never } | { onClick: () => void; to?: never })) {
   return (
     <Can route={route}>
       <Tooltip label={label}>

@@ -20,17 +20,29 @@ export interface BatchAction<T, K extends string = string> {
 }
 
 /** The one action of the resource tables' bars. */
-export const REMOVE_ACTIONS: readonly BatchAction<unknown, 'remove'>[] = [{ key: 'remove', label: 'Remove', done: 'removed', color: 'red', danger: true }];
+export const REMOVE_ACTIONS: readonly BatchAction<unknown, 'remove'>[] = [
+  { key: 'remove', label: 'Remove', done: 'removed', color: 'red', danger: true },
+];
 
 /**
  * A table's selection: the keys the table's boxes show, and the rows they name. `route` is the
  * batch call the selection is for: a role that may not call it gets no selection (no boxes, no bar).
  */
-export function useBatchSelection<T>(rows: readonly T[] | undefined, rowKey: (row: T) => string, selectLabel: (row: T) => string, route: RouteAccess) {
+export function useBatchSelection<T>(
+  rows: readonly T[] | undefined,
+  rowKey: (row: T) => string,
+  selectLabel: (row: T) => string,
+  route: RouteAccess,
+) {
   const [selected, setSelected] = useState<Set<string>>(() => new Set());
   const allowed = useCan(route);
-  const selectedRows = useMemo(() => (allowed ? (rows ?? []).filter((r) => selected.has(rowKey(r))) : []), [allowed, rows, selected, rowKey]);
-  const selection: (RowSelection & { selectLabel: (row: T) => string }) | undefined = allowed ? { selected, onChange: setSelected, selectLabel } : undefined;
+  const selectedRows = useMemo(
+    () => (allowed ? (rows ?? []).filter((r) => selected.has(rowKey(r))) : []),
+    [allowed, rows, selected, rowKey],
+  );
+  const selection: (RowSelection & { selectLabel: (row: T) => string }) | undefined = allowed
+    ? { selected, onChange: setSelected, selectLabel }
+    : undefined;
   return { selection, selectedRows };
 }
 
@@ -57,7 +69,16 @@ export function BatchBar<T, K extends string>(props: BatchBarProps<T, K>) {
   return props.selection ? <SelectionBar {...props} selection={props.selection} /> : null;
 }
 
-function SelectionBar<T, K extends string>({ noun, selectedRows, selection, rowKey, itemOf, labelOf, actions, run }: BatchBarProps<T, K> & { selection: RowSelection }) {
+function SelectionBar<T, K extends string>({
+  noun,
+  selectedRows,
+  selection,
+  rowKey,
+  itemOf,
+  labelOf,
+  actions,
+  run,
+}: BatchBarProps<T, K> & { selection: RowSelection }) {
   const [confirming, setConfirming] = useState<BatchAction<T, K> | null>(null);
   const [pending, setPending] = useState(false);
   const [summary, setSummary] = useState<{ text: string; failed: boolean } | null>(null);
@@ -71,7 +92,13 @@ function SelectionBar<T, K extends string>({ noun, selectedRows, selection, rowK
     try {
       const results = await run(action.key, rows.map(itemOf));
       const failed = new Set(results.filter((r) => !r.ok).map((r) => r.name));
-      setSummary({ text: summaryText(results.map((r) => ({ ...r, name: labels.get(r.name) ?? r.name })), action.done), failed: failed.size > 0 });
+      setSummary({
+        text: summaryText(
+          results.map((r) => ({ ...r, name: labels.get(r.name) ?? r.name })),
+          action.done,
+        ),
+        failed: failed.size > 0,
+      });
       selection.onChange(new Set(rows.filter((r) => failed.has(itemOf(r))).map(rowKey)));
     } catch (err) {
       setSummary({ text: errorMessage(err), failed: true });
@@ -84,7 +111,14 @@ function SelectionBar<T, K extends string>({ noun, selectedRows, selection, rowK
   return (
     <>
       {summary && (
-        <Alert color={summary.failed ? 'orange' : 'green'} mb="sm" withCloseButton closeButtonLabel="Dismiss summary" onClose={() => setSummary(null)} data-testid="batch-summary">
+        <Alert
+          color={summary.failed ? 'orange' : 'green'}
+          mb="sm"
+          withCloseButton
+          closeButtonLabel="Dismiss summary"
+          onClose={() => setSummary(null)}
+          data-testid="batch-summary"
+        >
           {summary.text}
         </Alert>
       )}

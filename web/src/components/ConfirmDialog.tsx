@@ -15,7 +15,17 @@ export interface ConfirmDialogProps {
 }
 
 /** The one confirmation dialog: a title, an explanation and Cancel / confirm buttons. */
-export function ConfirmDialog({ opened, title, children, confirmLabel = 'Delete', cancelLabel = 'Cancel', danger = true, loading, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  opened,
+  title,
+  children,
+  confirmLabel = 'Delete',
+  cancelLabel = 'Cancel',
+  danger = true,
+  loading,
+  onConfirm,
+  onCancel,
+}: ConfirmDialogProps) {
   return (
     <Modal opened={opened} onClose={onCancel} title={<Text fw={600}>{title}</Text>} centered>
       <Stack>

@@ -1,8 +1,28 @@
 import { useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
-import { Box, Center, Group, Pagination, Progress, Select, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
+import {
+  Box,
+  Center,
+  Group,
+  Pagination,
+  Progress,
+  Select,
+  Table,
+  Text,
+  TextInput,
+  UnstyledButton,
+} from '@mantine/core';
 import { IconChevronDown, IconChevronUp, IconSearch, IconSelector } from '@tabler/icons-react';
 import { PageSelectBox, RowSelectBox, type RowSelection } from './SelectCells';
-import { filterRows, nextSort, pageCount, pageRows, PAGE_SIZES, sortRows, type Column, type SortState } from './data-table-model';
+import {
+  filterRows,
+  nextSort,
+  pageCount,
+  pageRows,
+  PAGE_SIZES,
+  sortRows,
+  type Column,
+  type SortState,
+} from './data-table-model';
 
 export type { Column } from './data-table-model';
 export type { RowSelection } from './SelectCells';
@@ -37,7 +57,13 @@ export interface DataTableProps<T> {
  * The row menu stays pinned to the right edge while a wide table scrolls sideways, so on a phone
  * every row's actions are on screen without scrolling.
  */
-const PINNED: CSSProperties = { position: 'sticky', right: 0, zIndex: 1, background: 'var(--mantine-color-body)', boxShadow: '-6px 0 6px -6px rgba(0, 0, 0, 0.25)' };
+const PINNED: CSSProperties = {
+  position: 'sticky',
+  right: 0,
+  zIndex: 1,
+  background: 'var(--mantine-color-body)',
+  boxShadow: '-6px 0 6px -6px rgba(0, 0, 0, 0.25)',
+};
 
 function SortIcon({ active, direction }: { active: boolean; direction?: 'asc' | 'desc' }) {
   if (!active) return <IconSelector size={14} />;
@@ -52,9 +78,15 @@ export function DataTable<T>(props: DataTableProps<T>) {
   const [sort, setSort] = useState<SortState | null>(props.defaultSort ?? null);
   const [pageSize, setPageSize] = useState(props.pageSize ?? 25);
   const [page, setPage] = useState(1);
-  const visible = useMemo(() => columns.filter((c) => !props.hiddenColumns?.includes(c.key)), [columns, props.hiddenColumns]);
+  const visible = useMemo(
+    () => columns.filter((c) => !props.hiddenColumns?.includes(c.key)),
+    [columns, props.hiddenColumns],
+  );
 
-  const rows = useMemo(() => sortRows(filterRows(props.data ?? [], visible, query), visible, sort), [props.data, visible, query, sort]);
+  const rows = useMemo(
+    () => sortRows(filterRows(props.data ?? [], visible, query), visible, sort),
+    [props.data, visible, query, sort],
+  );
   const pages = pageCount(rows.length, pageSize);
   useEffect(() => {
     if (page > pages) setPage(pages);
@@ -103,7 +135,15 @@ export function DataTable<T>(props: DataTableProps<T>) {
         </Group>
       )}
       <Box h={4} mb={4}>
-        {props.loading && <Progress size={4} value={props.progress ?? 100} animated={props.progress === undefined} striped={props.progress === undefined} aria-label="Loading" />}
+        {props.loading && (
+          <Progress
+            size={4}
+            value={props.progress ?? 100}
+            animated={props.progress === undefined}
+            striped={props.progress === undefined}
+            aria-label="Loading"
+          />
+        )}
       </Box>
       {/* A table that scrolls sideways (on a phone) can be scrolled with the keyboard too. */}
       <Table.ScrollContainer minWidth={500} scrollAreaProps={{ viewportProps: { tabIndex: 0 } }}>
@@ -121,14 +161,26 @@ export function DataTable<T>(props: DataTableProps<T>) {
           </Table.Thead>
           <Table.Tbody>
             {shown.map((row) => (
-              <Table.Tr key={rowKey(row)} onClick={onRowClick ? () => onRowClick(row) : undefined} style={onRowClick ? { cursor: 'pointer' } : undefined}>
+              <Table.Tr
+                key={rowKey(row)}
+                onClick={onRowClick ? () => onRowClick(row) : undefined}
+                style={onRowClick ? { cursor: 'pointer' } : undefined}
+              >
                 {selection && (
                   <Table.Td onClick={(e) => e.stopPropagation()}>
-                    <RowSelectBox selection={selection} pageKeys={pageKeys} rowKey={rowKey(row)} label={selection.selectLabel(row)} anchor={anchor} />
+                    <RowSelectBox
+                      selection={selection}
+                      pageKeys={pageKeys}
+                      rowKey={rowKey(row)}
+                      label={selection.selectLabel(row)}
+                      anchor={anchor}
+                    />
                   </Table.Td>
                 )}
                 {visible.map((col) => (
-                  <Table.Td key={col.key}>{col.render ? col.render(row) : String((row as Record<string, unknown>)[col.key] ?? '')}</Table.Td>
+                  <Table.Td key={col.key}>
+                    {col.render ? col.render(row) : String((row as Record<string, unknown>)[col.key] ?? '')}
+                  </Table.Td>
                 ))}
                 {rowMenu && (
                   <Table.Td onClick={(e) => e.stopPropagation()} style={PINNED}>
@@ -142,7 +194,9 @@ export function DataTable<T>(props: DataTableProps<T>) {
       </Table.ScrollContainer>
       {shown.length === 0 && !props.loading && (
         <Center py="lg">
-          <Text c="dimmed">{query && (props.data?.length ?? 0) > 0 ? 'No matching rows.' : props.emptyText ?? 'No data available.'}</Text>
+          <Text c="dimmed">
+            {query && (props.data?.length ?? 0) > 0 ? 'No matching rows.' : (props.emptyText ?? 'No data available.')}
+          </Text>
         </Center>
       )}
       {sizes.length > 0 && (props.data?.length ?? 0) > 0 && (
@@ -165,7 +219,10 @@ export function DataTable<T>(props: DataTableProps<T>) {
             />
           </Group>
           <Text size="sm" c="dimmed">
-            {rows.length === 0 ? '0' : `${pageSize === 0 ? 1 : (page - 1) * pageSize + 1}-${pageSize === 0 ? rows.length : Math.min(page * pageSize, rows.length)}`} of {rows.length}
+            {rows.length === 0
+              ? '0'
+              : `${pageSize === 0 ? 1 : (page - 1) * pageSize + 1}-${pageSize === 0 ? rows.length : Math.min(page * pageSize, rows.length)}`}{' '}
+            of {rows.length}
           </Text>
           {pages > 1 && <Pagination size="sm" total={pages} value={Math.min(page, pages)} onChange={setPage} />}
         </Group>

@@ -38,11 +38,29 @@ const mono = (text: string) => (
 );
 
 /** A map (labels, options) as a two-column table. */
-export function PairsTable({ label, pairs, keyHeader = 'Name', emptyText }: { label: string; pairs: Record<string, string> | null | undefined; keyHeader?: string; emptyText?: string }) {
+export function PairsTable({
+  label,
+  pairs,
+  keyHeader = 'Name',
+  emptyText,
+}: {
+  label: string;
+  pairs: Record<string, string> | null | undefined;
+  keyHeader?: string;
+  emptyText?: string;
+}) {
   const rows: Pair[] = Object.entries(pairs ?? {}).map(([key, value]) => ({ key, value }));
   const columns: Column<Pair>[] = [
     { key: 'key', header: keyHeader, sortable: true, render: (p) => mono(p.key) },
     { key: 'value', header: 'Value', render: (p) => mono(p.value) },
   ];
-  return <KeyValueTable label={label} rows={rows} columns={columns} rowKey={(p) => p.key} emptyText={emptyText ?? `No ${label.toLowerCase()}.`} />;
+  return (
+    <KeyValueTable
+      label={label}
+      rows={rows}
+      columns={columns}
+      rowKey={(p) => p.key}
+      emptyText={emptyText ?? `No ${label.toLowerCase()}.`}
+    />
+  );
 }

@@ -11,5 +11,15 @@ export interface KeyValueTableProps<T> {
 
 /** A short, unpaged table (environment, labels, sysctls, ports...) on the shared DataTable. */
 export function KeyValueTable<T>({ rows, columns, rowKey, label, emptyText }: KeyValueTableProps<T>) {
-  return <DataTable label={label} data={rows} columns={columns} rowKey={rowKey} pageSize={0} pageSizeOptions={[]} emptyText={emptyText} />;
+  return (
+    <DataTable
+      label={label}
+      data={rows}
+      columns={columns}
+      rowKey={rowKey}
+      pageSize={0}
+      pageSizeOptions={[]}
+      emptyText={emptyText}
+    />
+  );
 }

@@ -8,7 +8,21 @@ import { ConfirmDialog } from './ConfirmDialog';
  * A list row's menu: View, any extra items, Delete (images, volumes, networks share it). Delete is
  * there only for a role that may call `deleteRoute`; extra items that change things are wrapped in `<Can>`.
  */
-export function RowMenu({ name, onView, onDelete, deleteRoute, loading, children }: { name: string; onView: () => void; onDelete: () => void; deleteRoute: RouteAccess; loading?: boolean; children?: ReactNode }) {
+export function RowMenu({
+  name,
+  onView,
+  onDelete,
+  deleteRoute,
+  loading,
+  children,
+}: {
+  name: string;
+  onView: () => void;
+  onDelete: () => void;
+  deleteRoute: RouteAccess;
+  loading?: boolean;
+  children?: ReactNode;
+}) {
   const canDelete = useCan(deleteRoute);
   return (
     <Menu position="bottom-end" withinPortal>
@@ -53,7 +67,15 @@ export function DetailMenu({ deleteRoute, ...props }: DetailMenuProps) {
   return useCan(deleteRoute) ? <ActionsMenu {...props} /> : null;
 }
 
-function ActionsMenu({ deleteLabel, confirmTitle, confirmText, deleting, onDelete, loading, children }: Omit<DetailMenuProps, 'deleteRoute'>) {
+function ActionsMenu({
+  deleteLabel,
+  confirmTitle,
+  confirmText,
+  deleting,
+  onDelete,
+  loading,
+  children,
+}: Omit<DetailMenuProps, 'deleteRoute'>) {
   const [confirming, setConfirming] = useState(false);
   return (
     <>
@@ -70,7 +92,13 @@ function ActionsMenu({ deleteLabel, confirmTitle, confirmText, deleting, onDelet
           </Menu.Item>
         </Menu.Dropdown>
       </Menu>
-      <ConfirmDialog opened={confirming} title={confirmTitle} loading={deleting} onConfirm={() => onDelete(() => setConfirming(false))} onCancel={() => setConfirming(false)}>
+      <ConfirmDialog
+        opened={confirming}
+        title={confirmTitle}
+        loading={deleting}
+        onConfirm={() => onDelete(() => setConfirming(false))}
+        onCancel={() => setConfirming(false)}
+      >
         {confirmText}
       </ConfirmDialog>
     </>

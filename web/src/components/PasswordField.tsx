@@ -6,7 +6,9 @@ import { useState, type KeyboardEvent } from 'react';
  * "Hide password"; it sits right after its field, which names the context) and reachable with
  * Tab and works with Enter as well as Space, which Mantine's default toggle (tabIndex -1, no name) is not.
  */
-export function PasswordField(props: Omit<PasswordInputProps, 'visible' | 'onVisibilityChange' | 'visibilityToggleButtonProps'>) {
+export function PasswordField(
+  props: Omit<PasswordInputProps, 'visible' | 'onVisibilityChange' | 'visibilityToggleButtonProps'>,
+) {
   const [visible, setVisible] = useState(false);
   return (
     <PasswordInput

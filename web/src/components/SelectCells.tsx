@@ -23,7 +23,13 @@ export function PageSelectBox({ selection, pageKeys }: { selection: RowSelection
 }
 
 /** A row's box; shift-click selects the range from the row clicked before (`anchor`). */
-export function RowSelectBox(props: { selection: RowSelection; pageKeys: readonly string[]; rowKey: string; label: string; anchor: MutableRefObject<string | null> }) {
+export function RowSelectBox(props: {
+  selection: RowSelection;
+  pageKeys: readonly string[];
+  rowKey: string;
+  label: string;
+  anchor: MutableRefObject<string | null>;
+}) {
   const { selection, pageKeys, rowKey, anchor } = props;
   return (
     <Checkbox
@@ -31,7 +37,9 @@ export function RowSelectBox(props: { selection: RowSelection; pageKeys: readonl
       checked={selection.selected.has(rowKey)}
       onChange={(e) => {
         const shift = (e.nativeEvent as MouseEvent).shiftKey === true;
-        selection.onChange(toggleRows(selection.selected, pageKeys, rowKey, e.currentTarget.checked, anchor.current, shift));
+        selection.onChange(
+          toggleRows(selection.selected, pageKeys, rowKey, e.currentTarget.checked, anchor.current, shift),
+        );
         anchor.current = rowKey;
       }}
     />

@@ -31,7 +31,14 @@ function cssColor(value: string, el: HTMLElement): string {
   return name ? getComputedStyle(el).getPropertyValue(name).trim() || 'gray' : value;
 }
 
-const timeFormat = (t: number) => new Date(t * 1000).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+const timeFormat = (t: number) =>
+  new Date(t * 1000).toLocaleString(undefined, {
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
 
 /** A floating tooltip with the time and every series' value under the cursor. */
 function tooltipPlugin(format: (v: number) => string, names: string[]): uPlot.Plugin {
@@ -47,13 +54,15 @@ function tooltipPlugin(format: (v: number) => string, names: string[]): uPlot.Pl
       },
       setCursor: (u) => {
         const i = u.cursor.idx;
-        if (i === null || i === undefined || u.cursor.left === undefined || u.cursor.left < 0) return void (tip.style.display = 'none');
+        if (i === null || i === undefined || u.cursor.left === undefined || u.cursor.left < 0)
+          return void (tip.style.display = 'none');
         const rows = names.map((n, s) => {
           const v = u.data[s + 1]?.[i];
           return `${n}: ${v === null || v === undefined ? '–' : format(v)}`;
         });
         tip.textContent = '';
-        for (const line of [timeFormat(u.data[0][i]!), ...rows]) tip.appendChild(Object.assign(document.createElement('div'), { textContent: line }));
+        for (const line of [timeFormat(u.data[0][i]!), ...rows])
+          tip.appendChild(Object.assign(document.createElement('div'), { textContent: line }));
         tip.style.display = 'block';
         const left = Math.min(u.cursor.left + 12, u.over.clientWidth - tip.offsetWidth);
         tip.style.left = `${Math.max(0, left)}px`;
@@ -85,15 +94,42 @@ export function TimeChart({ times, series, label, height = 200, max, format, com
       height,
       legend: { show: false },
       cursor: compact ? { show: false } : { y: false, points: { size: 6 } },
-      scales: { x: { time: true }, y: { range: (_u, _min, dataMax) => [0, max === undefined ? Math.max(1, dataMax * 1.1) : Math.max(max, dataMax)] } },
+      scales: {
+        x: { time: true },
+        y: {
+          range: (_u, _min, dataMax) => [0, max === undefined ? Math.max(1, dataMax * 1.1) : Math.max(max, dataMax)],
+        },
+      },
       axes: compact
         ? [{ show: false }, { show: false }]
         : [
             { stroke: dimmed, grid: { stroke: 'rgba(128,128,128,0.15)' }, ticks: { show: false } },
-            { stroke: dimmed, grid: { stroke: 'rgba(128,128,128,0.15)' }, ticks: { show: false }, size: 70, values: (_u, ticks) => ticks.map(fmt) },
+            {
+              stroke: dimmed,
+              grid: { stroke: 'rgba(128,128,128,0.15)' },
+              ticks: { show: false },
+              size: 70,
+              values: (_u, ticks) => ticks.map(fmt),
+            },
           ],
-      series: [{}, ...series.map((s) => ({ label: s.label, stroke: cssColor(s.color, el), width: compact ? 1.5 : 2, dash: s.dash ? [4, 4] : undefined, points: { show: false } }))],
-      plugins: compact ? [] : [tooltipPlugin(fmt, series.map((s) => s.label))],
+      series: [
+        {},
+        ...series.map((s) => ({
+          label: s.label,
+          stroke: cssColor(s.color, el),
+          width: compact ? 1.5 : 2,
+          dash: s.dash ? [4, 4] : undefined,
+          points: { show: false },
+        })),
+      ],
+      plugins: compact
+        ? []
+        : [
+            tooltipPlugin(
+              fmt,
+              series.map((s) => s.label),
+            ),
+          ],
     };
     const u = new uPlot(opts, latest.current.data, el);
     plot.current = u;
@@ -111,5 +147,13 @@ export function TimeChart({ times, series, label, height = 200, max, format, com
     plot.current?.setData(data);
   });
 
-  return <Box ref={box} role="img" aria-label={label} data-points={times.length} style={{ position: 'relative', width: '100%', minHeight: height }} />;
+  return (
+    <Box
+      ref={box}
+      role="img"
+      aria-label={label}
+      data-points={times.length}
+      style={{ position: 'relative', width: '100%', minHeight: height }}
+    />
+  );
 }

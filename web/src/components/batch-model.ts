@@ -4,7 +4,14 @@ import type { BatchItemResult } from '@berth/contract';
  * A click on a row's box. With shift and an earlier click on this page (the anchor), every row
  * between the two takes the clicked row's new state, like a file manager.
  */
-export function toggleRows(selected: ReadonlySet<string>, pageKeys: readonly string[], key: string, checked: boolean, anchor: string | null, shift: boolean): Set<string> {
+export function toggleRows(
+  selected: ReadonlySet<string>,
+  pageKeys: readonly string[],
+  key: string,
+  checked: boolean,
+  anchor: string | null,
+  shift: boolean,
+): Set<string> {
   const next = new Set(selected);
   const from = shift && anchor !== null ? pageKeys.indexOf(anchor) : -1;
   const to = pageKeys.indexOf(key);

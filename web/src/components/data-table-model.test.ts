@@ -25,9 +25,17 @@ describe('DataTable model', () => {
   });
 
   it('sorts numbers numerically, text naturally, and empty values last', () => {
-    expect(sortRows(rows, columns, { key: 'name', direction: 'asc' }).map((r) => r.name)).toEqual(['Database', 'web-2', 'web-10']);
+    expect(sortRows(rows, columns, { key: 'name', direction: 'asc' }).map((r) => r.name)).toEqual([
+      'Database',
+      'web-2',
+      'web-10',
+    ]);
     expect(sortRows(rows, columns, { key: 'size', direction: 'desc' }).map((r) => r.size)).toEqual([30, 20, 10]);
-    expect(sortRows(rows, columns, { key: 'tag', direction: 'desc' }).map((r) => r.name)).toEqual(['Database', 'web-10', 'web-2']);
+    expect(sortRows(rows, columns, { key: 'tag', direction: 'desc' }).map((r) => r.name)).toEqual([
+      'Database',
+      'web-10',
+      'web-2',
+    ]);
   });
 
   it('cycles sorting asc, desc, off', () => {

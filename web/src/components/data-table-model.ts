@@ -44,7 +44,10 @@ export function filterRows<T>(rows: readonly T[], columns: readonly Column<T>[],
   if (words.length === 0) return [...rows];
   const searchable = columns.filter((c) => !c.noSearch);
   return rows.filter((row) => {
-    const text = searchable.map((c) => searchTextOf(c, row)).join(' ').toLowerCase();
+    const text = searchable
+      .map((c) => searchTextOf(c, row))
+      .join(' ')
+      .toLowerCase();
     return words.every((w) => text.includes(w));
   });
 }

@@ -20,7 +20,10 @@ async function readAll(chunks: string[]): Promise<SseMessage[][]> {
 
 describe('readEvents', () => {
   it('hands over one batch per network chunk: named events, unnamed ones as message, multi-line data; pings skipped', async () => {
-    const batches = await readAll([': ping\n\nevent: update\ndata: one\n\ndata: a\ndata: b\n\n', 'event: status\r\ndata: {"x":1}\r\n\r\n']);
+    const batches = await readAll([
+      ': ping\n\nevent: update\ndata: one\n\ndata: a\ndata: b\n\n',
+      'event: status\r\ndata: {"x":1}\r\n\r\n',
+    ]);
     expect(batches).toEqual([
       [
         { event: 'update', data: 'one' },

@@ -1,4 +1,12 @@
-import { authApi, CSRF_PROTOCOL_PREFIX, environmentPath, fillPath, type ErrorCode, type RouteDef, type RouteResponse } from '@berth/contract';
+import {
+  authApi,
+  CSRF_PROTOCOL_PREFIX,
+  environmentPath,
+  fillPath,
+  type ErrorCode,
+  type RouteDef,
+  type RouteResponse,
+} from '@berth/contract';
 import { createParser } from 'eventsource-parser';
 import type { z } from 'zod';
 import { currentEnvironment } from './environment';
@@ -70,7 +78,7 @@ let openCsrf: Promise<string | undefined> | null = null;
 /** The token of GET /api/auth/csrf, fetched once; only asked for while the server has auth turned off. */
 function openCsrfToken(): Promise<string | undefined> {
   openCsrf ??= fetch(authApi.csrf.path, { headers: { Accept: 'application/json' }, credentials: 'same-origin' })
-    .then(async (res) => (res.ok ? ((await res.json()) as { csrf: string | null }).csrf ?? undefined : undefined))
+    .then(async (res) => (res.ok ? (((await res.json()) as { csrf: string | null }).csrf ?? undefined) : undefined))
     .catch(() => undefined)
     .then((token) => {
       if (token === undefined) openCsrf = null; // try again on the next call
@@ -91,8 +99,14 @@ async function csrfHeader(path: string, method: string): Promise<string | undefi
  * header on it, so the CSRF token (an upgrade counts as a state change) travels as the
  * `csrf.<token>` subprotocol beside `protocol`; never in the URL.
  */
-export async function openSocket(def: RouteDef, opts: { params?: object; query?: object; protocol: string }): Promise<WebSocket> {
-  const url = new URL(environmentPath(buildUrl(def, opts.params, opts.query), currentEnvironment()), window.location.href);
+export async function openSocket(
+  def: RouteDef,
+  opts: { params?: object; query?: object; protocol: string },
+): Promise<WebSocket> {
+  const url = new URL(
+    environmentPath(buildUrl(def, opts.params, opts.query), currentEnvironment()),
+    window.location.href,
+  );
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
   let csrf = await csrfHeader(def.path, 'POST');
   // The csrf cookie lives as long as the access token: without it the session needs refreshing first.
@@ -115,7 +129,14 @@ async function send(url: string, init: FetchInit): Promise<Response> {
     payload = JSON.stringify(init.body);
   }
   try {
-    return await fetch(url, { method: init.method ?? 'GET', headers, body: payload, credentials: 'same-origin', signal: init.signal, cache: init.cache });
+    return await fetch(url, {
+      method: init.method ?? 'GET',
+      headers,
+      body: payload,
+      credentials: 'same-origin',
+      signal: init.signal,
+      cache: init.cache,
+    });
   } catch (err) {
     if (err instanceof DOMException && err.name === 'AbortError') throw err;
     throw new ApiError(0, 'Network Error', 'The server cannot be reached.', 'network_error');
@@ -196,7 +217,13 @@ export interface CallOptions<T extends RouteDef> {
 /** Calls one endpoint of the contract and returns its raw Response (downloads, streams). */
 export function apiRaw<T extends RouteDef>(def: T, opts: CallOptions<T> = {}): Promise<Response> {
   const url = buildUrl(def, opts.params as object | undefined, opts.query as object | undefined);
-  return apiFetch(url, { method: def.method, body: opts.body, signal: opts.signal, accept: opts.accept, open: def.open });
+  return apiFetch(url, {
+    method: def.method,
+    body: opts.body,
+    signal: opts.signal,
+    accept: opts.accept,
+    open: def.open,
+  });
 }
 
 /** Calls one endpoint of the contract and returns its typed JSON answer. */
@@ -246,7 +273,11 @@ export async function openEvents(url: string, signal: AbortSignal): Promise<Asyn
 }
 
 /** Downloads a file answer (support bundles, settings export) under the server's file name. */
-export async function apiDownload<T extends RouteDef>(def: T, opts: CallOptions<T> = {}, fallbackName = 'download'): Promise<void> {
+export async function apiDownload<T extends RouteDef>(
+  def: T,
+  opts: CallOptions<T> = {},
+  fallbackName = 'download',
+): Promise<void> {
   const res = await apiRaw(def, opts);
   const disposition = res.headers.get('Content-Disposition') ?? '';
   const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition);

@@ -50,7 +50,8 @@ export function environmentOfHash(hash: string): string {
 }
 
 /** The router's basename for an environment (undefined for `local`, whose routes are the spec's). */
-export const environmentBasename = (id: string): string | undefined => (id === LOCAL_ENVIRONMENT ? undefined : `/e/${id}`);
+export const environmentBasename = (id: string): string | undefined =>
+  id === LOCAL_ENVIRONMENT ? undefined : `/e/${id}`;
 
 /** The same page in another environment: `#/e/a/apps/x` → `#/e/b/apps/x` (or `#/apps/x` for `local`). */
 export function hashInEnvironment(hash: string, id: string): string {

@@ -24,7 +24,12 @@ export function formatPercent(value: number | null | undefined): string {
 /** Engine dates arrive as ISO strings or as Unix seconds. */
 export function toDate(value: string | number | Date | null | undefined): Date | null {
   if (value === null || value === undefined || value === '') return null;
-  const d = value instanceof Date ? value : typeof value === 'number' ? new Date(value < 1e12 ? value * 1000 : value) : new Date(value);
+  const d =
+    value instanceof Date
+      ? value
+      : typeof value === 'number'
+        ? new Date(value < 1e12 ? value * 1000 : value)
+        : new Date(value);
   return Number.isNaN(d.getTime()) ? null : d;
 }
 

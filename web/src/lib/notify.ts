@@ -3,7 +3,11 @@ import { ApiError } from './api-client';
 
 /** Spec format for failures: '{statusText}: {detail}'. */
 export function errorMessage(err: unknown): string {
-  return err instanceof ApiError ? `${err.statusText}: ${err.detail}` : err instanceof Error ? `Error: ${err.message}` : `Error: ${String(err)}`;
+  return err instanceof ApiError
+    ? `${err.statusText}: ${err.detail}`
+    : err instanceof Error
+      ? `Error: ${err.message}`
+      : `Error: ${String(err)}`;
 }
 
 /** A failure as a notification in the error colour. */

@@ -1,5 +1,12 @@
 import { useSyncExternalStore } from 'react';
-import { createTheme, Notification, type CSSVariablesResolver, type ModalProps, type MantineColorsTuple, type MantineThemeOverride } from '@mantine/core';
+import {
+  createTheme,
+  Notification,
+  type CSSVariablesResolver,
+  type ModalProps,
+  type MantineColorsTuple,
+  type MantineThemeOverride,
+} from '@mantine/core';
 
 /**
  * Colours the user can edit. `foreground` is the surface of cards, bars and menus (as in
@@ -25,22 +32,46 @@ export const PRESETS: Record<'Default' | 'DigitalOcean' | 'OMV' | 'RED', ThemePr
   Default: {
     dark: true,
     light: { primary: '#41b883', secondary: '#34495e', background: '#f5f7f8', foreground: '#ffffff', tabs: '#ffffff' },
-    darkColors: { primary: '#41b883', secondary: '#3d4c5b', background: '#1a1b1e', foreground: '#25262b', tabs: '#25262b' },
+    darkColors: {
+      primary: '#41b883',
+      secondary: '#3d4c5b',
+      background: '#1a1b1e',
+      foreground: '#25262b',
+      tabs: '#25262b',
+    },
   },
   DigitalOcean: {
     dark: false,
     light: { primary: '#0069ff', secondary: '#031b4e', background: '#f3f5f9', foreground: '#ffffff', tabs: '#ffffff' },
-    darkColors: { primary: '#3d8bff', secondary: '#0b2a6f', background: '#031b4e', foreground: '#0a2660', tabs: '#0a2660' },
+    darkColors: {
+      primary: '#3d8bff',
+      secondary: '#0b2a6f',
+      background: '#031b4e',
+      foreground: '#0a2660',
+      tabs: '#0a2660',
+    },
   },
   OMV: {
     dark: false,
     light: { primary: '#5dacdf', secondary: '#3a4d5c', background: '#eef1f4', foreground: '#ffffff', tabs: '#ffffff' },
-    darkColors: { primary: '#5dacdf', secondary: '#46606f', background: '#1e2225', foreground: '#2a3035', tabs: '#2a3035' },
+    darkColors: {
+      primary: '#5dacdf',
+      secondary: '#46606f',
+      background: '#1e2225',
+      foreground: '#2a3035',
+      tabs: '#2a3035',
+    },
   },
   RED: {
     dark: true,
     light: { primary: '#d32f2f', secondary: '#424242', background: '#f7f4f4', foreground: '#ffffff', tabs: '#ffffff' },
-    darkColors: { primary: '#e53935', secondary: '#4a2a2a', background: '#181414', foreground: '#241d1d', tabs: '#241d1d' },
+    darkColors: {
+      primary: '#e53935',
+      secondary: '#4a2a2a',
+      background: '#181414',
+      foreground: '#241d1d',
+      tabs: '#241d1d',
+    },
   },
 };
 export type PresetName = keyof typeof PRESETS;
@@ -86,7 +117,11 @@ export function loadTheme(preset: ThemePreset = PRESETS[BUILD_PRESET]): ThemeSta
     // Blocked storage or a hand-edited value: the preset is a correct theme.
     stored = {};
   }
-  return { dark, light: mergeColors(preset.light, stored.light), darkColors: mergeColors(preset.darkColors, stored.dark) };
+  return {
+    dark,
+    light: mergeColors(preset.light, stored.light),
+    darkColors: mergeColors(preset.darkColors, stored.dark),
+  };
 }
 
 let state: ThemeState = loadTheme();
@@ -163,7 +198,9 @@ export function buildMantineTheme(s: ThemeState): MantineThemeOverride {
     // entry is written out (what Modal.extend returns) so the dialog code is not in the first chunks.
     components: {
       Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss dialog' } } satisfies Partial<ModalProps> },
-      Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss notification' } } }),
+      Notification: Notification.extend({
+        defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss notification' } },
+      }),
     },
   });
 }

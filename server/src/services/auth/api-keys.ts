@@ -49,7 +49,8 @@ export class ApiKeyService {
     if (!row) throw new UnauthorizedError('Unknown or revoked API key.');
     if (row.disabled_at !== null) throw new UnauthorizedError('The account this API key belongs to is disabled.');
     const now = new Date();
-    if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) >= TOUCH_INTERVAL_MS) this.repo.touch(row.id, now.toISOString());
+    if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) >= TOUCH_INTERVAL_MS)
+      this.repo.touch(row.id, now.toISOString());
     return { userId: row.user_id, username: row.email, role: row.role, via: 'api_key', keyName: row.key_name };
   }
 }

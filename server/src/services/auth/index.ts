@@ -3,7 +3,14 @@ import { ApiKeysRepo } from '../../db/api-keys-repo';
 import { SessionsRepo } from '../../db/sessions-repo';
 import { UsersRepo } from '../../db/users-repo';
 import type { Session, TotpSetup } from '@berth/contract';
-import { ConflictError, ForbiddenError, NotFoundError, OidcSignInError, ReauthFailedError, UnauthorizedError } from '../../errors';
+import {
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  OidcSignInError,
+  ReauthFailedError,
+  UnauthorizedError,
+} from '../../errors';
 import { ApiKeyService } from './api-keys';
 import { PasswordHasher } from './passwords';
 import { AuthDisabledError, type Principal } from './principal';
@@ -39,10 +46,17 @@ export class AuthService {
    * Same answer for an unknown user and a wrong password; throttled per client. With TOTP on,
    * a right password only earns a short-lived challenge for loginTotp.
    */
-  async login(username: string, password: string, device: Device & { ip: string }): Promise<{ username: string; tokens: SessionTokens } | { challenge: string }> {
+  async login(
+    username: string,
+    password: string,
+    device: Device & { ip: string },
+  ): Promise<{ username: string; tokens: SessionTokens } | { challenge: string }> {
     if (this.disabled) throw new AuthDisabledError('Signing in');
-    if (this.oidc?.config.only) throw new ForbiddenError(`Password sign-in is off on this server: sign in with ${this.oidc.config.name}.`);
-    const user = await this.throttle.attempt(device.ip, username, () => this.users.verifyCredentials(username, password));
+    if (this.oidc?.config.only)
+      throw new ForbiddenError(`Password sign-in is off on this server: sign in with ${this.oidc.config.name}.`);
+    const user = await this.throttle.attempt(device.ip, username, () =>
+      this.users.verifyCredentials(username, password),
+    );
     if (!user) throw new UnauthorizedError(INVALID_LOGIN);
     assertEnabled(user);
     if (user.totp_enabled_at !== null) return { challenge: await this.signer.issueChallenge(user.id) };
@@ -50,7 +64,11 @@ export class AuthService {
   }
 
   /** Finishes a single sign-on (the provider's redirect); a session for the linked or new account. */
-  async loginOidc(flowToken: string | undefined, query: string, device: Device & { ip: string }): Promise<SessionTokens> {
+  async loginOidc(
+    flowToken: string | undefined,
+    query: string,
+    device: Device & { ip: string },
+  ): Promise<SessionTokens> {
     if (this.disabled) throw new AuthDisabledError('Signing in');
     const user = await requireOidc(this.oidc).finish(flowToken, query);
     if (user.disabled_at !== null) throw new OidcSignInError('account_disabled', ACCOUNT_DISABLED);
@@ -58,11 +76,16 @@ export class AuthService {
   }
 
   /** The second step of a sign-in with TOTP: the challenge from login and a code or recovery code. */
-  async loginTotp(challenge: string, factor: { code?: string; recovery_code?: string }, device: Device & { ip: string }) {
+  async loginTotp(
+    challenge: string,
+    factor: { code?: string; recovery_code?: string },
+    device: Device & { ip: string },
+  ) {
     if (this.disabled) throw new AuthDisabledError('Signing in');
     const userId = await this.signer.verifyChallenge(challenge);
     const user = this.users.find(userId);
-    if (!user || user.totp_enabled_at === null) throw new UnauthorizedError('The sign-in challenge is no longer valid. Enter your password again.');
+    if (!user || user.totp_enabled_at === null)
+      throw new UnauthorizedError('The sign-in challenge is no longer valid. Enter your password again.');
     assertEnabled(user);
     await this.totp.check(user, factor, device.ip);
     return { username: user.email, tokens: await this.sessions.start(user.id, device) };
@@ -112,7 +135,8 @@ export class AuthService {
   }
 
   private sessionOwner(principal: Principal, userId: number): number {
-    if (userId !== principal.userId && principal.role !== 'admin') throw new ForbiddenError("Only an admin may see another user's sessions.");
+    if (userId !== principal.userId && principal.role !== 'admin')
+      throw new ForbiddenError("Only an admin may see another user's sessions.");
     return this.users.byId(userId).id;
   }
 
@@ -123,7 +147,8 @@ export class AuthService {
    */
   async reauthenticate(principal: Principal, currentPassword: string | undefined, ip: string): Promise<void> {
     if (principal.via === 'disabled') return;
-    if (!currentPassword) throw new ReauthFailedError('Confirm this change with your current password (field current_password).');
+    if (!currentPassword)
+      throw new ReauthFailedError('Confirm this change with your current password (field current_password).');
     const { email } = this.users.byId(principal.userId);
     const user = await this.throttle.attempt(ip, email, () => this.users.verifyCredentials(email, currentPassword));
     if (!user) throw new ReauthFailedError('The current password is wrong.');
@@ -141,17 +166,25 @@ export class AuthService {
   ): Promise<{ username: string; tokens: SessionTokens | null }> {
     this.assertAccount(principal, 'Changing the account');
     await this.reauthenticate(principal, change.currentPassword, device.ip);
-    const { email: username, passwordChanged } = await this.users.changeAccount(principal.userId, change.email, change.password);
+    const { email: username, passwordChanged } = await this.users.changeAccount(
+      principal.userId,
+      change.email,
+      change.password,
+    );
     if (!passwordChanged) return { username, tokens: null };
     this.sessions.endAllForUser(principal.userId);
     if (!change.keepApiKeys) this.apiKeys.revokeAllForUser(principal.userId);
-    return { username, tokens: principal.via === 'session' ? await this.sessions.start(principal.userId, device) : null };
+    return {
+      username,
+      tokens: principal.via === 'session' ? await this.sessions.start(principal.userId, device) : null,
+    };
   }
 
   /** A new API key, only from a signed-in session and after re-authentication: a key cannot mint keys. */
   async createApiKey(principal: Principal, keyName: string, currentPassword: string | undefined, ip: string) {
     this.assertAccount(principal, 'Generating an API key');
-    if (principal.via === 'api_key') throw new ForbiddenError('An API key cannot create API keys. Sign in with your password to make one.');
+    if (principal.via === 'api_key')
+      throw new ForbiddenError('An API key cannot create API keys. Sign in with your password to make one.');
     await this.reauthenticate(principal, currentPassword, ip);
     return this.apiKeys.create(principal.userId, keyName);
   }

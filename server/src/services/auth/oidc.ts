@@ -54,9 +54,18 @@ export class OidcService {
 
   /** Finishes the flow from the provider's redirect (its query string); returns the account to sign in. */
   async finish(flowToken: string | undefined, query: string): Promise<UserRow> {
-    if (!flowToken) throw new OidcSignInError('flow_missing', 'The single sign-on began in another browser or took too long. Start it again.');
+    if (!flowToken)
+      throw new OidcSignInError(
+        'flow_missing',
+        'The single sign-on began in another browser or took too long. Start it again.',
+      );
     const flow = await this.signer
-      .verifyShort(FLOW_TYPE, flowToken, 'The single sign-on took too long. Start it again.', 'The single sign-on state is invalid. Start it again.')
+      .verifyShort(
+        FLOW_TYPE,
+        flowToken,
+        'The single sign-on took too long. Start it again.',
+        'The single sign-on state is invalid. Start it again.',
+      )
       .catch((err: unknown) => {
         throw err instanceof UnauthorizedError ? new OidcSignInError('flow_expired', err.message) : err;
       });
@@ -77,7 +86,10 @@ export class OidcService {
       const reason = describe(err);
       this.log.warn({ reason }, 'OIDC sign-in refused');
       // An `error` in the provider's redirect (cancelled, consent refused) is its answer, not a failed check.
-      throw new OidcSignInError(err instanceof client.AuthorizationResponseError ? 'provider_error' : 'refused', `Single sign-on failed: ${reason}`);
+      throw new OidcSignInError(
+        err instanceof client.AuthorizationResponseError ? 'provider_error' : 'refused',
+        `Single sign-on failed: ${reason}`,
+      );
     }
     if (!claims) throw new OidcSignInError('refused', 'Single sign-on failed: the provider sent no ID token.');
     return this.accountFor(claims);
@@ -89,7 +101,10 @@ export class OidcService {
     if (linked) return linked;
     const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : '';
     if (!email || claims.email_verified !== true) {
-      throw new OidcSignInError('email_unverified', 'Single sign-on failed: the provider did not give a verified email address for this account.');
+      throw new OidcSignInError(
+        'email_unverified',
+        'Single sign-on failed: the provider did not give a verified email address for this account.',
+      );
     }
     const existing = this.repo.byEmail(email);
     if (existing) {

@@ -20,6 +20,9 @@ export const DISABLED_USERNAME = 'admin';
 
 export class AuthDisabledError extends AppError {
   constructor(what: string) {
-    super(ErrorCode.authDisabled, `${what} is not available: authentication is turned off on this server (DISABLE_AUTH=true).`);
+    super(
+      ErrorCode.authDisabled,
+      `${what} is not available: authentication is turned off on this server (DISABLE_AUTH=true).`,
+    );
   }
 }

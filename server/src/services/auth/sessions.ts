@@ -36,7 +36,14 @@ export class SessionService {
     const sid = randomToken(16);
     const tokens = await this.issue(userId, sid);
     const userAgent = device.userAgent?.slice(0, 300) ?? null;
-    this.repo.insert({ id: sid, userId, refreshJti: tokens.refresh.jti, expiresAt: tokens.refresh.expiresAt.toISOString(), userAgent, ip: device.ip });
+    this.repo.insert({
+      id: sid,
+      userId,
+      refreshJti: tokens.refresh.jti,
+      expiresAt: tokens.refresh.expiresAt.toISOString(),
+      userAgent,
+      ip: device.ip,
+    });
     return tokens;
   }
 
@@ -60,9 +67,16 @@ export class SessionService {
     const claims = await this.signer.verify(accessToken, 'access');
     const session = this.liveSession(claims.sid, claims.userId);
     const now = new Date();
-    if (!session.last_used_at || now.getTime() - Date.parse(session.last_used_at) >= TOUCH_INTERVAL_MS) this.repo.touch(session.id, now.toISOString());
+    if (!session.last_used_at || now.getTime() - Date.parse(session.last_used_at) >= TOUCH_INTERVAL_MS)
+      this.repo.touch(session.id, now.toISOString());
     return {
-      principal: { userId: session.user_id, username: session.email, role: session.role, via: 'session', sessionId: session.id },
+      principal: {
+        userId: session.user_id,
+        username: session.email,
+        role: session.role,
+        via: 'session',
+        sessionId: session.id,
+      },
       csrf: claims.csrf,
     };
   }
@@ -73,10 +87,15 @@ export class SessionService {
     assertCsrf(csrfHeader, claims.csrf);
     const session = this.liveSession(claims.sid, claims.userId);
     const tokens = await this.issue(claims.userId, claims.sid);
-    if (session.refresh_jti !== claims.jti || !this.repo.rotate(session.id, claims.jti, tokens.refresh.jti, tokens.refresh.expiresAt.toISOString())) {
+    if (
+      session.refresh_jti !== claims.jti ||
+      !this.repo.rotate(session.id, claims.jti, tokens.refresh.jti, tokens.refresh.expiresAt.toISOString())
+    ) {
       this.repo.revoke(session.id);
       this.log.warn({ userId: claims.userId }, 'an already used refresh token was presented; the session was ended');
-      throw new UnauthorizedError('This refresh token was already used, so the session was ended for safety. Sign in again.');
+      throw new UnauthorizedError(
+        'This refresh token was already used, so the session was ended for safety. Sign in again.',
+      );
     }
     return tokens;
   }
@@ -126,13 +145,22 @@ export class SessionService {
 
   private liveSession(sid: string, userId: number) {
     const session = this.repo.find(sid);
-    if (!session || session.user_id !== userId || session.revoked_at !== null || session.disabled_at !== null || session.expires_at <= new Date().toISOString()) {
+    if (
+      !session ||
+      session.user_id !== userId ||
+      session.revoked_at !== null ||
+      session.disabled_at !== null ||
+      session.expires_at <= new Date().toISOString()
+    ) {
       throw new UnauthorizedError(ENDED);
     }
     return session;
   }
 
   private async issue(userId: number, sid: string): Promise<SessionTokens> {
-    return { access: await this.signer.issue('access', userId, sid), refresh: await this.signer.issue('refresh', userId, sid) };
+    return {
+      access: await this.signer.issue('access', userId, sid),
+      refresh: await this.signer.issue('refresh', userId, sid),
+    };
   }
 }

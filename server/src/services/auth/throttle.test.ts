@@ -7,7 +7,8 @@ function setup() {
   let now = 1_000_000;
   const throttle = new LoginThrottle({}, () => now);
   let n = 0;
-  const fail = () => throttle.attempt(`10.0.${Math.floor(n / 250)}.${(n++ % 250) + 1}`, 'admin@berth.test', async () => null);
+  const fail = () =>
+    throttle.attempt(`10.0.${Math.floor(n / 250)}.${(n++ % 250) + 1}`, 'admin@berth.test', async () => null);
   const waitSeconds = async () => {
     try {
       await throttle.attempt('192.0.2.1', 'Admin@Berth.test', async () => ({ ok: true }));

@@ -106,7 +106,10 @@ export class LoginThrottle {
   private readonly byAccount: Buckets;
   private readonly inFlight = new Map<string, number>();
 
-  constructor(options: Partial<ThrottleOptions> = {}, private readonly now: () => number = Date.now) {
+  constructor(
+    options: Partial<ThrottleOptions> = {},
+    private readonly now: () => number = Date.now,
+  ) {
     this.opts = { ...DEFAULTS, ...options };
     this.byIp = new Buckets(this.opts);
     this.byClient = new Buckets(this.opts);
@@ -121,16 +124,25 @@ export class LoginThrottle {
     const accountWaitMs = this.byAccount.blockedForMs(accountKey, now);
     if (accountWaitMs > 0) {
       const seconds = Math.ceil(accountWaitMs / 1000);
-      throw new TooManyRequestsError(`Too many failed sign-in attempts for this account. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`, seconds);
+      throw new TooManyRequestsError(
+        `Too many failed sign-in attempts for this account. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
+        seconds,
+      );
     }
     const waitMs = Math.max(this.byIp.blockedForMs(ip, now), this.byClient.blockedForMs(clientKey, now));
     if (waitMs > 0) {
       const seconds = Math.ceil(waitMs / 1000);
-      throw new TooManyRequestsError(`Too many failed sign-in attempts from this address. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`, seconds);
+      throw new TooManyRequestsError(
+        `Too many failed sign-in attempts from this address. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
+        seconds,
+      );
     }
     const running = this.inFlight.get(ip) ?? 0;
     if (running >= this.opts.maxInFlightPerIp) {
-      throw new TooManyRequestsError('Another sign-in from this address is still being checked. Try again in a moment.', 1);
+      throw new TooManyRequestsError(
+        'Another sign-in from this address is still being checked. Try again in a moment.',
+        1,
+      );
     }
     this.inFlight.set(ip, running + 1);
     try {

@@ -51,7 +51,9 @@ export function loadSigningKey(dataDir: string, secretKey: string | undefined, l
   }
   const text = fs.readFileSync(file, 'utf8').trim();
   if (!/^([0-9a-f]{2}){32,}$/i.test(text)) {
-    throw new Error(`${file} is not a hex key of at least 32 bytes. Delete it and Berth makes a new one (everyone must sign in again).`);
+    throw new Error(
+      `${file} is not a hex key of at least 32 bytes. Delete it and Berth makes a new one (everyone must sign in again).`,
+    );
   }
   if ((fs.statSync(file).mode & 0o077) !== 0) {
     fs.chmodSync(file, 0o600);
@@ -116,9 +118,15 @@ export class TokenSigner {
 
   /** The user a challenge was issued to; 401 when it is forged, of another type or expired. */
   async verifyChallenge(token: string): Promise<number> {
-    const claims = await this.verifyShort(CHALLENGE_TYPE, token, 'The sign-in took too long. Enter your password again.', 'The sign-in challenge is invalid. Enter your password again.');
+    const claims = await this.verifyShort(
+      CHALLENGE_TYPE,
+      token,
+      'The sign-in took too long. Enter your password again.',
+      'The sign-in challenge is invalid. Enter your password again.',
+    );
     const userId = Number(claims.sub);
-    if (!Number.isSafeInteger(userId)) throw new UnauthorizedError('The sign-in challenge is invalid. Enter your password again.');
+    if (!Number.isSafeInteger(userId))
+      throw new UnauthorizedError('The sign-in challenge is invalid. Enter your password again.');
     return userId;
   }
 
@@ -137,7 +145,12 @@ export class TokenSigner {
   /** The claims of a token made by issueShort with this type; a 401 with `expired` or `invalid` otherwise. */
   async verifyShort(type: string, token: string, expired: string, invalid: string): Promise<Record<string, unknown>> {
     try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], issuer: ISSUER, typ: 'JWT', requiredClaims: ['jti', 'iat', 'exp'] });
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: ['HS256'],
+        issuer: ISSUER,
+        typ: 'JWT',
+        requiredClaims: ['jti', 'iat', 'exp'],
+      });
       if (payload.type === type) return payload;
     } catch (err) {
       if (err instanceof errors.JWTExpired) throw new UnauthorizedError(expired);
@@ -151,19 +164,34 @@ export class TokenSigner {
     let payload;
     try {
       // The algorithm allowlist is what refuses `alg: none` and any algorithm swap.
-      ({ payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], issuer: ISSUER, typ: 'JWT', requiredClaims: ['sub', 'jti', 'iat', 'exp'] }));
+      ({ payload } = await jwtVerify(token, this.key, {
+        algorithms: ['HS256'],
+        issuer: ISSUER,
+        typ: 'JWT',
+        requiredClaims: ['sub', 'jti', 'iat', 'exp'],
+      }));
     } catch (err) {
       if (err instanceof errors.JWTExpired) throw new UnauthorizedError(`The ${type} token has expired.`);
       if (err instanceof errors.JOSEError) throw new UnauthorizedError(`The ${type} token is invalid.`);
       throw err;
     }
     if (payload.type !== type) {
-      const swapped = type === 'access' ? 'A refresh token was sent where an access token is needed.' : 'An access token was sent where a refresh token is needed.';
-      throw new UnauthorizedError(payload.type === 'access' || payload.type === 'refresh' ? swapped : `The ${type} token is invalid.`);
+      const swapped =
+        type === 'access'
+          ? 'A refresh token was sent where an access token is needed.'
+          : 'An access token was sent where a refresh token is needed.';
+      throw new UnauthorizedError(
+        payload.type === 'access' || payload.type === 'refresh' ? swapped : `The ${type} token is invalid.`,
+      );
     }
     const userId = Number(payload.sub);
     const { sid, csrf, jti } = payload;
-    if (!Number.isSafeInteger(userId) || typeof sid !== 'string' || typeof csrf !== 'string' || typeof jti !== 'string') {
+    if (
+      !Number.isSafeInteger(userId) ||
+      typeof sid !== 'string' ||
+      typeof csrf !== 'string' ||
+      typeof jti !== 'string'
+    ) {
       throw new UnauthorizedError(`The ${type} token is invalid.`);
     }
     return { userId, type, jti, sid, csrf };
@@ -173,10 +201,16 @@ export class TokenSigner {
 /** Compares the X-CSRF-TOKEN header with the token's csrf claim in constant time. */
 export function assertCsrf(header: string | string[] | undefined, expected: string): void {
   if (header === undefined || header === '') {
-    throw new UnauthorizedError('Missing CSRF token: send the X-CSRF-TOKEN header with the value of the csrf cookie.', ErrorCode.csrf);
+    throw new UnauthorizedError(
+      'Missing CSRF token: send the X-CSRF-TOKEN header with the value of the csrf cookie.',
+      ErrorCode.csrf,
+    );
   }
   const digest = (v: string) => crypto.createHash('sha256').update(v).digest();
   if (Array.isArray(header) || !crypto.timingSafeEqual(digest(header), digest(expected))) {
-    throw new UnauthorizedError('The CSRF token does not match this session. Reload the page and try again.', ErrorCode.csrf);
+    throw new UnauthorizedError(
+      'The CSRF token does not match this session. Reload the page and try again.',
+      ErrorCode.csrf,
+    );
   }
 }

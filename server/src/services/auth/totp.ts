@@ -33,9 +33,13 @@ export class TotpService {
   ) {}
 
   async setup(user: UserRow): Promise<TotpSetup> {
-    if (user.totp_enabled_at !== null) throw new ConflictError('TOTP is already on. Turn it off first to set up a new authenticator.');
+    if (user.totp_enabled_at !== null)
+      throw new ConflictError('TOTP is already on. Turn it off first to set up a new authenticator.');
     // Loaded on first use: most installs never turn TOTP on (otplib and qrcode cost memory).
-    const [{ generateSecret, generateURI }, { default: QRCode }] = await Promise.all([import('otplib'), import('qrcode')]);
+    const [{ generateSecret, generateURI }, { default: QRCode }] = await Promise.all([
+      import('otplib'),
+      import('qrcode'),
+    ]);
     const secret = generateSecret();
     this.repo.setTotpSecret(user.id, secret);
     const otpauthUrl = generateURI({ issuer: ISSUER, label: user.email, secret });
@@ -49,7 +53,11 @@ export class TotpService {
     if (user.totp_secret === null) throw new ConflictError('Start the setup first (POST /api/auth/totp/setup).');
     const step = await this.throttled(ip, user.email, () => this.matchStep(user.totp_secret!, code, null));
     const codes = Array.from({ length: RECOVERY_CODES }, recoveryCode);
-    this.repo.enableTotp(user.id, step, codes.map((c) => sha256(normalise(c))));
+    this.repo.enableTotp(
+      user.id,
+      step,
+      codes.map((c) => sha256(normalise(c))),
+    );
     return codes;
   }
 
@@ -78,13 +86,20 @@ export class TotpService {
   /** The time step a code matches (after `after`, so a used step is refused), or null. */
   private async matchStep(secret: string, code: string, after: number | null): Promise<number | null> {
     const { verify } = await import('otplib');
-    const result = await verify({ secret, token: code, epochTolerance: TOLERANCE_SECONDS, ...(after !== null ? { afterTimeStep: after } : {}) });
+    const result = await verify({
+      secret,
+      token: code,
+      epochTolerance: TOLERANCE_SECONDS,
+      ...(after !== null ? { afterTimeStep: after } : {}),
+    });
     return result.valid && 'timeStep' in result ? result.timeStep : null;
   }
 
   private useRecoveryCode(userId: number, code: string): boolean {
     const given = Buffer.from(sha256(normalise(code)));
-    const match = this.repo.unusedRecoveryCodes(userId).find((row) => crypto.timingSafeEqual(Buffer.from(row.code_hash), given));
+    const match = this.repo
+      .unusedRecoveryCodes(userId)
+      .find((row) => crypto.timingSafeEqual(Buffer.from(row.code_hash), given));
     return match !== undefined && this.repo.useRecoveryCode(match.id);
   }
 }

@@ -56,7 +56,11 @@ export class UserService {
   }
 
   /** Changes email and/or password (empty keeps it). Returns whether the password changed. */
-  async changeAccount(userId: number, email: string, password: string): Promise<{ email: string; passwordChanged: boolean }> {
+  async changeAccount(
+    userId: number,
+    email: string,
+    password: string,
+  ): Promise<{ email: string; passwordChanged: boolean }> {
     const hash = password === '' ? null : await this.passwords.hash(password);
     // From here on nothing awaits, so the uniqueness check and the writes cannot interleave.
     const user = this.byId(userId);

@@ -10,7 +10,8 @@ export interface CliMaterial {
   remove(): void;
 }
 
-const writePrivate = (file: string, content: string, mode = 0o600) => fs.writeFileSync(file, content.endsWith('\n') ? content : `${content}\n`, { mode });
+const writePrivate = (file: string, content: string, mode = 0o600) =>
+  fs.writeFileSync(file, content.endsWith('\n') ? content : `${content}\n`, { mode });
 
 /** The real `ssh` on the CLI's PATH (the wrapper below must not find itself). */
 function findSsh(pathVar: string | undefined): string {
@@ -35,8 +36,13 @@ const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
  * user's passwd home, not $HOME, so an `ssh` wrapper first on PATH passes `-F`; HOME points at the
  * folder too, for clients that do read it (paramiko).
  */
-export function writeCliMaterial(base: Readonly<Record<string, string>>, conn: EngineConnection, dockerHost: string): CliMaterial {
-  if (conn.kind === 'socket' || (conn.kind === 'tcp' && !conn.tls)) return { env: { ...base, DOCKER_HOST: dockerHost }, remove: () => undefined };
+export function writeCliMaterial(
+  base: Readonly<Record<string, string>>,
+  conn: EngineConnection,
+  dockerHost: string,
+): CliMaterial {
+  if (conn.kind === 'socket' || (conn.kind === 'tcp' && !conn.tls))
+    return { env: { ...base, DOCKER_HOST: dockerHost }, remove: () => undefined };
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-env-'));
   fs.chmodSync(dir, 0o700);
   const remove = () => fs.rmSync(dir, { recursive: true, force: true });
@@ -54,7 +60,10 @@ export function writeCliMaterial(base: Readonly<Record<string, string>>, conn: E
     fs.mkdirSync(binDir, { mode: 0o700 });
     writePrivate(path.join(sshDir, 'id'), conn.privateKey);
     const hostPattern = conn.port === 22 ? conn.host : `[${conn.host}]:${conn.port}`;
-    writePrivate(path.join(sshDir, 'known_hosts'), conn.hostKey ? `${hostPattern} ${conn.hostKey.trim().split(/\s+/).slice(0, 2).join(' ')}` : '');
+    writePrivate(
+      path.join(sshDir, 'known_hosts'),
+      conn.hostKey ? `${hostPattern} ${conn.hostKey.trim().split(/\s+/).slice(0, 2).join(' ')}` : '',
+    );
     const config = [
       'Host *',
       `  IdentityFile ${path.join(sshDir, 'id')}`,
@@ -68,8 +77,17 @@ export function writeCliMaterial(base: Readonly<Record<string, string>>, conn: E
       '  ConnectTimeout 20',
     ];
     writePrivate(path.join(sshDir, 'config'), config.join('\n'));
-    writePrivate(path.join(binDir, 'ssh'), `#!/bin/sh\nexec ${shellQuote(findSsh(base.PATH))} -F ${shellQuote(path.join(sshDir, 'config'))} "$@"\n`, 0o700);
-    const env: Record<string, string> = { ...base, DOCKER_HOST: dockerHost, HOME: dir, PATH: `${binDir}:${base.PATH ?? '/usr/bin:/bin'}` };
+    writePrivate(
+      path.join(binDir, 'ssh'),
+      `#!/bin/sh\nexec ${shellQuote(findSsh(base.PATH))} -F ${shellQuote(path.join(sshDir, 'config'))} "$@"\n`,
+      0o700,
+    );
+    const env: Record<string, string> = {
+      ...base,
+      DOCKER_HOST: dockerHost,
+      HOME: dir,
+      PATH: `${binDir}:${base.PATH ?? '/usr/bin:/bin'}`,
+    };
     // compose v1 talks SSH through paramiko with this set (reads HOME/.ssh); v2 and the docker CLI run `ssh`. Paramiko
     // accepts an unknown host with a warning, so it is used only when the host key is known (else `ssh` refuses).
     if (conn.hostKey) env.COMPOSE_PARAMIKO_SSH = '1';

@@ -10,7 +10,15 @@ import type { AppContext } from '../../context';
 import type { EnvironmentRow, EnvironmentsRepo } from '../../db/environments-repo';
 import { DEFAULT_DOCKER_HOST } from '../../config';
 import { createEngine } from '../../docker/dockerode-engine';
-import { AppError, ConflictError, DockerUnavailableError, EngineTimeoutError, EnvironmentUnreachableError, NotFoundError, ValidationError } from '../../errors';
+import {
+  AppError,
+  ConflictError,
+  DockerUnavailableError,
+  EngineTimeoutError,
+  EnvironmentUnreachableError,
+  NotFoundError,
+  ValidationError,
+} from '../../errors';
 import type { EnvironmentScopes } from '../environment-scopes';
 import { brokenStatus, statusOf } from './status';
 import { connectionOf, parseEnvironmentUrl, storedParts, type ConnectionParts, type SecretBox } from './stored';
@@ -72,7 +80,8 @@ export class EnvironmentsService {
   async create(body: NewEnvironmentBody): Promise<Environment> {
     const parts = this.partsFrom(body.url, body.tls ?? null, body.ssh ?? null, null);
     const id = body.id ?? this.freeId(slug(body.name));
-    if (id === LOCAL_ENVIRONMENT || this.repo.get(id)) throw new ConflictError(`An environment with the id ${id} exists already.`);
+    if (id === LOCAL_ENVIRONMENT || this.repo.get(id))
+      throw new ConflictError(`An environment with the id ${id} exists already.`);
     this.checkName(body.name, null);
     const hostKey = await this.probe(body.url, parts, body.save_unreachable ?? false);
     const now = new Date().toISOString();
@@ -88,7 +97,9 @@ export class EnvironmentsService {
     this.checkName(name, id);
     const old = this.openParts(row) ?? { url: parseEnvironmentUrl(row.url), tls: null, ssh: null };
     const url = body.url ?? row.url;
-    const tls = body.tls ? { ca: body.tls.ca ?? old.tls?.ca, cert: body.tls.cert ?? old.tls?.cert, key: body.tls.key ?? old.tls?.key } : old.tls;
+    const tls = body.tls
+      ? { ca: body.tls.ca ?? old.tls?.ca, cert: body.tls.cert ?? old.tls?.cert, key: body.tls.key ?? old.tls?.key }
+      : old.tls;
     const ssh = body.ssh
       ? {
           user: body.ssh.user ?? old.ssh?.username,
@@ -97,11 +108,18 @@ export class EnvironmentsService {
           host_key: body.ssh.host_key ?? (body.url === undefined ? (old.ssh?.hostKey ?? undefined) : undefined),
         }
       : old.ssh
-        ? { user: old.ssh.username, private_key: old.ssh.privateKey, passphrase: old.ssh.passphrase, host_key: body.url === undefined ? (old.ssh.hostKey ?? undefined) : undefined }
+        ? {
+            user: old.ssh.username,
+            private_key: old.ssh.privateKey,
+            passphrase: old.ssh.passphrase,
+            host_key: body.url === undefined ? (old.ssh.hostKey ?? undefined) : undefined,
+          }
         : null;
     const parts = this.partsFrom(url, tls, ssh, row.kind);
     const reconnect = body.url !== undefined || body.tls !== undefined || body.ssh !== undefined;
-    const hostKey = reconnect ? await this.probe(url, parts, body.save_unreachable ?? false) : (parts.ssh?.hostKey ?? null);
+    const hostKey = reconnect
+      ? await this.probe(url, parts, body.save_unreachable ?? false)
+      : (parts.ssh?.hostKey ?? null);
     this.repo.update(this.toRow(id, name, url, parts, hostKey, row.created_at, new Date().toISOString()));
     if (reconnect) await this.scopes.forget(id);
     this.base.log.info({ environment: id }, 'environment changed');
@@ -142,7 +160,10 @@ export class EnvironmentsService {
     const row = this.repo.get(id);
     if (!row) return null;
     const parts = this.openParts(row);
-    if (!parts) throw new ValidationError(`The stored keys of environment ${id} cannot be opened (was the signing key changed?). Edit the environment and enter its keys again.`);
+    if (!parts)
+      throw new ValidationError(
+        `The stored keys of environment ${id} cannot be opened (was the signing key changed?). Edit the environment and enter its keys again.`,
+      );
     return parts;
   }
 
@@ -164,12 +185,14 @@ export class EnvironmentsService {
   }
 
   private stored(id: string, what: string): EnvironmentRow {
-    if (id === LOCAL_ENVIRONMENT) throw new ValidationError(`The local environment comes from DOCKER_HOST; it cannot be ${what}.`);
+    if (id === LOCAL_ENVIRONMENT)
+      throw new ValidationError(`The local environment comes from DOCKER_HOST; it cannot be ${what}.`);
     return this.row(id)!;
   }
 
   private checkName(name: string, id: string | null): void {
-    if (name.toLowerCase() === 'local' || this.repo.nameTaken(name, id)) throw new ConflictError(`An environment named ${name} exists already.`);
+    if (name.toLowerCase() === 'local' || this.repo.nameTaken(name, id))
+      throw new ConflictError(`An environment named ${name} exists already.`);
   }
 
   private freeId(base: string): string {
@@ -186,23 +209,46 @@ export class EnvironmentsService {
     keptKind: string | null,
   ): ConnectionParts {
     const url = parseEnvironmentUrl(rawUrl);
-    if (keptKind && keptKind !== url.kind) throw new ValidationError(`The URL must stay a ${keptKind} URL; add a new environment for another kind of connection.`, [{ field: 'url', message: 'Another kind of connection.' }]);
+    if (keptKind && keptKind !== url.kind)
+      throw new ValidationError(
+        `The URL must stay a ${keptKind} URL; add a new environment for another kind of connection.`,
+        [{ field: 'url', message: 'Another kind of connection.' }],
+      );
     if (url.kind === 'tcp') {
       if (!tls?.ca || !tls.cert || !tls.key) {
-        throw new ValidationError('A tcp:// environment needs TLS: the CA certificate, a client certificate and its key (Berth never talks to an engine over the network without TLS).', [
-          { field: 'tls', message: 'CA, certificate and key are required.' },
-        ]);
+        throw new ValidationError(
+          'A tcp:// environment needs TLS: the CA certificate, a client certificate and its key (Berth never talks to an engine over the network without TLS).',
+          [{ field: 'tls', message: 'CA, certificate and key are required.' }],
+        );
       }
       checkPem(tls.ca, tls.cert, tls.key);
       return { url, tls: { ca: tls.ca, cert: tls.cert, key: tls.key }, ssh: null };
     }
     if (url.kind === 'ssh') {
       const username = ssh?.user ?? url.user;
-      if (!ssh?.private_key) throw new ValidationError('An ssh:// environment needs the private key of its user.', [{ field: 'ssh.private_key', message: 'The private key is required.' }]);
-      if (!username) throw new ValidationError('Name the SSH user in the URL (ssh://user@host) or in ssh.user.', [{ field: 'ssh.user', message: 'The user is required.' }]);
-      return { url, tls: null, ssh: { username, privateKey: ssh.private_key, ...(ssh.passphrase ? { passphrase: ssh.passphrase } : {}), hostKey: ssh.host_key ?? null } };
+      if (!ssh?.private_key)
+        throw new ValidationError('An ssh:// environment needs the private key of its user.', [
+          { field: 'ssh.private_key', message: 'The private key is required.' },
+        ]);
+      if (!username)
+        throw new ValidationError('Name the SSH user in the URL (ssh://user@host) or in ssh.user.', [
+          { field: 'ssh.user', message: 'The user is required.' },
+        ]);
+      return {
+        url,
+        tls: null,
+        ssh: {
+          username,
+          privateKey: ssh.private_key,
+          ...(ssh.passphrase ? { passphrase: ssh.passphrase } : {}),
+          hostKey: ssh.host_key ?? null,
+        },
+      };
     }
-    if (tls || ssh) throw new ValidationError('A unix:// environment takes no TLS or SSH material.', [{ field: tls ? 'tls' : 'ssh', message: 'Not used for a socket.' }]);
+    if (tls || ssh)
+      throw new ValidationError('A unix:// environment takes no TLS or SSH material.', [
+        { field: tls ? 'tls' : 'ssh', message: 'Not used for a socket.' },
+      ]);
     return { url, tls: null, ssh: null };
   }
 
@@ -223,13 +269,22 @@ export class EnvironmentsService {
           : err instanceof EngineTimeoutError
             ? `no answer within ${Math.round(this.base.config.engineTimeoutMs / 1000)} s (timeout)`
             : `it did not answer as a Docker engine (${err instanceof Error ? err.message : String(err)})`;
-      if (!saveUnreachable) throw new EnvironmentUnreachableError(`Cannot reach the engine at ${rawUrl}: ${why}. Nothing was saved.`);
+      if (!saveUnreachable)
+        throw new EnvironmentUnreachableError(`Cannot reach the engine at ${rawUrl}: ${why}. Nothing was saved.`);
       this.base.log.warn({ url: rawUrl, why }, 'environment saved while unreachable');
     }
     return parts.ssh?.hostKey ?? seenHostKey;
   }
 
-  private toRow(id: string, name: string, url: string, parts: ConnectionParts, hostKey: string | null, created: string, updated: string): EnvironmentRow {
+  private toRow(
+    id: string,
+    name: string,
+    url: string,
+    parts: ConnectionParts,
+    hostKey: string | null,
+    created: string,
+    updated: string,
+  ): EnvironmentRow {
     return {
       id,
       name,
@@ -254,7 +309,9 @@ export class EnvironmentsService {
       url: row.url,
       kind: row.kind,
       tls: row.tls_key_sealed !== null,
-      ssh: row.ssh_user ? { user: row.ssh_user, host_key: row.ssh_host_key, passphrase: row.ssh_passphrase_sealed !== null } : null,
+      ssh: row.ssh_user
+        ? { user: row.ssh_user, host_key: row.ssh_host_key, passphrase: row.ssh_passphrase_sealed !== null }
+        : null,
       created_at: row.created_at,
       updated_at: row.updated_at,
       status,
@@ -263,7 +320,17 @@ export class EnvironmentsService {
 
   private localView(status: EnvironmentStatus): Environment {
     const url = this.base.config.dockerHost ?? DEFAULT_DOCKER_HOST;
-    return { id: LOCAL_ENVIRONMENT, name: 'Local', url, kind: url.startsWith('unix:') ? 'socket' : 'tcp', tls: false, ssh: null, created_at: null, updated_at: null, status };
+    return {
+      id: LOCAL_ENVIRONMENT,
+      name: 'Local',
+      url,
+      kind: url.startsWith('unix:') ? 'socket' : 'tcp',
+      tls: false,
+      ssh: null,
+      created_at: null,
+      updated_at: null,
+      status,
+    };
   }
 }
 

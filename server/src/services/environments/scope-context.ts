@@ -17,12 +17,25 @@ export const environmentComposeDir = (composeDir: string, id: string) => path.jo
  * engine status watch), compose folder and compose CLI environment. Everything else (database,
  * compose CLI found at start, version) is read through from the base.
  */
-export function environmentContext(base: AppContext, id: string, parts: ConnectionParts, onHostKey?: (key: string) => void): { ctx: AppContext; close(): void } {
+export function environmentContext(
+  base: AppContext,
+  id: string,
+  parts: ConnectionParts,
+  onHostKey?: (key: string) => void,
+): { ctx: AppContext; close(): void } {
   const log = base.log.child({ environment: id });
   const docker = createEngine({ ...base.config, connection: connectionOf(parts, onHostKey) });
   const engine = new EngineStatus(docker, log, DOWN_INTERVAL_MS, MAX_DOWN_INTERVAL_MS);
-  const material = writeCliMaterial(base.config.cliEnv, connectionOf(parts), cliDockerHost(parts.url, parts.ssh?.username ?? null));
-  const config = { ...base.config, composeDir: environmentComposeDir(base.config.composeDir, id), cliEnv: Object.freeze(material.env) };
+  const material = writeCliMaterial(
+    base.config.cliEnv,
+    connectionOf(parts),
+    cliDockerHost(parts.url, parts.ssh?.username ?? null),
+  );
+  const config = {
+    ...base.config,
+    composeDir: environmentComposeDir(base.config.composeDir, id),
+    cliEnv: Object.freeze(material.env),
+  };
   const ctx: AppContext = Object.create(base, {
     docker: { value: docker },
     engine: { value: engine },

@@ -6,9 +6,15 @@ import type { EngineStatus } from '../../docker/engine-status';
 const INFO_TIMEOUT_MS = 5000;
 
 /** Reads the engine's own description for the status (best effort: a slow `info` leaves those fields empty). */
-async function describe(docker: Engine, log: AppContext['log']): Promise<Pick<EnvironmentStatus, 'os' | 'arch' | 'containers' | 'swarm_role'>> {
+async function describe(
+  docker: Engine,
+  log: AppContext['log'],
+): Promise<Pick<EnvironmentStatus, 'os' | 'arch' | 'containers' | 'swarm_role'>> {
   try {
-    const info = (await Promise.race([docker.info(), new Promise<never>((_, reject) => setTimeout(() => reject(new Error('info timed out')), INFO_TIMEOUT_MS).unref())])) as {
+    const info = (await Promise.race([
+      docker.info(),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('info timed out')), INFO_TIMEOUT_MS).unref()),
+    ])) as {
       OperatingSystem?: string;
       Architecture?: string;
       Containers?: number;
@@ -29,10 +35,24 @@ async function describe(docker: Engine, log: AppContext['log']): Promise<Pick<En
   }
 }
 
-export async function statusOf(engine: EngineStatus, docker: Engine, log: AppContext['log'], fresh: boolean): Promise<EnvironmentStatus> {
+export async function statusOf(
+  engine: EngineStatus,
+  docker: Engine,
+  log: AppContext['log'],
+  fresh: boolean,
+): Promise<EnvironmentStatus> {
   const state = fresh || !engine.checkedAt ? await engine.check() : engine.current;
-  const extra = state.reachable ? await describe(docker, log) : { os: null, arch: null, containers: null, swarm_role: null };
-  return { reachable: state.reachable, version: state.version, apiVersion: state.apiVersion, ...extra, error: state.error, checked_at: engine.checkedAt?.toISOString() ?? null };
+  const extra = state.reachable
+    ? await describe(docker, log)
+    : { os: null, arch: null, containers: null, swarm_role: null };
+  return {
+    reachable: state.reachable,
+    version: state.version,
+    apiVersion: state.apiVersion,
+    ...extra,
+    error: state.error,
+    checked_at: engine.checkedAt?.toISOString() ?? null,
+  };
 }
 
 /** The status of an environment whose engine cannot even be set up (the reason in `error`). */

@@ -23,7 +23,13 @@ export function parseEnvironmentUrl(raw: string): ParsedUrl {
   const kind: EnvironmentKind = url.protocol === 'ssh:' ? 'ssh' : 'tcp';
   // URL keeps IPv6 hosts in brackets; the socket layer wants them bare.
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  return { kind, host, port: Number(url.port || (kind === 'ssh' ? 22 : 2376)), user: url.username ? decodeURIComponent(url.username) : null, socketPath: null };
+  return {
+    kind,
+    host,
+    port: Number(url.port || (kind === 'ssh' ? 22 : 2376)),
+    user: url.username ? decodeURIComponent(url.username) : null,
+    socketPath: null,
+  };
 }
 
 /** What the compose CLI gets as DOCKER_HOST for an environment. */
@@ -51,7 +57,10 @@ export function connectionOf(parts: ConnectionParts, onHostKey?: (key: string) =
 /** A stored environment's connection parts with its secrets opened. */
 export function storedParts(row: EnvironmentRow, box: SecretBox): ConnectionParts {
   const url = parseEnvironmentUrl(row.url);
-  const tls = row.tls_ca && row.tls_cert && row.tls_key_sealed ? { ca: row.tls_ca, cert: row.tls_cert, key: box.open(row.tls_key_sealed) } : null;
+  const tls =
+    row.tls_ca && row.tls_cert && row.tls_key_sealed
+      ? { ca: row.tls_ca, cert: row.tls_cert, key: box.open(row.tls_key_sealed) }
+      : null;
   const ssh =
     row.ssh_user && row.ssh_key_sealed
       ? {

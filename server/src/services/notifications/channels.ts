@@ -45,7 +45,10 @@ export class ChannelsService {
     const parsed = ChannelBody.safeParse(merged);
     if (!parsed.success) {
       const fields = parsed.error.issues.map((i) => ({ field: i.path.join('.') || 'body', message: i.message }));
-      throw new ValidationError(`The channel is not valid after this change: ${fields.map((f) => `${f.field}: ${f.message}`).join('; ')}`, fields);
+      throw new ValidationError(
+        `The channel is not valid after this change: ${fields.map((f) => `${f.field}: ${f.message}`).join('; ')}`,
+        fields,
+      );
     }
     assertAddressAllowed(parsed.data);
     if (parsed.data.name.toLowerCase() !== row.name.toLowerCase()) this.assertFreeName(parsed.data.name);
@@ -82,7 +85,10 @@ export class ChannelsService {
       if (k === 'name' || k === 'type' || v === undefined) continue;
       (names.includes(k) ? secret : plain)[k] = v;
     }
-    return { settings: JSON.stringify(plain), sealed_secrets: Object.keys(secret).length ? seal(this.key, JSON.stringify(secret)) : null };
+    return {
+      settings: JSON.stringify(plain),
+      sealed_secrets: Object.keys(secret).length ? seal(this.key, JSON.stringify(secret)) : null,
+    };
   }
 
   private secrets(row: ChannelRow): Fields {
@@ -121,5 +127,6 @@ function assertAddressAllowed(body: ChannelBody): void {
   const [field, host] = body.type === 'email' ? ['host', body.host] : ['url', new URL(body.url).hostname];
   const literal = host.replace(/^\[(.*)\]$/, '$1');
   const why = blockedAddressReason(literal, true);
-  if (why && why !== 'not an address') throw new BlockedAddressError(`Refused ${literal}: it is ${why}.`, [{ field, message: `Not allowed: ${why}.` }]);
+  if (why && why !== 'not an address')
+    throw new BlockedAddressError(`Refused ${literal}: it is ${why}.`, [{ field, message: `Not allowed: ${why}.` }]);
 }

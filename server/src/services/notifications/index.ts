@@ -89,7 +89,10 @@ export class NotificationService {
       message: `This is a test of the notification channel ${channel.name}.`,
       details: { channel: channel.name },
     };
-    const id = this.repo.insertDelivery({ channel_id: channelId, channel_name: channel.name, event: 'test', title: n.title }, Date.now());
+    const id = this.repo.insertDelivery(
+      { channel_id: channelId, channel_name: channel.name, event: 'test', title: n.title },
+      Date.now(),
+    );
     await this.attempt(id, channelId, n, 1, false);
     return this.repo.delivery(id)!;
   }
@@ -105,7 +108,11 @@ export class NotificationService {
           const since = Date.now() - rule.within_minutes * 60_000;
           const count = n.starts.filter((t) => t >= since).length;
           if (count < rule.restarts) continue;
-          message = { ...n, message: `The container ${n.app} on ${n.environment} started ${count} times in ${rule.within_minutes} minutes.`, details: { ...n.details, starts: count } };
+          message = {
+            ...n,
+            message: `The container ${n.app} on ${n.environment} started ${count} times in ${rule.within_minutes} minutes.`,
+            details: { ...n.details, starts: count },
+          };
         }
         const key = `${rule.id}|${n.environment}|${n.app ?? n.project ?? ''}|${n.details.state ?? ''}`;
         const last = this.lastSent.get(key);
@@ -136,17 +143,29 @@ export class NotificationService {
 
   private assertChannels(ids: number[]): void {
     const missing = ids.filter((id) => !this.repo.channel(id));
-    if (missing.length) throw new ValidationError(`Unknown notification channel ${missing.join(', ')}.`, [{ field: 'channels', message: 'Unknown channel.' }]);
+    if (missing.length)
+      throw new ValidationError(`Unknown notification channel ${missing.join(', ')}.`, [
+        { field: 'channels', message: 'Unknown channel.' },
+      ]);
   }
 
   private queue(channelId: number, n: Notification): void {
     const channel = this.repo.channel(channelId);
     if (!channel) return;
-    const id = this.repo.insertDelivery({ channel_id: channelId, channel_name: channel.name, event: n.event, title: n.title }, Date.now());
+    const id = this.repo.insertDelivery(
+      { channel_id: channelId, channel_name: channel.name, event: n.event, title: n.title },
+      Date.now(),
+    );
     void this.attempt(id, channelId, n, 1, true);
   }
 
-  private async attempt(id: number, channelId: number, n: Notification, attempt: number, retry: boolean): Promise<void> {
+  private async attempt(
+    id: number,
+    channelId: number,
+    n: Notification,
+    attempt: number,
+    retry: boolean,
+  ): Promise<void> {
     let error: string;
     try {
       const channel = this.channels.settings(channelId);
@@ -175,5 +194,9 @@ export class NotificationService {
 
 function inScope(rule: Rule, n: Notification): boolean {
   const s = rule.scope;
-  return (!s.environment || s.environment === n.environment) && (!s.app || s.app === n.app) && (!s.project || s.project === n.project);
+  return (
+    (!s.environment || s.environment === n.environment) &&
+    (!s.app || s.app === n.app) &&
+    (!s.project || s.project === n.project)
+  );
 }

@@ -40,7 +40,9 @@ async function deliver(channel: ChannelBody, n: Notification): Promise<void> {
       const body = JSON.stringify({ ...n, time: new Date().toISOString() });
       const headers: Record<string, string> = { 'Content-Type': 'application/json' };
       if (channel.header_name && channel.header_value) headers[channel.header_name] = channel.header_value;
-      if (channel.signing_secret) headers['X-Berth-Signature'] = `sha256=${crypto.createHmac('sha256', channel.signing_secret).update(body).digest('hex')}`;
+      if (channel.signing_secret)
+        headers['X-Berth-Signature'] =
+          `sha256=${crypto.createHmac('sha256', channel.signing_secret).update(body).digest('hex')}`;
       await post(channel.url, body, headers);
       return;
     }
@@ -51,7 +53,9 @@ async function deliver(channel: ChannelBody, n: Notification): Promise<void> {
       return;
     }
     case 'discord':
-      await post(channel.url, JSON.stringify({ content: text(n).slice(0, 2000) }), { 'Content-Type': 'application/json' });
+      await post(channel.url, JSON.stringify({ content: text(n).slice(0, 2000) }), {
+        'Content-Type': 'application/json',
+      });
       return;
     case 'slack':
       await post(channel.url, JSON.stringify({ text: text(n) }), { 'Content-Type': 'application/json' });
@@ -79,7 +83,12 @@ async function sendMail(channel: Extract<ChannelBody, { type: 'email' }>, n: Not
   });
   try {
     const details = Object.entries(n.details).map(([k, v]) => `${k}: ${v}`);
-    await transport.sendMail({ from: channel.from, to: channel.to, subject: n.title, text: [n.message, '', ...details].join('\n') });
+    await transport.sendMail({
+      from: channel.from,
+      to: channel.to,
+      subject: n.title,
+      text: [n.message, '', ...details].join('\n'),
+    });
   } catch (err) {
     // nodemailer's messages name the step that failed (connect, auth, recipient) and carry no password.
     throw new Error(`Email not sent: ${err instanceof Error ? err.message : 'unknown error'}`);
@@ -93,7 +102,10 @@ async function assertHostAllowed(host: string): Promise<void> {
   const literal = host.replace(/^\[(.*)\]$/, '$1');
   let addresses: string[];
   try {
-    addresses = blockedAddressReason(literal, true) === 'not an address' ? (await dns.lookup(literal, { all: true })).map((a) => a.address) : [literal];
+    addresses =
+      blockedAddressReason(literal, true) === 'not an address'
+        ? (await dns.lookup(literal, { all: true })).map((a) => a.address)
+        : [literal];
   } catch {
     throw new Error(`Email not sent: the host name ${host} does not resolve.`);
   }

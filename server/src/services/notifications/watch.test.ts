@@ -30,7 +30,10 @@ describe('containerWatcher', () => {
   });
 
   it('reports OOM, unhealthy, and every start after the first with the start times', () => {
-    expect(run([ev('oom'), ev('health_status: unhealthy'), ev('health_status: healthy')]).map((c) => c.event)).toEqual(['oom', 'unhealthy']);
+    expect(run([ev('oom'), ev('health_status: unhealthy'), ev('health_status: healthy')]).map((c) => c.event)).toEqual([
+      'oom',
+      'unhealthy',
+    ]);
     const loops = run([ev('start'), ev('start'), ev('start')]);
     expect(loops.map((c) => c.event)).toEqual(['restart_loop', 'restart_loop']);
     expect(loops[1]!.starts).toHaveLength(3);

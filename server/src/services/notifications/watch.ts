@@ -24,7 +24,12 @@ export function containerWatcher(environment: string, emit: (c: Candidate) => vo
   return (e) => {
     if (e.type !== 'container') return;
     const now = Date.parse(e.time);
-    const base = { environment, app: e.name, project: e.attributes[COMPOSE_PROJECT], details: { app: e.name, environment } as Record<string, string | number> };
+    const base = {
+      environment,
+      app: e.name,
+      project: e.attributes[COMPOSE_PROJECT],
+      details: { app: e.name, environment } as Record<string, string | number>,
+    };
     if (e.action === 'kill' || e.action === 'stop' || e.action === 'restart') {
       asked.set(e.actor_id, now);
       return;
@@ -38,17 +43,39 @@ export function containerWatcher(environment: string, emit: (c: Candidate) => vo
       const code = e.attributes.exitCode ?? '?';
       const wasAsked = now - (asked.get(e.actor_id) ?? -Infinity) < ASKED_MS;
       if (code === '0' || wasAsked) return;
-      emit({ ...base, event: 'container_died', title: `${e.name} exited with code ${code}`, message: `The container ${e.name} on ${environment} stopped with exit code ${code}.`, details: { ...base.details, exit_code: code } });
+      emit({
+        ...base,
+        event: 'container_died',
+        title: `${e.name} exited with code ${code}`,
+        message: `The container ${e.name} on ${environment} stopped with exit code ${code}.`,
+        details: { ...base.details, exit_code: code },
+      });
     } else if (e.action === 'oom') {
-      emit({ ...base, event: 'oom', title: `${e.name} ran out of memory`, message: `The container ${e.name} on ${environment} was killed for using more memory than it may (OOM).` });
+      emit({
+        ...base,
+        event: 'oom',
+        title: `${e.name} ran out of memory`,
+        message: `The container ${e.name} on ${environment} was killed for using more memory than it may (OOM).`,
+      });
     } else if (e.action === 'health_status: unhealthy') {
-      emit({ ...base, event: 'unhealthy', title: `${e.name} is unhealthy`, message: `The health check of ${e.name} on ${environment} is failing.` });
+      emit({
+        ...base,
+        event: 'unhealthy',
+        title: `${e.name} is unhealthy`,
+        message: `The health check of ${e.name} on ${environment} is failing.`,
+      });
     } else if (e.action === 'start') {
       const list = (starts.get(e.actor_id) ?? []).filter((t) => now - t < STARTS_KEPT_MS).slice(-999);
       list.push(now);
       starts.set(e.actor_id, list);
       if (list.length > 1) {
-        emit({ ...base, event: 'restart_loop', title: `${e.name} keeps restarting`, message: `The container ${e.name} on ${environment} started ${list.length} times recently.`, starts: list });
+        emit({
+          ...base,
+          event: 'restart_loop',
+          title: `${e.name} keeps restarting`,
+          message: `The container ${e.name} on ${environment} started ${list.length} times recently.`,
+          starts: list,
+        });
       }
     }
   };
@@ -63,10 +90,22 @@ export function engineWatcher(environment: string, engine: EngineStatus, emit: (
       seenUp = true;
       if (!down) return;
       down = false;
-      emit({ event: 'environment_down', environment, title: `Environment ${environment} is reachable again`, message: `Berth reaches the Docker engine of ${environment} again.`, details: { environment, state: 'recovered' } });
+      emit({
+        event: 'environment_down',
+        environment,
+        title: `Environment ${environment} is reachable again`,
+        message: `Berth reaches the Docker engine of ${environment} again.`,
+        details: { environment, state: 'recovered' },
+      });
     } else if (seenUp && !down) {
       down = true;
-      emit({ event: 'environment_down', environment, title: `Environment ${environment} is unreachable`, message: `Berth cannot reach the Docker engine of ${environment}: ${s.error ?? 'no answer'}.`, details: { environment, state: 'unreachable' } });
+      emit({
+        event: 'environment_down',
+        environment,
+        title: `Environment ${environment} is unreachable`,
+        message: `Berth cannot reach the Docker engine of ${environment}: ${s.error ?? 'no answer'}.`,
+        details: { environment, state: 'unreachable' },
+      });
     }
   });
 }

@@ -7,8 +7,15 @@ export default function AppDeployPage() {
   const itemId = Number(useParams().appId);
   return (
     <>
-      <PageHeader title="Deploy" subtitle="Pre-filled from the template; variables such as !config are replaced on deploy." />
-      {Number.isInteger(itemId) && itemId > 0 ? <DeployFromTemplateItem itemId={itemId} /> : <Text c="red">Not a template item id.</Text>}
+      <PageHeader
+        title="Deploy"
+        subtitle="Pre-filled from the template; variables such as !config are replaced on deploy."
+      />
+      {Number.isInteger(itemId) && itemId > 0 ? (
+        <DeployFromTemplateItem itemId={itemId} />
+      ) : (
+        <Text c="red">Not a template item id.</Text>
+      )}
     </>
   );
 }

@@ -6,7 +6,10 @@ export default function AppEditPage() {
   const appName = useParams().appName ?? '';
   return (
     <>
-      <PageHeader title={`Edit ${appName}`} subtitle="Deploying replaces the container with one made from this configuration." />
+      <PageHeader
+        title={`Edit ${appName}`}
+        subtitle="Deploying replaces the container with one made from this configuration."
+      />
       <EditApp key={appName} appName={appName} />
     </>
   );

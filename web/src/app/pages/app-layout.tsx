@@ -16,7 +16,10 @@ export default function AppLayout() {
       <AppHeader name={appName} app={app.data} />
       <AppTabs name={appName}>
         {app.error && !app.data ? (
-          <Alert color={missing ? 'yellow' : 'red'} title={missing ? `There is no app named ${appName}` : 'The app could not be read'}>
+          <Alert
+            color={missing ? 'yellow' : 'red'}
+            title={missing ? `There is no app named ${appName}` : 'The app could not be read'}
+          >
             {errorMessage(app.error)}{' '}
             <Anchor component={Link} to="/apps">
               Back to the applications

@@ -4,7 +4,10 @@ import { TemplateTabs } from '../../features/templates/components/TemplateTabs';
 export default function AppsFromTemplatePage() {
   return (
     <>
-      <PageHeader title="Deploy from Template" subtitle="Pick an app from a template; the deploy form opens pre-filled." />
+      <PageHeader
+        title="Deploy from Template"
+        subtitle="Pick an app from a template; the deploy form opens pre-filled."
+      />
       <TemplateTabs />
     </>
   );

@@ -11,7 +11,10 @@ export default function EventsPage() {
   const events = useLiveEvents(debounced);
   return (
     <Stack>
-      <PageHeader title="Events" subtitle="What happened on the engine: containers, images, volumes and networks. New events appear as they happen." />
+      <PageHeader
+        title="Events"
+        subtitle="What happened on the engine: containers, images, volumes and networks. New events appear as they happen."
+      />
       <EventsFilters value={filter} onChange={setFilter} />
       <EventsTable events={events.data} loading={events.isPending} />
     </Stack>

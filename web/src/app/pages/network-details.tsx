@@ -14,7 +14,11 @@ export default function NetworkDetailsPage() {
   if (!network.data) return <Text c="dimmed">Loading…</Text>;
   return (
     <>
-      <PageHeader title={network.data.Name} subtitle="Network Details" actions={<NetworkMenu network={network.data} />} />
+      <PageHeader
+        title={network.data.Name}
+        subtitle="Network Details"
+        actions={<NetworkMenu network={network.data} />}
+      />
       <NetworkDetails network={network.data} />
     </>
   );

@@ -48,7 +48,13 @@ export default function ProjectDetailsPage() {
               ) : (
                 <Accordion multiple variant="separated">
                   {services.map(([svc, def]) => (
-                    <ServicePanel key={svc} project={name} name={svc} service={def} status={serviceStatus(project.data, svc)} />
+                    <ServicePanel
+                      key={svc}
+                      project={name}
+                      name={svc}
+                      service={def}
+                      status={serviceStatus(project.data, svc)}
+                    />
                   ))}
                 </Accordion>
               )}

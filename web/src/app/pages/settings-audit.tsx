@@ -5,7 +5,10 @@ import { AuditLog } from '../../features/audit';
 export default function SettingsAuditPage() {
   return (
     <>
-      <PageHeader title="Audit log" subtitle="Every change made through Berth: who, from where, what, and how it ended." />
+      <PageHeader
+        title="Audit log"
+        subtitle="Every change made through Berth: who, from where, what, and how it ended."
+      />
       <AuditLog />
     </>
   );

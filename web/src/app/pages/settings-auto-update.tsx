@@ -8,7 +8,10 @@ import { AutoUpdatePolicyForm, AutoUpdateRuns } from '../../features/auto-update
 export default function SettingsAutoUpdatePage() {
   return (
     <>
-      <PageHeader title="Auto-update" subtitle="Check apps and compose services for new images on a schedule; updates that come up unhealthy are rolled back." />
+      <PageHeader
+        title="Auto-update"
+        subtitle="Check apps and compose services for new images on a schedule; updates that come up unhealthy are rolled back."
+      />
       <Stack>
         <EditableBy route={autoUpdateApi.put}>
           <AutoUpdatePolicyForm />

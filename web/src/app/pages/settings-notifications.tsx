@@ -6,7 +6,10 @@ import { ChannelsCard, DeliveriesCard, RulesCard } from '../../features/notifica
 export default function SettingsNotificationsPage() {
   return (
     <Stack>
-      <PageHeader title="Notifications" subtitle="Be told when something breaks: channels to send through, rules for what to send, and what was sent." />
+      <PageHeader
+        title="Notifications"
+        subtitle="Be told when something breaks: channels to send through, rules for what to send, and what was sent."
+      />
       <ChannelsCard />
       <RulesCard />
       <DeliveriesCard />

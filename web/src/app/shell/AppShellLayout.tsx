@@ -20,7 +20,11 @@ export function AppShellLayout() {
       navbar={wide ? { width: 230, breakpoint: 0 } : undefined}
       footer={wide ? undefined : { height: 60 }}
       padding="md"
-      styles={{ header: { background: 'var(--berth-surface)' }, navbar: { background: 'var(--berth-surface)' }, footer: { background: 'var(--berth-surface)' } }}
+      styles={{
+        header: { background: 'var(--berth-surface)' },
+        navbar: { background: 'var(--berth-surface)' },
+        footer: { background: 'var(--berth-surface)' },
+      }}
     >
       <AppShell.Header>
         <Group h="100%" wrap="nowrap" gap={0}>

@@ -3,11 +3,25 @@ import { IconBox as IconContainers } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { useIsSwarmManager } from '../../features/swarm';
-import { isActive, MAIN_ITEMS, RESOURCE_ITEMS, ResourcesIcon, SETTINGS_ITEM, SWARM_ITEMS, SwarmIcon, type NavItem } from './nav-items';
+import {
+  isActive,
+  MAIN_ITEMS,
+  RESOURCE_ITEMS,
+  ResourcesIcon,
+  SETTINGS_ITEM,
+  SWARM_ITEMS,
+  SwarmIcon,
+  type NavItem,
+} from './nav-items';
 
 const [dashboard, apps, templates, projects, events] = MAIN_ITEMS as [NavItem, NavItem, NavItem, NavItem, NavItem];
 
-function BarButton({ icon, label, active, ...rest }: { icon: ReactNode; label: string; active: boolean } & Record<string, unknown>) {
+function BarButton({
+  icon,
+  label,
+  active,
+  ...rest
+}: { icon: ReactNode; label: string; active: boolean } & Record<string, unknown>) {
   return (
     <UnstyledButton aria-label={label} c={active ? 'primary' : undefined} style={{ flex: 1 }} py={6} {...rest}>
       <Stack gap={0} align="center">
@@ -18,7 +32,17 @@ function BarButton({ icon, label, active, ...rest }: { icon: ReactNode; label: s
   );
 }
 
-function GroupMenu({ label, icon, items, pathname }: { label: string; icon: ReactNode; items: NavItem[]; pathname: string }) {
+function GroupMenu({
+  label,
+  icon,
+  items,
+  pathname,
+}: {
+  label: string;
+  icon: ReactNode;
+  items: NavItem[];
+  pathname: string;
+}) {
   return (
     <Menu position="top" withArrow>
       <Menu.Target>
@@ -43,11 +67,33 @@ export function BottomBar() {
   const swarm = useIsSwarmManager();
   return (
     <Group component="nav" aria-label="Bottom navigation" h="100%" gap={0} wrap="nowrap" justify="space-around">
-      <BarButton component={Link} to="/" icon={<DashIcon size={20} />} label={dashboard.label} active={isActive(pathname, '/')} />
-      <GroupMenu label="Containers" icon={<IconContainers size={20} />} items={[apps, projects, events]} pathname={pathname} />
-      <GroupMenu label="Resources" icon={<ResourcesIcon size={20} />} items={[templates, ...RESOURCE_ITEMS]} pathname={pathname} />
+      <BarButton
+        component={Link}
+        to="/"
+        icon={<DashIcon size={20} />}
+        label={dashboard.label}
+        active={isActive(pathname, '/')}
+      />
+      <GroupMenu
+        label="Containers"
+        icon={<IconContainers size={20} />}
+        items={[apps, projects, events]}
+        pathname={pathname}
+      />
+      <GroupMenu
+        label="Resources"
+        icon={<ResourcesIcon size={20} />}
+        items={[templates, ...RESOURCE_ITEMS]}
+        pathname={pathname}
+      />
       {swarm && <GroupMenu label="Swarm" icon={<SwarmIcon size={20} />} items={SWARM_ITEMS} pathname={pathname} />}
-      <BarButton component={Link} to={SETTINGS_ITEM.to} icon={<SetIcon size={20} />} label={SETTINGS_ITEM.label} active={isActive(pathname, '/settings')} />
+      <BarButton
+        component={Link}
+        to={SETTINGS_ITEM.to}
+        icon={<SetIcon size={20} />}
+        label={SETTINGS_ITEM.label}
+        active={isActive(pathname, '/settings')}
+      />
     </Group>
   );
 }

@@ -24,7 +24,13 @@ export function EngineBanner() {
   }
   if (selected && !selected.status.reachable) {
     return (
-      <Alert color="red" icon={<IconPlugConnectedX size={18} />} title={`Docker engine of ${selected.name} unreachable`} mb="md" role="alert">
+      <Alert
+        color="red"
+        icon={<IconPlugConnectedX size={18} />}
+        title={`Docker engine of ${selected.name} unreachable`}
+        mb="md"
+        role="alert"
+      >
         {selected.status.error ?? 'The Docker engine does not answer.'} Berth reconnects by itself when it is back.
       </Alert>
     );

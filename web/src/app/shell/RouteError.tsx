@@ -4,7 +4,11 @@ import { isRouteErrorResponse, useRouteError } from 'react-router-dom';
 /** Shown when a page throws or fails to load (e.g. a stale chunk after an update). */
 export function RouteError() {
   const error = useRouteError();
-  const message = isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : error instanceof Error ? error.message : String(error);
+  const message = isRouteErrorResponse(error)
+    ? `${error.status} ${error.statusText}`
+    : error instanceof Error
+      ? error.message
+      : String(error);
   return (
     <Stack p="md" maw={640}>
       <Alert color="red" title="This page failed">

@@ -2,11 +2,29 @@ import { NavLink, ScrollArea, Stack, Text } from '@mantine/core';
 import { IconExternalLink } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router-dom';
 import { useIsSwarmManager } from '../../features/swarm';
-import { EXTERNAL_ITEMS, isActive, MAIN_ITEMS, RESOURCE_ITEMS, ResourcesIcon, SETTINGS_ITEM, SWARM_ITEMS, SwarmIcon, type NavItem } from './nav-items';
+import {
+  EXTERNAL_ITEMS,
+  isActive,
+  MAIN_ITEMS,
+  RESOURCE_ITEMS,
+  ResourcesIcon,
+  SETTINGS_ITEM,
+  SWARM_ITEMS,
+  SwarmIcon,
+  type NavItem,
+} from './nav-items';
 
 function Item({ item, pathname }: { item: NavItem; pathname: string }) {
   const Icon = item.icon;
-  return <NavLink component={Link} to={item.to} label={item.label} leftSection={<Icon size={18} />} active={isActive(pathname, item.to)} />;
+  return (
+    <NavLink
+      component={Link}
+      to={item.to}
+      label={item.label}
+      leftSection={<Icon size={18} />}
+      active={isActive(pathname, item.to)}
+    />
+  );
 }
 
 /** Left navigation on wide screens. */

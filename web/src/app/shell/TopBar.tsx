@@ -44,7 +44,12 @@ export function TopBar() {
       <Group gap="xs" wrap="nowrap">
         <EnvironmentSwitcher />
         <Tooltip label={theme.dark ? 'Light theme' : 'Dark theme'}>
-          <ActionIcon variant="subtle" size="lg" aria-label="Toggle dark theme" onClick={() => themeStore.setDark(!theme.dark)}>
+          <ActionIcon
+            variant="subtle"
+            size="lg"
+            aria-label="Toggle dark theme"
+            onClick={() => themeStore.setDark(!theme.dark)}
+          >
             {theme.dark ? <IconSun size={18} /> : <IconMoon size={18} />}
           </ActionIcon>
         </Tooltip>

@@ -4,4 +4,9 @@ import { api } from '../../lib/api-client';
 
 /** Polled by the shell so the engine banner appears and clears by itself. */
 export const healthQuery = () =>
-  queryOptions({ queryKey: ['health'], queryFn: ({ signal }) => api(healthApi.get, { signal }), refetchInterval: 10_000, retry: false });
+  queryOptions({
+    queryKey: ['health'],
+    queryFn: ({ signal }) => api(healthApi.get, { signal }),
+    refetchInterval: 10_000,
+    retry: false,
+  });

@@ -65,7 +65,8 @@ export function useLogout() {
 export function useChangeAccount() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { username: string; password: string; current_password: string; keep_api_keys: boolean }) => api(authApi.changeMe, { body }),
+    mutationFn: (body: { username: string; password: string; current_password: string; keep_api_keys: boolean }) =>
+      api(authApi.changeMe, { body }),
     onSuccess: (me) => {
       session.signedIn(me.username, me.authDisabled);
       // A new password revokes the API keys unless they were kept.
@@ -74,7 +75,8 @@ export function useChangeAccount() {
   });
 }
 
-export const apiKeysQuery = () => queryOptions({ queryKey: accountKeys.apiKeys(), queryFn: ({ signal }) => api(authApi.keys, { signal }) });
+export const apiKeysQuery = () =>
+  queryOptions({ queryKey: accountKeys.apiKeys(), queryFn: ({ signal }) => api(authApi.keys, { signal }) });
 
 export function useGenerateApiKey() {
   const queryClient = useQueryClient();
@@ -100,7 +102,11 @@ export function useRevokeApiKey() {
   });
 }
 
-export const sessionsQuery = () => queryOptions({ queryKey: [...accountKeys.all, 'sessions'], queryFn: ({ signal }) => api(authApi.sessions, { signal }) });
+export const sessionsQuery = () =>
+  queryOptions({
+    queryKey: [...accountKeys.all, 'sessions'],
+    queryFn: ({ signal }) => api(authApi.sessions, { signal }),
+  });
 
 export function useEndSession() {
   const queryClient = useQueryClient();
@@ -111,13 +117,16 @@ export function useEndSession() {
 }
 
 export const useTotpSetup = () => useMutation({ mutationFn: () => api(authApi.totpSetup) });
-export const useTotpEnable = () => useMutation({ mutationFn: (code: string) => api(authApi.totpEnable, { body: { code } }) });
-export const useTotpDisable = () => useMutation({ mutationFn: (body: { password: string; code: string }) => api(authApi.totpDisable, { body }) });
+export const useTotpEnable = () =>
+  useMutation({ mutationFn: (code: string) => api(authApi.totpEnable, { body: { code } }) });
+export const useTotpDisable = () =>
+  useMutation({ mutationFn: (body: { password: string; code: string }) => api(authApi.totpDisable, { body }) });
 
 /** The second sign-in step with TOTP on; then the status call brings the session. */
 export function useLoginTotp() {
   return useMutation({
-    mutationFn: (body: { challenge: string; code?: string; recovery_code?: string }) => api(authApi.loginTotp, { body }),
+    mutationFn: (body: { challenge: string; code?: string; recovery_code?: string }) =>
+      api(authApi.loginTotp, { body }),
     meta: { notifyError: false },
     onSuccess: async () => {
       await checkAuth();
@@ -126,4 +135,5 @@ export function useLoginTotp() {
 }
 
 /** The status call as a query (User > Security reads whether TOTP is on). */
-export const authStatusQuery = () => queryOptions({ queryKey: [...accountKeys.all, 'status'], queryFn: ({ signal }) => api(authApi.status, { signal }) });
+export const authStatusQuery = () =>
+  queryOptions({ queryKey: [...accountKeys.all, 'status'], queryFn: ({ signal }) => api(authApi.status, { signal }) });

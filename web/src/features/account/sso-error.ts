@@ -6,7 +6,8 @@ const SSO_MESSAGES: Record<OidcError, string> = {
   refused: "The sign-in provider's answer did not pass Berth's checks. Start the sign-in again.",
   flow_missing: 'The sign-in began in another browser or tab, or this browser blocks its cookie. Start it again here.',
   flow_expired: 'The sign-in took too long. Start it again.',
-  email_unverified: 'The sign-in provider gave no verified email address for your account. Verify it there, or ask an admin.',
+  email_unverified:
+    'The sign-in provider gave no verified email address for your account. Verify it there, or ask an admin.',
   account_disabled: 'Your Berth account is disabled. Ask an admin to enable it.',
   provider_unreachable: 'The sign-in provider cannot be reached. Try again later.',
 };

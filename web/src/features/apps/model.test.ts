@@ -17,12 +17,35 @@ const app = (over: Partial<App> & { labels?: Record<string, string>; image?: str
 
 describe('portChips', () => {
   it('collapses the 0.0.0.0 and :: bindings of one port and links wildcard bindings to the page host', () => {
-    const chips = portChips({ '80/tcp': [{ HostIp: '0.0.0.0', HostPort: '8080' }, { HostIp: '::', HostPort: '8080' }], '443/tcp': null }, {}, 'berth.example');
-    expect(chips).toEqual([{ hostIp: '0.0.0.0', hostPort: '8080', containerPort: '80', proto: 'tcp', label: null, href: 'http://berth.example:8080' }]);
+    const chips = portChips(
+      {
+        '80/tcp': [
+          { HostIp: '0.0.0.0', HostPort: '8080' },
+          { HostIp: '::', HostPort: '8080' },
+        ],
+        '443/tcp': null,
+      },
+      {},
+      'berth.example',
+    );
+    expect(chips).toEqual([
+      {
+        hostIp: '0.0.0.0',
+        hostPort: '8080',
+        containerPort: '80',
+        proto: 'tcp',
+        label: null,
+        href: 'http://berth.example:8080',
+      },
+    ]);
   });
 
   it('links a port bound to one address to that address, bracketing IPv6', () => {
-    const chips = portChips({ '53/udp': [{ HostIp: '127.0.0.1', HostPort: '5353' }], '80/tcp': [{ HostIp: 'fd00::1', HostPort: '81' }] }, {}, 'h');
+    const chips = portChips(
+      { '53/udp': [{ HostIp: '127.0.0.1', HostPort: '5353' }], '80/tcp': [{ HostIp: 'fd00::1', HostPort: '81' }] },
+      {},
+      'h',
+    );
     expect(chips.map((c) => c.href)).toEqual(['http://[fd00::1]:81', 'http://127.0.0.1:5353']);
     expect(chips[1]).toMatchObject({ containerPort: '53', proto: 'udp' });
   });
@@ -58,7 +81,9 @@ describe('isBerthImage', () => {
   });
 
   it('recognises the OCI title label whatever the repository', () => {
-    expect(isBerthImage(app({ image: 'registry.local/x/y', labels: { 'org.opencontainers.image.title': 'Berth' } }))).toBe(true);
+    expect(
+      isBerthImage(app({ image: 'registry.local/x/y', labels: { 'org.opencontainers.image.title': 'Berth' } })),
+    ).toBe(true);
   });
 });
 
@@ -71,15 +96,20 @@ describe('app readers', () => {
     ]);
   });
 
-  it("reads the compose project label or null", () => {
+  it('reads the compose project label or null', () => {
     expect(projectOf(app({ labels: { 'com.docker.compose.project': 'shop' } }))).toBe('shop');
     expect(projectOf(app())).toBeNull();
   });
 
   it('shows network addresses only while the app runs', () => {
     const networks = { bridge: { NetworkID: 'n1', IPAddress: '172.17.0.2', Gateway: '172.17.0.1' } };
-    expect(networkRows(app({ NetworkSettings: { Networks: networks } }))).toEqual([{ name: 'bridge', networkId: 'n1', ip: '172.17.0.2', gateway: '172.17.0.1' }]);
-    expect(networkRows(app({ status: 'exited', NetworkSettings: { Networks: networks } }))[0]).toMatchObject({ ip: null, gateway: null });
+    expect(networkRows(app({ NetworkSettings: { Networks: networks } }))).toEqual([
+      { name: 'bridge', networkId: 'n1', ip: '172.17.0.2', gateway: '172.17.0.1' },
+    ]);
+    expect(networkRows(app({ status: 'exited', NetworkSettings: { Networks: networks } }))[0]).toMatchObject({
+      ip: null,
+      gateway: null,
+    });
   });
 
   it('takes the command from Path and Args, else Config.Cmd', () => {

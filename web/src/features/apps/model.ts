@@ -46,7 +46,14 @@ export function portChips(ports: PortMap, labels: Record<string, string>, pageHo
       const id = `${wildcard ? '*' : b.HostIp}|${b.HostPort}|${containerPort}|${proto}`;
       if (chips.has(id)) continue;
       const host = wildcard ? hostForUrl(pageHost) : hostForUrl(b.HostIp);
-      chips.set(id, { hostIp: b.HostIp, hostPort: b.HostPort, containerPort, proto, label: portLabel(labels, b.HostPort), href: `http://${host}:${b.HostPort}` });
+      chips.set(id, {
+        hostIp: b.HostIp,
+        hostPort: b.HostPort,
+        containerPort,
+        proto,
+        label: portLabel(labels, b.HostPort),
+        href: `http://${host}:${b.HostPort}`,
+      });
     }
   }
   return [...chips.values()].sort((a, b) => Number(a.hostPort) - Number(b.hostPort) || a.proto.localeCompare(b.proto));

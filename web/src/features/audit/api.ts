@@ -26,4 +26,5 @@ export const auditQuery = (f: AuditFilter) =>
     placeholderData: keepPreviousData,
   });
 
-export const exportAudit = (f: AuditFilter, format: 'csv' | 'json') => apiDownload(auditApi.export, { query: { ...query(f), format, limit: 10000 } }, `berth-audit.${format}`);
+export const exportAudit = (f: AuditFilter, format: 'csv' | 'json') =>
+  apiDownload(auditApi.export, { query: { ...query(f), format, limit: 10000 } }, `berth-audit.${format}`);

@@ -11,7 +11,10 @@ export const autoUpdateKeys = {
   nextRun: (schedule: string) => [...autoUpdateKeys.all, 'next-run', schedule] as const,
 };
 
-export const useAutoUpdateSettings = () => useQuery(queryOptions({ queryKey: autoUpdateKeys.settings(), queryFn: ({ signal }) => api(autoUpdateApi.get, { signal }) }));
+export const useAutoUpdateSettings = () =>
+  useQuery(
+    queryOptions({ queryKey: autoUpdateKeys.settings(), queryFn: ({ signal }) => api(autoUpdateApi.get, { signal }) }),
+  );
 
 /** Run history; read again every 2 s while a run is under way. */
 export const useAutoUpdateRuns = () =>
@@ -21,7 +24,11 @@ export const useAutoUpdateRuns = () =>
     refetchInterval: (q) => (q.state.data?.some((r) => r.finished_at === null) ? 2000 : false),
   });
 
-export const useAppAutoUpdate = (name: string) => useQuery({ queryKey: autoUpdateKeys.app(name), queryFn: ({ signal }) => api(autoUpdateApi.app, { params: { name }, signal }) });
+export const useAppAutoUpdate = (name: string) =>
+  useQuery({
+    queryKey: autoUpdateKeys.app(name),
+    queryFn: ({ signal }) => api(autoUpdateApi.app, { params: { name }, signal }),
+  });
 
 export function useSaveAutoUpdate() {
   const queryClient = useQueryClient();
@@ -53,7 +60,10 @@ export function useSaveAppAutoUpdate(name: string) {
 }
 
 export const useProjectAutoUpdate = (name: string) =>
-  useQuery({ queryKey: autoUpdateKeys.project(name), queryFn: ({ signal }) => api(autoUpdateApi.project, { params: { name }, signal }) });
+  useQuery({
+    queryKey: autoUpdateKeys.project(name),
+    queryFn: ({ signal }) => api(autoUpdateApi.project, { params: { name }, signal }),
+  });
 
 export function useSaveProjectAutoUpdate(name: string) {
   const queryClient = useQueryClient();

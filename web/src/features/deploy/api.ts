@@ -6,13 +6,15 @@ import { imageQuery } from '../images';
 import { networksQuery } from '../networks';
 
 /** Names of the engine's networks, for the Network select (shares the networks list cache). */
-export const networkNamesQuery = () => queryOptions({ ...networksQuery(), select: (list) => list.map((n) => n.Name).sort() });
+export const networkNamesQuery = () =>
+  queryOptions({ ...networksQuery(), select: (list) => list.map((n) => n.Name).sort() });
 
 /** The app to edit, read fresh: the form must start from its current configuration. */
 export const editAppQuery = (name: string) => queryOptions({ ...appQuery(name), staleTime: 0 });
 
 /** The image's own run configuration, to tell apart what the user set from what the image supplies. */
-export const imageConfigQuery = (id: string) => queryOptions({ ...imageQuery(id), select: (image) => image.ContainerConfig, retry: false });
+export const imageConfigQuery = (id: string) =>
+  queryOptions({ ...imageQuery(id), select: (image) => image.ContainerConfig, retry: false });
 
 /** Creates (or, with edit, replaces) an app; every apps query is re-read. */
 export function useDeploy() {

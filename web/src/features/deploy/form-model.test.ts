@@ -1,8 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import type { TemplateItem } from '@berth/contract';
-import { emptyDeployValues, emptyRow, firstInvalidStep, fromTemplateItem, toPayload, validateDeploy, type DeployFormValues } from './form-model';
+import {
+  emptyDeployValues,
+  emptyRow,
+  firstInvalidStep,
+  fromTemplateItem,
+  toPayload,
+  validateDeploy,
+  type DeployFormValues,
+} from './form-model';
 
-const valid = (over: Partial<DeployFormValues> = {}): DeployFormValues => ({ ...emptyDeployValues(), name: 'web', image: 'nginx:1.27', restart_policy: 'unless-stopped', ...over });
+const valid = (over: Partial<DeployFormValues> = {}): DeployFormValues => ({
+  ...emptyDeployValues(),
+  name: 'web',
+  image: 'nginx:1.27',
+  restart_policy: 'unless-stopped',
+  ...over,
+});
 
 describe('validateDeploy (spec section 5, keyed by form path)', () => {
   it('accepts a minimal valid form', () => {
@@ -11,12 +25,18 @@ describe('validateDeploy (spec section 5, keyed by form path)', () => {
 
   it('requires name, image and restart policy', () => {
     const errors = validateDeploy(emptyDeployValues());
-    expect(errors).toMatchObject({ name: 'Name is required.', image: 'Image is required.', restart_policy: 'Restart Policy is required.' });
+    expect(errors).toMatchObject({
+      name: 'Name is required.',
+      image: 'Image is required.',
+      restart_policy: 'Restart Policy is required.',
+    });
     expect(firstInvalidStep(errors)).toBe(0);
   });
 
   it('requires a container port, allows an empty host port and keeps both within 0-65535', () => {
-    expect(validateDeploy(valid({ ports: [emptyRow.ports()] }))).toEqual({ 'ports.0.cport': 'Container port is required.' });
+    expect(validateDeploy(valid({ ports: [emptyRow.ports()] }))).toEqual({
+      'ports.0.cport': 'Container port is required.',
+    });
     expect(validateDeploy(valid({ ports: [{ label: '', hport: '', cport: '80', proto: 'tcp' }] }))).toEqual({});
     const errors = validateDeploy(valid({ ports: [{ label: '', hport: '70000', cport: '-1', proto: 'udp' }] }));
     expect(errors['ports.0.hport']).toBe('Host port must be a number between 0 and 65535.');
@@ -26,7 +46,14 @@ describe('validateDeploy (spec section 5, keyed by form path)', () => {
 
   it('requires both halves of volume, env, device and sysctl rows, a label name, and every command entry', () => {
     const errors = validateDeploy(
-      valid({ volumes: [emptyRow.volumes()], env: [emptyRow.env()], devices: [emptyRow.devices()], labels: [emptyRow.labels()], sysctls: [emptyRow.sysctls()], command: ['sh', ''] }),
+      valid({
+        volumes: [emptyRow.volumes()],
+        env: [emptyRow.env()],
+        devices: [emptyRow.devices()],
+        labels: [emptyRow.labels()],
+        sysctls: [emptyRow.sysctls()],
+        command: ['sh', ''],
+      }),
     );
     expect(errors).toEqual({
       'volumes.0.bind': 'Host path is required.',
@@ -71,12 +98,31 @@ describe('toPayload', () => {
 
 describe('fromTemplateItem', () => {
   const item: TemplateItem = {
-    id: 7, template_id: 1, type: 1, stack: null, title: 'Handbrake', name: 'handbrake', description: '', logo: '', notes: '', image: 'jlesage/handbrake:latest',
-    platform: 'linux', categories: [], command: null, restart_policy: null, network: 'proxy', network_mode: 'bridge',
+    id: 7,
+    template_id: 1,
+    type: 1,
+    stack: null,
+    title: 'Handbrake',
+    name: 'handbrake',
+    description: '',
+    logo: '',
+    notes: '',
+    image: 'jlesage/handbrake:latest',
+    platform: 'linux',
+    categories: [],
+    command: null,
+    restart_policy: null,
+    network: 'proxy',
+    network_mode: 'bridge',
     ports: [{ label: 'WebUI', hport: null, cport: '5800', proto: 'tcp' }],
     volumes: [{ bind: '!config/handbrake', container: '/config' }],
     env: [{ name: 'PUID', label: 'PUID', default: '!PUID', description: null }],
-    devices: [], labels: [], sysctls: [], cap_add: ['NET_ADMIN'], cpus: 2, mem_limit: '1g',
+    devices: [],
+    labels: [],
+    sysctls: [],
+    cap_add: ['NET_ADMIN'],
+    cpus: 2,
+    mem_limit: '1g',
   };
   it('keeps variables unsubstituted and turns nulls into empty fields', () => {
     const v = fromTemplateItem(item);

@@ -1,11 +1,34 @@
 import { DeployBody, type TemplateItem } from '@berth/contract';
 
-export interface PortRow { label: string; hport: string; cport: string; proto: 'tcp' | 'udp' }
-export interface VolumeRow { bind: string; container: string; readonly: boolean }
-export interface EnvRow { name: string; default: string; label: string; description: string }
-export interface DeviceRow { container: string; host: string }
-export interface LabelRow { label: string; value: string }
-export interface SysctlRow { name: string; value: string }
+export interface PortRow {
+  label: string;
+  hport: string;
+  cport: string;
+  proto: 'tcp' | 'udp';
+}
+export interface VolumeRow {
+  bind: string;
+  container: string;
+  readonly: boolean;
+}
+export interface EnvRow {
+  name: string;
+  default: string;
+  label: string;
+  description: string;
+}
+export interface DeviceRow {
+  container: string;
+  host: string;
+}
+export interface LabelRow {
+  label: string;
+  value: string;
+}
+export interface SysctlRow {
+  name: string;
+  value: string;
+}
 
 /** The deploy form as typed: every field a string (or a list of rows of strings) so inputs stay controlled. */
 export interface DeployFormValues {
@@ -37,8 +60,21 @@ export const emptyRow = {
 
 export function emptyDeployValues(): DeployFormValues {
   return {
-    name: '', image: '', restart_policy: '', network: '', network_mode: '',
-    ports: [], volumes: [], env: [], command: [], devices: [], labels: [], sysctls: [], cap_add: [], cpus: '', mem_limit: '',
+    name: '',
+    image: '',
+    restart_policy: '',
+    network: '',
+    network_mode: '',
+    ports: [],
+    volumes: [],
+    env: [],
+    command: [],
+    devices: [],
+    labels: [],
+    sysctls: [],
+    cap_add: [],
+    cpus: '',
+    mem_limit: '',
   };
 }
 
@@ -53,7 +89,12 @@ export function fromTemplateItem(item: TemplateItem): DeployFormValues {
     network_mode: item.network ? '' : item.network_mode,
     ports: item.ports.map((p) => ({ label: p.label ?? '', hport: p.hport ?? '', cport: p.cport, proto: p.proto })),
     volumes: item.volumes.map((v) => ({ bind: v.bind, container: v.container, readonly: v.readonly ?? false })),
-    env: item.env.map((e) => ({ name: e.name, default: e.default, label: e.label ?? '', description: e.description ?? '' })),
+    env: item.env.map((e) => ({
+      name: e.name,
+      default: e.default,
+      label: e.label ?? '',
+      description: e.description ?? '',
+    })),
     command: item.command ?? [],
     devices: item.devices.map((d) => ({ ...d })),
     labels: item.labels.map((l) => ({ ...l })),
@@ -64,7 +105,8 @@ export function fromTemplateItem(item: TemplateItem): DeployFormValues {
   };
 }
 
-export const isHostNetworking = (v: Pick<DeployFormValues, 'network' | 'network_mode'>) => v.network === 'host' || v.network_mode === 'host';
+export const isHostNetworking = (v: Pick<DeployFormValues, 'network' | 'network_mode'>) =>
+  v.network === 'host' || v.network_mode === 'host';
 
 /** The request body; ports are left out under host networking, where the form hides them. */
 export function toPayload(v: DeployFormValues, editId?: string): DeployBody {
@@ -74,9 +116,18 @@ export function toPayload(v: DeployFormValues, editId?: string): DeployBody {
     restart_policy: v.restart_policy as DeployBody['restart_policy'],
     network: v.network || null,
     network_mode: (v.network_mode || null) as DeployBody['network_mode'],
-    ports: isHostNetworking(v) ? [] : v.ports.map((p) => ({ label: p.label || null, hport: p.hport, cport: p.cport, proto: p.proto })),
-    volumes: v.volumes.map(({ bind, container, readonly }) => (readonly ? { bind, container, readonly } : { bind, container })),
-    env: v.env.map((e) => ({ name: e.name, default: e.default, label: e.label || null, description: e.description || null })),
+    ports: isHostNetworking(v)
+      ? []
+      : v.ports.map((p) => ({ label: p.label || null, hport: p.hport, cport: p.cport, proto: p.proto })),
+    volumes: v.volumes.map(({ bind, container, readonly }) =>
+      readonly ? { bind, container, readonly } : { bind, container },
+    ),
+    env: v.env.map((e) => ({
+      name: e.name,
+      default: e.default,
+      label: e.label || null,
+      description: e.description || null,
+    })),
     command: v.command,
     devices: v.devices,
     labels: v.labels,
@@ -95,7 +146,15 @@ export const STEP_FIELDS: readonly (readonly (keyof DeployFormValues)[])[] = [
   ['volumes'],
   ['env', 'command', 'devices', 'labels', 'sysctls', 'cap_add', 'cpus', 'mem_limit'],
 ];
-export const ADVANCED_FIELDS: readonly (keyof DeployFormValues)[] = ['command', 'devices', 'labels', 'sysctls', 'cap_add', 'cpus', 'mem_limit'];
+export const ADVANCED_FIELDS: readonly (keyof DeployFormValues)[] = [
+  'command',
+  'devices',
+  'labels',
+  'sysctls',
+  'cap_add',
+  'cpus',
+  'mem_limit',
+];
 
 export type DeployErrors = Record<string, string>;
 
@@ -117,7 +176,8 @@ export function validateDeploy(values: DeployFormValues): DeployErrors {
 
 const fieldOf = (key: string) => key.split('.')[0] as keyof DeployFormValues;
 
-export const hasErrorsIn = (errors: DeployErrors, fields: readonly (keyof DeployFormValues)[]) => Object.keys(errors).some((k) => fields.includes(fieldOf(k)));
+export const hasErrorsIn = (errors: DeployErrors, fields: readonly (keyof DeployFormValues)[]) =>
+  Object.keys(errors).some((k) => fields.includes(fieldOf(k)));
 
 /** The first step with an invalid field, or -1. */
 export function firstInvalidStep(errors: DeployErrors): number {

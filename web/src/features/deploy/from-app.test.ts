@@ -4,7 +4,14 @@ import { fromApp } from './from-app';
 
 const app = (over: { Config?: object; HostConfig?: object; Mounts?: App['Mounts'] } = {}): App =>
   ({
-    Id: 'f00d', Name: '/web', Created: '2024-01-01T00:00:00Z', Image: 'sha256:abc', name: 'web', short_id: 'f00d', ports: {}, isUpdatable: false,
+    Id: 'f00d',
+    Name: '/web',
+    Created: '2024-01-01T00:00:00Z',
+    Image: 'sha256:abc',
+    name: 'web',
+    short_id: 'f00d',
+    ports: {},
+    isUpdatable: false,
     State: { Status: 'exited' },
     NetworkSettings: { Ports: {}, Networks: {} },
     Config: { Image: 'nginx:1.27', Labels: {}, Env: [], Cmd: null, ...over.Config },
@@ -19,7 +26,10 @@ describe('fromApp', () => {
         Config: { Labels: { 'local.berth.port.8080': 'Web UI', 'local.yacht.port.5353': 'DNS' } },
         HostConfig: {
           PortBindings: {
-            '80/tcp': [{ HostIp: '', HostPort: '8080' }, { HostIp: '::', HostPort: '8080' }],
+            '80/tcp': [
+              { HostIp: '', HostPort: '8080' },
+              { HostIp: '::', HostPort: '8080' },
+            ],
             '53/udp': [{ HostIp: '', HostPort: '5353' }],
             '9000/tcp': [{ HostIp: '', HostPort: '' }],
           },
@@ -34,13 +44,22 @@ describe('fromApp', () => {
   });
 
   it('shows NanoCpus as cores and Memory in the largest exact unit', () => {
-    expect(fromApp(app({ HostConfig: { NanoCpus: 1_500_000_000, Memory: 64 * 1024 * 1024 } }))).toMatchObject({ cpus: '1.5', mem_limit: '64m' });
+    expect(fromApp(app({ HostConfig: { NanoCpus: 1_500_000_000, Memory: 64 * 1024 * 1024 } }))).toMatchObject({
+      cpus: '1.5',
+      mem_limit: '64m',
+    });
     expect(fromApp(app({ HostConfig: { NanoCpus: 0, Memory: 1000 } }))).toMatchObject({ cpus: '', mem_limit: '1000b' });
     expect(fromApp(app({ HostConfig: { Memory: 2 * 1024 ** 3 } })).mem_limit).toBe('2g');
   });
 
   it('keeps env values that contain = whole and leaves out what the image itself sets', () => {
-    const v = fromApp(app({ Config: { Env: ['PATH=/usr/bin', 'OPTS=a=b=c', 'EMPTY='] } }), { Env: ['PATH=/usr/bin'], Cmd: null, Entrypoint: null, ExposedPorts: null, Labels: null });
+    const v = fromApp(app({ Config: { Env: ['PATH=/usr/bin', 'OPTS=a=b=c', 'EMPTY='] } }), {
+      Env: ['PATH=/usr/bin'],
+      Cmd: null,
+      Entrypoint: null,
+      ExposedPorts: null,
+      Labels: null,
+    });
     expect(v.env.map((e) => [e.name, e.default])).toEqual([
       ['OPTS', 'a=b=c'],
       ['EMPTY', ''],
@@ -49,8 +68,24 @@ describe('fromApp', () => {
 
   it('keeps user labels and drops engine, compose, port-label and image labels', () => {
     const v = fromApp(
-      app({ Config: { Labels: { 'berth.test': '1', 'com.docker.compose.project': 'x', 'local.berth.port.80': 'Web', 'local.yacht.port.81': 'Old', 'org.opencontainers.image.title': 'nginx' } } }),
-      { Labels: { 'org.opencontainers.image.title': 'nginx' }, Env: null, Cmd: null, Entrypoint: null, ExposedPorts: null },
+      app({
+        Config: {
+          Labels: {
+            'berth.test': '1',
+            'com.docker.compose.project': 'x',
+            'local.berth.port.80': 'Web',
+            'local.yacht.port.81': 'Old',
+            'org.opencontainers.image.title': 'nginx',
+          },
+        },
+      }),
+      {
+        Labels: { 'org.opencontainers.image.title': 'nginx' },
+        Env: null,
+        Cmd: null,
+        Entrypoint: null,
+        ExposedPorts: null,
+      },
     );
     expect(v.labels).toEqual([{ label: 'berth.test', value: '1' }]);
   });
@@ -78,13 +113,19 @@ describe('fromApp', () => {
   });
 
   it("leaves the command empty when it is the image's default", () => {
-    expect(fromApp(app({ Config: { Cmd: ['nginx', '-g', 'daemon off;'] } }), { Cmd: ['nginx', '-g', 'daemon off;'], Env: null, Entrypoint: null, ExposedPorts: null, Labels: null }).command).toEqual([]);
+    expect(
+      fromApp(app({ Config: { Cmd: ['nginx', '-g', 'daemon off;'] } }), {
+        Cmd: ['nginx', '-g', 'daemon off;'],
+        Env: null,
+        Entrypoint: null,
+        ExposedPorts: null,
+        Labels: null,
+      }).command,
+    ).toEqual([]);
   });
 
   it('reads binds, then named and bind mounts, skipping anonymous volumes', () => {
-    const v = fromApp(
-      app({ HostConfig: { Binds: ['/srv/web:/data:ro', 'webvol:/cache'] } }),
-    );
+    const v = fromApp(app({ HostConfig: { Binds: ['/srv/web:/data:ro', 'webvol:/cache'] } }));
     expect(v.volumes).toEqual([
       { bind: '/srv/web', container: '/data', readonly: true },
       { bind: 'webvol', container: '/cache', readonly: false },
@@ -106,7 +147,10 @@ describe('fromApp', () => {
 
   it('maps the network mode: built-in modes to Network Mode, a user network to Network', () => {
     expect(fromApp(app({ HostConfig: { NetworkMode: 'host' } }))).toMatchObject({ network: '', network_mode: 'host' });
-    expect(fromApp(app({ HostConfig: { NetworkMode: 'proxy-net' } }))).toMatchObject({ network: 'proxy-net', network_mode: '' });
+    expect(fromApp(app({ HostConfig: { NetworkMode: 'proxy-net' } }))).toMatchObject({
+      network: 'proxy-net',
+      network_mode: '',
+    });
     expect(fromApp(app({ HostConfig: { NetworkMode: 'default' } }))).toMatchObject({ network: '', network_mode: '' });
   });
 });

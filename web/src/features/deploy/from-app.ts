@@ -1,8 +1,18 @@
-import { CAPABILITIES, formatMemLimit, LEGACY_PORT_LABEL_PREFIX, NETWORK_MODES, portLabelKey, readPortLabel, type App, type ImageContainerConfig } from '@berth/contract';
+import {
+  CAPABILITIES,
+  formatMemLimit,
+  LEGACY_PORT_LABEL_PREFIX,
+  NETWORK_MODES,
+  portLabelKey,
+  readPortLabel,
+  type App,
+  type ImageContainerConfig,
+} from '@berth/contract';
 import type { DeployFormValues, PortRow, VolumeRow } from './form-model';
 
 /** Labels Berth or the engine manage; the form shows only the user's own. */
-const MANAGED_LABEL = (key: string) => key.startsWith('com.docker.') || key.startsWith(portLabelKey('')) || key.startsWith(LEGACY_PORT_LABEL_PREFIX);
+const MANAGED_LABEL = (key: string) =>
+  key.startsWith('com.docker.') || key.startsWith(portLabelKey('')) || key.startsWith(LEGACY_PORT_LABEL_PREFIX);
 const ANONYMOUS_VOLUME = /^[0-9a-f]{64}$/;
 
 type Dict = Record<string, unknown>;
@@ -24,7 +34,12 @@ function portsOf(hostConfig: Dict, labels: Record<string, string>): PortRow[] {
       // The engine lists an IPv4 and an IPv6 binding of one published port; the form wants it once.
       if (seen.has(hport)) continue;
       seen.add(hport);
-      rows.push({ label: (hport && readPortLabel(labels, hport)) || '', hport, cport, proto: proto === 'udp' ? 'udp' : 'tcp' });
+      rows.push({
+        label: (hport && readPortLabel(labels, hport)) || '',
+        hport,
+        cport,
+        proto: proto === 'udp' ? 'udp' : 'tcp',
+      });
     }
   }
   return rows;
@@ -54,7 +69,8 @@ function networkOf(mode: string): Pick<DeployFormValues, 'network' | 'network_mo
   return { network: mode, network_mode: '' };
 }
 
-const sameList = (a: readonly string[], b: readonly string[] | null | undefined) => !!b && a.length === b.length && a.every((x, i) => x === b[i]);
+const sameList = (a: readonly string[], b: readonly string[] | null | undefined) =>
+  !!b && a.length === b.length && a.every((x, i) => x === b[i]);
 
 /**
  * An existing app as the form's starting point, from its configuration (not its runtime state).
@@ -81,15 +97,24 @@ export function fromApp(app: App, image?: ImageContainerConfig | null): DeployFo
       .filter((e) => !imageEnv.has(e))
       .map((e) => {
         const at = e.indexOf('=');
-        return { name: at < 0 ? e : e.slice(0, at), default: at < 0 ? '' : e.slice(at + 1), label: '', description: '' };
+        return {
+          name: at < 0 ? e : e.slice(0, at),
+          default: at < 0 ? '' : e.slice(at + 1),
+          label: '',
+          description: '',
+        };
       }),
     command: image && sameList(cmd, image.Cmd) ? [] : cmd,
-    devices: arr(hostConfig.Devices).map(obj).map((d) => ({ container: str(d.PathInContainer), host: str(d.PathOnHost) })),
+    devices: arr(hostConfig.Devices)
+      .map(obj)
+      .map((d) => ({ container: str(d.PathInContainer), host: str(d.PathOnHost) })),
     labels: Object.entries(labels)
       .filter(([k, v]) => !MANAGED_LABEL(k) && imageLabels[k] !== v)
       .map(([label, value]) => ({ label, value })),
     sysctls: Object.entries(obj(hostConfig.Sysctls)).map(([name, value]) => ({ name, value: str(value) })),
-    cap_add: strings(hostConfig.CapAdd).filter((c) => (CAPABILITIES as readonly string[]).includes(c.replace(/^CAP_/, ''))).map((c) => c.replace(/^CAP_/, '')),
+    cap_add: strings(hostConfig.CapAdd)
+      .filter((c) => (CAPABILITIES as readonly string[]).includes(c.replace(/^CAP_/, '')))
+      .map((c) => c.replace(/^CAP_/, '')),
     cpus: nanoCpus ? String(nanoCpus / 1e9) : '',
     mem_limit: formatMemLimit(num(hostConfig.Memory)),
   };

@@ -1,6 +1,13 @@
 import { useForm, type UseFormReturnType } from '@mantine/form';
 import { useEffect, useMemo, useRef } from 'react';
-import { firstInvalidStep, hasErrorsIn, STEP_FIELDS, validateDeploy, type DeployErrors, type DeployFormValues } from './form-model';
+import {
+  firstInvalidStep,
+  hasErrorsIn,
+  STEP_FIELDS,
+  validateDeploy,
+  type DeployErrors,
+  type DeployFormValues,
+} from './form-model';
 
 export type DeployForm = UseFormReturnType<DeployFormValues>;
 

@@ -1,5 +1,13 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { appsApi, environmentApi, EnvironmentParams, scopedContractPath, type App, type EnvironmentPatchBody, type NewEnvironmentBody } from '@berth/contract';
+import {
+  appsApi,
+  environmentApi,
+  EnvironmentParams,
+  scopedContractPath,
+  type App,
+  type EnvironmentPatchBody,
+  type NewEnvironmentBody,
+} from '@berth/contract';
 import { api } from '../../lib/api-client';
 
 export const environmentKeys = {
@@ -10,7 +18,12 @@ export const environmentKeys = {
 
 /** Every environment with its last known status; the server's watch keeps it fresh, so a poll suffices. */
 export const environmentsQuery = () =>
-  queryOptions({ queryKey: environmentKeys.list(), queryFn: ({ signal }) => api(environmentApi.list, { signal }), refetchInterval: 15_000, staleTime: 5_000 });
+  queryOptions({
+    queryKey: environmentKeys.list(),
+    queryFn: ({ signal }) => api(environmentApi.list, { signal }),
+    refetchInterval: 15_000,
+    staleTime: 5_000,
+  });
 
 /** The apps list of one named environment, whichever is selected (the dashboard's all-environments view). */
 const appsOf = { ...appsApi.list, path: scopedContractPath(appsApi.list.path), params: EnvironmentParams };
@@ -34,7 +47,8 @@ export function useCreateEnvironment() {
 export function useUpdateEnvironment() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, body }: { id: string; body: EnvironmentPatchBody }) => api(environmentApi.update, { params: { env: id }, body }),
+    mutationFn: ({ id, body }: { id: string; body: EnvironmentPatchBody }) =>
+      api(environmentApi.update, { params: { env: id }, body }),
     meta: { notifyError: false },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: environmentKeys.all }),
   });

@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import type { EngineEventRecord } from '@berth/contract';
 import { EVENTS_SHOWN, mergeEvents } from './api';
 
-const ev = (id: number): EngineEventRecord => ({ id, time: new Date(id * 1000).toISOString(), environment: 'local', type: 'container', action: 'start', actor_id: 'x', name: 'web', attributes: {} });
+const ev = (id: number): EngineEventRecord => ({
+  id,
+  time: new Date(id * 1000).toISOString(),
+  environment: 'local',
+  type: 'container',
+  action: 'start',
+  actor_id: 'x',
+  name: 'web',
+  attributes: {},
+});
 
 describe('mergeEvents', () => {
   it('puts streamed events first, newest first, without repeating a replayed one', () => {

@@ -14,7 +14,11 @@ export interface EventsFilter {
 /** The newest this many events are kept in view. */
 export const EVENTS_SHOWN = 500;
 
-const clean = (f: EventsFilter) => ({ type: f.type || undefined, action: f.action?.trim() || undefined, name: f.name?.trim() || undefined });
+const clean = (f: EventsFilter) => ({
+  type: f.type || undefined,
+  action: f.action?.trim() || undefined,
+  name: f.name?.trim() || undefined,
+});
 
 export const eventKeys = {
   all: ['events'] as const,
@@ -24,11 +28,18 @@ export const eventKeys = {
 export const eventsQuery = (f: EventsFilter) =>
   queryOptions({
     queryKey: eventKeys.list(f),
-    queryFn: ({ signal }) => api(eventsApi.list, { signal, query: { ...clean(f), since: new Date(Date.now() - f.hours * 3600_000).toISOString(), limit: EVENTS_SHOWN } }),
+    queryFn: ({ signal }) =>
+      api(eventsApi.list, {
+        signal,
+        query: { ...clean(f), since: new Date(Date.now() - f.hours * 3600_000).toISOString(), limit: EVENTS_SHOWN },
+      }),
   });
 
 /** New events first, no id twice, at most EVENTS_SHOWN. */
-export function mergeEvents(previous: readonly EngineEventRecord[] | undefined, batch: readonly EngineEventRecord[]): EngineEventRecord[] {
+export function mergeEvents(
+  previous: readonly EngineEventRecord[] | undefined,
+  batch: readonly EngineEventRecord[],
+): EngineEventRecord[] {
   const seen = new Set<number>();
   const out: EngineEventRecord[] = [];
   for (const e of [...[...batch].reverse(), ...(previous ?? [])]) {
@@ -48,7 +59,8 @@ export function useLiveEvents(f: EventsFilter) {
   const query = useQuery(eventsQuery(f));
   const since = query.dataUpdatedAt ? new Date(query.dataUpdatedAt - 5000).toISOString() : null;
   useEventStream<EngineEventRecord>(since ? buildUrl(eventsApi.stream, undefined, { ...clean(f), since }) : null, {
-    onBatch: (batch) => queryClient.setQueryData<EngineEventRecord[]>(eventKeys.list(f), (prev) => mergeEvents(prev, batch)),
+    onBatch: (batch) =>
+      queryClient.setQueryData<EngineEventRecord[]>(eventKeys.list(f), (prev) => mergeEvents(prev, batch)),
   });
   return query;
 }

@@ -6,7 +6,9 @@ const ID = `sha256:${'abcdef0123'}${'9'.repeat(54)}`;
 describe('imageTag', () => {
   it('uses the first tag, then the digest repository, then 10 characters of the id', () => {
     expect(imageTag({ Id: ID, RepoTags: ['a:1', 'b:2'], RepoDigests: [] })).toBe('a:1');
-    expect(imageTag({ Id: ID, RepoTags: [], RepoDigests: ['127.0.0.1:5000/x/y@sha256:00'] })).toBe('127.0.0.1:5000/x/y');
+    expect(imageTag({ Id: ID, RepoTags: [], RepoDigests: ['127.0.0.1:5000/x/y@sha256:00'] })).toBe(
+      '127.0.0.1:5000/x/y',
+    );
     expect(imageTag({ Id: ID, RepoTags: [], RepoDigests: [] })).toBe('abcdef0123');
     expect(shortImageId(ID)).toBe('abcdef0123');
   });
@@ -14,7 +16,9 @@ describe('imageTag', () => {
 
 describe('imageCommand', () => {
   it('shows a command only when the image sets one', () => {
-    expect(imageCommand({ Cmd: ['sh', '-c', 'echo hi'], Entrypoint: null, ExposedPorts: null, Labels: null, Env: null })).toBe('sh -c echo hi');
+    expect(
+      imageCommand({ Cmd: ['sh', '-c', 'echo hi'], Entrypoint: null, ExposedPorts: null, Labels: null, Env: null }),
+    ).toBe('sh -c echo hi');
     expect(imageCommand({ Cmd: null, Entrypoint: ['/init'], ExposedPorts: null, Labels: null, Env: null })).toBeNull();
     expect(imageCommand({ Cmd: [], Entrypoint: null, ExposedPorts: null, Labels: null, Env: null })).toBeNull();
   });
@@ -35,7 +39,11 @@ describe('foldPull', () => {
       { id: 'bbbbbbbbbbbb', status: 'Downloading', current: 0, total: 300 },
     ]);
     expect(s.percent).toBe(13);
-    s = foldPull(s, [{ id: 'aaaaaaaaaaaa', status: 'Pull complete' }, { id: 'bbbbbbbbbbbb', status: 'Pull complete' }, { status: 'Digest: sha256:00' }]);
+    s = foldPull(s, [
+      { id: 'aaaaaaaaaaaa', status: 'Pull complete' },
+      { id: 'bbbbbbbbbbbb', status: 'Pull complete' },
+      { status: 'Digest: sha256:00' },
+    ]);
     expect(s.percent).toBe(100);
     expect(s.layers[0]).toMatchObject({ status: 'Pull complete', total: 100 });
   });

@@ -58,7 +58,11 @@ export function foldPull(state: PullState, batch: readonly PullProgress[]): Pull
     if (p.id && /^[0-9a-f]{12}$/.test(p.id)) {
       const prev = layers.get(p.id);
       const sized = p.total !== undefined && p.current !== undefined;
-      layers.set(p.id, { id: p.id, status: p.status, ...(sized ? { current: p.current, total: p.total } : { current: prev?.current, total: prev?.total }) });
+      layers.set(p.id, {
+        id: p.id,
+        status: p.status,
+        ...(sized ? { current: p.current, total: p.total } : { current: prev?.current, total: prev?.total }),
+      });
     } else if (p.status) {
       messages.push(p.id ? `${p.id}: ${p.status}` : p.status);
     }
@@ -67,7 +71,11 @@ export function foldPull(state: PullState, batch: readonly PullProgress[]): Pull
   const sized = list.filter((l) => l.total);
   const done = (l: LayerProgress) => /complete|already exists/i.test(l.status);
   const total = sized.reduce((sum, l) => sum + (l.total ?? 0), 0);
-  const current = sized.reduce((sum, l) => sum + (done(l) ? (l.total ?? 0) : Math.min(l.current ?? 0, l.total ?? 0)), 0);
-  const percent = total > 0 ? Math.round((current / total) * 100) : list.length > 0 && list.every(done) ? 100 : state.percent;
+  const current = sized.reduce(
+    (sum, l) => sum + (done(l) ? (l.total ?? 0) : Math.min(l.current ?? 0, l.total ?? 0)),
+    0,
+  );
+  const percent =
+    total > 0 ? Math.round((current / total) * 100) : list.length > 0 && list.every(done) ? 100 : state.percent;
   return { layers: list, messages: messages.slice(-20), percent };
 }

@@ -30,7 +30,10 @@ export function useLogStream(url: string | null, keep: number, onStatus?: (s: St
     // more than the lines themselves; ten updates a second still read as live.
     frameAligned: false,
     flushMs: FLUSH_MS,
-    parse: (data, event) => (event === StreamEvent.status ? { kind: 'status', status: JSON.parse(data) as StreamStatus } : { kind: 'lines', lines: JSON.parse(data) as LogEntry[] }),
+    parse: (data, event) =>
+      event === StreamEvent.status
+        ? { kind: 'status', status: JSON.parse(data) as StreamStatus }
+        : { kind: 'lines', lines: JSON.parse(data) as LogEntry[] },
     onOpen: () => {
       setEnded(false);
       setBuffer({ items: [], dropped: 0 });
@@ -45,5 +48,9 @@ export function useLogStream(url: string | null, keep: number, onStatus?: (s: St
       if (lines.length) setBuffer((prev) => foldItems(prev, lines, keep));
     },
   });
-  return { buffer, ended, clear: () => setBuffer((prev) => ({ items: [], dropped: prev.dropped + prev.items.length })) };
+  return {
+    buffer,
+    ended,
+    clear: () => setBuffer((prev) => ({ items: [], dropped: prev.dropped + prev.items.length })),
+  };
 }

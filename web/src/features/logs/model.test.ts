@@ -24,7 +24,9 @@ describe('levelOf', () => {
 
 describe('ansiParts', () => {
   it('turns colour escapes into coloured text parts, keeping markup as text', () => {
-    expect(ansiParts('\u001b[31m<img src=x onerror=alert(1)>\u001b[0m')).toEqual([{ text: '<img src=x onerror=alert(1)>', color: 'rgb(187, 0, 0)' }]);
+    expect(ansiParts('\u001b[31m<img src=x onerror=alert(1)>\u001b[0m')).toEqual([
+      { text: '<img src=x onerror=alert(1)>', color: 'rgb(187, 0, 0)' },
+    ]);
     expect(ansiParts('plain')).toEqual([{ text: 'plain' }]);
   });
 });

@@ -22,13 +22,24 @@ export interface LogBuffer {
 export const DEFAULT_KEEP = 10_000;
 
 const LEVEL_WORDS: Record<string, Level> = {
-  error: 'error', err: 'error', fatal: 'error', crit: 'error', critical: 'error', panic: 'error', emerg: 'error', alert: 'error',
-  warn: 'warn', warning: 'warn',
-  info: 'info', notice: 'info',
-  debug: 'debug', trace: 'debug',
+  error: 'error',
+  err: 'error',
+  fatal: 'error',
+  crit: 'error',
+  critical: 'error',
+  panic: 'error',
+  emerg: 'error',
+  alert: 'error',
+  warn: 'warn',
+  warning: 'warn',
+  info: 'info',
+  notice: 'info',
+  debug: 'debug',
+  trace: 'debug',
 };
 // A level word near the start: "ERROR ...", "[warn] ...", "level=info", "2024-05-01 12:00:00 DEBUG ...".
-const PREFIX = /^(?:\S+\s+){0,3}?\[?(?:level=)?(error|err|fatal|crit|critical|panic|warn|warning|info|notice|debug|trace)\]?[\s:|]/i;
+const PREFIX =
+  /^(?:\S+\s+){0,3}?\[?(?:level=)?(error|err|fatal|crit|critical|panic|warn|warning|info|notice|debug|trace)\]?[\s:|]/i;
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
 
 function parseJson(line: string): Record<string, unknown> | null {
@@ -58,7 +69,10 @@ export function foldItems(prev: LogBuffer | undefined, entries: readonly LogEntr
   const before = prev?.items ?? [];
   const added = entries.map(toItem);
   const all = before.length + added.length;
-  const items = all > keep ? [...before.slice(Math.max(0, all - keep)), ...added.slice(Math.max(0, added.length - keep))] : [...before, ...added];
+  const items =
+    all > keep
+      ? [...before.slice(Math.max(0, all - keep)), ...added.slice(Math.max(0, added.length - keep))]
+      : [...before, ...added];
   return { items, dropped: (prev?.dropped ?? 0) + (all - items.length) };
 }
 
@@ -127,7 +141,18 @@ export const matches = (item: LogItem, re: RegExp) => {
 export const prettyJson = (json: Record<string, unknown>) => JSON.stringify(json, null, 2).split('\n');
 
 /** A stable colour per service name (Mantine palette names). */
-const SERVICE_COLOURS = ['blue', 'teal', 'grape', 'orange', 'cyan', 'lime', 'pink', 'indigo', 'yellow', 'violet'] as const;
+const SERVICE_COLOURS = [
+  'blue',
+  'teal',
+  'grape',
+  'orange',
+  'cyan',
+  'lime',
+  'pink',
+  'indigo',
+  'yellow',
+  'violet',
+] as const;
 export function serviceColour(service: string): string {
   let h = 0;
   for (const c of service) h = (h * 31 + c.charCodeAt(0)) >>> 0;

@@ -8,9 +8,13 @@ export const networkKeys = {
   detail: (id: string) => [...networkKeys.all, 'detail', id] as const,
 };
 
-export const networksQuery = () => queryOptions({ queryKey: networkKeys.list(), queryFn: ({ signal }) => api(networkApi.list, { signal }) });
+export const networksQuery = () =>
+  queryOptions({ queryKey: networkKeys.list(), queryFn: ({ signal }) => api(networkApi.list, { signal }) });
 export const networkQuery = (id: string) =>
-  queryOptions({ queryKey: networkKeys.detail(id), queryFn: ({ signal }) => api(networkApi.get, { params: { id }, signal }) });
+  queryOptions({
+    queryKey: networkKeys.detail(id),
+    queryFn: ({ signal }) => api(networkApi.get, { params: { id }, signal }),
+  });
 
 export const useNetworks = () => useQuery(networksQuery());
 export const useNetwork = (id: string) => useQuery(networkQuery(id));

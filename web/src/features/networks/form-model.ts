@@ -47,9 +47,11 @@ export function formErrors(form: NetworkForm): FormErrors {
   const errors: FormErrors = {};
   const name = form.name.trim();
   if (!name) errors.name = 'Name is required.';
-  else if (!NETWORK_NAME_PATTERN.test(name)) errors.name = 'Use letters, digits, _ . - (starting with a letter or digit).';
+  else if (!NETWORK_NAME_PATTERN.test(name))
+    errors.name = 'Use letters, digits, _ . - (starting with a letter or digit).';
   if (!form.networkDriver) errors.networkDriver = 'Driver is required.';
-  if (visibleFields(form.networkDriver).networkInterface && !form.network_devices.trim()) errors.network_devices = 'Network interface is required.';
+  if (visibleFields(form.networkDriver).networkInterface && !form.network_devices.trim())
+    errors.network_devices = 'Network interface is required.';
   return errors;
 }
 

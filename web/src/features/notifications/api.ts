@@ -9,21 +9,38 @@ export const notificationKeys = {
   history: () => [...notificationKeys.all, 'history'] as const,
 };
 
-export const channelsQuery = () => queryOptions({ queryKey: notificationKeys.channels(), queryFn: ({ signal }) => api(n.channels, { signal }) });
-export const rulesQuery = () => queryOptions({ queryKey: notificationKeys.rules(), queryFn: ({ signal }) => api(n.rules, { signal }) });
+export const channelsQuery = () =>
+  queryOptions({ queryKey: notificationKeys.channels(), queryFn: ({ signal }) => api(n.channels, { signal }) });
+export const rulesQuery = () =>
+  queryOptions({ queryKey: notificationKeys.rules(), queryFn: ({ signal }) => api(n.rules, { signal }) });
 /** Deliveries change in the background (retries), so the list is read again every few seconds. */
-export const historyQuery = () => queryOptions({ queryKey: notificationKeys.history(), queryFn: ({ signal }) => api(n.history, { signal, query: { limit: 100 } }), refetchInterval: 5000 });
+export const historyQuery = () =>
+  queryOptions({
+    queryKey: notificationKeys.history(),
+    queryFn: ({ signal }) => api(n.history, { signal, query: { limit: 100 } }),
+    refetchInterval: 5000,
+  });
 
 /** Channel changes touch the channels; a removed channel also leaves the rules. */
 function useNotificationMutation<V, R>(fn: (v: V) => Promise<R>) {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: fn, onSuccess: () => queryClient.invalidateQueries({ queryKey: notificationKeys.all }) });
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: notificationKeys.all }),
+  });
 }
 
 export const useAddChannel = () => useNotificationMutation((body: ChannelBody) => api(n.addChannel, { body }));
-export const useEditChannel = () => useNotificationMutation(({ id, patch }: { id: number; patch: Record<string, unknown> }) => api(n.editChannel, { params: { id }, body: patch }));
+export const useEditChannel = () =>
+  useNotificationMutation(({ id, patch }: { id: number; patch: Record<string, unknown> }) =>
+    api(n.editChannel, { params: { id }, body: patch }),
+  );
 export const useRemoveChannel = () => useNotificationMutation((id: number) => api(n.removeChannel, { params: { id } }));
 export const useTestChannel = () => useNotificationMutation((id: number) => api(n.testChannel, { params: { id } }));
-export const useAddRule = () => useNotificationMutation((body: Partial<RuleBody> & Pick<RuleBody, 'event' | 'channels'>) => api(n.addRule, { body }));
-export const useEditRule = () => useNotificationMutation(({ id, patch }: { id: number; patch: RulePatch }) => api(n.editRule, { params: { id }, body: patch }));
+export const useAddRule = () =>
+  useNotificationMutation((body: Partial<RuleBody> & Pick<RuleBody, 'event' | 'channels'>) => api(n.addRule, { body }));
+export const useEditRule = () =>
+  useNotificationMutation(({ id, patch }: { id: number; patch: RulePatch }) =>
+    api(n.editRule, { params: { id }, body: patch }),
+  );
 export const useRemoveRule = () => useNotificationMutation((id: number) => api(n.removeRule, { params: { id } }));

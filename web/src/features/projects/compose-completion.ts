@@ -63,7 +63,11 @@ export function composeCompletion(context: CompletionContext): CompletionResult 
   if (!word || (word.from === word.to && !context.explicit)) return null;
   const keys = composeKeysAt(context.state.sliceDoc(0, context.pos).split('\n'));
   if (!keys) return null;
-  return { from: word.from, options: keys.map((label) => ({ label, type: 'property', apply: `${label}: ` })), validFor: /^[A-Za-z0-9_]*$/ };
+  return {
+    from: word.from,
+    options: keys.map((label) => ({ label, type: 'property', apply: `${label}: ` })),
+    validFor: /^[A-Za-z0-9_]*$/,
+  };
 }
 
 /** Hover on a key: its description from the specification. */

@@ -18,7 +18,10 @@ export function composeDiagnostics(text: string): Diagnostic[] {
     return { from: start, to: Math.min(Math.max(to, start), end), severity: 'error', source, message };
   };
   const doc = parseDocument(text, { merge: true, uniqueKeys: true, prettyErrors: true });
-  if (doc.errors.length) return doc.errors.slice(0, MAX_MARKS).map((e) => mark(e.pos[0], e.pos[1], 'YAML', e.message.replace(/ at line \d+, column \d+.*$/s, '')));
+  if (doc.errors.length)
+    return doc.errors
+      .slice(0, MAX_MARKS)
+      .map((e) => mark(e.pos[0], e.pos[1], 'YAML', e.message.replace(/ at line \d+, column \d+.*$/s, '')));
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: 100 });
@@ -32,4 +35,7 @@ export function composeDiagnostics(text: string): Diagnostic[] {
 }
 
 /** The editor's inline marks (and their gutter), checked shortly after typing stops. */
-export const composeLint = [linter((view) => composeDiagnostics(view.state.doc.toString()), { delay: 400 }), lintGutter()];
+export const composeLint = [
+  linter((view) => composeDiagnostics(view.state.doc.toString()), { delay: 400 }),
+  lintGutter(),
+];

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { commandText, keyValueLines, names, portText, serviceActionApplies, serviceStatus, successText, volumeRows } from './model';
+import {
+  commandText,
+  keyValueLines,
+  names,
+  portText,
+  serviceActionApplies,
+  serviceStatus,
+  successText,
+  volumeRows,
+} from './model';
 import { yamlProblem } from './yaml-check';
 
 describe('yamlProblem', () => {
@@ -10,7 +19,10 @@ describe('yamlProblem', () => {
   it('accepts a valid compose file and refuses a non-mapping or an alias bomb', () => {
     expect(yamlProblem('services:\n  web:\n    image: busybox\n')).toBeNull();
     expect(yamlProblem('- a\n')).toMatch(/mapping/);
-    const bomb = ['a: &a [x,x,x,x,x,x,x,x,x]', ...'bcdef'.split('').map((c, i) => `${c}: &${c} [${Array(9).fill(`*${'abcdef'[i]}`).join(',')}]`)].join('\n');
+    const bomb = [
+      'a: &a [x,x,x,x,x,x,x,x,x]',
+      ...'bcdef'.split('').map((c, i) => `${c}: &${c} [${Array(9).fill(`*${'abcdef'[i]}`).join(',')}]`),
+    ].join('\n');
     expect(yamlProblem(bomb)).toMatch(/alias/i);
   });
 });
@@ -36,7 +48,9 @@ describe('service fields', () => {
     expect(portText({ published: 8080, target: 80, protocol: 'udp' })).toBe('8080:80/udp');
   });
   it("gives a service's live status from its containers, or 'not created'", () => {
-    const detail = { containers: [{ id: '1', name: 'p_web_1', service: 'web', state: 'running', status: 'Up', image: 'x' }] };
+    const detail = {
+      containers: [{ id: '1', name: 'p_web_1', service: 'web', state: 'running', status: 'Up', image: 'x' }],
+    };
     expect(serviceStatus(detail, 'web')).toBe('running');
     expect(serviceStatus(detail, 'db')).toBe('not created');
   });
@@ -48,7 +62,10 @@ describe('service fields', () => {
 
 describe('serviceActionApplies', () => {
   it('offers only the actions that mean something in the service state', () => {
-    const offered = (status: string) => (['up', 'start', 'stop', 'restart', 'pull', 'kill', 'rm'] as const).filter((a) => serviceActionApplies(a, status));
+    const offered = (status: string) =>
+      (['up', 'start', 'stop', 'restart', 'pull', 'kill', 'rm'] as const).filter((a) =>
+        serviceActionApplies(a, status),
+      );
     expect(offered('running')).toEqual(['up', 'stop', 'restart', 'pull', 'kill', 'rm']);
     expect(offered('exited')).toEqual(['up', 'start', 'restart', 'pull', 'rm']);
     expect(offered('not created')).toEqual(['up', 'pull']);

@@ -1,4 +1,10 @@
-import { PROJECT_ACTIONS, type ComposeService, type ProjectAction, type ProjectDetail, type ServiceAction } from '@berth/contract';
+import {
+  PROJECT_ACTIONS,
+  type ComposeService,
+  type ProjectAction,
+  type ProjectDetail,
+  type ServiceAction,
+} from '@berth/contract';
 
 /** Pure helpers that read a project for display; no React, no fetch. */
 
@@ -82,12 +88,17 @@ export function volumeRows(volumes: ComposeService['volumes']): VolumeRow[] {
       return container ? { host, container } : { host: '', container: host };
     }
     const o = v as { source?: unknown; target?: unknown };
-    return { host: typeof o.source === 'string' ? o.source : '', container: typeof o.target === 'string' ? o.target : '' };
+    return {
+      host: typeof o.source === 'string' ? o.source : '',
+      container: typeof o.target === 'string' ? o.target : '',
+    };
   });
 }
 
 /** A list-or-map field (environment, labels) as 'K=V' lines. */
-export function keyValueLines(value: string[] | Record<string, string | number | boolean | null> | undefined): string[] {
+export function keyValueLines(
+  value: string[] | Record<string, string | number | boolean | null> | undefined,
+): string[] {
   if (!value) return [];
   if (Array.isArray(value)) return value;
   return Object.entries(value).map(([k, v]) => (v === null ? k : `${k}=${String(v)}`));
@@ -110,5 +121,7 @@ export function portText(port: string | number | Record<string, unknown>): strin
 /** A command as written: a list is shown as its words joined, a string as it is. */
 export function commandText(command: ComposeService['command']): string {
   if (command === undefined) return '';
-  return Array.isArray(command) ? command.map((w) => (/\s/.test(String(w)) ? JSON.stringify(w) : String(w))).join(' ') : command;
+  return Array.isArray(command)
+    ? command.map((w) => (/\s/.test(String(w)) ? JSON.stringify(w) : String(w))).join(' ')
+    : command;
 }

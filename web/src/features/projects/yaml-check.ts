@@ -18,7 +18,8 @@ export function yamlProblem(content: string): string | null {
   }
   try {
     const data: unknown = doc.toJS({ maxAliasCount: 100 });
-    if (typeof data !== 'object' || data === null || Array.isArray(data)) return 'The top level must be a mapping (services:, networks:, volumes: ...).';
+    if (typeof data !== 'object' || data === null || Array.isArray(data))
+      return 'The top level must be a mapping (services:, networks:, volumes: ...).';
   } catch (err) {
     return err instanceof Error ? err.message : String(err);
   }

@@ -8,11 +8,20 @@ export const settingsKeys = {
   updateCheck: () => [...settingsKeys.all, 'update-check'] as const,
 };
 
-export const serverInfoQuery = () => queryOptions({ queryKey: settingsKeys.info(), queryFn: ({ signal }) => api(settingsApi.info, { signal }), staleTime: 60_000 });
+export const serverInfoQuery = () =>
+  queryOptions({
+    queryKey: settingsKeys.info(),
+    queryFn: ({ signal }) => api(settingsApi.info, { signal }),
+    staleTime: 60_000,
+  });
 
 /** Asks the registry, so it is read once a minute at most. */
 export const updateCheckQuery = () =>
-  queryOptions({ queryKey: settingsKeys.updateCheck(), queryFn: ({ signal }) => api(settingsApi.updateStatus, { signal }), staleTime: 60_000 });
+  queryOptions({
+    queryKey: settingsKeys.updateCheck(),
+    queryFn: ({ signal }) => api(settingsApi.updateStatus, { signal }),
+    staleTime: 60_000,
+  });
 
 /** Spec rule for the import field: a file is required and must be .json. */
 export function importFileError(file: File | null): string | null {
@@ -37,5 +46,7 @@ export function useImportSettings() {
 }
 
 export function useSelfUpdate() {
-  return useMutation({ mutationFn: (currentPassword: string) => api(settingsApi.update, { body: { current_password: currentPassword } }) });
+  return useMutation({
+    mutationFn: (currentPassword: string) => api(settingsApi.update, { body: { current_password: currentPassword } }),
+  });
 }

@@ -1,5 +1,11 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { swarmApi, type NodeUpdateBody, type ServiceCreateBody, type ServiceUpdateBody, type SwarmObjectCreateBody } from '@berth/contract';
+import {
+  swarmApi,
+  type NodeUpdateBody,
+  type ServiceCreateBody,
+  type ServiceUpdateBody,
+  type SwarmObjectCreateBody,
+} from '@berth/contract';
 import { api } from '../../lib/api-client';
 import { useEnvironment } from '../../lib/environment';
 import { environmentsQuery } from '../environments';
@@ -41,27 +47,51 @@ export function useIsSwarmManager(): boolean {
 export const useSwarmInfo = () => useQuery(swarmInfoQuery(useEnvironment()));
 export const useNodes = () => {
   const env = useEnvironment();
-  return useQuery({ queryKey: swarmKeys.nodes(env), queryFn: ({ signal }) => api(swarmApi.nodes, { signal }), refetchInterval: LIVE });
+  return useQuery({
+    queryKey: swarmKeys.nodes(env),
+    queryFn: ({ signal }) => api(swarmApi.nodes, { signal }),
+    refetchInterval: LIVE,
+  });
 };
 export const useServices = () => {
   const env = useEnvironment();
-  return useQuery({ queryKey: swarmKeys.services(env), queryFn: ({ signal }) => api(swarmApi.services, { signal }), refetchInterval: LIVE });
+  return useQuery({
+    queryKey: swarmKeys.services(env),
+    queryFn: ({ signal }) => api(swarmApi.services, { signal }),
+    refetchInterval: LIVE,
+  });
 };
 export const useService = (id: string) => {
   const env = useEnvironment();
-  return useQuery({ queryKey: swarmKeys.service(env, id), queryFn: ({ signal }) => api(swarmApi.service, { params: { id }, signal }), refetchInterval: LIVE });
+  return useQuery({
+    queryKey: swarmKeys.service(env, id),
+    queryFn: ({ signal }) => api(swarmApi.service, { params: { id }, signal }),
+    refetchInterval: LIVE,
+  });
 };
 export const useTasks = (id: string) => {
   const env = useEnvironment();
-  return useQuery({ queryKey: swarmKeys.tasks(env, id), queryFn: ({ signal }) => api(swarmApi.tasks, { params: { id }, signal }), refetchInterval: LIVE });
+  return useQuery({
+    queryKey: swarmKeys.tasks(env, id),
+    queryFn: ({ signal }) => api(swarmApi.tasks, { params: { id }, signal }),
+    refetchInterval: LIVE,
+  });
 };
 export const useStacks = () => {
   const env = useEnvironment();
-  return useQuery({ queryKey: swarmKeys.stacks(env), queryFn: ({ signal }) => api(swarmApi.stacks, { signal }), refetchInterval: LIVE });
+  return useQuery({
+    queryKey: swarmKeys.stacks(env),
+    queryFn: ({ signal }) => api(swarmApi.stacks, { signal }),
+    refetchInterval: LIVE,
+  });
 };
 export const useStack = (name: string | null) => {
   const env = useEnvironment();
-  return useQuery({ queryKey: swarmKeys.stack(env, name ?? ''), queryFn: ({ signal }) => api(swarmApi.stack, { params: { name: name! }, signal }), enabled: name !== null });
+  return useQuery({
+    queryKey: swarmKeys.stack(env, name ?? ''),
+    queryFn: ({ signal }) => api(swarmApi.stack, { params: { name: name! }, signal }),
+    enabled: name !== null,
+  });
 };
 export const useSwarmObjects = (kind: SwarmObjectKind) => {
   const env = useEnvironment();
@@ -88,23 +118,42 @@ function useSwarmMutation<V, R>(fn: (v: V) => Promise<R>, opts: { notifyError?: 
 }
 
 export const useUpdateNode = (opts: { notifyError?: boolean } = {}) =>
-  useSwarmMutation((v: { id: string; body: NodeUpdateBody }) => api(swarmApi.updateNode, { params: { id: v.id }, body: v.body }), opts);
-export const useCreateService = () => useSwarmMutation((body: ServiceCreateBody) => api(swarmApi.createService, { body }), { notifyError: false });
+  useSwarmMutation(
+    (v: { id: string; body: NodeUpdateBody }) => api(swarmApi.updateNode, { params: { id: v.id }, body: v.body }),
+    opts,
+  );
+export const useCreateService = () =>
+  useSwarmMutation((body: ServiceCreateBody) => api(swarmApi.createService, { body }), { notifyError: false });
 /** `notifyError: false` where the form shows the failure itself. */
 export const useUpdateService = (opts: { notifyError?: boolean } = {}) =>
-  useSwarmMutation((v: { id: string; body: ServiceUpdateBody }) => api(swarmApi.updateService, { params: { id: v.id }, body: v.body }), opts);
-export const useRollbackService = () => useSwarmMutation((id: string) => api(swarmApi.rollbackService, { params: { id } }));
+  useSwarmMutation(
+    (v: { id: string; body: ServiceUpdateBody }) => api(swarmApi.updateService, { params: { id: v.id }, body: v.body }),
+    opts,
+  );
+export const useRollbackService = () =>
+  useSwarmMutation((id: string) => api(swarmApi.rollbackService, { params: { id } }));
 export const useRemoveService = () => useSwarmMutation((id: string) => api(swarmApi.removeService, { params: { id } }));
 export const useDeployStack = () =>
   useSwarmMutation(
     (v: { name: string; content: string; existing: boolean }) =>
-      v.existing ? api(swarmApi.redeployStack, { params: { name: v.name }, body: { content: v.content } }) : api(swarmApi.deployStack, { body: { name: v.name, content: v.content } }),
+      v.existing
+        ? api(swarmApi.redeployStack, { params: { name: v.name }, body: { content: v.content } })
+        : api(swarmApi.deployStack, { body: { name: v.name, content: v.content } }),
     { notifyError: false },
   );
 /** A stack template made into a stored stack (not deployed), opened in the stack editor next. */
 export const useStackFromTemplate = () =>
-  useSwarmMutation((body: { item_id: number; name: string; env: Record<string, string> }) => api(swarmApi.stackFromTemplate, { body }), { notifyError: false });
+  useSwarmMutation(
+    (body: { item_id: number; name: string; env: Record<string, string> }) => api(swarmApi.stackFromTemplate, { body }),
+    { notifyError: false },
+  );
 export const useRemoveStack = () => useSwarmMutation((name: string) => api(swarmApi.removeStack, { params: { name } }));
 export const useCreateSwarmObject = (kind: SwarmObjectKind) =>
-  useSwarmMutation((body: SwarmObjectCreateBody) => api(kind === 'configs' ? swarmApi.createConfig : swarmApi.createSecret, { body }), { notifyError: false });
-export const useRemoveSwarmObject = (kind: SwarmObjectKind) => useSwarmMutation((id: string) => api(kind === 'configs' ? swarmApi.removeConfig : swarmApi.removeSecret, { params: { id } }));
+  useSwarmMutation(
+    (body: SwarmObjectCreateBody) => api(kind === 'configs' ? swarmApi.createConfig : swarmApi.createSecret, { body }),
+    { notifyError: false },
+  );
+export const useRemoveSwarmObject = (kind: SwarmObjectKind) =>
+  useSwarmMutation((id: string) =>
+    api(kind === 'configs' ? swarmApi.removeConfig : swarmApi.removeSecret, { params: { id } }),
+  );

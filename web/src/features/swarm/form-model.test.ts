@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { ServiceCreateBody, ServiceUpdateBody } from '@berth/contract';
 import { ApiError } from '../../lib/api-client';
-import { emptyServiceForm, formOf, isStaleWrite, serverFieldErrors, serviceFormErrors, toCreateBody, toUpdateBody } from './form-model';
+import {
+  emptyServiceForm,
+  formOf,
+  isStaleWrite,
+  serverFieldErrors,
+  serviceFormErrors,
+  toCreateBody,
+  toUpdateBody,
+} from './form-model';
 
 const filled = {
   ...emptyServiceForm,
@@ -17,7 +25,13 @@ const filled = {
 
 describe('service form rules', () => {
   it('names each bad field before anything is sent', () => {
-    const e = serviceFormErrors({ ...emptyServiceForm, name: 'bad name', ports: '80:eighty', env: 'NOVALUE', constraints: 'node.role' });
+    const e = serviceFormErrors({
+      ...emptyServiceForm,
+      name: 'bad name',
+      ports: '80:eighty',
+      env: 'NOVALUE',
+      constraints: 'node.role',
+    });
     expect(Object.keys(e).sort()).toEqual(['constraints', 'env', 'image', 'name', 'ports']);
     expect(serviceFormErrors(filled)).toEqual({});
   });
@@ -62,15 +76,52 @@ describe('service form rules', () => {
       { type: 'bind', source: '/srv/data', target: '/data', readOnly: true },
       { type: 'tmpfs', source: '', target: '/scratch', readOnly: false },
     ]);
-    expect(body.resources).toEqual({ cpuLimit: 0.5, memoryLimitBytes: 64 * 1024 * 1024, cpuReservation: null, memoryReservationBytes: 16 * 1024 * 1024 });
+    expect(body.resources).toEqual({
+      cpuLimit: 0.5,
+      memoryLimitBytes: 64 * 1024 * 1024,
+      cpuReservation: null,
+      memoryReservationBytes: 16 * 1024 * 1024,
+    });
     expect(ServiceCreateBody.safeParse(body).success).toBe(true);
     const detail = {
-      ...{ id: 'x', version: 3, name: 'web', image: 'nginx', mode: 'replicated' as const, replicas: { running: 2, desired: 2 }, ports: [], updateStatus: null, stack: null, labels: {} },
-      ...{ createdAt: '', updatedAt: '', command: [], envNames: [], networks: [], constraints: [], secrets: [], configs: [], canRollback: false },
+      ...{
+        id: 'x',
+        version: 3,
+        name: 'web',
+        image: 'nginx',
+        mode: 'replicated' as const,
+        replicas: { running: 2, desired: 2 },
+        ports: [],
+        updateStatus: null,
+        stack: null,
+        labels: {},
+      },
+      ...{
+        createdAt: '',
+        updatedAt: '',
+        command: [],
+        envNames: [],
+        networks: [],
+        constraints: [],
+        secrets: [],
+        configs: [],
+        canRollback: false,
+      },
       mounts: [{ type: 'bind', source: '/srv/data', target: '/data', readOnly: true }],
-      resources: { cpuLimit: 0.5, memoryLimitBytes: 64 * 1024 * 1024, cpuReservation: null, memoryReservationBytes: 16 * 1024 * 1024 },
+      resources: {
+        cpuLimit: 0.5,
+        memoryLimitBytes: 64 * 1024 * 1024,
+        cpuReservation: null,
+        memoryReservationBytes: 16 * 1024 * 1024,
+      },
       restartPolicy: { condition: 'on-failure', delaySeconds: 2, maxAttempts: 3, windowSeconds: 60 },
-      updatePolicy: { parallelism: 2, delaySeconds: 0, monitorSeconds: 5, failureAction: 'pause', order: 'start-first' },
+      updatePolicy: {
+        parallelism: 2,
+        delaySeconds: 0,
+        monitorSeconds: 5,
+        failureAction: 'pause',
+        order: 'start-first',
+      },
     };
     const back = formOf(detail);
     expect(back.mounts).toEqual([f.mounts[0]]);
@@ -85,14 +136,25 @@ describe('service form rules', () => {
       mounts: [{ type: 'bind', source: 'relative', target: 'data', readOnly: false }],
       resources: { cpuLimit: 1, memoryLimitMiB: 4, cpuReservation: 2, memoryReservationMiB: '' },
     });
-    expect(Object.keys(e).sort()).toEqual(['mounts.0.source', 'mounts.0.target', 'resources.cpuReservation', 'resources.memoryLimitBytes']);
-    expect(serverFieldErrors({ fields: [{ field: 'mounts.0.target', message: 'The target must be an absolute path.' }] })).toEqual({ 'mounts.0.target': 'The target must be an absolute path.' });
+    expect(Object.keys(e).sort()).toEqual([
+      'mounts.0.source',
+      'mounts.0.target',
+      'resources.cpuReservation',
+      'resources.memoryLimitBytes',
+    ]);
+    expect(
+      serverFieldErrors({ fields: [{ field: 'mounts.0.target', message: 'The target must be an absolute path.' }] }),
+    ).toEqual({ 'mounts.0.target': 'The target must be an absolute path.' });
   });
 
   it('tells a stale write (the service changed meanwhile) from other failures of an update', () => {
-    expect(isStaleWrite(new ApiError(409, 'Conflict', 'web was changed meanwhile; reload it and try again.', 'conflict'))).toBe(true);
+    expect(
+      isStaleWrite(new ApiError(409, 'Conflict', 'web was changed meanwhile; reload it and try again.', 'conflict')),
+    ).toBe(true);
     // The engine left the swarm: a 409 too, but no reload helps.
-    expect(isStaleWrite(new ApiError(409, 'Conflict', 'This engine is not a swarm manager.', 'not_in_swarm'))).toBe(false);
+    expect(isStaleWrite(new ApiError(409, 'Conflict', 'This engine is not a swarm manager.', 'not_in_swarm'))).toBe(
+      false,
+    );
     expect(isStaleWrite(new ApiError(400, 'Bad Request', 'The image is empty.', 'validation_error'))).toBe(false);
     expect(isStaleWrite(new Error('offline'))).toBe(false);
     expect(isStaleWrite(null)).toBe(false);

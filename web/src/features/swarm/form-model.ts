@@ -99,7 +99,12 @@ const PORT = /^(?:(\d{1,5}):)?(\d{1,5})(?:\/(tcp|udp|sctp))?(?:\s+(host|ingress)
 function ports(text: string) {
   return lines(text).map((l) => {
     const m = PORT.exec(l)!;
-    return { published: m[1] ? Number(m[1]) : null, target: Number(m[2]), protocol: (m[3] ?? 'tcp') as 'tcp' | 'udp' | 'sctp', mode: (m[4] ?? 'ingress') as 'host' | 'ingress' };
+    return {
+      published: m[1] ? Number(m[1]) : null,
+      target: Number(m[2]),
+      protocol: (m[3] ?? 'tcp') as 'tcp' | 'udp' | 'sctp',
+      mode: (m[4] ?? 'ingress') as 'host' | 'ingress',
+    };
   });
 }
 
@@ -110,7 +115,8 @@ function ports(text: string) {
  */
 export function serviceFormErrors(f: ServiceForm, editing = false): Record<string, string> {
   const e: Record<string, string> = {};
-  if (!editing && !/^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,62}$/.test(f.name.trim())) e.name = 'Letters, digits, _ . - (starting with a letter or digit).';
+  if (!editing && !/^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,62}$/.test(f.name.trim()))
+    e.name = 'Letters, digits, _ . - (starting with a letter or digit).';
   if (!f.image.trim()) e.image = 'Image is required.';
   if (!Number.isInteger(f.replicas) || f.replicas < 0) e.replicas = 'A whole number, 0 or more.';
   const badPort = lines(f.ports).find((l) => !PORT.test(l));
@@ -121,13 +127,18 @@ export function serviceFormErrors(f: ServiceForm, editing = false): Record<strin
   if (badConstraint) e.constraints = `A constraint compares with == or !=: ${badConstraint}`;
   f.mounts.forEach((m, i) => {
     if (!m.target.startsWith('/')) e[`mounts.${i}.target`] = 'An absolute path in the container, e.g. /data.';
-    if (m.type === 'bind' && !m.source.startsWith('/')) e[`mounts.${i}.source`] = 'A bind mount needs an absolute host path.';
-    if (m.type === 'volume' && m.source && !/^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/.test(m.source)) e[`mounts.${i}.source`] = 'A volume name: letters, digits, _ . -';
+    if (m.type === 'bind' && !m.source.startsWith('/'))
+      e[`mounts.${i}.source`] = 'A bind mount needs an absolute host path.';
+    if (m.type === 'volume' && m.source && !/^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/.test(m.source))
+      e[`mounts.${i}.source`] = 'A volume name: letters, digits, _ . -';
   });
   const r = f.resources;
-  if (r.cpuLimit !== '' && r.cpuReservation !== '' && r.cpuReservation > r.cpuLimit) e['resources.cpuReservation'] = 'At most the CPU limit.';
-  if (r.memoryLimitMiB !== '' && r.memoryLimitMiB < 6) e['resources.memoryLimitBytes'] = 'At least 6 MiB (the engine refuses less).';
-  if (r.memoryLimitMiB !== '' && r.memoryReservationMiB !== '' && r.memoryReservationMiB > r.memoryLimitMiB) e['resources.memoryReservationBytes'] = 'At most the memory limit.';
+  if (r.cpuLimit !== '' && r.cpuReservation !== '' && r.cpuReservation > r.cpuLimit)
+    e['resources.cpuReservation'] = 'At most the CPU limit.';
+  if (r.memoryLimitMiB !== '' && r.memoryLimitMiB < 6)
+    e['resources.memoryLimitBytes'] = 'At least 6 MiB (the engine refuses less).';
+  if (r.memoryLimitMiB !== '' && r.memoryReservationMiB !== '' && r.memoryReservationMiB > r.memoryLimitMiB)
+    e['resources.memoryReservationBytes'] = 'At most the memory limit.';
   return e;
 }
 
@@ -144,7 +155,12 @@ export function toCreateBody(f: ServiceForm): ServiceCreateBody {
     labels: pairs(f.labels),
     secrets: f.secrets,
     networks: lines(f.networks.replace(/,/g, '\n')),
-    mounts: f.mounts.map((m) => ({ type: m.type, source: m.type === 'tmpfs' ? '' : m.source.trim(), target: m.target.trim(), readOnly: m.readOnly })),
+    mounts: f.mounts.map((m) => ({
+      type: m.type,
+      source: m.type === 'tmpfs' ? '' : m.source.trim(),
+      target: m.target.trim(),
+      readOnly: m.readOnly,
+    })),
     resources: {
       cpuLimit: orNull(f.resources.cpuLimit),
       memoryLimitBytes: mib(f.resources.memoryLimitMiB),
@@ -158,7 +174,13 @@ export function toCreateBody(f: ServiceForm): ServiceCreateBody {
 
 export function toUpdateBody(f: ServiceForm, version: number): ServiceUpdateBody {
   const { name: _name, mode, env, replicas, ...rest } = toCreateBody(f);
-  return { ...rest, command: lines(f.command), version, ...(mode === 'replicated' ? { replicas } : {}), ...(lines(f.env).length ? { env } : {}) };
+  return {
+    ...rest,
+    command: lines(f.command),
+    version,
+    ...(mode === 'replicated' ? { replicas } : {}),
+    ...(lines(f.env).length ? { env } : {}),
+  };
 }
 
 /** The edit form of an existing service (env values are never sent back: the field starts empty). */
@@ -170,7 +192,9 @@ export function formOf(s: ServiceDetail): ServiceForm {
     replicas: s.replicas.desired,
     command: s.command.join('\n'),
     env: '',
-    ports: s.ports.map((p) => `${p.published ? `${p.published}:` : ''}${p.target}/${p.protocol}${p.mode === 'host' ? ' host' : ''}`).join('\n'),
+    ports: s.ports
+      .map((p) => `${p.published ? `${p.published}:` : ''}${p.target}/${p.protocol}${p.mode === 'host' ? ' host' : ''}`)
+      .join('\n'),
     constraints: s.constraints.join('\n'),
     labels: Object.entries(s.labels)
       .filter(([k]) => k !== 'com.docker.stack.namespace')
@@ -178,7 +202,12 @@ export function formOf(s: ServiceDetail): ServiceForm {
       .join('\n'),
     secrets: s.secrets,
     networks: s.networks.join('\n'),
-    mounts: s.mounts.map((m) => ({ type: m.type as MountRow['type'], source: m.source, target: m.target, readOnly: m.readOnly })),
+    mounts: s.mounts.map((m) => ({
+      type: m.type as MountRow['type'],
+      source: m.source,
+      target: m.target,
+      readOnly: m.readOnly,
+    })),
     resources: {
       cpuLimit: s.resources.cpuLimit ?? '',
       memoryLimitMiB: fromMib(s.resources.memoryLimitBytes),
@@ -186,7 +215,11 @@ export function formOf(s: ServiceDetail): ServiceForm {
       memoryReservationMiB: fromMib(s.resources.memoryReservationBytes),
     },
     restart: { ...s.restartPolicy, condition: s.restartPolicy.condition as RestartForm['condition'] },
-    update: { ...s.updatePolicy, failureAction: s.updatePolicy.failureAction as UpdateForm['failureAction'], order: s.updatePolicy.order as UpdateForm['order'] },
+    update: {
+      ...s.updatePolicy,
+      failureAction: s.updatePolicy.failureAction as UpdateForm['failureAction'],
+      order: s.updatePolicy.order as UpdateForm['order'],
+    },
   };
 }
 
@@ -195,7 +228,6 @@ export function serverFieldErrors(err: unknown): Record<string, string> {
   const fields = (err as { fields?: readonly { field: string; message: string }[] } | null)?.fields ?? [];
   return Object.fromEntries(fields.map((f) => [f.field, f.message]));
 }
-
 
 /**
  * Whether a failed service update was a stale write: the engine's version of the service moved

@@ -9,14 +9,22 @@ export const templateKeys = {
   item: (id: number) => [...templateKeys.all, 'item', id] as const,
 };
 
-export const templatesQuery = () => queryOptions({ queryKey: templateKeys.list(), queryFn: ({ signal }) => api(templateApi.list, { signal }) });
+export const templatesQuery = () =>
+  queryOptions({ queryKey: templateKeys.list(), queryFn: ({ signal }) => api(templateApi.list, { signal }) });
 
 export const templateQuery = (id: number) =>
-  queryOptions({ queryKey: templateKeys.detail(id), queryFn: ({ signal }) => api(templateApi.get, { params: { id }, signal }) });
+  queryOptions({
+    queryKey: templateKeys.detail(id),
+    queryFn: ({ signal }) => api(templateApi.get, { params: { id }, signal }),
+  });
 
 /** One catalogue item as stored: `!variables` are not substituted (that happens at deploy time). */
 export const templateItemQuery = (id: number) =>
-  queryOptions({ queryKey: templateKeys.item(id), queryFn: ({ signal }) => api(templateApi.item, { params: { id }, signal }), staleTime: 0 });
+  queryOptions({
+    queryKey: templateKeys.item(id),
+    queryFn: ({ signal }) => api(templateApi.item, { params: { id }, signal }),
+    staleTime: 0,
+  });
 
 export function useCreateTemplate() {
   const queryClient = useQueryClient();
@@ -55,7 +63,8 @@ export function useDeleteTemplate() {
 export function useProjectFromTemplate() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { item_id: number; name: string; env: Record<string, string> }) => api(projectApi.fromTemplate, { body }),
+    mutationFn: (body: { item_id: number; name: string; env: Record<string, string> }) =>
+      api(projectApi.fromTemplate, { body }),
     // The dialog shows the failure where the user is looking.
     meta: { notifyError: false },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['projects'] }),

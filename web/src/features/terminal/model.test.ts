@@ -6,7 +6,9 @@ describe('endMessage', () => {
     expect(endMessage(1000, 'exit 3')).toBe('The session ended (exit code 3).');
   });
   it("passes on the server's reason for an idle timeout or an engine failure", () => {
-    expect(endMessage(4000, 'Closed after 30 min without input.')).toBe('The session ended: Closed after 30 min without input.');
+    expect(endMessage(4000, 'Closed after 30 min without input.')).toBe(
+      'The session ended: Closed after 30 min without input.',
+    );
     expect(endMessage(4001, 'No such container: web')).toBe('The session ended: No such container: web');
   });
   it('says a refused or dropped connection may mean the app stopped', () => {

@@ -4,18 +4,25 @@ import { api } from '../../lib/api-client';
 
 export const usersKeys = { all: ['users'] as const };
 
-export const usersQuery = () => queryOptions({ queryKey: usersKeys.all, queryFn: ({ signal }) => api(usersApi.list, { signal }) });
+export const usersQuery = () =>
+  queryOptions({ queryKey: usersKeys.all, queryFn: ({ signal }) => api(usersApi.list, { signal }) });
 
 /** Every users mutation refreshes the list. */
 function useUsersMutation<V, R>(fn: (vars: V) => Promise<R>) {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: fn, onSuccess: () => void queryClient.invalidateQueries({ queryKey: usersKeys.all }) });
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: usersKeys.all }),
+  });
 }
 
-export const useAddUser = () => useUsersMutation((body: { email: string; password: string; role: Role }) => api(usersApi.create, { body }));
+export const useAddUser = () =>
+  useUsersMutation((body: { email: string; password: string; role: Role }) => api(usersApi.create, { body }));
 
 export const useUpdateUser = () =>
-  useUsersMutation(({ id, ...body }: { id: number; role?: Role; disabled?: boolean; password?: string }) => api(usersApi.update, { params: { id }, body }));
+  useUsersMutation(({ id, ...body }: { id: number; role?: Role; disabled?: boolean; password?: string }) =>
+    api(usersApi.update, { params: { id }, body }),
+  );
 
 export const useDeleteUser = () => useUsersMutation((id: number) => api(usersApi.remove, { params: { id } }));
 

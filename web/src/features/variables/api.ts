@@ -4,7 +4,8 @@ import { api } from '../../lib/api-client';
 
 export const variableKeys = { all: ['template-variables'] as const };
 
-export const variablesQuery = () => queryOptions({ queryKey: variableKeys.all, queryFn: ({ signal }) => api(variablesApi.list, { signal }) });
+export const variablesQuery = () =>
+  queryOptions({ queryKey: variableKeys.all, queryFn: ({ signal }) => api(variablesApi.list, { signal }) });
 
 /** Saves the whole list (the server replaces it) and keeps the answer as the cached list. */
 export function useSaveVariables() {

@@ -7,13 +7,26 @@ describe('validateVariables', () => {
     expect(validateVariables({ rows: [] })).toEqual({});
   });
   it('requires both fields of a row, keyed by form path', () => {
-    expect(validateVariables({ rows: [{ variable: '!a', replacement: 'x' }, { variable: '', replacement: '' }] })).toEqual({
+    expect(
+      validateVariables({
+        rows: [
+          { variable: '!a', replacement: 'x' },
+          { variable: '', replacement: '' },
+        ],
+      }),
+    ).toEqual({
       'rows.1.variable': 'Variable is required.',
       'rows.1.replacement': 'Replacement is required.',
     });
   });
   it('rejects a name without the leading ! and a duplicate name', () => {
-    const errors = validateVariables({ rows: [{ variable: 'config', replacement: 'x' }, { variable: '!b', replacement: 'x' }, { variable: '!b', replacement: 'y' }] });
+    const errors = validateVariables({
+      rows: [
+        { variable: 'config', replacement: 'x' },
+        { variable: '!b', replacement: 'x' },
+        { variable: '!b', replacement: 'y' },
+      ],
+    });
     expect(errors['rows.0.variable']).toMatch(/start with !/);
     expect(errors['rows.2.variable']).toBe('Duplicate variable !b.');
   });

@@ -8,9 +8,13 @@ export const volumeKeys = {
   detail: (name: string) => [...volumeKeys.all, 'detail', name] as const,
 };
 
-export const volumesQuery = () => queryOptions({ queryKey: volumeKeys.list(), queryFn: ({ signal }) => api(volumeApi.list, { signal }) });
+export const volumesQuery = () =>
+  queryOptions({ queryKey: volumeKeys.list(), queryFn: ({ signal }) => api(volumeApi.list, { signal }) });
 export const volumeQuery = (name: string) =>
-  queryOptions({ queryKey: volumeKeys.detail(name), queryFn: ({ signal }) => api(volumeApi.get, { params: { name }, signal }) });
+  queryOptions({
+    queryKey: volumeKeys.detail(name),
+    queryFn: ({ signal }) => api(volumeApi.get, { params: { name }, signal }),
+  });
 
 export const useVolumes = () => useQuery(volumesQuery());
 export const useVolume = (name: string) => useQuery(volumeQuery(name));

@@ -57,7 +57,12 @@ export function ApiKeysCard() {
           emptyText="No API keys yet."
           rowMenu={(k) => (
             <Tooltip label="Revoke">
-              <ActionIcon variant="subtle" color="red" aria-label={`Revoke ${k.key_name}`} onClick={() => setRevoking(k)}>
+              <ActionIcon
+                variant="subtle"
+                color="red"
+                aria-label={`Revoke ${k.key_name}`}
+                onClick={() => setRevoking(k)}
+              >
                 <IconTrash size={16} />
               </ActionIcon>
             </Tooltip>

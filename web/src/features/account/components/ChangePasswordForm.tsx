@@ -49,7 +49,12 @@ export function ChangePasswordForm() {
     setTouched(true);
     if (!valid || !changed || change.isPending) return;
     change.mutate(
-      { username: fields.username.trim(), password: fields.password, current_password: fields.current, keep_api_keys: keepKeys },
+      {
+        username: fields.username.trim(),
+        password: fields.password,
+        current_password: fields.current,
+        keep_api_keys: keepKeys,
+      },
       {
         onSuccess: (me) => {
           setFields({ username: me.username, password: '', confirm: '', current: '' });
@@ -69,9 +74,28 @@ export function ChangePasswordForm() {
           <Text size="sm" c="dimmed">
             Change your email, your password, or both. Leave the password fields empty to change the email alone.
           </Text>
-          <TextInput label="Email" type="email" autoComplete="username" value={fields.username} onChange={set('username')} error={show('username')} />
-          <PasswordField label="Password" autoComplete="new-password" value={fields.password} onChange={set('password')} error={show('password')} />
-          <PasswordField label="Confirm Password" autoComplete="new-password" value={fields.confirm} onChange={set('confirm')} error={show('confirm')} />
+          <TextInput
+            label="Email"
+            type="email"
+            autoComplete="username"
+            value={fields.username}
+            onChange={set('username')}
+            error={show('username')}
+          />
+          <PasswordField
+            label="Password"
+            autoComplete="new-password"
+            value={fields.password}
+            onChange={set('password')}
+            error={show('password')}
+          />
+          <PasswordField
+            label="Confirm Password"
+            autoComplete="new-password"
+            value={fields.confirm}
+            onChange={set('confirm')}
+            error={show('confirm')}
+          />
           {fields.password !== '' && (
             <Checkbox
               label="Keep my API keys (a new password revokes them otherwise)"
@@ -79,7 +103,13 @@ export function ChangePasswordForm() {
               onChange={(e) => setKeepKeys(e.currentTarget.checked)}
             />
           )}
-          <PasswordField label="Current Password" autoComplete="current-password" value={fields.current} onChange={set('current')} error={touched ? errors.current : undefined} />
+          <PasswordField
+            label="Current Password"
+            autoComplete="current-password"
+            value={fields.current}
+            onChange={set('current')}
+            error={touched ? errors.current : undefined}
+          />
           <Button type="submit" disabled={!valid || !changed} loading={change.isPending} w="fit-content">
             Change User Info
           </Button>

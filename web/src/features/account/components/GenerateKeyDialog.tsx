@@ -38,8 +38,22 @@ export function GenerateKeyDialog({ opened, onClose }: { opened: boolean; onClos
       {token === null ? (
         <form onSubmit={submit}>
           <Stack>
-            <TextInput label="Name" required data-autofocus value={name} onChange={(e) => setName(e.currentTarget.value)} maxLength={255} />
-            <PasswordField label="Current Password" description="Confirms that it is you." required autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.currentTarget.value)} />
+            <TextInput
+              label="Name"
+              required
+              data-autofocus
+              value={name}
+              onChange={(e) => setName(e.currentTarget.value)}
+              maxLength={255}
+            />
+            <PasswordField
+              label="Current Password"
+              description="Confirms that it is you."
+              required
+              autoComplete="current-password"
+              value={current}
+              onChange={(e) => setCurrent(e.currentTarget.value)}
+            />
             <Group justify="flex-end">
               <Button type="submit" disabled={!name.trim() || !current} loading={generate.isPending}>
                 Generate Key

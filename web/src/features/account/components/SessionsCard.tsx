@@ -11,7 +11,15 @@ export function SessionsCard() {
   const sessions = useQuery(sessionsQuery());
   const end = useEndSession();
   const columns: Column<Session>[] = [
-    { key: 'device', header: 'Device', render: (s) => <Text size="sm">{s.device ?? 'Unknown'} {s.current && <Badge variant="light">This browser</Badge>}</Text> },
+    {
+      key: 'device',
+      header: 'Device',
+      render: (s) => (
+        <Text size="sm">
+          {s.device ?? 'Unknown'} {s.current && <Badge variant="light">This browser</Badge>}
+        </Text>
+      ),
+    },
     { key: 'address', header: 'Address', render: (s) => s.address ?? '' },
     { key: 'created_at', header: 'Signed In', sortable: true, render: (s) => formatDate(s.created_at) },
     { key: 'last_used_at', header: 'Last Used', render: (s) => (s.last_used_at ? formatDate(s.last_used_at) : '') },
@@ -30,7 +38,13 @@ export function SessionsCard() {
         emptyText="No sessions."
         rowMenu={(s) =>
           s.current ? null : (
-            <Button size="xs" variant="subtle" color="red" loading={end.isPending} onClick={() => end.mutate(s.id, { onSuccess: () => notifySuccess('Session ended.') })}>
+            <Button
+              size="xs"
+              variant="subtle"
+              color="red"
+              loading={end.isPending}
+              onClick={() => end.mutate(s.id, { onSuccess: () => notifySuccess('Session ended.') })}
+            >
               End
             </Button>
           )

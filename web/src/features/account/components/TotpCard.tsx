@@ -20,11 +20,16 @@ export function TotpCard({ enabled, onChange }: { enabled: boolean; onChange: ()
 
   const submitEnable = (e: FormEvent) => {
     e.preventDefault();
-    enable.mutate(code.trim(), { onSuccess: (r) => (setRecovery(r.recovery_codes), setSetup(null), setCode(''), onChange()) });
+    enable.mutate(code.trim(), {
+      onSuccess: (r) => (setRecovery(r.recovery_codes), setSetup(null), setCode(''), onChange()),
+    });
   };
   const submitDisable = (e: FormEvent) => {
     e.preventDefault();
-    disable.mutate({ password, code: code.trim() }, { onSuccess: () => (notifySuccess('Two-factor sign-in is off.'), setPassword(''), setCode(''), onChange()) });
+    disable.mutate(
+      { password, code: code.trim() },
+      { onSuccess: () => (notifySuccess('Two-factor sign-in is off.'), setPassword(''), setCode(''), onChange()) },
+    );
   };
 
   return (
@@ -48,8 +53,18 @@ export function TotpCard({ enabled, onChange }: { enabled: boolean; onChange: ()
         <form onSubmit={submitDisable} aria-label="Turn off two-factor sign-in">
           <Stack>
             <Text size="sm">Two-factor sign-in is on. To turn it off, confirm with your password and a code.</Text>
-            <PasswordField label="Password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
-            <TextInput label="Code or recovery code" autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.currentTarget.value)} />
+            <PasswordField
+              label="Password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.currentTarget.value)}
+            />
+            <TextInput
+              label="Code or recovery code"
+              autoComplete="one-time-code"
+              value={code}
+              onChange={(e) => setCode(e.currentTarget.value)}
+            />
             <Group>
               <Button type="submit" color="red" disabled={!password || !code.trim()} loading={disable.isPending}>
                 Turn Off
@@ -65,7 +80,14 @@ export function TotpCard({ enabled, onChange }: { enabled: boolean; onChange: ()
             <Text size="sm">
               Or type the key: <Code>{setup.secret}</Code>
             </Text>
-            <TextInput label="Code" inputMode="numeric" autoComplete="one-time-code" maxLength={6} value={code} onChange={(e) => setCode(e.currentTarget.value)} />
+            <TextInput
+              label="Code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={6}
+              value={code}
+              onChange={(e) => setCode(e.currentTarget.value)}
+            />
             <Group>
               <Button type="submit" disabled={!/^\d{6}$/.test(code.trim())} loading={enable.isPending}>
                 Turn On

@@ -16,7 +16,9 @@ export function TotpLoginForm({ challenge }: { challenge: string }) {
   return (
     <form onSubmit={submit} aria-label="Two-factor sign-in">
       <Stack>
-        <Text size="sm">{useRecovery ? 'Enter one of your recovery codes.' : 'Enter the 6-digit code from your authenticator app.'}</Text>
+        <Text size="sm">
+          {useRecovery ? 'Enter one of your recovery codes.' : 'Enter the 6-digit code from your authenticator app.'}
+        </Text>
         <TextInput
           label={useRecovery ? 'Recovery code' : 'Code'}
           name="code"

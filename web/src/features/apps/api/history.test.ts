@@ -2,8 +2,21 @@ import { describe, expect, it } from 'vitest';
 import type { HistorySample, StatsSample } from '@berth/contract';
 import { chartColumns, mergeHistory } from './history';
 
-const kept = (sec: number, cpu: number): HistorySample => ({ time: new Date(sec * 1000).toISOString(), cpu_percent: cpu, cpu_max: cpu, mem_current: 1, mem_max: 1 });
-const live = (ms: number, cpu: number): StatsSample => ({ name: 'a', time: new Date(ms).toISOString(), cpu_percent: cpu, mem_percent: 1, mem_current: 1, mem_total: 100 });
+const kept = (sec: number, cpu: number): HistorySample => ({
+  time: new Date(sec * 1000).toISOString(),
+  cpu_percent: cpu,
+  cpu_max: cpu,
+  mem_current: 1,
+  mem_max: 1,
+});
+const live = (ms: number, cpu: number): StatsSample => ({
+  name: 'a',
+  time: new Date(ms).toISOString(),
+  cpu_percent: cpu,
+  mem_percent: 1,
+  mem_current: 1,
+  mem_total: 100,
+});
 
 describe('mergeHistory', () => {
   it('extends the kept history with newer live samples only, within the window', () => {

@@ -18,13 +18,24 @@ export const historyQuery = (name: string, range: HistoryRange) =>
 export const useStatsHistory = (name: string, range: HistoryRange) => useQuery(historyQuery(name, range));
 
 /** A live sample as a history point of one second. */
-export const livePoint = (s: StatsSample): HistorySample => ({ time: s.time, cpu_percent: s.cpu_percent, cpu_max: s.cpu_percent, mem_current: s.mem_current, mem_max: s.mem_current });
+export const livePoint = (s: StatsSample): HistorySample => ({
+  time: s.time,
+  cpu_percent: s.cpu_percent,
+  cpu_max: s.cpu_percent,
+  mem_current: s.mem_current,
+  mem_max: s.mem_current,
+});
 
 /**
  * The chart's points: the kept history, then the live samples newer than its last point, cut to
  * the range's window (the history fills the chart at once; the stream extends it).
  */
-export function mergeHistory(history: readonly HistorySample[], live: readonly StatsSample[], windowSeconds: number, now = Date.now()): HistorySample[] {
+export function mergeHistory(
+  history: readonly HistorySample[],
+  live: readonly StatsSample[],
+  windowSeconds: number,
+  now = Date.now(),
+): HistorySample[] {
   const lastKept = history.length ? Date.parse(history[history.length - 1]!.time) : -Infinity;
   const from = now - windowSeconds * 1000;
   const fresh = live.filter((s) => Math.floor(Date.parse(s.time) / 1000) * 1000 > lastKept).map(livePoint);
@@ -38,7 +49,11 @@ const GAP_STEPS = 3;
  * Chart columns: the times (seconds) and, per pick, one value per point, with a null column put
  * where the points have a gap, so the line breaks there instead of bridging it.
  */
-export function chartColumns(points: readonly HistorySample[], step: number, picks: ((p: HistorySample) => number)[]): { times: number[]; values: (number | null)[][] } {
+export function chartColumns(
+  points: readonly HistorySample[],
+  step: number,
+  picks: ((p: HistorySample) => number)[],
+): { times: number[]; values: (number | null)[][] } {
   const times: number[] = [];
   const values: (number | null)[][] = picks.map(() => []);
   let before: number | undefined;

@@ -10,7 +10,11 @@ export type DashboardSeries = Record<string, StatsSample[]>;
 export type DashboardEvent = { kind: 'update'; sample: StatsSample } | { kind: 'remove'; name: string };
 
 /** Appends samples per app (capped) and drops the apps the stream reports gone. */
-export function foldDashboard(prev: DashboardSeries | undefined, batch: readonly DashboardEvent[], cap = STATS_CAP): DashboardSeries {
+export function foldDashboard(
+  prev: DashboardSeries | undefined,
+  batch: readonly DashboardEvent[],
+  cap = STATS_CAP,
+): DashboardSeries {
   const next: DashboardSeries = { ...prev };
   const added = new Map<string, StatsSample[]>();
   for (const ev of batch) {
@@ -37,5 +41,6 @@ export const isStatus = (e: unknown): e is StatusEvent => typeof e === 'object' 
  * Parser for the per-app streams: 'status' events carry a StreamStatus, 'update' events an item.
  */
 export function parseAppStream<T>(item: (data: string) => T) {
-  return (data: string, event: string): T | StatusEvent => (event === 'status' ? { streamStatus: JSON.parse(data) as StreamStatus } : item(data));
+  return (data: string, event: string): T | StatusEvent =>
+    event === 'status' ? { streamStatus: JSON.parse(data) as StreamStatus } : item(data);
 }

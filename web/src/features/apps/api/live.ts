@@ -6,7 +6,15 @@ import { appendCapped, useEventStream } from '../../../lib/event-stream';
 import { isRunning } from '../model';
 import { appKeys, liveKeys } from './keys';
 import { clearLive, removedHere } from './mutations';
-import { foldDashboard, isStatus, parseAppStream, STATS_CAP, type DashboardEvent, type DashboardSeries, type StatusEvent } from './live-model';
+import {
+  foldDashboard,
+  isStatus,
+  parseAppStream,
+  STATS_CAP,
+  type DashboardEvent,
+  type DashboardSeries,
+  type StatusEvent,
+} from './live-model';
 
 /** Reads a cache entry that only a stream fills (never fetched). */
 function useLive<T>(queryKey: readonly unknown[]) {
@@ -21,10 +29,14 @@ function useDashboardStream() {
     // Samples come about once a second per app; two renders a second show them all.
     flushMs: 500,
     frameAligned: false,
-    parse: (data, event) => (event === StreamEvent.remove ? { kind: 'remove', name: (JSON.parse(data) as { name: string }).name } : { kind: 'update', sample: JSON.parse(data) as StatsSample }),
+    parse: (data, event) =>
+      event === StreamEvent.remove
+        ? { kind: 'remove', name: (JSON.parse(data) as { name: string }).name }
+        : { kind: 'update', sample: JSON.parse(data) as StatsSample },
     // A fresh stream reports every running app anew; what was cached from an earlier one may have stopped since.
     onOpen: () => queryClient.setQueryData<DashboardSeries>(liveKeys.dashboard(), {}),
-    onBatch: (batch) => queryClient.setQueryData<DashboardSeries>(liveKeys.dashboard(), (prev) => foldDashboard(prev, batch)),
+    onBatch: (batch) =>
+      queryClient.setQueryData<DashboardSeries>(liveKeys.dashboard(), (prev) => foldDashboard(prev, batch)),
   });
 }
 
@@ -100,7 +112,8 @@ export function useAppStats(name: string): StatsSample[] | undefined {
     parse: parseAppStream((data) => JSON.parse(data) as StatsSample),
     onBatch: (batch) => {
       const samples = batch.filter((e): e is StatsSample => !isStatus(e));
-      if (samples.length) queryClient.setQueryData<StatsSample[]>(liveKeys.stats(name), (prev) => appendCapped(prev, samples, STATS_CAP));
+      if (samples.length)
+        queryClient.setQueryData<StatsSample[]>(liveKeys.stats(name), (prev) => appendCapped(prev, samples, STATS_CAP));
       onStatus(batch);
     },
   });

@@ -36,7 +36,12 @@ export function removedHere(queryClient: QueryClient, name: string): boolean {
   return queryClient
     .getMutationCache()
     .findAll({ mutationKey: actionKey })
-    .some((m) => m.state.status !== 'error' && (m.state.variables as ActionVars | undefined)?.name === name && (m.state.variables as ActionVars).action === 'remove');
+    .some(
+      (m) =>
+        m.state.status !== 'error' &&
+        (m.state.variables as ActionVars | undefined)?.name === name &&
+        (m.state.variables as ActionVars).action === 'remove',
+    );
 }
 
 /** Spec: stopping (or killing, removing) an app closes and clears its live logs and stats. */
@@ -96,7 +101,10 @@ export function useAppBusyTexts(name?: string): string[] {
     filters: { mutationKey: updateKey, status: 'pending' },
     select: (m) => m.state.variables as string,
   });
-  return [...actions.map((v) => ({ name: v.name, action: v.action })), ...updates.map((n) => ({ name: n, action: 'update' as const }))]
+  return [
+    ...actions.map((v) => ({ name: v.name, action: v.action })),
+    ...updates.map((n) => ({ name: n, action: 'update' as const })),
+  ]
     .filter((v) => name === undefined || v.name === name)
     .map((v) => busyText(v.name, v.action));
 }
@@ -141,7 +149,9 @@ export function useCheckUpdates() {
 }
 
 function markUpdatable(queryClient: QueryClient, name: string, isUpdatable: boolean) {
-  queryClient.setQueryData<App[]>(appKeys.list(), (prev) => prev?.map((a) => (a.name === name ? { ...a, isUpdatable } : a)));
+  queryClient.setQueryData<App[]>(appKeys.list(), (prev) =>
+    prev?.map((a) => (a.name === name ? { ...a, isUpdatable } : a)),
+  );
   queryClient.setQueryData<App>(appKeys.detail(name), (prev) => (prev ? { ...prev, isUpdatable } : prev));
 }
 

@@ -28,14 +28,25 @@ export function AppAdvanced({ app }: { app: App }) {
     command.length > 0 && {
       value: 'command',
       label: 'Command',
+      body: <Code block>{command.map((arg) => (/\s/.test(arg) ? JSON.stringify(arg) : arg)).join(' ')}</Code>,
+    },
+    devices.length > 0 && {
+      value: 'devices',
+      label: 'Devices',
       body: (
-        <Code block>
-          {command.map((arg) => (/\s/.test(arg) ? JSON.stringify(arg) : arg)).join(' ')}
-        </Code>
+        <KeyValueTable
+          label="Devices"
+          rows={devices}
+          columns={DEVICE_COLUMNS}
+          rowKey={(d) => `${d.host}|${d.container}`}
+        />
       ),
     },
-    devices.length > 0 && { value: 'devices', label: 'Devices', body: <KeyValueTable label="Devices" rows={devices} columns={DEVICE_COLUMNS} rowKey={(d) => `${d.host}|${d.container}`} /> },
-    sysctls.length > 0 && { value: 'sysctls', label: 'Sysctls', body: <KeyValueTable label="Sysctls" rows={sysctls} columns={SYSCTL_COLUMNS} rowKey={(s) => s.name} /> },
+    sysctls.length > 0 && {
+      value: 'sysctls',
+      label: 'Sysctls',
+      body: <KeyValueTable label="Sysctls" rows={sysctls} columns={SYSCTL_COLUMNS} rowKey={(s) => s.name} />,
+    },
     caps.length > 0 && {
       value: 'capabilities',
       label: 'Capabilities',

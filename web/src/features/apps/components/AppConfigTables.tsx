@@ -29,7 +29,13 @@ export function AppEnvironment({ app }: { app: App }) {
   return (
     <Section title="Environment">
       <EnvValuesNote />
-      <KeyValueTable label="Environment" rows={envRows(app.Config.Env)} columns={ENV_COLUMNS} rowKey={(e) => `${e.name}=${e.value}`} emptyText="No environment variables." />
+      <KeyValueTable
+        label="Environment"
+        rows={envRows(app.Config.Env)}
+        columns={ENV_COLUMNS}
+        rowKey={(e) => `${e.name}=${e.value}`}
+        emptyText="No environment variables."
+      />
     </Section>
   );
 }
@@ -37,7 +43,13 @@ export function AppEnvironment({ app }: { app: App }) {
 export function AppLabels({ app }: { app: App }) {
   return (
     <Section title="Labels">
-      <KeyValueTable label="Labels" rows={labelRows(app.Config.Labels)} columns={LABEL_COLUMNS} rowKey={(l) => l.label} emptyText="No labels." />
+      <KeyValueTable
+        label="Labels"
+        rows={labelRows(app.Config.Labels)}
+        columns={LABEL_COLUMNS}
+        rowKey={(l) => l.label}
+        emptyText="No labels."
+      />
     </Section>
   );
 }

@@ -57,12 +57,25 @@ export function AppHeader({ name, app }: { name: string; app: App | undefined })
         actions={
           <>
             <Can route={appsApi.support}>
-              <Button variant="default" size="xs" leftSection={<IconHelp size={16} />} onClick={() => support.mutate(name)} loading={support.isPending} title="Download a support bundle">
+              <Button
+                variant="default"
+                size="xs"
+                leftSection={<IconHelp size={16} />}
+                onClick={() => support.mutate(name)}
+                loading={support.isPending}
+                title="Download a support bundle"
+              >
                 Help
               </Button>
             </Can>
             <Can route={deployApi.deploy}>
-              <Button variant="default" size="xs" leftSection={<IconEdit size={16} />} component={Link} to={`/apps/edit/${encodeURIComponent(name)}`}>
+              <Button
+                variant="default"
+                size="xs"
+                leftSection={<IconEdit size={16} />}
+                component={Link}
+                to={`/apps/edit/${encodeURIComponent(name)}`}
+              >
                 Edit
               </Button>
             </Can>
@@ -71,18 +84,39 @@ export function AppHeader({ name, app }: { name: string; app: App | undefined })
             </Button>
             <Can route={appsApi.action}>
               {actionsFor(status).map(({ action: a, label, icon: Icon, color, applies }) => (
-                <Button key={a} variant="light" color={color} size="xs" leftSection={<Icon size={16} />} disabled={!status || !applies(status) || busy.length > 0} onClick={() => action.mutate({ name, action: a })}>
+                <Button
+                  key={a}
+                  variant="light"
+                  color={color}
+                  size="xs"
+                  leftSection={<Icon size={16} />}
+                  disabled={!status || !applies(status) || busy.length > 0}
+                  onClick={() => action.mutate({ name, action: a })}
+                >
                   {label}
                 </Button>
               ))}
-              <Button variant="light" color="red" size="xs" leftSection={<IconTrash size={16} />} disabled={!app} onClick={() => setConfirming(true)}>
+              <Button
+                variant="light"
+                color="red"
+                size="xs"
+                leftSection={<IconTrash size={16} />}
+                disabled={!app}
+                onClick={() => setConfirming(true)}
+              >
                 Remove
               </Button>
             </Can>
           </>
         }
       />
-      <RemoveAppDialog name={name} opened={confirming} loading={action.isPending && action.variables?.action === 'remove'} onCancel={() => setConfirming(false)} onConfirm={remove} />
+      <RemoveAppDialog
+        name={name}
+        opened={confirming}
+        loading={action.isPending && action.variables?.action === 'remove'}
+        onCancel={() => setConfirming(false)}
+        onConfirm={remove}
+      />
     </>
   );
 }

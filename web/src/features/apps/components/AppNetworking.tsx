@@ -54,13 +54,25 @@ export function AppNetworking({ app }: { app: App }) {
         </Tabs.List>
         <Tabs.Panel value="ports" pt="sm">
           {isRunning(app) ? (
-            <KeyValueTable label="Ports" rows={ports} columns={PORT_COLUMNS} rowKey={(p) => `${p.hostIp}|${p.hostPort}|${p.containerPort}/${p.proto}`} emptyText="No ports." />
+            <KeyValueTable
+              label="Ports"
+              rows={ports}
+              columns={PORT_COLUMNS}
+              rowKey={(p) => `${p.hostIp}|${p.hostPort}|${p.containerPort}/${p.proto}`}
+              emptyText="No ports."
+            />
           ) : (
             <NotRunning what="ports" />
           )}
         </Tabs.Panel>
         <Tabs.Panel value="networks" pt="sm">
-          <KeyValueTable label="Networks" rows={networkRows(app)} columns={NETWORK_COLUMNS} rowKey={(n) => n.name} emptyText="Not attached to any network." />
+          <KeyValueTable
+            label="Networks"
+            rows={networkRows(app)}
+            columns={NETWORK_COLUMNS}
+            rowKey={(n) => n.name}
+            emptyText="Not attached to any network."
+          />
         </Tabs.Panel>
       </Tabs>
     </Section>

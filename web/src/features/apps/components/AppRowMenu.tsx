@@ -26,7 +26,10 @@ export function AppRowMenu({ app }: { app: App }) {
         </Menu.Target>
         <Menu.Dropdown>
           <Can route={deployApi.deploy}>
-            <Menu.Item leftSection={<IconEdit size={16} />} onClick={() => navigate(`/apps/edit/${encodeURIComponent(name)}`)}>
+            <Menu.Item
+              leftSection={<IconEdit size={16} />}
+              onClick={() => navigate(`/apps/edit/${encodeURIComponent(name)}`)}
+            >
               Edit
             </Menu.Item>
           </Can>
@@ -39,7 +42,12 @@ export function AppRowMenu({ app }: { app: App }) {
           )}
           <Menu.Divider />
           {actionsFor(app.State.Status).map(({ action: a, label, icon: Icon, applies }) => (
-            <Menu.Item key={a} leftSection={<Icon size={16} />} disabled={!applies(app.State.Status)} onClick={() => action.mutate({ name, action: a })}>
+            <Menu.Item
+              key={a}
+              leftSection={<Icon size={16} />}
+              disabled={!applies(app.State.Status)}
+              onClick={() => action.mutate({ name, action: a })}
+            >
               {label}
             </Menu.Item>
           ))}

@@ -14,7 +14,12 @@ const COLORS: Record<string, string> = {
 export function AppStatusBadge({ status }: { status: string }) {
   return (
     // max-content: in a narrow table column the badge would otherwise ellipsize its own text.
-    <Badge color={COLORS[status] ?? 'gray'} variant="light" data-testid="app-status" style={{ minWidth: 'max-content' }}>
+    <Badge
+      color={COLORS[status] ?? 'gray'}
+      variant="light"
+      data-testid="app-status"
+      style={{ minWidth: 'max-content' }}
+    >
       {status}
     </Badge>
   );

@@ -46,21 +46,46 @@ const COLUMNS: Column<App>[] = [
       const project = projectOf(a);
       if (!project) return '-';
       return (
-        <Anchor component={Link} to={`/projects/${encodeURIComponent(project)}`} size="sm" onClick={(e) => e.stopPropagation()}>
+        <Anchor
+          component={Link}
+          to={`/projects/${encodeURIComponent(project)}`}
+          size="sm"
+          onClick={(e) => e.stopPropagation()}
+        >
           {project}
         </Anchor>
       );
     },
   },
-  { key: 'status', header: 'Status', sortable: true, sortValue: (a) => a.State.Status, render: (a) => <AppStatusBadge status={a.State.Status} /> },
+  {
+    key: 'status',
+    header: 'Status',
+    sortable: true,
+    sortValue: (a) => a.State.Status,
+    render: (a) => <AppStatusBadge status={a.State.Status} />,
+  },
   { key: 'image', header: 'Image', sortable: true, sortValue: (a) => a.Config.Image, render: (a) => a.Config.Image },
   {
     key: 'ports',
     header: 'Ports',
     render: (a) => <PortChips ports={a.ports} labels={a.Config.Labels} />,
-    searchValue: (a) => portChips(a.ports, a.Config.Labels, '').map((c) => `${c.hostPort}:${c.containerPort}/${c.proto} ${c.label ?? ''}`).join(' '),
+    searchValue: (a) =>
+      portChips(a.ports, a.Config.Labels, '')
+        .map((c) => `${c.hostPort}:${c.containerPort}/${c.proto} ${c.label ?? ''}`)
+        .join(' '),
   },
-  { key: 'created', header: 'Created At', sortable: true, sortValue: (a) => a.Created, render: (a) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{formatDate(a.Created)}</Text>, searchValue: (a) => formatDate(a.Created) },
+  {
+    key: 'created',
+    header: 'Created At',
+    sortable: true,
+    sortValue: (a) => a.Created,
+    render: (a) => (
+      <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+        {formatDate(a.Created)}
+      </Text>
+    ),
+    searchValue: (a) => formatDate(a.Created),
+  },
 ];
 
 export interface AppsTableProps {
@@ -88,7 +113,12 @@ export function AppsTable({ apps, loading, progress, busy, onRefresh, onCheckUpd
           Add
         </Button>
       </Can>
-      <Button variant="default" leftSection={<IconCloudDownload size={16} />} onClick={onCheckUpdates} disabled={checking || !apps?.length}>
+      <Button
+        variant="default"
+        leftSection={<IconCloudDownload size={16} />}
+        onClick={onCheckUpdates}
+        disabled={checking || !apps?.length}
+      >
         {checking ? `Checking ${progress ?? 0}%` : 'Updates'}
       </Button>
       <Button variant="default" leftSection={<IconRefresh size={16} />} onClick={onRefresh}>

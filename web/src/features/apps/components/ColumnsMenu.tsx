@@ -27,7 +27,9 @@ export function ColumnsMenu({ columns, hidden, onChange }: ColumnsMenuProps) {
                 label={c.header}
                 checked={shown}
                 disabled={shown && visibleCount === 1}
-                onChange={(e) => onChange(e.currentTarget.checked ? hidden.filter((k) => k !== c.key) : [...hidden, c.key])}
+                onChange={(e) =>
+                  onChange(e.currentTarget.checked ? hidden.filter((k) => k !== c.key) : [...hidden, c.key])
+                }
               />
             );
           })}

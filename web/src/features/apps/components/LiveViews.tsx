@@ -7,7 +7,13 @@ import { StatsCharts } from './StatsCharts';
 /** Opens the app's log stream while mounted (the page mounts it only while the app runs). */
 export function AppLogs({ name }: { name: string }) {
   const onStatus = useLogStatus(name);
-  return <LogPanel streamUrl={(q) => buildUrl(appsApi.logs, { name }, q)} downloadUrl={(q) => buildUrl(logsApi.appDownload, { name }, q)} onStatus={onStatus} />;
+  return (
+    <LogPanel
+      streamUrl={(q) => buildUrl(appsApi.logs, { name }, q)}
+      downloadUrl={(q) => buildUrl(logsApi.appDownload, { name }, q)}
+      onStatus={onStatus}
+    />
+  );
 }
 
 /** Opens the app's stats stream while mounted. */

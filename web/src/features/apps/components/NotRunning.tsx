@@ -4,7 +4,9 @@ import { Center, Text } from '@mantine/core';
 export function NotRunning({ what }: { what: 'ports' | 'processes' | 'logs' | 'stats' | 'terminal' }) {
   return (
     <Center py="xl">
-      <Text c="dimmed">{what === 'terminal' ? 'Start the app to open a terminal' : `Start the app to view ${what}`}</Text>
+      <Text c="dimmed">
+        {what === 'terminal' ? 'Start the app to open a terminal' : `Start the app to view ${what}`}
+      </Text>
     </Center>
   );
 }

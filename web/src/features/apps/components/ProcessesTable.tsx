@@ -25,5 +25,13 @@ export function ProcessesTable({ name }: { name: string }) {
     render: (r) => r.cells[i] ?? '',
     sortValue: (r) => (/^\d+$/.test(r.cells[i] ?? '') ? Number(r.cells[i]) : r.cells[i]),
   }));
-  return <DataTable label="Processes" data={rows} columns={columns} rowKey={(r) => r.key} searchPlaceholder="Search processes" />;
+  return (
+    <DataTable
+      label="Processes"
+      data={rows}
+      columns={columns}
+      rowKey={(r) => r.key}
+      searchPlaceholder="Search processes"
+    />
+  );
 }

@@ -17,7 +17,15 @@ export function AppLoading() {
  * Renders `children` only while the app runs, so whatever they open (log and stats streams,
  * process polling) starts with the app and ends when it stops.
  */
-export function RunningOnly({ name, what, children }: { name: string; what: 'processes' | 'logs' | 'stats' | 'terminal'; children: (app: App) => ReactNode }) {
+export function RunningOnly({
+  name,
+  what,
+  children,
+}: {
+  name: string;
+  what: 'processes' | 'logs' | 'stats' | 'terminal';
+  children: (app: App) => ReactNode;
+}) {
   const { data: app } = useApp(name);
   if (!app) return <AppLoading />;
   if (!isRunning(app)) return <NotRunning what={what} />;

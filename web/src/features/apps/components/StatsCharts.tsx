@@ -5,7 +5,12 @@ import { TimeChart, type TimeSeries } from '../../../components/TimeChart';
 import { formatBytes, formatPercent } from '../../../lib/format';
 import { chartColumns, mergeHistory, RANGE_SECONDS, useStatsHistory } from '../api/history';
 
-const RANGE_LABELS: Record<HistoryRange, string> = { '10m': '10 min', '1h': '1 hour', '24h': '24 hours', '7d': '7 days' };
+const RANGE_LABELS: Record<HistoryRange, string> = {
+  '10m': '10 min',
+  '1h': '1 hour',
+  '24h': '24 hours',
+  '7d': '7 days',
+};
 const CPU = 'var(--mantine-color-blue-6)';
 const MEM = 'var(--mantine-color-grape-6)';
 
@@ -26,7 +31,13 @@ function ChartCard({ title, numbers, children }: { title: string; numbers: strin
 }
 
 /** The chart's columns: the mean line, and the max line where a step holds more than one reading. */
-function lines(points: HistorySample[], mean: (p: HistorySample) => number, max: (p: HistorySample) => number, color: string, step: number) {
+function lines(
+  points: HistorySample[],
+  mean: (p: HistorySample) => number,
+  max: (p: HistorySample) => number,
+  color: string,
+  step: number,
+) {
   const { times, values } = chartColumns(points, step, step > 1 ? [mean, max] : [mean]);
   const series: TimeSeries[] = [{ label: step > 1 ? 'Mean' : 'Value', color, values: values[0]! }];
   if (step > 1) series.push({ label: 'Max', color, values: values[1]!, dash: true });
@@ -51,7 +62,12 @@ export function StatsCharts({ name, live }: { name: string; live: StatsSample[] 
   return (
     <Stack>
       <Group justify="flex-end">
-        <SegmentedControl aria-label="Range" value={range} onChange={(v) => setRange(v as HistoryRange)} data={HISTORY_RANGES.map((r) => ({ value: r, label: RANGE_LABELS[r] }))} />
+        <SegmentedControl
+          aria-label="Range"
+          value={range}
+          onChange={(v) => setRange(v as HistoryRange)}
+          data={HISTORY_RANGES.map((r) => ({ value: r, label: RANGE_LABELS[r] }))}
+        />
       </Group>
       {history.isPending || points.length === 0 ? (
         <Text c="dimmed" py="xl" ta="center">
@@ -60,10 +76,34 @@ export function StatsCharts({ name, live }: { name: string; live: StatsSample[] 
       ) : (
         <SimpleGrid cols={{ base: 1, lg: 2 }}>
           <ChartCard title="CPU" numbers={`Current ${formatPercent(cpuNow)} · Max ${formatPercent(cpuMax)}`}>
-            <TimeChart label="CPU usage chart" {...lines(points, (p) => p.cpu_percent, (p) => p.cpu_max, CPU, step)} max={100} format={(v) => `${Math.round(v)}%`} />
+            <TimeChart
+              label="CPU usage chart"
+              {...lines(
+                points,
+                (p) => p.cpu_percent,
+                (p) => p.cpu_max,
+                CPU,
+                step,
+              )}
+              max={100}
+              format={(v) => `${Math.round(v)}%`}
+            />
           </ChartCard>
-          <ChartCard title="Memory" numbers={`Current ${formatBytes(memNow)}${last ? ` of ${formatBytes(last.mem_total)} (${formatPercent(last.mem_percent)})` : ''} · Max ${formatBytes(memMax)}`}>
-            <TimeChart label="Memory usage chart" {...lines(points, (p) => p.mem_current, (p) => p.mem_max, MEM, step)} format={(v) => formatBytes(v, 1)} />
+          <ChartCard
+            title="Memory"
+            numbers={`Current ${formatBytes(memNow)}${last ? ` of ${formatBytes(last.mem_total)} (${formatPercent(last.mem_percent)})` : ''} · Max ${formatBytes(memMax)}`}
+          >
+            <TimeChart
+              label="Memory usage chart"
+              {...lines(
+                points,
+                (p) => p.mem_current,
+                (p) => p.mem_max,
+                MEM,
+                step,
+              )}
+              format={(v) => formatBytes(v, 1)}
+            />
           </ChartCard>
         </SimpleGrid>
       )}

@@ -1,4 +1,10 @@
-import { IconBolt, IconPlayerTrackNext, IconPlayerPlay, IconPlayerStop, IconRotateClockwise } from '@tabler/icons-react';
+import {
+  IconBolt,
+  IconPlayerTrackNext,
+  IconPlayerPlay,
+  IconPlayerStop,
+  IconRotateClockwise,
+} from '@tabler/icons-react';
 import type { App, AppAction, AppBatchAction } from '@berth/contract';
 import type { BatchAction } from '../../../components/BatchBar';
 
@@ -22,10 +28,16 @@ export const LIFECYCLE_ACTIONS: readonly ActionEntry[] = [
 ];
 
 /** Paused apps also get Unpause (Berth's API offers pause/unpause; the spec's screens do not). */
-export const UNPAUSE: ActionEntry = { action: 'unpause', label: 'Unpause', icon: IconPlayerTrackNext, applies: (s) => s === 'paused' };
+export const UNPAUSE: ActionEntry = {
+  action: 'unpause',
+  label: 'Unpause',
+  icon: IconPlayerTrackNext,
+  applies: (s) => s === 'paused',
+};
 
 /** The lifecycle actions for an app in this status. */
-export const actionsFor = (status: string | undefined): readonly ActionEntry[] => (status === 'paused' ? [...LIFECYCLE_ACTIONS, UNPAUSE] : LIFECYCLE_ACTIONS);
+export const actionsFor = (status: string | undefined): readonly ActionEntry[] =>
+  status === 'paused' ? [...LIFECYCLE_ACTIONS, UNPAUSE] : LIFECYCLE_ACTIONS;
 
 const status = (a: App) => a.State.Status;
 

@@ -13,9 +13,22 @@ const COLUMNS: Column<AuditEntry>[] = [
   { key: 'time', header: 'Time', render: (e) => formatDate(e.time), sortValue: (e) => e.id, width: 190 },
   { key: 'user', header: 'User', render: (e) => e.user ?? '—' },
   { key: 'client', header: 'Client' },
-  { key: 'method', header: 'Call', render: (e) => `${e.method} ${e.route}`, searchValue: (e) => `${e.method} ${e.route}` },
+  {
+    key: 'method',
+    header: 'Call',
+    render: (e) => `${e.method} ${e.route}`,
+    searchValue: (e) => `${e.method} ${e.route}`,
+  },
   { key: 'target', header: 'Target', render: (e) => e.target ?? '—' },
-  { key: 'status', header: 'Outcome', render: (e) => <Badge color={e.status < 400 ? 'green' : 'red'} variant="light">{e.status}</Badge> },
+  {
+    key: 'status',
+    header: 'Outcome',
+    render: (e) => (
+      <Badge color={e.status < 400 ? 'green' : 'red'} variant="light">
+        {e.status}
+      </Badge>
+    ),
+  },
   { key: 'summary', header: 'Summary' },
 ];
 const RANGES = [
@@ -34,10 +47,29 @@ export function AuditLog() {
   return (
     <Stack>
       <Group align="end">
-        <TextInput label="User" value={filter.user ?? ''} onChange={(e) => setFilter({ ...filter, user: e.currentTarget.value })} />
-        <TextInput label="Action" placeholder="e.g. DELETE or /api/apps" value={filter.action ?? ''} onChange={(e) => setFilter({ ...filter, action: e.currentTarget.value })} />
-        <TextInput label="Target" value={filter.target ?? ''} onChange={(e) => setFilter({ ...filter, target: e.currentTarget.value })} />
-        <Select label="Time range" data={RANGES} value={String(filter.days)} allowDeselect={false} onChange={(v) => setFilter({ ...filter, days: Number(v ?? 7) })} />
+        <TextInput
+          label="User"
+          value={filter.user ?? ''}
+          onChange={(e) => setFilter({ ...filter, user: e.currentTarget.value })}
+        />
+        <TextInput
+          label="Action"
+          placeholder="e.g. DELETE or /api/apps"
+          value={filter.action ?? ''}
+          onChange={(e) => setFilter({ ...filter, action: e.currentTarget.value })}
+        />
+        <TextInput
+          label="Target"
+          value={filter.target ?? ''}
+          onChange={(e) => setFilter({ ...filter, target: e.currentTarget.value })}
+        />
+        <Select
+          label="Time range"
+          data={RANGES}
+          value={String(filter.days)}
+          allowDeselect={false}
+          onChange={(v) => setFilter({ ...filter, days: Number(v ?? 7) })}
+        />
         <Button variant="default" leftSection={<IconDownload size={16} />} onClick={() => void download('csv')}>
           Export CSV
         </Button>
@@ -45,7 +77,15 @@ export function AuditLog() {
           Export JSON
         </Button>
       </Group>
-      <DataTable label="Audit log" data={entries.data} columns={COLUMNS} rowKey={(e) => String(e.id)} loading={entries.isPending} defaultSort={{ key: 'time', direction: 'desc' }} emptyText="Nothing was changed in this time range." />
+      <DataTable
+        label="Audit log"
+        data={entries.data}
+        columns={COLUMNS}
+        rowKey={(e) => String(e.id)}
+        loading={entries.isPending}
+        defaultSort={{ key: 'time', direction: 'desc' }}
+        emptyText="Nothing was changed in this time range."
+      />
     </Stack>
   );
 }

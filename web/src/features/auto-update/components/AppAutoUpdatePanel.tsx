@@ -4,5 +4,12 @@ import { AutoUpdatePanel } from './AutoUpdatePanel';
 
 /** An app's auto-update override (empty fields follow Settings → Auto-update) and its last result. */
 export function AppAutoUpdatePanel({ name }: { name: string }) {
-  return <AutoUpdatePanel name={name} query={useAppAutoUpdate(name)} save={useSaveAppAutoUpdate(name)} route={autoUpdateApi.putApp} />;
+  return (
+    <AutoUpdatePanel
+      name={name}
+      query={useAppAutoUpdate(name)}
+      save={useSaveAppAutoUpdate(name)}
+      route={autoUpdateApi.putApp}
+    />
+  );
 }

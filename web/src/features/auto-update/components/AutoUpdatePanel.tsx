@@ -48,7 +48,19 @@ export function AutoUpdatePanel<T extends AppAutoUpdate>(props: {
   );
 }
 
-function OverrideForm<T extends AppAutoUpdate>({ name, data, save, route, children }: { name: string; data: T; save: UseMutationResult<T, Error, AutoUpdateOverride>; route: RouteAccess; children?: (data: T) => ReactNode }) {
+function OverrideForm<T extends AppAutoUpdate>({
+  name,
+  data,
+  save,
+  route,
+  children,
+}: {
+  name: string;
+  data: T;
+  save: UseMutationResult<T, Error, AutoUpdateOverride>;
+  route: RouteAccess;
+  children?: (data: T) => ReactNode;
+}) {
   const [draft, setDraft] = useState<AutoUpdateOverride>(data.override);
   const set = (patch: Partial<AutoUpdateOverride>) => setDraft({ ...draft, ...patch });
   const last = data.last;
@@ -79,7 +91,12 @@ function OverrideForm<T extends AppAutoUpdate>({ name, data, save, route, childr
               { value: 'update', label: 'Update' },
             ]}
           />
-          <TextInput label="Schedule" placeholder="As in Settings" value={draft.schedule ?? ''} onChange={(e) => set({ schedule: e.currentTarget.value.trim() ? e.currentTarget.value : null })} />
+          <TextInput
+            label="Schedule"
+            placeholder="As in Settings"
+            value={draft.schedule ?? ''}
+            onChange={(e) => set({ schedule: e.currentTarget.value.trim() ? e.currentTarget.value : null })}
+          />
           <NumberInput
             label="Settle time (s)"
             placeholder="As in Settings"
@@ -106,7 +123,11 @@ function OverrideForm<T extends AppAutoUpdate>({ name, data, save, route, childr
         {save.error && <Alert color="red">{errorMessage(save.error)}</Alert>}
         <Can route={route}>
           <Group>
-            <Button variant="default" loading={save.isPending} onClick={() => save.mutate(draft, { onSuccess: () => notifySuccess(`Auto-update of ${name} saved.`) })}>
+            <Button
+              variant="default"
+              loading={save.isPending}
+              onClick={() => save.mutate(draft, { onSuccess: () => notifySuccess(`Auto-update of ${name} saved.`) })}
+            >
               Save auto-update
             </Button>
           </Group>

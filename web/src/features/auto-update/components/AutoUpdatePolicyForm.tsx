@@ -25,7 +25,11 @@ export function AutoUpdatePolicyForm() {
   return (
     <Section title="Policy">
       <Stack>
-        <Switch label="Check apps and compose services for new images on a schedule" checked={draft.enabled} onChange={(e) => set({ enabled: e.currentTarget.checked })} />
+        <Switch
+          label="Check apps and compose services for new images on a schedule"
+          checked={draft.enabled}
+          onChange={(e) => set({ enabled: e.currentTarget.checked })}
+        />
         <div>
           <Text size="sm" fw={500} mb={4} id="auto-update-mode">
             Mode
@@ -58,7 +62,10 @@ export function AutoUpdatePolicyForm() {
         {save.error && <Alert color="red">{errorMessage(save.error)}</Alert>}
         <Can route={autoUpdateApi.put}>
           <Group>
-            <Button loading={save.isPending} onClick={() => save.mutate(draft, { onSuccess: () => notifySuccess('Auto-update policy saved.') })}>
+            <Button
+              loading={save.isPending}
+              onClick={() => save.mutate(draft, { onSuccess: () => notifySuccess('Auto-update policy saved.') })}
+            >
               Save
             </Button>
           </Group>

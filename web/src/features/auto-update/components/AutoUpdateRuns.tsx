@@ -34,7 +34,12 @@ export function AutoUpdateRuns() {
       <Stack>
         <Group>
           <Can route={autoUpdateApi.run}>
-            <Button leftSection={<IconPlayerPlay size={16} />} variant="default" loading={run.isPending} onClick={() => run.mutate()}>
+            <Button
+              leftSection={<IconPlayerPlay size={16} />}
+              variant="default"
+              loading={run.isPending}
+              onClick={() => run.mutate()}
+            >
               Run now
             </Button>
           </Can>
@@ -58,7 +63,9 @@ export function AutoUpdateRuns() {
                 <Table.Td>{r.trigger === 'manual' ? 'Run now' : r.trigger}</Table.Td>
                 <Table.Td>
                   {r.finished_at === null && <Text size="sm">Running…</Text>}
-                  {r.finished_at !== null && r.results.length === 0 && <Text size="sm">No app or compose service has auto-update enabled.</Text>}
+                  {r.finished_at !== null && r.results.length === 0 && (
+                    <Text size="sm">No app or compose service has auto-update enabled.</Text>
+                  )}
                   <Stack gap={4}>
                     {r.results.map((item) => (
                       <Group key={item.name} gap="xs" wrap="nowrap">

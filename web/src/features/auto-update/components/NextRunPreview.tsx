@@ -12,7 +12,8 @@ export function NextRunPreview({ schedule, testId }: { schedule: string; testId?
   // An empty schedule asks nothing (the query is off); a kept answer would be the previous schedule's.
   if (settled === '') text = 'No schedule.';
   else if (next.error) text = errorMessage(next.error);
-  else if (next.data) text = next.data.next_run_at ? `Next run at ${formatDate(next.data.next_run_at)}` : 'The schedule never fires.';
+  else if (next.data)
+    text = next.data.next_run_at ? `Next run at ${formatDate(next.data.next_run_at)}` : 'The schedule never fires.';
   return (
     <Text size="sm" c={next.error && settled !== '' ? 'red' : 'dimmed'} data-testid={testId} aria-live="polite">
       {text}

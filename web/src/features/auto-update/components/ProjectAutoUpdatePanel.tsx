@@ -6,7 +6,12 @@ import { ResultBadge } from './AutoUpdateRuns';
 
 /** Each service with a container: whether auto-update applies to it (its labels may differ), its schedule and last result. */
 function Services({ services }: { services: ProjectAutoUpdate['services'] }) {
-  if (services.length === 0) return <Text size="sm" c="dimmed">No service has a container yet; auto-update checks services once they run.</Text>;
+  if (services.length === 0)
+    return (
+      <Text size="sm" c="dimmed">
+        No service has a container yet; auto-update checks services once they run.
+      </Text>
+    );
   return (
     <Stack gap={4} data-testid="auto-update-services">
       {services.map((s) => (
@@ -16,7 +21,10 @@ function Services({ services }: { services: ProjectAutoUpdate['services'] }) {
           </Text>
           <Text size="sm" c="dimmed">
             {`${s.effective.enabled ? 'on' : 'off'}, schedule ${s.effective.schedule}`}
-            {Object.keys(s.labels).length > 0 && ` (labels: ${Object.entries(s.labels).map(([k, v]) => `${k}=${v}`).join(', ')})`}
+            {Object.keys(s.labels).length > 0 &&
+              ` (labels: ${Object.entries(s.labels)
+                .map(([k, v]) => `${k}=${v}`)
+                .join(', ')})`}
           </Text>
           {s.last && <ResultBadge item={s.last} />}
         </Group>
@@ -28,7 +36,12 @@ function Services({ services }: { services: ProjectAutoUpdate['services'] }) {
 /** A compose project's auto-update override (service by service; labels on a service win) and the last results. */
 export function ProjectAutoUpdatePanel({ name }: { name: string }) {
   return (
-    <AutoUpdatePanel name={name} query={useProjectAutoUpdate(name)} save={useSaveProjectAutoUpdate(name)} route={autoUpdateApi.putProject}>
+    <AutoUpdatePanel
+      name={name}
+      query={useProjectAutoUpdate(name)}
+      save={useSaveProjectAutoUpdate(name)}
+      route={autoUpdateApi.putProject}
+    >
       {(data) => <Services services={data.services} />}
     </AutoUpdatePanel>
   );

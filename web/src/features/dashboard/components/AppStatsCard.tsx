@@ -17,7 +17,12 @@ export function AppStatsCard({ name, samples }: { name: string; samples: StatsSa
         {sample ? (
           <>
             <UsageBar label="CPU" percent={sample.cpu_percent} color="blue" />
-            <UsageBar label="Memory" percent={sample.mem_percent} color="grape" detail={`${formatBytes(sample.mem_current)} / ${formatBytes(sample.mem_total)}`} />
+            <UsageBar
+              label="Memory"
+              percent={sample.mem_percent}
+              color="grape"
+              detail={`${formatBytes(sample.mem_current)} / ${formatBytes(sample.mem_total)}`}
+            />
             <Sparkline name={name} live={samples ?? []} />
           </>
         ) : (

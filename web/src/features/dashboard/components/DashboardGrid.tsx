@@ -7,8 +7,16 @@ import { AppStatsCard } from './AppStatsCard';
  * `running` the apps the list says run (undefined until it has answered). An app that runs but
  * has no sample yet gets a card that says so: a number is shown only once it was measured.
  */
-export function DashboardGrid({ series, running }: { series: Record<string, StatsSample[]>; running: readonly string[] | undefined }) {
-  const names = [...new Set([...(running ?? []), ...Object.keys(series).filter((n) => series[n]?.length)])].sort((a, b) => a.localeCompare(b));
+export function DashboardGrid({
+  series,
+  running,
+}: {
+  series: Record<string, StatsSample[]>;
+  running: readonly string[] | undefined;
+}) {
+  const names = [...new Set([...(running ?? []), ...Object.keys(series).filter((n) => series[n]?.length)])].sort(
+    (a, b) => a.localeCompare(b),
+  );
   if (names.length === 0) {
     return (
       <Center py="xl">

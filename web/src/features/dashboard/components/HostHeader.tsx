@@ -20,10 +20,20 @@ export function HostHeader({ host }: { host: HostOverview | undefined }) {
         {host.mem_used === null ? (
           <Text size="sm">Memory {formatBytes(host.mem_total)}</Text>
         ) : (
-          <UsageBar label="Host memory" percent={percent(host.mem_used, host.mem_total)} color="grape" detail={`${formatBytes(host.mem_used)} / ${formatBytes(host.mem_total)}`} />
+          <UsageBar
+            label="Host memory"
+            percent={percent(host.mem_used, host.mem_total)}
+            color="grape"
+            detail={`${formatBytes(host.mem_used)} / ${formatBytes(host.mem_total)}`}
+          />
         )}
         {host.disk ? (
-          <UsageBar label="Disk" percent={percent(host.disk.used, host.disk.total)} color="teal" detail={`${formatBytes(host.disk.used)} / ${formatBytes(host.disk.total)}`} />
+          <UsageBar
+            label="Disk"
+            percent={percent(host.disk.used, host.disk.total)}
+            color="teal"
+            detail={`${formatBytes(host.disk.used)} / ${formatBytes(host.disk.total)}`}
+          />
         ) : (
           <Text size="sm" c="dimmed">
             Disk use unknown

@@ -11,7 +11,10 @@ const MEMORY_HINT = 'a number with b, k, m or g (1000b, 100k, 10m, 1g)';
 /** Command, devices, labels, sysctls, capabilities and limits; opened when any of them is set. */
 export function AdvancedPanel({ form, errors }: { form: DeployForm; errors: Record<string, string> }) {
   const v = form.values;
-  const used = v.command.length + v.devices.length + v.labels.length + v.sysctls.length + v.cap_add.length > 0 || !!v.cpus || !!v.mem_limit;
+  const used =
+    v.command.length + v.devices.length + v.labels.length + v.sysctls.length + v.cap_add.length > 0 ||
+    !!v.cpus ||
+    !!v.mem_limit;
   const [open, setOpen] = useState<string | null>(used ? 'advanced' : null);
   const invalid = hasErrorsIn(errors, ADVANCED_FIELDS);
   return (
@@ -38,7 +41,9 @@ export function AdvancedPanel({ form, errors }: { form: DeployForm; errors: Reco
               onRemove={(i) => form.removeListItem('command', i)}
               error={form.errors.command as string | undefined}
               hint="One argument per entry, e.g. sh, -c, sleep 3600. Empty list = the image's default command."
-              renderRow={(i) => <TextInput aria-label={`Command entry ${i + 1}`} {...form.getInputProps(`command.${i}`)} />}
+              renderRow={(i) => (
+                <TextInput aria-label={`Command entry ${i + 1}`} {...form.getInputProps(`command.${i}`)} />
+              )}
             />
             <TextRows
               form={form}
@@ -46,7 +51,13 @@ export function AdvancedPanel({ form, errors }: { form: DeployForm; errors: Reco
               title="Devices"
               noun="device"
               columns={[
-                { key: 'container', label: 'Container', aria: 'Device container', required: true, placeholder: '/dev/dri' },
+                {
+                  key: 'container',
+                  label: 'Container',
+                  aria: 'Device container',
+                  required: true,
+                  placeholder: '/dev/dri',
+                },
                 { key: 'host', label: 'Host', aria: 'Device host', required: true, placeholder: '/dev/dri' },
               ]}
             />
@@ -70,10 +81,27 @@ export function AdvancedPanel({ form, errors }: { form: DeployForm; errors: Reco
                 { key: 'value', label: 'Value', aria: 'Sysctl value', required: true },
               ]}
             />
-            <MultiSelect label="Capabilities" placeholder="Add capabilities" searchable clearable data={[...CAPABILITIES]} {...form.getInputProps('cap_add')} />
+            <MultiSelect
+              label="Capabilities"
+              placeholder="Add capabilities"
+              searchable
+              clearable
+              data={[...CAPABILITIES]}
+              {...form.getInputProps('cap_add')}
+            />
             <SimpleGrid cols={{ base: 1, sm: 2 }} maw={640}>
-              <TextInput label="CPU Cores" placeholder="e.g. 0.5 or 2" description="Empty = no limit" {...form.getInputProps('cpus')} />
-              <TextInput label="Memory Limit" placeholder="e.g. 512m" description={`Empty = no limit; ${MEMORY_HINT}`} {...form.getInputProps('mem_limit')} />
+              <TextInput
+                label="CPU Cores"
+                placeholder="e.g. 0.5 or 2"
+                description="Empty = no limit"
+                {...form.getInputProps('cpus')}
+              />
+              <TextInput
+                label="Memory Limit"
+                placeholder="e.g. 512m"
+                description={`Empty = no limit; ${MEMORY_HINT}`}
+                {...form.getInputProps('mem_limit')}
+              />
             </SimpleGrid>
           </Stack>
         </Accordion.Panel>

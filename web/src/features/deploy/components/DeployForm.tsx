@@ -75,9 +75,21 @@ export function DeployForm({ initial, prefilled = false, edit }: DeployFormProps
       >
         <Stepper active={active} onStepClick={setActive} allowNextStepsSelect size="sm" mb="lg">
           {STEPS.map((label, i) => (
-            <Stepper.Step key={label} label={label} color={i !== active && i < active && !stepValid(i) ? 'red' : undefined}>
+            <Stepper.Step
+              key={label}
+              label={label}
+              color={i !== active && i < active && !stepValid(i) ? 'red' : undefined}
+            >
               {i === 0 && failure && (
-                <Notification color="red" role="alert" mb="md" withBorder onClose={() => setFailure(null)} closeButtonProps={{ 'aria-label': 'Close' }} data-testid="deploy-error">
+                <Notification
+                  color="red"
+                  role="alert"
+                  mb="md"
+                  withBorder
+                  onClose={() => setFailure(null)}
+                  closeButtonProps={{ 'aria-label': 'Close' }}
+                  data-testid="deploy-error"
+                >
                   {failure}
                 </Notification>
               )}
@@ -103,14 +115,24 @@ export function DeployForm({ initial, prefilled = false, edit }: DeployFormProps
                 Continue
               </Button>
             ) : (
-              <Button type="submit" disabled={!stepValid(active) || pending} leftSection={pending ? <Loader size={14} /> : undefined}>
+              <Button
+                type="submit"
+                disabled={!stepValid(active) || pending}
+                leftSection={pending ? <Loader size={14} /> : undefined}
+              >
                 {pending ? 'Deploying' : 'Deploy'}
               </Button>
             )}
           </Group>
         </Group>
       </form>
-      <ConfirmDialog opened={confirming} title={`Replace ${edit?.name ?? 'the app'}?`} confirmLabel="Deploy" onConfirm={submit} onCancel={() => setConfirming(false)}>
+      <ConfirmDialog
+        opened={confirming}
+        title={`Replace ${edit?.name ?? 'the app'}?`}
+        confirmLabel="Deploy"
+        onConfirm={submit}
+        onCancel={() => setConfirming(false)}
+      >
         {`The running container ${edit?.name ?? ''} will be removed and replaced by a new one with this configuration. Its non-persistent data will be lost.`}
       </ConfirmDialog>
     </Card>

@@ -26,5 +26,12 @@ export function EditApp({ appName }: { appName: string }) {
   if (app.error) return <ErrorText error={app.error} />;
   if (!app.data) return null;
   // Without the image's configuration the form still works; it then lists the image's own env and labels too.
-  return <DeployForm key={app.data.Id} initial={fromApp(app.data, image.data ?? null)} prefilled edit={{ id: app.data.Id, name: app.data.name }} />;
+  return (
+    <DeployForm
+      key={app.data.Id}
+      initial={fromApp(app.data, image.data ?? null)}
+      prefilled
+      edit={{ id: app.data.Id, name: app.data.name }}
+    />
+  );
 }

@@ -21,12 +21,22 @@ export function EnvironmentStep({ form, errors }: { form: DeployForm; errors: Re
           const row = form.values.env[i];
           return (
             <>
-              <TextInput label={i === 0 ? 'Name' : undefined} withAsterisk={i === 0} aria-label={`Variable name ${i + 1}`} placeholder="TZ" {...form.getInputProps(`env.${i}.name`)} />
+              <TextInput
+                label={i === 0 ? 'Name' : undefined}
+                withAsterisk={i === 0}
+                aria-label={`Variable name ${i + 1}`}
+                placeholder="TZ"
+                {...form.getInputProps(`env.${i}.name`)}
+              />
               <TextInput
                 label={i === 0 ? 'Value' : undefined}
                 withAsterisk={i === 0}
                 aria-label={`Variable value ${i + 1}`}
-                description={[row?.label && row.label !== row.name ? row.label : '', row?.description].filter(Boolean).join(': ') || undefined}
+                description={
+                  [row?.label && row.label !== row.name ? row.label : '', row?.description]
+                    .filter(Boolean)
+                    .join(': ') || undefined
+                }
                 {...form.getInputProps(`env.${i}.default`)}
               />
             </>

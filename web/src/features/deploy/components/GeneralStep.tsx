@@ -8,7 +8,13 @@ export function GeneralStep({ form }: { form: DeployForm }) {
   return (
     <Stack gap="sm" maw={640}>
       <TextInput label="Name" withAsterisk placeholder="my-app" autoComplete="off" {...form.getInputProps('name')} />
-      <TextInput label="Image" withAsterisk placeholder="registry.example.com/owner/app:tag" autoComplete="off" {...form.getInputProps('image')} />
+      <TextInput
+        label="Image"
+        withAsterisk
+        placeholder="registry.example.com/owner/app:tag"
+        autoComplete="off"
+        {...form.getInputProps('image')}
+      />
       <Select
         label="Restart Policy"
         clearButtonProps={{ 'aria-label': 'Clear Restart Policy', 'aria-hidden': false, tabIndex: 0 }}

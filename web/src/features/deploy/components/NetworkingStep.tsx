@@ -11,13 +11,35 @@ function PortRowInputs({ form, i }: { form: DeployForm; i: number }) {
   const first = i === 0;
   return (
     <>
-      <TextInput label={first ? 'Label' : undefined} aria-label={`Port label ${i + 1}`} placeholder="WebUI" {...form.getInputProps(`ports.${i}.label`)} />
-      <TextInput label={first ? 'Host Port' : undefined} aria-label={`Host port ${i + 1}`} placeholder="random" inputMode="numeric" {...form.getInputProps(`ports.${i}.hport`)} />
-      <TextInput label={first ? 'Container Port' : undefined} withAsterisk={first} aria-label={`Container port ${i + 1}`} inputMode="numeric" {...form.getInputProps(`ports.${i}.cport`)} />
+      <TextInput
+        label={first ? 'Label' : undefined}
+        aria-label={`Port label ${i + 1}`}
+        placeholder="WebUI"
+        {...form.getInputProps(`ports.${i}.label`)}
+      />
+      <TextInput
+        label={first ? 'Host Port' : undefined}
+        aria-label={`Host port ${i + 1}`}
+        placeholder="random"
+        inputMode="numeric"
+        {...form.getInputProps(`ports.${i}.hport`)}
+      />
+      <TextInput
+        label={first ? 'Container Port' : undefined}
+        withAsterisk={first}
+        aria-label={`Container port ${i + 1}`}
+        inputMode="numeric"
+        {...form.getInputProps(`ports.${i}.cport`)}
+      />
       <Input.Wrapper label={first ? 'Protocol' : undefined} error={proto.error} style={{ flexGrow: 0 }}>
         {/* A block around the inline control keeps it under its label like the other inputs. */}
         <div>
-          <SegmentedControl aria-label={`Protocol ${i + 1}`} data={['tcp', 'udp']} value={form.values.ports[i]?.proto ?? 'tcp'} onChange={(v) => form.setFieldValue(`ports.${i}.proto`, v as 'tcp' | 'udp')} />
+          <SegmentedControl
+            aria-label={`Protocol ${i + 1}`}
+            data={['tcp', 'udp']}
+            value={form.values.ports[i]?.proto ?? 'tcp'}
+            onChange={(v) => form.setFieldValue(`ports.${i}.proto`, v as 'tcp' | 'udp')}
+          />
         </div>
       </Input.Wrapper>
     </>
@@ -60,7 +82,8 @@ export function NetworkingStep({ form }: { form: DeployForm }) {
       {isHostNetworking(form.values) ? (
         <Text size="sm" c="dimmed" data-testid="host-ports-note">
           Ports are hidden: with host networking the app listens on the host&apos;s own ports, so none are published.
-          {form.values.ports.length > 0 && ` The ${form.values.ports.length} port row(s) entered are kept but not sent.`}
+          {form.values.ports.length > 0 &&
+            ` The ${form.values.ports.length} port row(s) entered are kept but not sent.`}
         </Text>
       ) : (
         <RowList

@@ -39,7 +39,13 @@ export function RowList({ title, noun, count, rowKey, renderRow, onAdd, onRemove
             {renderRow(i)}
           </Group>
           <Tooltip label={`Remove ${noun}`}>
-            <ActionIcon variant="subtle" color="red" mt={4} aria-label={`Remove ${noun} ${i + 1}`} onClick={() => onRemove(i)}>
+            <ActionIcon
+              variant="subtle"
+              color="red"
+              mt={4}
+              aria-label={`Remove ${noun} ${i + 1}`}
+              onClick={() => onRemove(i)}
+            >
               <IconTrash size={16} />
             </ActionIcon>
           </Tooltip>

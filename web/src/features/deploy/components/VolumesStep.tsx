@@ -15,7 +15,14 @@ export function VolumesStep({ form }: { form: DeployForm }) {
         { key: 'bind', label: 'Host', aria: 'Volume host', required: true, placeholder: '/srv/app or volume-name' },
         { key: 'container', label: 'Container', aria: 'Volume container', required: true, placeholder: '/data' },
       ]}
-      extra={(i) => <Checkbox label="Read-only" mt={i === 0 ? 32 : 8} style={{ flexGrow: 0 }} {...form.getInputProps(`volumes.${i}.readonly`, { type: 'checkbox' })} />}
+      extra={(i) => (
+        <Checkbox
+          label="Read-only"
+          mt={i === 0 ? 32 : 8}
+          style={{ flexGrow: 0 }}
+          {...form.getInputProps(`volumes.${i}.readonly`, { type: 'checkbox' })}
+        />
+      )}
     />
   );
 }

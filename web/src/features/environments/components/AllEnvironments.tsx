@@ -6,7 +6,15 @@ import { errorMessage } from '../../../lib/notify';
 import { environmentAppsQuery, environmentsQuery } from '../api';
 import { StatusDot } from './StatusDot';
 
-function EnvironmentApps({ env, apps, error }: { env: Environment; apps: { Name: string; State: { Status: string } }[] | undefined; error: unknown }) {
+function EnvironmentApps({
+  env,
+  apps,
+  error,
+}: {
+  env: Environment;
+  apps: { Name: string; State: { Status: string } }[] | undefined;
+  error: unknown;
+}) {
   const running = (apps ?? []).filter((a) => a.State.Status === 'running').map((a) => a.Name.replace(/^\//, ''));
   return (
     <Paper withBorder p="md" aria-label={`Environment ${env.name}`} component="section">
@@ -34,7 +42,14 @@ function EnvironmentApps({ env, apps, error }: { env: Environment; apps: { Name:
       ) : (
         <Group gap={6}>
           {running.map((name) => (
-            <Badge key={name} component="a" href={hashInEnvironment(`#/apps/${name}/info`, env.id)} variant="light" tt="none" style={{ cursor: 'pointer' }}>
+            <Badge
+              key={name}
+              component="a"
+              href={hashInEnvironment(`#/apps/${name}/info`, env.id)}
+              variant="light"
+              tt="none"
+              style={{ cursor: 'pointer' }}
+            >
               {name}
             </Badge>
           ))}
@@ -48,7 +63,9 @@ function EnvironmentApps({ env, apps, error }: { env: Environment; apps: { Name:
 export function AllEnvironments() {
   const list = useQuery(environmentsQuery());
   const envs = list.data ?? [];
-  const apps = useQueries({ queries: envs.map((e) => ({ ...environmentAppsQuery(e.id), enabled: e.status.reachable })) });
+  const apps = useQueries({
+    queries: envs.map((e) => ({ ...environmentAppsQuery(e.id), enabled: e.status.reachable })),
+  });
   if (envs.length < 2) return null;
   return (
     <Stack mt="lg" gap="sm">

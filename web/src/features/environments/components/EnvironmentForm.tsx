@@ -1,5 +1,17 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Checkbox, FileButton, Group, Modal, PasswordInput, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  FileButton,
+  Group,
+  Modal,
+  PasswordInput,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
 import type { Environment, EnvironmentPatchBody, NewEnvironmentBody } from '@berth/contract';
 import { errorMessage, notifySuccess } from '../../../lib/notify';
 import { useCreateEnvironment, useUpdateEnvironment } from '../api';
@@ -17,15 +29,49 @@ interface Fields {
   saveUnreachable: boolean;
 }
 
-const EMPTY: Fields = { name: '', url: '', ca: '', cert: '', key: '', user: '', privateKey: '', passphrase: '', hostKey: '', saveUnreachable: false };
+const EMPTY: Fields = {
+  name: '',
+  url: '',
+  ca: '',
+  cert: '',
+  key: '',
+  user: '',
+  privateKey: '',
+  passphrase: '',
+  hostKey: '',
+  saveUnreachable: false,
+};
 
-const kindOf = (url: string) => (url.startsWith('ssh://') ? 'ssh' : url.startsWith('tcp://') ? 'tcp' : url.startsWith('unix://') ? 'socket' : null);
+const kindOf = (url: string) =>
+  url.startsWith('ssh://') ? 'ssh' : url.startsWith('tcp://') ? 'tcp' : url.startsWith('unix://') ? 'socket' : null;
 
 /** A PEM field: pasted, or read from a chosen file (the text stays in the browser until sent). */
-function PemField({ label, value, onChange, required, placeholder }: { label: string; value: string; onChange: (v: string) => void; required: boolean; placeholder: string }) {
+function PemField({
+  label,
+  value,
+  onChange,
+  required,
+  placeholder,
+}: {
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  required: boolean;
+  placeholder: string;
+}) {
   return (
     <Stack gap={4}>
-      <Textarea label={label} value={value} onChange={(e) => onChange(e.currentTarget.value)} required={required} placeholder={placeholder} autosize minRows={2} maxRows={6} ff="monospace" />
+      <Textarea
+        label={label}
+        value={value}
+        onChange={(e) => onChange(e.currentTarget.value)}
+        required={required}
+        placeholder={placeholder}
+        autosize
+        minRows={2}
+        maxRows={6}
+        ff="monospace"
+      />
       <FileButton onChange={(file) => void file?.text().then(onChange)}>
         {(props) => (
           <Button {...props} variant="subtle" size="compact-xs" w="fit-content">
@@ -41,20 +87,55 @@ function PemField({ label, value, onChange, required, placeholder }: { label: st
 function toBody(f: Fields, editing: boolean): NewEnvironmentBody | EnvironmentPatchBody {
   const kind = kindOf(f.url.trim());
   const opt = (v: string) => (v.trim() ? v.trim() : undefined);
-  const tls = kind === 'tcp' && (!editing || f.ca || f.cert || f.key) ? { ca: opt(f.ca), cert: opt(f.cert), key: opt(f.key) } : undefined;
+  const tls =
+    kind === 'tcp' && (!editing || f.ca || f.cert || f.key)
+      ? { ca: opt(f.ca), cert: opt(f.cert), key: opt(f.key) }
+      : undefined;
   const ssh =
     kind === 'ssh' && (!editing || f.user || f.privateKey || f.passphrase || f.hostKey)
-      ? { user: opt(f.user), private_key: opt(f.privateKey), passphrase: f.passphrase || undefined, host_key: opt(f.hostKey) }
+      ? {
+          user: opt(f.user),
+          private_key: opt(f.privateKey),
+          passphrase: f.passphrase || undefined,
+          host_key: opt(f.hostKey),
+        }
       : undefined;
-  return { name: f.name.trim(), url: f.url.trim(), ...(tls ? { tls } : {}), ...(ssh ? { ssh } : {}), ...(f.saveUnreachable ? { save_unreachable: true } : {}) } as NewEnvironmentBody;
+  return {
+    name: f.name.trim(),
+    url: f.url.trim(),
+    ...(tls ? { tls } : {}),
+    ...(ssh ? { ssh } : {}),
+    ...(f.saveUnreachable ? { save_unreachable: true } : {}),
+  } as NewEnvironmentBody;
 }
 
 /** Add or edit an environment: URL, then TLS files or SSH user and key; the server tries the connection first. */
-export function EnvironmentForm({ editing, opened, onClose }: { editing: Environment | null; opened: boolean; onClose: () => void }) {
+export function EnvironmentForm({
+  editing,
+  opened,
+  onClose,
+}: {
+  editing: Environment | null;
+  opened: boolean;
+  onClose: () => void;
+}) {
   const create = useCreateEnvironment();
   const update = useUpdateEnvironment();
-  const [f, setF] = useState<Fields>(() => (editing ? { ...EMPTY, name: editing.name, url: editing.url, user: editing.ssh?.user ?? '', hostKey: editing.ssh?.host_key ?? '' } : EMPTY));
-  const set = <K extends keyof Fields>(k: K) => (v: Fields[K]) => setF((old) => ({ ...old, [k]: v }));
+  const [f, setF] = useState<Fields>(() =>
+    editing
+      ? {
+          ...EMPTY,
+          name: editing.name,
+          url: editing.url,
+          user: editing.ssh?.user ?? '',
+          hostKey: editing.ssh?.host_key ?? '',
+        }
+      : EMPTY,
+  );
+  const set =
+    <K extends keyof Fields>(k: K) =>
+    (v: Fields[K]) =>
+      setF((old) => ({ ...old, [k]: v }));
   const kind = kindOf(f.url.trim());
   const pending = create.isPending || update.isPending;
   const error = create.error ?? update.error;
@@ -71,7 +152,12 @@ export function EnvironmentForm({ editing, opened, onClose }: { editing: Environ
 
   const keep = editing ? 'Leave empty to keep the stored one.' : undefined;
   return (
-    <Modal opened={opened} onClose={onClose} title={<Text fw={600}>{editing ? `Edit ${editing.name}` : 'Add environment'}</Text>} size="lg">
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={<Text fw={600}>{editing ? `Edit ${editing.name}` : 'Add environment'}</Text>}
+      size="lg"
+    >
       <form onSubmit={submit} aria-label={editing ? 'Edit environment' : 'Add environment'}>
         <Stack>
           {error && (
@@ -79,7 +165,14 @@ export function EnvironmentForm({ editing, opened, onClose }: { editing: Environ
               {errorMessage(error)}
             </Alert>
           )}
-          <TextInput label="Name" value={f.name} onChange={(e) => set('name')(e.currentTarget.value)} required placeholder="Build host" autoComplete="off" />
+          <TextInput
+            label="Name"
+            value={f.name}
+            onChange={(e) => set('name')(e.currentTarget.value)}
+            required
+            placeholder="Build host"
+            autoComplete="off"
+          />
           <TextInput
             label="URL"
             value={f.url}
@@ -92,17 +185,52 @@ export function EnvironmentForm({ editing, opened, onClose }: { editing: Environ
           {kind === 'tcp' && (
             <>
               {keep && <Text size="sm">{keep}</Text>}
-              <PemField label="CA certificate" value={f.ca} onChange={set('ca')} required={!editing} placeholder="-----BEGIN CERTIFICATE-----" />
-              <PemField label="Client certificate" value={f.cert} onChange={set('cert')} required={!editing} placeholder="-----BEGIN CERTIFICATE-----" />
-              <PemField label="Client key" value={f.key} onChange={set('key')} required={!editing} placeholder="-----BEGIN PRIVATE KEY-----" />
+              <PemField
+                label="CA certificate"
+                value={f.ca}
+                onChange={set('ca')}
+                required={!editing}
+                placeholder="-----BEGIN CERTIFICATE-----"
+              />
+              <PemField
+                label="Client certificate"
+                value={f.cert}
+                onChange={set('cert')}
+                required={!editing}
+                placeholder="-----BEGIN CERTIFICATE-----"
+              />
+              <PemField
+                label="Client key"
+                value={f.key}
+                onChange={set('key')}
+                required={!editing}
+                placeholder="-----BEGIN PRIVATE KEY-----"
+              />
             </>
           )}
           {kind === 'ssh' && (
             <>
-              <TextInput label="SSH user" value={f.user} onChange={(e) => set('user')(e.currentTarget.value)} placeholder="from the URL when empty" autoComplete="off" />
-              <PemField label="Private key" value={f.privateKey} onChange={set('privateKey')} required={!editing} placeholder="-----BEGIN OPENSSH PRIVATE KEY-----" />
+              <TextInput
+                label="SSH user"
+                value={f.user}
+                onChange={(e) => set('user')(e.currentTarget.value)}
+                placeholder="from the URL when empty"
+                autoComplete="off"
+              />
+              <PemField
+                label="Private key"
+                value={f.privateKey}
+                onChange={set('privateKey')}
+                required={!editing}
+                placeholder="-----BEGIN OPENSSH PRIVATE KEY-----"
+              />
               {keep && <Text size="sm">{keep}</Text>}
-              <PasswordInput label="Key passphrase" value={f.passphrase} onChange={(e) => set('passphrase')(e.currentTarget.value)} autoComplete="new-password" />
+              <PasswordInput
+                label="Key passphrase"
+                value={f.passphrase}
+                onChange={(e) => set('passphrase')(e.currentTarget.value)}
+                autoComplete="new-password"
+              />
               <TextInput
                 label="Host key"
                 value={f.hostKey}
@@ -113,7 +241,11 @@ export function EnvironmentForm({ editing, opened, onClose }: { editing: Environ
               />
             </>
           )}
-          <Checkbox label="Save even if the engine does not answer now" checked={f.saveUnreachable} onChange={(e) => set('saveUnreachable')(e.currentTarget.checked)} />
+          <Checkbox
+            label="Save even if the engine does not answer now"
+            checked={f.saveUnreachable}
+            onChange={(e) => set('saveUnreachable')(e.currentTarget.checked)}
+          />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose} disabled={pending}>
               Cancel

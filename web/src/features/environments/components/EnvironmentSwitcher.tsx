@@ -26,7 +26,13 @@ export function EnvironmentSwitcher() {
   return (
     <Menu position="bottom-end" withArrow>
       <Menu.Target>
-        <Button variant="default" size="sm" aria-label={`Environment: ${selected?.name ?? current}`} rightSection={<IconChevronDown size={14} />} maw={220}>
+        <Button
+          variant="default"
+          size="sm"
+          aria-label={`Environment: ${selected?.name ?? current}`}
+          rightSection={<IconChevronDown size={14} />}
+          maw={220}
+        >
           <Group gap={8} wrap="nowrap">
             <StatusDot status={selected?.status} />
             <Text size="sm" truncate>

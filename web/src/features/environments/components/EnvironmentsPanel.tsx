@@ -12,7 +12,9 @@ import { EnvironmentForm } from './EnvironmentForm';
 import { StatusDot } from './StatusDot';
 
 const statusText = (e: Environment) =>
-  e.status.reachable ? `Docker ${e.status.version ?? '?'}${e.status.os ? ` on ${e.status.os}` : ''}${e.status.swarm_role && e.status.swarm_role !== 'none' ? ` (swarm ${e.status.swarm_role})` : ''}` : (e.status.error ?? 'Not reachable');
+  e.status.reachable
+    ? `Docker ${e.status.version ?? '?'}${e.status.os ? ` on ${e.status.os}` : ''}${e.status.swarm_role && e.status.swarm_role !== 'none' ? ` (swarm ${e.status.swarm_role})` : ''}`
+    : (e.status.error ?? 'Not reachable');
 
 /** Settings → Environments: every engine Berth manages, with status; add, test, edit, remove. */
 export function EnvironmentsPanel() {
@@ -24,13 +26,30 @@ export function EnvironmentsPanel() {
 
   const runTest = (e: Environment) =>
     test.mutate(e.id, {
-      onSuccess: (s) => (s.reachable ? notifySuccess(`${e.name} answers (Docker ${s.version ?? '?'}).`) : notifyInfo(`${e.name}: ${s.error ?? 'not reachable'}`, 'Unreachable')),
+      onSuccess: (s) =>
+        s.reachable
+          ? notifySuccess(`${e.name} answers (Docker ${s.version ?? '?'}).`)
+          : notifyInfo(`${e.name}: ${s.error ?? 'not reachable'}`, 'Unreachable'),
     });
 
   const columns: Column<Environment>[] = [
-    { key: 'status', header: 'Status', render: (e) => <StatusDot status={e.status} />, sortValue: (e) => (e.status.reachable ? 1 : 0), width: 70 },
+    {
+      key: 'status',
+      header: 'Status',
+      render: (e) => <StatusDot status={e.status} />,
+      sortValue: (e) => (e.status.reachable ? 1 : 0),
+      width: 70,
+    },
     { key: 'name', header: 'Name', sortable: true },
-    { key: 'url', header: 'URL', render: (e) => <Text size="sm" ff="monospace">{e.url}</Text> },
+    {
+      key: 'url',
+      header: 'URL',
+      render: (e) => (
+        <Text size="sm" ff="monospace">
+          {e.url}
+        </Text>
+      ),
+    },
     { key: 'detail', header: 'Engine', render: (e) => <Text size="sm">{statusText(e)}</Text>, searchValue: statusText },
     {
       key: 'actions',
@@ -39,19 +58,38 @@ export function EnvironmentsPanel() {
       render: (e) => (
         <Group gap={4} wrap="nowrap">
           <Can route={environmentApi.test}>
-            <Button size="compact-sm" variant="default" leftSection={<IconPlugConnected size={14} />} onClick={() => runTest(e)} loading={test.isPending && test.variables === e.id}>
+            <Button
+              size="compact-sm"
+              variant="default"
+              leftSection={<IconPlugConnected size={14} />}
+              onClick={() => runTest(e)}
+              loading={test.isPending && test.variables === e.id}
+            >
               Test
             </Button>
           </Can>
           {e.id !== LOCAL_ENVIRONMENT && (
             <>
               <Can route={environmentApi.update}>
-                <Button size="compact-sm" variant="default" leftSection={<IconPencil size={14} />} onClick={() => setForm({ editing: e })} aria-label={`Edit ${e.name}`}>
+                <Button
+                  size="compact-sm"
+                  variant="default"
+                  leftSection={<IconPencil size={14} />}
+                  onClick={() => setForm({ editing: e })}
+                  aria-label={`Edit ${e.name}`}
+                >
                   Edit
                 </Button>
               </Can>
               <Can route={environmentApi.remove}>
-                <Button size="compact-sm" color="red" variant="light" leftSection={<IconTrash size={14} />} onClick={() => setRemoving(e)} aria-label={`Remove ${e.name}`}>
+                <Button
+                  size="compact-sm"
+                  color="red"
+                  variant="light"
+                  leftSection={<IconTrash size={14} />}
+                  onClick={() => setRemoving(e)}
+                  aria-label={`Remove ${e.name}`}
+                >
                   Remove
                 </Button>
               </Can>
@@ -80,7 +118,9 @@ export function EnvironmentsPanel() {
           </Can>
         }
       />
-      {form && <EnvironmentForm key={form.editing?.id ?? 'new'} editing={form.editing} opened onClose={() => setForm(null)} />}
+      {form && (
+        <EnvironmentForm key={form.editing?.id ?? 'new'} editing={form.editing} opened onClose={() => setForm(null)} />
+      )}
       <ConfirmDialog
         opened={removing !== null}
         title={`Remove ${removing?.name ?? ''}?`}
@@ -97,7 +137,8 @@ export function EnvironmentsPanel() {
           })
         }
       >
-        Berth forgets this engine and its stored keys. The engine, its apps and its compose project folders are left as they are.
+        Berth forgets this engine and its stored keys. The engine, its apps and its compose project folders are left as
+        they are.
       </ConfirmDialog>
     </Stack>
   );

@@ -21,9 +21,25 @@ export function EventsFilters({ value, onChange }: { value: EventsFilter; onChan
         value={value.type ?? null}
         onChange={(v) => onChange({ ...value, type: (v ?? undefined) as EngineEventType | undefined })}
       />
-      <TextInput label="Action" placeholder="e.g. die" value={value.action ?? ''} onChange={(e) => onChange({ ...value, action: e.currentTarget.value })} />
-      <TextInput label="Name" placeholder="Exact name" value={value.name ?? ''} onChange={(e) => onChange({ ...value, name: e.currentTarget.value })} />
-      <Select label="Time range" data={RANGES} value={String(value.hours)} allowDeselect={false} onChange={(v) => onChange({ ...value, hours: Number(v ?? 24) })} />
+      <TextInput
+        label="Action"
+        placeholder="e.g. die"
+        value={value.action ?? ''}
+        onChange={(e) => onChange({ ...value, action: e.currentTarget.value })}
+      />
+      <TextInput
+        label="Name"
+        placeholder="Exact name"
+        value={value.name ?? ''}
+        onChange={(e) => onChange({ ...value, name: e.currentTarget.value })}
+      />
+      <Select
+        label="Time range"
+        data={RANGES}
+        value={String(value.hours)}
+        allowDeselect={false}
+        onChange={(v) => onChange({ ...value, hours: Number(v ?? 24) })}
+      />
     </Group>
   );
 }

@@ -6,9 +6,14 @@ import { ApiError, apiRaw, readEvents, type ApiErrorCode } from '../../../lib/ap
  * to `onProgress`, the final image list is returned, and a failure, before or during the pull,
  * throws an ApiError like any other call.
  */
-export async function pullWithProgress(image: string, onProgress: (batch: PullProgress[]) => void, signal?: AbortSignal): Promise<ImageSummary[]> {
+export async function pullWithProgress(
+  image: string,
+  onProgress: (batch: PullProgress[]) => void,
+  signal?: AbortSignal,
+): Promise<ImageSummary[]> {
   const res = await apiRaw(imageApi.pull, { body: { image }, signal, accept: 'text/event-stream' });
-  if (!(res.headers.get('Content-Type') ?? '').includes('text/event-stream')) return (await res.json()) as ImageSummary[];
+  if (!(res.headers.get('Content-Type') ?? '').includes('text/event-stream'))
+    return (await res.json()) as ImageSummary[];
   for await (const batch of readEvents(res)) {
     const progress: PullProgress[] = [];
     for (const e of batch) {

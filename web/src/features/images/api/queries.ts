@@ -4,8 +4,13 @@ import { api } from '../../../lib/api-client';
 import { imageKeys } from './keys';
 import { pullWithProgress } from './pull-stream';
 
-export const imagesQuery = () => queryOptions({ queryKey: imageKeys.list(), queryFn: ({ signal }) => api(imageApi.list, { signal }) });
-export const imageQuery = (id: string) => queryOptions({ queryKey: imageKeys.detail(id), queryFn: ({ signal }) => api(imageApi.get, { params: { id }, signal }) });
+export const imagesQuery = () =>
+  queryOptions({ queryKey: imageKeys.list(), queryFn: ({ signal }) => api(imageApi.list, { signal }) });
+export const imageQuery = (id: string) =>
+  queryOptions({
+    queryKey: imageKeys.detail(id),
+    queryFn: ({ signal }) => api(imageApi.get, { params: { id }, signal }),
+  });
 
 export const useImages = () => useQuery(imagesQuery());
 export const useImage = (id: string) => useQuery(imageQuery(id));

@@ -8,7 +8,8 @@ import { ImageTags } from './ImageTags';
 import { NameList } from './ImageNames';
 import { FieldGrid, PairsTable } from '../../../components/Fields';
 
-const list = (items: readonly string[] | null | undefined) => (items && items.length ? <Code>{items.join(' ')}</Code> : '-');
+const list = (items: readonly string[] | null | undefined) =>
+  items && items.length ? <Code>{items.join(' ')}</Code> : '-';
 
 /** Everything the spec shows of one image: facts, then its run configuration. */
 export function ImageDetails({ image }: { image: ImageDetail }) {

@@ -40,7 +40,11 @@ export function ImageMenu({ image }: { image: ImageDetail }) {
       onDelete={onDelete}
       loading={repull.isPending}
     >
-      <Menu.Item leftSection={<IconCloudDownload size={16} />} disabled={image.RepoTags.length === 0} onClick={pullAgain}>
+      <Menu.Item
+        leftSection={<IconCloudDownload size={16} />}
+        disabled={image.RepoTags.length === 0}
+        onClick={pullAgain}
+      >
         Pull Image
       </Menu.Item>
     </DetailMenu>

@@ -30,7 +30,15 @@ export function TagCell({ image }: { image: Named }) {
 }
 
 /** A list of names (tags or digests), each with an optional untag button. */
-export function NameList({ names, onUntag, untagging }: { names: readonly string[]; onUntag?: (tag: string) => void; untagging?: string | null }) {
+export function NameList({
+  names,
+  onUntag,
+  untagging,
+}: {
+  names: readonly string[];
+  onUntag?: (tag: string) => void;
+  untagging?: string | null;
+}) {
   if (names.length === 0) return <>-</>;
   return (
     <Stack gap={4}>
@@ -39,7 +47,14 @@ export function NameList({ names, onUntag, untagging }: { names: readonly string
           <Code style={{ overflowWrap: 'anywhere', whiteSpace: 'normal' }}>{n}</Code>
           {onUntag && (
             <Tooltip label={`Remove tag ${n}`}>
-              <ActionIcon size="sm" variant="subtle" color="red" aria-label={`Remove tag ${n}`} loading={untagging === n} onClick={() => onUntag(n)}>
+              <ActionIcon
+                size="sm"
+                variant="subtle"
+                color="red"
+                aria-label={`Remove tag ${n}`}
+                loading={untagging === n}
+                onClick={() => onUntag(n)}
+              >
                 <IconTagOff size={14} />
               </ActionIcon>
             </Tooltip>

@@ -20,8 +20,19 @@ export function ImageTags({ image }: { image: ImageDetail }) {
   };
   return (
     <>
-      <NameList names={image.RepoTags} onUntag={canUntag && image.RepoTags.length > 1 ? setTag : undefined} untagging={untag.isPending ? untag.variables.tag : null} />
-      <ConfirmDialog opened={tag !== null} title="Remove the tag?" confirmLabel="Remove tag" loading={untag.isPending} onConfirm={confirm} onCancel={() => setTag(null)}>
+      <NameList
+        names={image.RepoTags}
+        onUntag={canUntag && image.RepoTags.length > 1 ? setTag : undefined}
+        untagging={untag.isPending ? untag.variables.tag : null}
+      />
+      <ConfirmDialog
+        opened={tag !== null}
+        title="Remove the tag?"
+        confirmLabel="Remove tag"
+        loading={untag.isPending}
+        onConfirm={confirm}
+        onCancel={() => setTag(null)}
+      >
         {`${tag ?? ''} will no longer name this image. The image and its other tags stay.`}
       </ConfirmDialog>
     </>

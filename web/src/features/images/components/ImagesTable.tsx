@@ -27,8 +27,25 @@ const columns: Column<ImageSummary>[] = [
     searchValue: (i) => [...imageNames(i), shortImageId(i.Id)].join(' '),
     render: (i) => <TagCell image={i} />,
   },
-  { key: 'Id', header: 'ID', sortable: true, sortValue: (i) => shortImageId(i.Id), render: (i) => <Text ff="monospace" size="sm">{shortImageId(i.Id)}</Text> },
-  { key: 'Created', header: 'Created', sortable: true, sortValue: (i) => toDate(i.Created)?.getTime(), searchValue: (i) => formatDate(i.Created), render: (i) => formatDate(i.Created) },
+  {
+    key: 'Id',
+    header: 'ID',
+    sortable: true,
+    sortValue: (i) => shortImageId(i.Id),
+    render: (i) => (
+      <Text ff="monospace" size="sm">
+        {shortImageId(i.Id)}
+      </Text>
+    ),
+  },
+  {
+    key: 'Created',
+    header: 'Created',
+    sortable: true,
+    sortValue: (i) => toDate(i.Created)?.getTime(),
+    searchValue: (i) => formatDate(i.Created),
+    render: (i) => formatDate(i.Created),
+  },
 ];
 
 /** Images: search, sort, paging, pull, re-pull and delete. */
@@ -52,7 +69,13 @@ export function ImagesTable() {
   };
 
   const rowMenu = (i: ImageSummary) => (
-    <RowMenu name={imageTag(i)} onView={() => open(i)} onDelete={() => setDeleting(i)} deleteRoute={imageApi.remove} loading={repull.isPending && repull.variables === i.Id}>
+    <RowMenu
+      name={imageTag(i)}
+      onView={() => open(i)}
+      onDelete={() => setDeleting(i)}
+      deleteRoute={imageApi.remove}
+      loading={repull.isPending && repull.variables === i.Id}
+    >
       {i.RepoTags.length > 0 && (
         <Can route={imageApi.repull}>
           <Menu.Item
@@ -93,7 +116,13 @@ export function ImagesTable() {
         toolbar={<AddAction label="Pull Image" route={imageApi.pull} onClick={() => setPulling(true)} />}
       />
       <PullImageDialog opened={pulling} onClose={() => setPulling(false)} />
-      <ConfirmDialog opened={deleting !== null} title="Delete the image?" loading={remove.isPending} onConfirm={confirmDelete} onCancel={() => setDeleting(null)}>
+      <ConfirmDialog
+        opened={deleting !== null}
+        title="Delete the image?"
+        loading={remove.isPending}
+        onConfirm={confirmDelete}
+        onCancel={() => setDeleting(null)}
+      >
         {deleting && <DeleteImageBody image={deleting} />}
       </ConfirmDialog>
     </>

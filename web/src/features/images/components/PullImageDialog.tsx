@@ -9,7 +9,12 @@ function PullProgressView({ state, done }: { state: PullState; done: boolean }) 
   const percent = done ? 100 : state.percent;
   return (
     <Stack gap={6} role="log" aria-label="Pull progress">
-      <Progress value={percent ?? 100} animated={percent === null || percent < 100} striped={percent === null} aria-label="Pull progress bar" />
+      <Progress
+        value={percent ?? 100}
+        animated={percent === null || percent < 100}
+        striped={percent === null}
+        aria-label="Pull progress bar"
+      />
       <ScrollArea.Autosize mah={180} type="auto">
         <Stack gap={0}>
           {state.messages.map((m, i) => (
@@ -65,7 +70,9 @@ export function PullImageDialog({ opened, onClose }: { opened: boolean; onClose:
             error={invalid}
             onChange={(e) => setImage(e.currentTarget.value)}
           />
-          {(pull.isPending || progress.messages.length > 0 || progress.layers.length > 0) && <PullProgressView state={progress} done={pull.isSuccess} />}
+          {(pull.isPending || progress.messages.length > 0 || progress.layers.length > 0) && (
+            <PullProgressView state={progress} done={pull.isSuccess} />
+          )}
           {pull.error && (
             <Text c="red" size="sm" role="alert">
               {errorMessage(pull.error)}

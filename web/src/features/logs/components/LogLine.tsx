@@ -19,7 +19,14 @@ function Coloured({ text, highlight }: { text: string; highlight: RegExp | null 
   return (
     <>
       {ansiParts(text).map((p, i) => (
-        <span key={i} style={p.color || p.background || p.bold ? { color: p.color, background: p.background, fontWeight: p.bold ? 700 : undefined } : undefined}>
+        <span
+          key={i}
+          style={
+            p.color || p.background || p.bold
+              ? { color: p.color, background: p.background, fontWeight: p.bold ? 700 : undefined }
+              : undefined
+          }
+        >
           {splitMatches(p.text, highlight).map((piece, j) =>
             piece.hit ? (
               <mark key={j} style={MARK}>
@@ -39,10 +46,21 @@ function Coloured({ text, highlight }: { text: string; highlight: RegExp | null 
 export const LogLine = memo(function LogLine({ item, opts }: { item: LogItem; opts: LineOptions }) {
   const lines = opts.pretty && item.json ? prettyJson(item.json) : [item.line];
   return (
-    <span style={{ color: LEVEL_COLOUR[item.level ?? 'info'] }} data-level={item.level ?? undefined} data-stream={item.stream}>
+    <span
+      style={{ color: LEVEL_COLOUR[item.level ?? 'info'] }}
+      data-level={item.level ?? undefined}
+      data-stream={item.stream}
+    >
       {opts.timestamps && item.ts && <span style={{ color: 'var(--mantine-color-dimmed)' }}>{item.ts} </span>}
       {opts.services && item.service && (
-        <Badge size="xs" radius="sm" variant="light" color={serviceColour(item.service)} mr={6} style={{ textTransform: 'none' }}>
+        <Badge
+          size="xs"
+          radius="sm"
+          variant="light"
+          color={serviceColour(item.service)}
+          mr={6}
+          style={{ textTransform: 'none' }}
+        >
           {item.service}
         </Badge>
       )}

@@ -40,7 +40,10 @@ export function LogPanel({ streamUrl, downloadUrl, services, onStatus }: Props) 
   const shown = frozen ?? buffer;
   const newLines = frozen ? buffer.dropped + buffer.items.length - (frozen.dropped + frozen.items.length) : 0;
 
-  const re = useMemo(() => searchRegExp({ q: s.q, regex: s.regex, caseSensitive: s.caseSensitive }), [s.q, s.regex, s.caseSensitive]);
+  const re = useMemo(
+    () => searchRegExp({ q: s.q, regex: s.regex, caseSensitive: s.caseSensitive }),
+    [s.q, s.regex, s.caseSensitive],
+  );
   const highlight = re instanceof RegExp ? re : null;
   const items = useMemo(() => {
     const min = s.minLevel === 'all' ? -1 : LEVELS.indexOf(s.minLevel);
@@ -52,7 +55,10 @@ export function LogPanel({ streamUrl, downloadUrl, services, onStatus }: Props) 
         (!s.matchingOnly || !highlight || matches(i, highlight)),
     );
   }, [shown, s.minLevel, s.services, s.matchingOnly, highlight]);
-  const hits = useMemo(() => (highlight ? items.flatMap((i, n) => (matches(i, highlight) ? [n] : [])) : []), [items, highlight]);
+  const hits = useMemo(
+    () => (highlight ? items.flatMap((i, n) => (matches(i, highlight) ? [n] : [])) : []),
+    [items, highlight],
+  );
   const [current, setCurrent] = useState<number | null>(null);
   const rows = useRef<LogRowsHandle>(null);
   const go = (step: 1 | -1) => {
@@ -67,10 +73,15 @@ export function LogPanel({ streamUrl, downloadUrl, services, onStatus }: Props) 
   const paused = frozen !== null;
   const latest = useRef(buffer);
   latest.current = buffer;
-  const downloadHref = downloadUrl ? environmentPath(downloadUrl({ ...range, timestamps: s.timestamps ? '1' : '0' }), currentEnvironment()) : null;
+  const downloadHref = downloadUrl
+    ? environmentPath(downloadUrl({ ...range, timestamps: s.timestamps ? '1' : '0' }), currentEnvironment())
+    : null;
   // The toolbar re-renders only when its own inputs change, not with every frame of new lines.
   const withServices = services !== undefined;
-  const opts = useMemo(() => ({ timestamps: s.timestamps, services: withServices, pretty: s.pretty, wrap: s.wrap, highlight }), [s.timestamps, withServices, s.pretty, s.wrap, highlight]);
+  const opts = useMemo(
+    () => ({ timestamps: s.timestamps, services: withServices, pretty: s.pretty, wrap: s.wrap, highlight }),
+    [s.timestamps, withServices, s.pretty, s.wrap, highlight],
+  );
   const toolbar = useMemo(
     () => (
       <LogToolbar

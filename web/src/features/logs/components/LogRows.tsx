@@ -40,7 +40,10 @@ interface Props {
  * no more than a screenful. It follows new lines while scrolled to the bottom and stays put
  * (even as old lines are dropped from the front) once the user scrolls up.
  */
-export const LogRows = forwardRef<LogRowsHandle, Props>(function LogRows({ items, dropped, keep, opts, current, empty }, ref) {
+export const LogRows = forwardRef<LogRowsHandle, Props>(function LogRows(
+  { items, dropped, keep, opts, current, empty },
+  ref,
+) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const follow = useRef(true);
   /** Where following last put the scroll position; null before the first lines. */
@@ -120,7 +123,13 @@ export const LogRows = forwardRef<LogRowsHandle, Props>(function LogRows({ items
         role="log"
         aria-label="Logs"
         tabIndex={0}
-        style={{ height: HEIGHT, overflow: 'auto', border: '1px solid var(--mantine-color-default-border)', borderRadius: 'var(--mantine-radius-sm)', background: 'var(--mantine-color-body)' }}
+        style={{
+          height: HEIGHT,
+          overflow: 'auto',
+          border: '1px solid var(--mantine-color-default-border)',
+          borderRadius: 'var(--mantine-radius-sm)',
+          background: 'var(--mantine-color-body)',
+        }}
       >
         {items.length === 0 ? (
           <Text c="dimmed" p="sm" size="sm">

@@ -1,5 +1,12 @@
 import { ActionIcon, Button, Checkbox, Group, MultiSelect, Select, TextInput, Tooltip } from '@mantine/core';
-import { IconArrowDown, IconArrowUp, IconDownload, IconPlayerPause, IconPlayerPlay, IconTrash } from '@tabler/icons-react';
+import {
+  IconArrowDown,
+  IconArrowUp,
+  IconDownload,
+  IconPlayerPause,
+  IconPlayerPlay,
+  IconTrash,
+} from '@tabler/icons-react';
 import { LEVELS, type Level } from '../model';
 
 export type RangePreset = 'live' | '5m' | '1h' | '24h' | 'custom';
@@ -56,7 +63,19 @@ interface Props {
 }
 
 /** Search, range, display and stream controls of the log view. */
-export function LogToolbar({ s, set, searchError, hits, onNext, onPrev, paused, onPause, downloadHref, onClear, serviceChoices }: Props) {
+export function LogToolbar({
+  s,
+  set,
+  searchError,
+  hits,
+  onNext,
+  onPrev,
+  paused,
+  onPause,
+  downloadHref,
+  onClear,
+  serviceChoices,
+}: Props) {
   return (
     <>
       <Group gap="xs" align="flex-start" mb="xs" wrap="wrap">
@@ -72,9 +91,27 @@ export function LogToolbar({ s, set, searchError, hits, onNext, onPrev, paused, 
             if (e.key === 'Enter') (e.shiftKey ? onPrev : onNext)();
           }}
         />
-        <Checkbox size="xs" mt={6} label="Regex" checked={s.regex} onChange={(e) => set({ regex: e.currentTarget.checked })} />
-        <Checkbox size="xs" mt={6} label="Match case" checked={s.caseSensitive} onChange={(e) => set({ caseSensitive: e.currentTarget.checked })} />
-        <Checkbox size="xs" mt={6} label="Matching lines only" checked={s.matchingOnly} onChange={(e) => set({ matchingOnly: e.currentTarget.checked })} />
+        <Checkbox
+          size="xs"
+          mt={6}
+          label="Regex"
+          checked={s.regex}
+          onChange={(e) => set({ regex: e.currentTarget.checked })}
+        />
+        <Checkbox
+          size="xs"
+          mt={6}
+          label="Match case"
+          checked={s.caseSensitive}
+          onChange={(e) => set({ caseSensitive: e.currentTarget.checked })}
+        />
+        <Checkbox
+          size="xs"
+          mt={6}
+          label="Matching lines only"
+          checked={s.matchingOnly}
+          onChange={(e) => set({ matchingOnly: e.currentTarget.checked })}
+        />
         <Tooltip label="Previous match">
           <ActionIcon variant="default" aria-label="Previous match" onClick={onPrev} disabled={hits === 0}>
             <IconArrowUp size={16} />
@@ -105,12 +142,42 @@ export function LogToolbar({ s, set, searchError, hits, onNext, onPrev, paused, 
         />
         {s.range === 'custom' && (
           <>
-            <TextInput size="xs" w={200} label="Since" placeholder="2024-05-01T12:00:00Z or 2h" value={s.since} onChange={(e) => set({ since: e.currentTarget.value })} />
-            <TextInput size="xs" w={200} label="Until" placeholder="2024-05-01T13:00:00Z or 1h" value={s.until} onChange={(e) => set({ until: e.currentTarget.value })} />
+            <TextInput
+              size="xs"
+              w={200}
+              label="Since"
+              placeholder="2024-05-01T12:00:00Z or 2h"
+              value={s.since}
+              onChange={(e) => set({ since: e.currentTarget.value })}
+            />
+            <TextInput
+              size="xs"
+              w={200}
+              label="Until"
+              placeholder="2024-05-01T13:00:00Z or 1h"
+              value={s.until}
+              onChange={(e) => set({ until: e.currentTarget.value })}
+            />
           </>
         )}
-        <Select size="xs" w={90} label="Tail" value={s.tail} allowDeselect={false} data={['100', '500', '1000', '5000', 'all']} onChange={(v) => set({ tail: v ?? '500' })} />
-        <Select size="xs" w={100} label="Keep lines" value={s.keep} allowDeselect={false} data={['1000', '5000', '10000', '50000']} onChange={(v) => set({ keep: v ?? '10000' })} />
+        <Select
+          size="xs"
+          w={90}
+          label="Tail"
+          value={s.tail}
+          allowDeselect={false}
+          data={['100', '500', '1000', '5000', 'all']}
+          onChange={(v) => set({ tail: v ?? '500' })}
+        />
+        <Select
+          size="xs"
+          w={100}
+          label="Keep lines"
+          value={s.keep}
+          allowDeselect={false}
+          data={['1000', '5000', '10000', '50000']}
+          onChange={(v) => set({ keep: v ?? '10000' })}
+        />
         <Select
           size="xs"
           w={110}
@@ -121,16 +188,55 @@ export function LogToolbar({ s, set, searchError, hits, onNext, onPrev, paused, 
           onChange={(v) => set({ minLevel: (v ?? 'all') as LogSettings['minLevel'] })}
         />
         {serviceChoices && (
-          <MultiSelect size="xs" w={220} label="Services" placeholder="All services" data={serviceChoices} value={s.services} onChange={(v) => set({ services: v })} clearable />
+          <MultiSelect
+            size="xs"
+            w={220}
+            label="Services"
+            placeholder="All services"
+            data={serviceChoices}
+            value={s.services}
+            onChange={(v) => set({ services: v })}
+            clearable
+          />
         )}
-        <Checkbox size="xs" mb={6} label="Timestamps" checked={s.timestamps} onChange={(e) => set({ timestamps: e.currentTarget.checked })} />
-        <Checkbox size="xs" mb={6} label="Wrap" checked={s.wrap} onChange={(e) => set({ wrap: e.currentTarget.checked })} />
-        <Checkbox size="xs" mb={6} label="Pretty JSON" checked={s.pretty} onChange={(e) => set({ pretty: e.currentTarget.checked })} />
-        <Button size="xs" variant="default" leftSection={paused ? <IconPlayerPlay size={14} /> : <IconPlayerPause size={14} />} onClick={onPause}>
+        <Checkbox
+          size="xs"
+          mb={6}
+          label="Timestamps"
+          checked={s.timestamps}
+          onChange={(e) => set({ timestamps: e.currentTarget.checked })}
+        />
+        <Checkbox
+          size="xs"
+          mb={6}
+          label="Wrap"
+          checked={s.wrap}
+          onChange={(e) => set({ wrap: e.currentTarget.checked })}
+        />
+        <Checkbox
+          size="xs"
+          mb={6}
+          label="Pretty JSON"
+          checked={s.pretty}
+          onChange={(e) => set({ pretty: e.currentTarget.checked })}
+        />
+        <Button
+          size="xs"
+          variant="default"
+          leftSection={paused ? <IconPlayerPlay size={14} /> : <IconPlayerPause size={14} />}
+          onClick={onPause}
+        >
           {paused ? 'Resume' : 'Pause'}
         </Button>
         {downloadHref !== null && (
-          <Button size="xs" variant="default" component="a" href={downloadHref} download leftSection={<IconDownload size={14} />}>
+          <Button
+            size="xs"
+            variant="default"
+            component="a"
+            href={downloadHref}
+            download
+            leftSection={<IconDownload size={14} />}
+          >
             Download
           </Button>
         )}

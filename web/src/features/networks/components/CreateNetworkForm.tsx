@@ -22,7 +22,11 @@ export function CreateNetworkForm() {
     setForm((f) => ({ ...f, [key]: value }));
     setTouched((t) => ({ ...t, [key]: true }));
   };
-  const text = (key: TextField | 'name' | 'network_devices', label: string, extra: { placeholder?: string; disabled?: boolean; required?: boolean } = {}) => (
+  const text = (
+    key: TextField | 'name' | 'network_devices',
+    label: string,
+    extra: { placeholder?: string; disabled?: boolean; required?: boolean } = {},
+  ) => (
     <TextInput
       label={label}
       value={form[key]}
@@ -57,12 +61,25 @@ export function CreateNetworkForm() {
               value={form.networkDriver}
               onChange={(v) => v && set('networkDriver', v as NetworkDriver)}
             />
-            {show.networkInterface && text('network_devices', 'Network Interface', { required: true, placeholder: 'eth0' })}
+            {show.networkInterface &&
+              text('network_devices', 'Network Interface', { required: true, placeholder: 'eth0' })}
           </SimpleGrid>
           <Group mt="md">
-            <Checkbox label="Internal Only" checked={form.internal} onChange={(e) => set('internal', e.currentTarget.checked)} />
-            <Checkbox label="Attachable" checked={form.attachable} onChange={(e) => set('attachable', e.currentTarget.checked)} />
-            <Checkbox label="Enable IPv6" checked={form.ipv6_enabled} onChange={(e) => set('ipv6_enabled', e.currentTarget.checked)} />
+            <Checkbox
+              label="Internal Only"
+              checked={form.internal}
+              onChange={(e) => set('internal', e.currentTarget.checked)}
+            />
+            <Checkbox
+              label="Attachable"
+              checked={form.attachable}
+              onChange={(e) => set('attachable', e.currentTarget.checked)}
+            />
+            <Checkbox
+              label="Enable IPv6"
+              checked={form.ipv6_enabled}
+              onChange={(e) => set('ipv6_enabled', e.currentTarget.checked)}
+            />
           </Group>
         </Paper>
         <Paper withBorder p="md">
@@ -83,7 +100,11 @@ export function CreateNetworkForm() {
             <SimpleGrid cols={{ base: 1, sm: 3 }}>
               {text('ipv6subnet', 'IPv6 Subnet', { placeholder: 'fd00:dead:beef::/48', disabled: !form.ipv6_enabled })}
               {text('ipv6gateway', 'IPv6 Gateway', { placeholder: 'fd00:dead:beef::1', disabled: !form.ipv6_enabled })}
-              {show.ipv6range && text('ipv6range', 'IPv6 Range', { placeholder: 'fd00:dead:beef:cafe::/64', disabled: !form.ipv6_enabled })}
+              {show.ipv6range &&
+                text('ipv6range', 'IPv6 Range', {
+                  placeholder: 'fd00:dead:beef:cafe::/64',
+                  disabled: !form.ipv6_enabled,
+                })}
             </SimpleGrid>
           </Paper>
         )}

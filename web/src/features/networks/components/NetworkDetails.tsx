@@ -12,8 +12,24 @@ const attachedColumns: Column<Attached>[] = [
   { key: 'Name', header: 'Name', sortable: true },
   { key: 'IPv4Address', header: 'IPv4', sortable: true, render: (c) => c.IPv4Address || '-' },
   { key: 'IPv6Address', header: 'IPv6', render: (c) => c.IPv6Address || '-' },
-  { key: 'MacAddress', header: 'MacAddress', render: (c) => <Text ff="monospace" size="sm">{c.MacAddress || '-'}</Text> },
-  { key: 'EndpointID', header: 'ID', render: (c) => <Text ff="monospace" size="sm">{c.EndpointID.slice(0, 12)}</Text> },
+  {
+    key: 'MacAddress',
+    header: 'MacAddress',
+    render: (c) => (
+      <Text ff="monospace" size="sm">
+        {c.MacAddress || '-'}
+      </Text>
+    ),
+  },
+  {
+    key: 'EndpointID',
+    header: 'ID',
+    render: (c) => (
+      <Text ff="monospace" size="sm">
+        {c.EndpointID.slice(0, 12)}
+      </Text>
+    ),
+  },
 ];
 
 const yesNo = (v: boolean) => (v ? 'Yes' : 'No');

@@ -30,10 +30,32 @@ const columns: Column<Network>[] = [
       </Group>
     ),
   },
-  { key: 'Project', header: 'Project', sortable: true, sortValue: (n) => n.Project ?? '', render: (n) => n.Project ?? '-' },
-  { key: 'Id', header: 'ID', sortable: true, render: (n) => <Text ff="monospace" size="sm">{n.Id.slice(0, 12)}</Text> },
+  {
+    key: 'Project',
+    header: 'Project',
+    sortable: true,
+    sortValue: (n) => n.Project ?? '',
+    render: (n) => n.Project ?? '-',
+  },
+  {
+    key: 'Id',
+    header: 'ID',
+    sortable: true,
+    render: (n) => (
+      <Text ff="monospace" size="sm">
+        {n.Id.slice(0, 12)}
+      </Text>
+    ),
+  },
   { key: 'Driver', header: 'Driver', sortable: true },
-  { key: 'Created', header: 'Created', sortable: true, sortValue: (n) => toDate(n.Created)?.getTime(), searchValue: (n) => formatDate(n.Created), render: (n) => formatDate(n.Created) },
+  {
+    key: 'Created',
+    header: 'Created',
+    sortable: true,
+    sortValue: (n) => toDate(n.Created)?.getTime(),
+    searchValue: (n) => formatDate(n.Created),
+    render: (n) => formatDate(n.Created),
+  },
 ];
 
 /** Networks: search, sort, paging, a link to create one, and delete. */
@@ -54,7 +76,9 @@ export function NetworksTable() {
     });
   };
 
-  const rowMenu = (n: Network) => <RowMenu name={n.Name} onView={() => open(n)} onDelete={() => setDeleting(n)} deleteRoute={networkApi.remove} />;
+  const rowMenu = (n: Network) => (
+    <RowMenu name={n.Name} onView={() => open(n)} onDelete={() => setDeleting(n)} deleteRoute={networkApi.remove} />
+  );
 
   return (
     <>
@@ -82,7 +106,13 @@ export function NetworksTable() {
         emptyText="No Networks available."
         toolbar={<AddAction label="Create Network" route={networkApi.create} to="/resources/networks/new" />}
       />
-      <ConfirmDialog opened={deleting !== null} title="Delete the network?" loading={remove.isPending} onConfirm={confirmDelete} onCancel={() => setDeleting(null)}>
+      <ConfirmDialog
+        opened={deleting !== null}
+        title="Delete the network?"
+        loading={remove.isPending}
+        onConfirm={confirmDelete}
+        onCancel={() => setDeleting(null)}
+      >
         {`The network ${deleting?.Name ?? ''} will be removed.`}
       </ConfirmDialog>
     </>

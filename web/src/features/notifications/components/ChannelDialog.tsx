@@ -34,8 +34,28 @@ export function ChannelDialog({ channel, onClose }: Props) {
   const field = (f: FieldDef) => {
     const label = f.label;
     if (f.kind === 'tls')
-      return <Select key={f.key} label={label} data={['none', 'starttls', 'tls']} value={values.tls ?? 'starttls'} allowDeselect={false} onChange={(v) => set('tls', v ?? 'starttls')} />;
-    if (f.kind === 'number') return <NumberInput key={f.key} label={label} required={f.required} value={values[f.key] ?? ''} onChange={(v) => set(f.key, String(v))} min={1} max={65535} />;
+      return (
+        <Select
+          key={f.key}
+          label={label}
+          data={['none', 'starttls', 'tls']}
+          value={values.tls ?? 'starttls'}
+          allowDeselect={false}
+          onChange={(v) => set('tls', v ?? 'starttls')}
+        />
+      );
+    if (f.kind === 'number')
+      return (
+        <NumberInput
+          key={f.key}
+          label={label}
+          required={f.required}
+          value={values[f.key] ?? ''}
+          onChange={(v) => set(f.key, String(v))}
+          min={1}
+          max={65535}
+        />
+      );
     if (f.kind === 'secret') {
       const isSet = channel?.secrets_set.includes(f.key) ?? false;
       return (
@@ -49,18 +69,46 @@ export function ChannelDialog({ channel, onClose }: Props) {
             onChange={(e) => set(f.key, e.currentTarget.value)}
           />
           {isSet && !f.required && (
-            <Checkbox size="xs" label={`Remove the stored ${label.toLowerCase()}`} checked={clear.includes(f.key)} onChange={(e) => setClear((c) => (e.currentTarget.checked ? [...c, f.key] : c.filter((k) => k !== f.key)))} />
+            <Checkbox
+              size="xs"
+              label={`Remove the stored ${label.toLowerCase()}`}
+              checked={clear.includes(f.key)}
+              onChange={(e) =>
+                setClear((c) => (e.currentTarget.checked ? [...c, f.key] : c.filter((k) => k !== f.key)))
+              }
+            />
           )}
         </Stack>
       );
     }
-    return <TextInput key={f.key} label={label} required={f.required} placeholder={f.placeholder} value={values[f.key] ?? ''} onChange={(e) => set(f.key, e.currentTarget.value)} />;
+    return (
+      <TextInput
+        key={f.key}
+        label={label}
+        required={f.required}
+        placeholder={f.placeholder}
+        value={values[f.key] ?? ''}
+        onChange={(e) => set(f.key, e.currentTarget.value)}
+      />
+    );
   };
 
   return (
-    <Modal opened onClose={onClose} title={channel ? `Edit channel ${channel.name}` : 'Add a notification channel'} centered size="lg">
+    <Modal
+      opened
+      onClose={onClose}
+      title={channel ? `Edit channel ${channel.name}` : 'Add a notification channel'}
+      centered
+      size="lg"
+    >
       <Stack>
-        <TextInput label="Name" required value={values.name ?? ''} onChange={(e) => set('name', e.currentTarget.value)} data-autofocus />
+        <TextInput
+          label="Name"
+          required
+          value={values.name ?? ''}
+          onChange={(e) => set('name', e.currentTarget.value)}
+          data-autofocus
+        />
         {!channel && (
           <SegmentedControl
             aria-label="Channel type"

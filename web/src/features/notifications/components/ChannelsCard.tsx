@@ -12,7 +12,12 @@ import { useCan } from '../../../lib/session';
 import { channelsQuery, useRemoveChannel, useTestChannel } from '../api';
 import { ChannelDialog } from './ChannelDialog';
 
-const target = (c: Channel) => (c.type === 'email' ? `${c.to ?? ''} via ${c.host ?? ''}` : c.type === 'ntfy' ? `${c.url ?? ''}/${c.topic ?? ''}` : (c.url ?? 'webhook URL (secret)'));
+const target = (c: Channel) =>
+  c.type === 'email'
+    ? `${c.to ?? ''} via ${c.host ?? ''}`
+    : c.type === 'ntfy'
+      ? `${c.url ?? ''}/${c.topic ?? ''}`
+      : (c.url ?? 'webhook URL (secret)');
 
 /** Settings → Notifications: the channels, with add, test, edit and remove. */
 export function ChannelsCard() {
@@ -24,7 +29,10 @@ export function ChannelsCard() {
 
   const sendTest = (c: Channel) =>
     test.mutate(c.id, {
-      onSuccess: (d) => (d.status === 'sent' ? notifyPlain(`Test message sent through ${c.name}.`) : notifyPlain(`Test through ${c.name} failed: ${d.error ?? 'unknown error'}`, 'red')),
+      onSuccess: (d) =>
+        d.status === 'sent'
+          ? notifyPlain(`Test message sent through ${c.name}.`)
+          : notifyPlain(`Test through ${c.name} failed: ${d.error ?? 'unknown error'}`, 'red'),
       onError: (e) => notifyError(e),
     });
 
@@ -41,7 +49,13 @@ export function ChannelsCard() {
       render: (c) => (
         <Group gap="xs" wrap="nowrap">
           <Can route={notificationsApi.testChannel}>
-            <Button size="xs" variant="light" onClick={() => sendTest(c)} loading={test.isPending && test.variables === c.id} aria-label={`Test ${c.name}`}>
+            <Button
+              size="xs"
+              variant="light"
+              onClick={() => sendTest(c)}
+              loading={test.isPending && test.variables === c.id}
+              aria-label={`Test ${c.name}`}
+            >
               Test
             </Button>
           </Can>
@@ -51,7 +65,13 @@ export function ChannelsCard() {
             </Button>
           </Can>
           <Can route={notificationsApi.removeChannel}>
-            <Button size="xs" color="red" variant="light" onClick={() => setRemoving(c)} aria-label={`Remove ${c.name}`}>
+            <Button
+              size="xs"
+              color="red"
+              variant="light"
+              onClick={() => setRemoving(c)}
+              aria-label={`Remove ${c.name}`}
+            >
               Remove
             </Button>
           </Can>
@@ -85,7 +105,9 @@ export function ChannelsCard() {
         confirmLabel="Remove"
         loading={remove.isPending}
         onCancel={() => setRemoving(null)}
-        onConfirm={() => removing && remove.mutate(removing.id, { onSuccess: () => setRemoving(null), onError: (e) => notifyError(e) })}
+        onConfirm={() =>
+          removing && remove.mutate(removing.id, { onSuccess: () => setRemoving(null), onError: (e) => notifyError(e) })
+        }
       >
         Rules that only use this channel are removed too.
       </ConfirmDialog>

@@ -21,7 +21,10 @@ export const EVENT_LABELS: Record<NotifyEvent, string> = {
   environment_down: 'Environment unreachable / recovered',
 };
 
-const scopeText = (r: Rule) => Object.entries(r.scope).map(([k, v]) => `${k}: ${v}`).join(', ') || 'everything';
+const scopeText = (r: Rule) =>
+  Object.entries(r.scope)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join(', ') || 'everything';
 
 /** Settings → Notifications: which events notify which channels. */
 export function RulesCard() {
@@ -33,7 +36,17 @@ export function RulesCard() {
   const canRemove = useCan(notificationsApi.removeRule);
   const columns: Column<Rule>[] = [
     { key: 'event', header: 'Event', render: (r) => EVENT_LABELS[r.event] },
-    { key: 'channels', header: 'Channels', render: (r) => r.channels.map((id) => <Badge key={id} variant="light" mr={4}>{channelName(id)}</Badge>), searchValue: (r) => r.channels.map(channelName).join(' ') },
+    {
+      key: 'channels',
+      header: 'Channels',
+      render: (r) =>
+        r.channels.map((id) => (
+          <Badge key={id} variant="light" mr={4}>
+            {channelName(id)}
+          </Badge>
+        )),
+      searchValue: (r) => r.channels.map(channelName).join(' '),
+    },
     { key: 'scope', header: 'Applies to', render: scopeText, searchValue: scopeText },
     { key: 'quiet_minutes', header: 'Quiet period', render: (r) => `${r.quiet_minutes} min` },
     {
@@ -43,7 +56,13 @@ export function RulesCard() {
       sortable: false,
       render: (r) => (
         <Can route={notificationsApi.removeRule}>
-          <Button size="xs" color="red" variant="light" aria-label={`Remove rule ${r.id}`} onClick={() => remove.mutate(r.id, { onError: (e) => notifyError(e) })}>
+          <Button
+            size="xs"
+            color="red"
+            variant="light"
+            aria-label={`Remove rule ${r.id}`}
+            onClick={() => remove.mutate(r.id, { onError: (e) => notifyError(e) })}
+          >
             Remove
           </Button>
         </Can>
@@ -62,13 +81,22 @@ export function RulesCard() {
         emptyText="No rules: nothing is sent yet."
         toolbar={
           <Can route={notificationsApi.addRule}>
-            <Button leftSection={<IconPlus size={16} />} onClick={() => setAdding(true)} disabled={!channels.data?.length}>
+            <Button
+              leftSection={<IconPlus size={16} />}
+              onClick={() => setAdding(true)}
+              disabled={!channels.data?.length}
+            >
               Add rule
             </Button>
           </Can>
         }
       />
-      {adding && <RuleDialog onClose={() => setAdding(false)} channels={(channels.data ?? []).map((c) => ({ value: String(c.id), label: c.name }))} />}
+      {adding && (
+        <RuleDialog
+          onClose={() => setAdding(false)}
+          channels={(channels.data ?? []).map((c) => ({ value: String(c.id), label: c.name }))}
+        />
+      )}
     </Section>
   );
 }
@@ -82,21 +110,52 @@ function RuleDialog({ onClose, channels }: { onClose: () => void; channels: { va
   const [restarts, setRestarts] = useState<number>(3);
   const [within, setWithin] = useState<number>(10);
   const save = () => {
-    const s = Object.fromEntries(Object.entries(scope).filter(([, v]) => v.trim()).map(([k, v]) => [k, v.trim()]));
+    const s = Object.fromEntries(
+      Object.entries(scope)
+        .filter(([, v]) => v.trim())
+        .map(([k, v]) => [k, v.trim()]),
+    );
     add.mutate(
-      { event, channels: picked.map(Number), scope: s, quiet_minutes: quiet, ...(event === 'restart_loop' ? { restarts, within_minutes: within } : {}) },
+      {
+        event,
+        channels: picked.map(Number),
+        scope: s,
+        quiet_minutes: quiet,
+        ...(event === 'restart_loop' ? { restarts, within_minutes: within } : {}),
+      },
       { onSuccess: onClose, onError: (e) => notifyError(e) },
     );
   };
   return (
     <Modal opened onClose={onClose} title="Add a notification rule" centered>
       <Stack>
-        <Select label="When" data={NOTIFY_EVENTS.map((e) => ({ value: e, label: EVENT_LABELS[e] }))} value={event} allowDeselect={false} onChange={(v) => setEvent((v ?? 'container_died') as NotifyEvent)} />
+        <Select
+          label="When"
+          data={NOTIFY_EVENTS.map((e) => ({ value: e, label: EVENT_LABELS[e] }))}
+          value={event}
+          allowDeselect={false}
+          onChange={(v) => setEvent((v ?? 'container_died') as NotifyEvent)}
+        />
         <MultiSelect label="Send to" data={channels} value={picked} onChange={setPicked} required />
         <Group grow>
-          <TextInput label="Environment" placeholder="any" value={scope.environment} onChange={(e) => setScope({ ...scope, environment: e.currentTarget.value })} />
-          <TextInput label="App" placeholder="any" value={scope.app} onChange={(e) => setScope({ ...scope, app: e.currentTarget.value })} />
-          <TextInput label="Project" placeholder="any" value={scope.project} onChange={(e) => setScope({ ...scope, project: e.currentTarget.value })} />
+          <TextInput
+            label="Environment"
+            placeholder="any"
+            value={scope.environment}
+            onChange={(e) => setScope({ ...scope, environment: e.currentTarget.value })}
+          />
+          <TextInput
+            label="App"
+            placeholder="any"
+            value={scope.app}
+            onChange={(e) => setScope({ ...scope, app: e.currentTarget.value })}
+          />
+          <TextInput
+            label="Project"
+            placeholder="any"
+            value={scope.project}
+            onChange={(e) => setScope({ ...scope, project: e.currentTarget.value })}
+          />
         </Group>
         {event === 'restart_loop' && (
           <Group grow>
@@ -104,7 +163,13 @@ function RuleDialog({ onClose, channels }: { onClose: () => void; channels: { va
             <NumberInput label="Within minutes" min={1} value={within} onChange={(v) => setWithin(Number(v))} />
           </Group>
         )}
-        <NumberInput label="Quiet period (minutes)" description="After a message, the same rule stays quiet this long for the same app." min={0} value={quiet} onChange={(v) => setQuiet(Number(v))} />
+        <NumberInput
+          label="Quiet period (minutes)"
+          description="After a message, the same rule stays quiet this long for the same app."
+          min={0}
+          value={quiet}
+          onChange={(v) => setQuiet(Number(v))}
+        />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel

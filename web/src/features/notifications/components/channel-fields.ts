@@ -50,7 +50,12 @@ export function initialValues(channel: Channel | null, type: ChannelType): FormV
  * The body to send: empty optional fields are left out; when editing, an empty secret field
  * keeps the stored secret (left out), and `clear` lists the secrets to remove (sent as null).
  */
-export function toBody(type: ChannelType, values: FormValues, editing: boolean, clear: readonly string[] = []): Record<string, unknown> {
+export function toBody(
+  type: ChannelType,
+  values: FormValues,
+  editing: boolean,
+  clear: readonly string[] = [],
+): Record<string, unknown> {
   const body: Record<string, unknown> = { name: values.name?.trim() ?? '' };
   if (!editing) body.type = type;
   const secrets: readonly string[] = CHANNEL_SECRETS[type];

@@ -14,7 +14,8 @@ export interface ActionOutput extends ActionState {
   dismissed?: boolean;
 }
 
-export type StreamItem = { kind: 'state'; state: ActionState } | { kind: 'output'; chunk: string } | { kind: 'end'; end: ActionEnd };
+export type StreamItem =
+  { kind: 'state'; state: ActionState } | { kind: 'output'; chunk: string } | { kind: 'end'; end: ActionEnd };
 
 export function parseActionStream(data: string, event: string): StreamItem {
   if (event === ActionStreamEvent.output) return { kind: 'output', chunk: data };
@@ -34,7 +35,8 @@ export function foldOutput(prev: ActionOutput | undefined, batch: StreamItem[]):
     if (item.kind === 'state') next = { ...item.state, ended: endOf(item.state) };
     else if (item.kind === 'output') next = { ...next, output: (next.output + item.chunk).slice(-MAX_OUTPUT_CHARS) };
     // The live end event carries no time: it ended now.
-    else next = { ...next, running: false, ended: { ...item.end, endedAt: item.end.endedAt ?? new Date().toISOString() } };
+    else
+      next = { ...next, running: false, ended: { ...item.end, endedAt: item.end.endedAt ?? new Date().toISOString() } };
   }
   return next;
 }
@@ -50,14 +52,20 @@ export function useActionOutput(name: string, enabled = true): ActionOutput | un
     parse: parseActionStream,
     onBatch: (batch) => {
       queryClient.setQueryData<ActionOutput>(projectLiveKeys.output(name), (prev) => foldOutput(prev, batch));
-      if (batch.some((i) => i.kind === 'end')) void queryClient.invalidateQueries({ queryKey: projectKeys.detail(name) });
+      if (batch.some((i) => i.kind === 'end'))
+        void queryClient.invalidateQueries({ queryKey: projectKeys.detail(name) });
     },
   });
-  return useQuery<ActionOutput>({ queryKey: projectLiveKeys.output(name), queryFn: skipToken, staleTime: Infinity }).data;
+  return useQuery<ActionOutput>({ queryKey: projectLiveKeys.output(name), queryFn: skipToken, staleTime: Infinity })
+    .data;
 }
 
 /** Hides the finished action's output card until the next action starts. */
 export function useDismissOutput(name: string): () => void {
   const queryClient = useQueryClient();
-  return () => queryClient.setQueryData<ActionOutput>(projectLiveKeys.output(name), (prev) => prev && { ...prev, dismissed: true });
+  return () =>
+    queryClient.setQueryData<ActionOutput>(
+      projectLiveKeys.output(name),
+      (prev) => prev && { ...prev, dismissed: true },
+    );
 }

@@ -63,7 +63,9 @@ export function useProjectBusyTexts(name?: string): string[] {
     filters: { mutationKey: actionKey, status: 'pending' },
     select: (m) => m.state.variables as ProjectActionVars,
   });
-  return running.filter((v) => name === undefined || v.name === name).map((v) => runningText(v.service ? `${v.action} ${v.service}` : v.action));
+  return running
+    .filter((v) => name === undefined || v.name === name)
+    .map((v) => runningText(v.service ? `${v.action} ${v.service}` : v.action));
 }
 
 /** Creates (new) or replaces a project's file; the server validates before it writes. */
@@ -71,7 +73,9 @@ export function useSaveProject() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ name, content, isNew }: { name: string; content: string; isNew: boolean }) =>
-      isNew ? api(projectApi.create, { body: { name, content } }) : api(projectApi.edit, { params: { name }, body: { name, content } }),
+      isNew
+        ? api(projectApi.create, { body: { name, content } })
+        : api(projectApi.edit, { params: { name }, body: { name, content } }),
     // The edit form shows a failed save in its own alert.
     meta: { notifyError: false },
     onSuccess: (_, { name }) => {

@@ -37,12 +37,21 @@ export function ActionOutputCard({ output, onDismiss }: { output: ActionOutput |
           <When output={output} />
         </div>
         <Group gap="xs" wrap="nowrap">
-          {!output.running && output.ended && <Badge color={output.ended.ok ? 'green' : 'red'}>{output.ended.ok ? 'done' : 'failed'}</Badge>}
+          {!output.running && output.ended && (
+            <Badge color={output.ended.ok ? 'green' : 'red'}>{output.ended.ok ? 'done' : 'failed'}</Badge>
+          )}
           {!output.running && <CloseButton aria-label="Dismiss action output" onClick={onDismiss} />}
         </Group>
       </Group>
       <ScrollArea.Autosize mah={300} viewportRef={viewport}>
-        <Text component="pre" size="xs" ff="monospace" m={0} style={{ whiteSpace: 'pre-wrap' }} data-testid="action-output">
+        <Text
+          component="pre"
+          size="xs"
+          ff="monospace"
+          m={0}
+          style={{ whiteSpace: 'pre-wrap' }}
+          data-testid="action-output"
+        >
           {text || (output.running ? 'Waiting for output…' : 'No output.')}
         </Text>
       </ScrollArea.Autosize>

@@ -13,11 +13,22 @@ export function AdoptButton({ name }: { name: string }) {
     mutationFn: () => api(projectApi.adopt, { params: { name } }),
     onSuccess: (res) => {
       void queryClient.invalidateQueries({ queryKey: projectKeys.all });
-      notifyPlain(res.warnings.length ? `Adopted ${name}. ${res.warnings.join(' ')}` : `Adopted ${name}; it can be edited here now.`, res.warnings.length ? 'yellow' : 'green', res.warnings.length ? false : 3000);
+      notifyPlain(
+        res.warnings.length
+          ? `Adopted ${name}. ${res.warnings.join(' ')}`
+          : `Adopted ${name}; it can be edited here now.`,
+        res.warnings.length ? 'yellow' : 'green',
+        res.warnings.length ? false : 3000,
+      );
     },
   });
   return (
-    <Button variant="default" leftSection={<IconFolderDown size={16} />} loading={adopt.isPending} onClick={() => adopt.mutate()}>
+    <Button
+      variant="default"
+      leftSection={<IconFolderDown size={16} />}
+      loading={adopt.isPending}
+      onClick={() => adopt.mutate()}
+    >
       Adopt
     </Button>
   );

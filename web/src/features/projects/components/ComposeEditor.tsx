@@ -30,7 +30,11 @@ export function ComposeEditor({ value, onChange }: { value: string; onChange: (v
     [],
   );
   return (
-    <Box maw="100%" style={{ overflow: 'hidden', borderRadius: 4, border: '1px solid var(--mantine-color-default-border)' }} data-testid="compose-editor">
+    <Box
+      maw="100%"
+      style={{ overflow: 'hidden', borderRadius: 4, border: '1px solid var(--mantine-color-default-border)' }}
+      data-testid="compose-editor"
+    >
       <CodeMirror
         value={value}
         onChange={onChange}

@@ -33,7 +33,8 @@ export function ProjectEditForm({ name, isNew, initial }: { name: string; isNew:
       {
         onSuccess: (res) => {
           // Saved, but the file needs something before it can run: say what, where it stays visible.
-          if (res.warnings.length) notifyPlain(`Saved ${res.name}; before it can run: ${res.warnings.join(' ')}`, 'yellow', false);
+          if (res.warnings.length)
+            notifyPlain(`Saved ${res.name}; before it can run: ${res.warnings.join(' ')}`, 'yellow', false);
           void navigate(`/projects/${encodeURIComponent(res.name)}`);
         },
       },
@@ -45,7 +46,12 @@ export function ProjectEditForm({ name, isNew, initial }: { name: string; isNew:
       <PageHeader
         title={isNew ? 'New Compose Template' : `Edit ${name} Project`}
         actions={
-          <Button leftSection={<IconDeviceFloppy size={16} />} onClick={submit} disabled={!canSave} loading={save.isPending}>
+          <Button
+            leftSection={<IconDeviceFloppy size={16} />}
+            onClick={submit}
+            disabled={!canSave}
+            loading={save.isPending}
+          >
             Submit
           </Button>
         }

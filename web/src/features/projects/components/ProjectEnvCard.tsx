@@ -18,7 +18,9 @@ export function ProjectEnvCard({ name }: { name: string }) {
     <Section title=".env">
       {env.isLoading && <Loader size="sm" />}
       {env.error && <Alert color="red">{errorMessage(env.error)}</Alert>}
-      {env.data && <EnvEditor key={env.dataUpdatedAt} name={name} initial={env.data.content} exists={env.data.exists} />}
+      {env.data && (
+        <EnvEditor key={env.dataUpdatedAt} name={name} initial={env.data.content} exists={env.data.exists} />
+      )}
     </Section>
   );
 }
@@ -48,10 +50,24 @@ function EnvEditor({ name, initial, exists }: { name: string; initial: string; e
   return (
     <Stack gap="xs">
       <Text size="sm" c="dimmed">
-        {exists ? 'Values compose reads for ${…} in the file. Values are masked until revealed.' : 'No .env yet; saving creates it (readable by root only).'}
+        {exists
+          ? 'Values compose reads for ${…} in the file. Values are masked until revealed.'
+          : 'No .env yet; saving creates it (readable by root only).'}
       </Text>
-      <Textarea aria-label=".env content" ff="monospace" autosize minRows={3} maxRows={16} value={content} onChange={(e) => setContent(e.currentTarget.value)} />
-      {save.error && <Alert color="red" title="Not saved">{errorMessage(save.error)}</Alert>}
+      <Textarea
+        aria-label=".env content"
+        ff="monospace"
+        autosize
+        minRows={3}
+        maxRows={16}
+        value={content}
+        onChange={(e) => setContent(e.currentTarget.value)}
+      />
+      {save.error && (
+        <Alert color="red" title="Not saved">
+          {errorMessage(save.error)}
+        </Alert>
+      )}
       <Group justify="flex-end">
         {exists && (
           <Button variant="default" onClick={() => setAsking(true)}>
@@ -70,7 +86,12 @@ function EnvEditor({ name, initial, exists }: { name: string; initial: string; e
           }}
         >
           <Stack gap="sm">
-            <PasswordField label="Current password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} data-autofocus />
+            <PasswordField
+              label="Current password"
+              value={password}
+              onChange={(e) => setPassword(e.currentTarget.value)}
+              data-autofocus
+            />
             {reveal.error && <Alert color="red">{errorMessage(reveal.error)}</Alert>}
             <Group justify="flex-end">
               <Button variant="default" onClick={() => setAsking(false)}>

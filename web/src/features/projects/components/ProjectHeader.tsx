@@ -58,18 +58,32 @@ export function ProjectHeader({ name, external = false }: { name: string; extern
               </Can>
             ) : (
               <Can route={projectApi.edit}>
-                <Button variant="default" leftSection={<IconEdit size={16} />} onClick={() => navigate(`/projects/${encodeURIComponent(name)}/edit`)}>
+                <Button
+                  variant="default"
+                  leftSection={<IconEdit size={16} />}
+                  onClick={() => navigate(`/projects/${encodeURIComponent(name)}/edit`)}
+                >
                   Edit
                 </Button>
               </Can>
             )}
             <Can route={projectApi.support}>
-              <Button variant="default" leftSection={<IconDownload size={16} />} loading={bundle.isPending} onClick={() => bundle.mutate(name)}>
+              <Button
+                variant="default"
+                leftSection={<IconDownload size={16} />}
+                loading={bundle.isPending}
+                onClick={() => bundle.mutate(name)}
+              >
                 Download Support Bundle
               </Button>
             </Can>
             <Can route={projectApi.action}>
-              <Button color="red" variant="light" leftSection={<IconTrash size={16} />} onClick={() => setConfirming(true)}>
+              <Button
+                color="red"
+                variant="light"
+                leftSection={<IconTrash size={16} />}
+                onClick={() => setConfirming(true)}
+              >
                 Delete
               </Button>
             </Can>

@@ -4,5 +4,11 @@ import { LogPanel } from '../../logs';
 
 /** Every container's log of the project, merged in time order, each service in its own colour. */
 export function ProjectLogs({ name, services }: { name: string; services: string[] }) {
-  return <LogPanel streamUrl={(q) => buildUrl(logsApi.project, { name }, q)} downloadUrl={(q) => buildUrl(logsApi.projectDownload, { name }, q)} services={services} />;
+  return (
+    <LogPanel
+      streamUrl={(q) => buildUrl(logsApi.project, { name }, q)}
+      downloadUrl={(q) => buildUrl(logsApi.projectDownload, { name }, q)}
+      services={services}
+    />
+  );
 }

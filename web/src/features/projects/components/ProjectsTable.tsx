@@ -57,13 +57,34 @@ const columns: Column<Project>[] = [
       </Group>
     ),
   },
-  { key: 'version', header: 'Version', sortable: true, sortValue: (p) => p.version ?? '', render: (p) => p.version ?? '-' },
-  { key: 'services', header: 'Services', sortable: true, sortValue: serviceCount, searchValue: (p) => Object.keys(p.services).join(' '), render: serviceCount },
+  {
+    key: 'version',
+    header: 'Version',
+    sortable: true,
+    sortValue: (p) => p.version ?? '',
+    render: (p) => p.version ?? '-',
+  },
+  {
+    key: 'services',
+    header: 'Services',
+    sortable: true,
+    sortValue: serviceCount,
+    searchValue: (p) => Object.keys(p.services).join(' '),
+    render: serviceCount,
+  },
   { key: 'path', header: 'Path', sortable: true },
 ];
 
 /** /projects: every compose project, with its row menu and the running action's subtitle. */
-export function ProjectsTable({ projects, loading, busy }: { projects: Project[] | undefined; loading: boolean; busy: string[] }) {
+export function ProjectsTable({
+  projects,
+  loading,
+  busy,
+}: {
+  projects: Project[] | undefined;
+  loading: boolean;
+  busy: string[];
+}) {
   const navigate = useNavigate();
   const batch = useProjectBatch();
   const { selection, selectedRows } = useBatchSelection(projects, projectName, projectName, projectApi.batch);

@@ -27,7 +27,13 @@ export function RunToCompose({ onConverted }: { onConverted: (content: string) =
         onChange={(e) => setCommand(e.currentTarget.value)}
       />
       <Group>
-        <Button variant="default" size="xs" disabled={!command.trim()} loading={convert.isPending} onClick={() => convert.mutate(command)}>
+        <Button
+          variant="default"
+          size="xs"
+          disabled={!command.trim()}
+          loading={convert.isPending}
+          onClick={() => convert.mutate(command)}
+        >
           Convert to compose
         </Button>
       </Group>

@@ -30,7 +30,10 @@ function Lines({ items }: { items: string[] }) {
 /** Every optional field of a service the spec lists, shown only when the file has it. */
 export function ServiceFields({ service }: { service: ComposeService }) {
   const s = service;
-  const envFiles = s.env_file === undefined ? [] : (Array.isArray(s.env_file) ? s.env_file : [s.env_file]).map((f) => (typeof f === 'string' ? f : f.path));
+  const envFiles =
+    s.env_file === undefined
+      ? []
+      : (Array.isArray(s.env_file) ? s.env_file : [s.env_file]).map((f) => (typeof f === 'string' ? f : f.path));
   const volumes = volumeRows(s.volumes);
   return (
     <Table withRowBorders={false} verticalSpacing={4} aria-label="Service fields">

@@ -21,21 +21,45 @@ const SERVICE_BUTTONS: { action: ServiceAction; label: string }[] = [
 
 /** Kill and Remove lose what the containers hold, so they ask first (like an app's Remove). */
 const CONFIRM: Partial<Record<ServiceAction, { title: (s: string) => string; text: (s: string) => string }>> = {
-  kill: { title: (s) => `Kill ${s}?`, text: (s) => `The containers of ${s} are killed at once, without a chance to shut down cleanly; work they have not saved is lost.` },
-  rm: { title: (s) => `Remove ${s}?`, text: (s) => `The containers of ${s} are stopped and removed. All non-persistent data will be removed` },
+  kill: {
+    title: (s) => `Kill ${s}?`,
+    text: (s) =>
+      `The containers of ${s} are killed at once, without a chance to shut down cleanly; work they have not saved is lost.`,
+  },
+  rm: {
+    title: (s) => `Remove ${s}?`,
+    text: (s) => `The containers of ${s} are stopped and removed. All non-persistent data will be removed`,
+  },
 };
 
-const STATUS_COLOR: Record<string, string> = { running: 'green', exited: 'red', created: 'blue', paused: 'yellow', restarting: 'orange' };
+const STATUS_COLOR: Record<string, string> = {
+  running: 'green',
+  exited: 'red',
+  created: 'blue',
+  paused: 'yellow',
+  restarting: 'orange',
+};
 
 /** One service: its image and live status, its own actions (those its state and the user's role allow), and its fields. */
-export function ServicePanel({ project, name, service, status }: { project: string; name: string; service: ComposeService; status: string }) {
+export function ServicePanel({
+  project,
+  name,
+  service,
+  status,
+}: {
+  project: string;
+  name: string;
+  service: ComposeService;
+  status: string;
+}) {
   const action = useProjectAction();
   const canAct = useCan(projectApi.serviceAction);
   const canExec = useCan(terminalApi.serviceExec);
   const [confirming, setConfirming] = useState<ServiceAction | null>(null);
   const [terminal, setTerminal] = useState(false);
   const running = status.split(', ').includes('running');
-  const run = (a: ServiceAction) => action.mutate({ name: project, action: a, service: name }, { onSettled: () => setConfirming(null) });
+  const run = (a: ServiceAction) =>
+    action.mutate({ name: project, action: a, service: name }, { onSettled: () => setConfirming(null) });
   const confirm = confirming ? CONFIRM[confirming] : undefined;
   return (
     <Accordion.Item value={name}>
@@ -45,7 +69,11 @@ export function ServicePanel({ project, name, service, status }: { project: stri
           <Text size="sm" c="dimmed" style={{ wordBreak: 'break-all' }}>
             {service.image ?? 'No Image'}
           </Text>
-          <Badge variant="light" color={STATUS_COLOR[status.split(',')[0] ?? ''] ?? 'gray'} data-testid={`status-${name}`}>
+          <Badge
+            variant="light"
+            color={STATUS_COLOR[status.split(',')[0] ?? ''] ?? 'gray'}
+            data-testid={`status-${name}`}
+          >
             {status}
           </Badge>
         </Group>
@@ -61,7 +89,9 @@ export function ServicePanel({ project, name, service, status }: { project: stri
                   variant="light"
                   color={b.action === 'rm' || b.action === 'kill' ? 'red' : undefined}
                   disabled={action.isPending || !serviceActionApplies(b.action, status)}
-                  loading={action.isPending && action.variables?.service === name && action.variables.action === b.action}
+                  loading={
+                    action.isPending && action.variables?.service === name && action.variables.action === b.action
+                  }
                   onClick={() => (CONFIRM[b.action] ? setConfirming(b.action) : run(b.action))}
                   aria-label={`${b.label} ${name}`}
                 >

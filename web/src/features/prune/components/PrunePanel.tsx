@@ -7,15 +7,26 @@ import { notifySuccess } from '../../../lib/notify';
 import { pruneMessage, usePrune } from '../api';
 
 const ACTIONS: { resource: PruneResource; label: string; what: string; icon: typeof IconPhoto; confirm?: string }[] = [
-  { resource: 'images', label: 'Prune Images', what: 'Dangling images: untagged and used by no container.', icon: IconPhoto },
-  { resource: 'networks', label: 'Prune Networks', what: 'User-defined networks with no running container attached.', icon: IconTopologyStar },
+  {
+    resource: 'images',
+    label: 'Prune Images',
+    what: 'Dangling images: untagged and used by no container.',
+    icon: IconPhoto,
+  },
+  {
+    resource: 'networks',
+    label: 'Prune Networks',
+    what: 'User-defined networks with no running container attached.',
+    icon: IconTopologyStar,
+  },
   {
     resource: 'volumes',
     label: 'Prune Volumes',
     what: 'Every volume no container uses, named ones included, with its data.',
     icon: IconDatabase,
     // Not in the spec's list of confirmations, but this one deletes data that cannot be pulled again.
-    confirm: 'This will remove all volumes not used by any container, named ones included, with their data. Please make sure this is what you want to do before continuing.',
+    confirm:
+      'This will remove all volumes not used by any container, named ones included, with their data. Please make sure this is what you want to do before continuing.',
   },
   {
     resource: 'containers',

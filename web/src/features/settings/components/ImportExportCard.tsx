@@ -22,14 +22,17 @@ export function ImportExportCard() {
 
   const runImport = () =>
     file &&
-    importer.mutate({ file, currentPassword: current }, {
-      onSuccess: (r) => {
-        notifySuccess(`${r.success}: ${r.templates} templates with ${r.items} items, ${r.variables} variables.`);
-        setFile(null);
-        setCurrent('');
-        setTouched(false);
+    importer.mutate(
+      { file, currentPassword: current },
+      {
+        onSuccess: (r) => {
+          notifySuccess(`${r.success}: ${r.templates} templates with ${r.items} items, ${r.variables} variables.`);
+          setFile(null);
+          setCurrent('');
+          setTouched(false);
+        },
       },
-    });
+    );
 
   const runExport = async () => {
     setExporting(true);
@@ -49,8 +52,8 @@ export function ImportExportCard() {
         Server Settings
       </Title>
       <Text size="sm" c="dimmed" mb="sm">
-        Export saves the template sources (with their items) and the template variables as one JSON file; users, API keys and secrets are never in it. Importing a
-        file replaces all templates and variables with the file's.
+        Export saves the template sources (with their items) and the template variables as one JSON file; users, API
+        keys and secrets are never in it. Importing a file replaces all templates and variables with the file's.
       </Text>
       <Stack gap="sm">
         <Group align="flex-end" wrap="wrap">
@@ -74,15 +77,32 @@ export function ImportExportCard() {
                 w={320}
               />
               {!authDisabled && (
-                <PasswordField label="Current Password" required autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.currentTarget.value)} w={240} />
+                <PasswordField
+                  label="Current Password"
+                  required
+                  autoComplete="current-password"
+                  value={current}
+                  onChange={(e) => setCurrent(e.currentTarget.value)}
+                  w={240}
+                />
               )}
-              <Button leftSection={<IconUpload size={16} />} disabled={problem !== null || needsPassword} loading={importer.isPending} onClick={runImport}>
+              <Button
+                leftSection={<IconUpload size={16} />}
+                disabled={problem !== null || needsPassword}
+                loading={importer.isPending}
+                onClick={runImport}
+              >
                 Import
               </Button>
             </>
           )}
           {canExport && (
-            <Button variant="default" leftSection={<IconDownload size={16} />} loading={exporting} onClick={() => void runExport()}>
+            <Button
+              variant="default"
+              leftSection={<IconDownload size={16} />}
+              loading={exporting}
+              onClick={() => void runExport()}
+            >
               Export
             </Button>
           )}

@@ -11,7 +11,10 @@ export function ServerInfoCard() {
   const { version, engine, compose, dataDir, composeDir, authDisabled } = info.data;
   const rows: [string, string][] = [
     ['Berth version', version],
-    ['Docker engine', engine.reachable ? `${engine.version ?? '?'} (API ${engine.apiVersion ?? '?'})` : 'not reachable'],
+    [
+      'Docker engine',
+      engine.reachable ? `${engine.version ?? '?'} (API ${engine.apiVersion ?? '?'})` : 'not reachable',
+    ],
     ['Compose CLI', compose.found ? `${compose.command ?? ''} ${compose.version ?? ''}`.trim() : 'not found'],
     ['Data folder', dataDir],
     ['Compose projects folder', composeDir],
@@ -30,7 +33,11 @@ export function ServerInfoCard() {
                 {label}
               </Table.Th>
               <Table.Td>
-                <Text size="sm" ff={label.includes('folder') ? 'monospace' : undefined} style={{ overflowWrap: 'anywhere' }}>
+                <Text
+                  size="sm"
+                  ff={label.includes('folder') ? 'monospace' : undefined}
+                  style={{ overflowWrap: 'anywhere' }}
+                >
                   {value}
                 </Text>
               </Table.Td>

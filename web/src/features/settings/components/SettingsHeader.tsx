@@ -1,6 +1,17 @@
 import type { ReactNode } from 'react';
 import { Badge } from '@mantine/core';
-import { IconBell, IconBrush, IconCalendarRepeat, IconCloudDownload, IconInfoCircle, IconListCheck, IconServer2, IconTrash, IconUsers, IconVariable } from '@tabler/icons-react';
+import {
+  IconBell,
+  IconBrush,
+  IconCalendarRepeat,
+  IconCloudDownload,
+  IconInfoCircle,
+  IconListCheck,
+  IconServer2,
+  IconTrash,
+  IconUsers,
+  IconVariable,
+} from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { environmentApi, pruneApi, settingsApi, usersApi } from '@berth/contract';
 import { PageHeader } from '../../../components/PageHeader';

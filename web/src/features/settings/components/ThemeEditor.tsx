@@ -5,9 +5,26 @@ import { IconDeviceFloppy, IconRestore } from '@tabler/icons-react';
 import { notifyPlain } from '../../../lib/notify';
 import { COLOR_NAMES, loadTheme, themeStore, useThemeState, type ColorName, type ThemeState } from '../../../lib/theme';
 
-const LABELS: Record<ColorName, string> = { primary: 'Primary', secondary: 'Secondary', background: 'Background', foreground: 'Foreground', tabs: 'Tabs' };
+const LABELS: Record<ColorName, string> = {
+  primary: 'Primary',
+  secondary: 'Secondary',
+  background: 'Background',
+  foreground: 'Foreground',
+  tabs: 'Tabs',
+};
 const HEX = /^#[0-9a-f]{6}$/i;
-const SWATCHES = ['#41b883', '#0069ff', '#5dacdf', '#e53935', '#fab005', '#7950f2', '#1a1b1e', '#25262b', '#ffffff', '#f5f7f8'];
+const SWATCHES = [
+  '#41b883',
+  '#0069ff',
+  '#5dacdf',
+  '#e53935',
+  '#fab005',
+  '#7950f2',
+  '#1a1b1e',
+  '#25262b',
+  '#ffffff',
+  '#f5f7f8',
+];
 
 /**
  * Settings → Theme: pick which colour to edit, change it (previewed live), switch dark mode;
@@ -73,9 +90,24 @@ export function ThemeEditor() {
               setColor(v);
             } else setTyping(v);
           }}
-          leftSection={<span aria-hidden style={{ width: 14, height: 14, borderRadius: 3, background: value, border: '1px solid var(--mantine-color-default-border)' }} />}
+          leftSection={
+            <span
+              aria-hidden
+              style={{
+                width: 14,
+                height: 14,
+                borderRadius: 3,
+                background: value,
+                border: '1px solid var(--mantine-color-default-border)',
+              }}
+            />
+          }
         />
-        <Switch label="Dark theme" checked={draft.dark} onChange={(e) => change({ ...draft, dark: e.currentTarget.checked })} />
+        <Switch
+          label="Dark theme"
+          checked={draft.dark}
+          onChange={(e) => change({ ...draft, dark: e.currentTarget.checked })}
+        />
         <Group>
           <Button
             leftSection={<IconDeviceFloppy size={16} />}

@@ -45,14 +45,17 @@ export function UpdatePanel() {
     <Card withBorder maw={720} style={{ background: 'var(--berth-surface)' }}>
       <Stack gap="md">
         <Text size="sm">
-          Updating pulls the newest image of Berth&apos;s own container and replaces the container with one of the same configuration. Berth restarts during the update
-          and you will be logged out; if the new version does not come up healthy, the previous one is started again.
+          Updating pulls the newest image of Berth&apos;s own container and replaces the container with one of the same
+          configuration. Berth restarts during the update and you will be logged out; if the new version does not come
+          up healthy, the previous one is started again.
         </Text>
         {check.isLoading && <Loader size="sm" aria-label="Checking for an update" />}
         {check.error && <Alert color="red">{errorMessage(check.error)}</Alert>}
         {check.data && (
           <Text size="sm" c={check.data.updatable ? undefined : 'dimmed'} data-testid="update-status">
-            {check.data.updatable ? `A newer image of ${check.data.image ?? 'Berth'} is available.` : (check.data.reason ?? 'Berth is up to date.')}
+            {check.data.updatable
+              ? `A newer image of ${check.data.image ?? 'Berth'} is available.`
+              : (check.data.reason ?? 'Berth is up to date.')}
           </Text>
         )}
         {last && (
@@ -63,12 +66,29 @@ export function UpdatePanel() {
         {started && <Alert color="blue">{SELF_UPDATE_MESSAGE}</Alert>}
         <Group align="flex-end">
           {!authDisabled && check.data?.updatable && !started && (
-            <PasswordField label="Current Password" required autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.currentTarget.value)} w={240} />
+            <PasswordField
+              label="Current Password"
+              required
+              autoComplete="current-password"
+              value={current}
+              onChange={(e) => setCurrent(e.currentTarget.value)}
+              w={240}
+            />
           )}
-          <Button leftSection={<IconCloudDownload size={16} />} disabled={!check.data?.updatable || started || (!authDisabled && !current)} loading={update.isPending} onClick={start}>
+          <Button
+            leftSection={<IconCloudDownload size={16} />}
+            disabled={!check.data?.updatable || started || (!authDisabled && !current)}
+            loading={update.isPending}
+            onClick={start}
+          >
             Update Berth
           </Button>
-          <Button variant="default" leftSection={<IconRefresh size={16} />} loading={check.isFetching} onClick={() => void check.refetch()}>
+          <Button
+            variant="default"
+            leftSection={<IconRefresh size={16} />}
+            loading={check.isFetching}
+            onClick={() => void check.refetch()}
+          >
             Check again
           </Button>
         </Group>

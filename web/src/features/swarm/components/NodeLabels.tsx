@@ -19,7 +19,12 @@ export function NodeLabels({ node }: { node: SwarmNode }) {
       ))}
       <Can route={swarmApi.updateNode}>
         <Tooltip label="Edit labels">
-          <ActionIcon size="sm" variant="subtle" aria-label={`Edit labels of ${node.hostname}`} onClick={() => setEditing(true)}>
+          <ActionIcon
+            size="sm"
+            variant="subtle"
+            aria-label={`Edit labels of ${node.hostname}`}
+            onClick={() => setEditing(true)}
+          >
             <IconPencil size={14} />
           </ActionIcon>
         </Tooltip>
@@ -36,7 +41,8 @@ function LabelsForm({ node, onDone }: { node: SwarmNode; onDone: () => void }) {
   const [rows, setRows] = useState<Row[]>(() => Object.entries(node.labels).map(([key, value]) => ({ key, value })));
   const patch = (i: number, p: Partial<Row>) => setRows((rs) => rs.map((r, n) => (n === i ? { ...r, ...p } : r)));
   const keys = rows.map((r) => r.key.trim());
-  const keyError = (i: number) => (!keys[i] ? 'A label needs a name.' : keys.indexOf(keys[i]!) !== i ? 'This name is used twice.' : undefined);
+  const keyError = (i: number) =>
+    !keys[i] ? 'A label needs a name.' : keys.indexOf(keys[i]!) !== i ? 'This name is used twice.' : undefined;
   const valid = rows.every((_, i) => !keyError(i));
   const save = () =>
     update.mutate(
@@ -52,15 +58,39 @@ function LabelsForm({ node, onDone }: { node: SwarmNode; onDone: () => void }) {
     <Stack gap="xs">
       {rows.map((r, i) => (
         <Group key={i} align="flex-start" gap="xs" wrap="nowrap">
-          <TextInput aria-label={`Label ${i + 1} name`} placeholder="zone" style={{ flex: 1 }} value={r.key} error={keyError(i)} onChange={(e) => patch(i, { key: e.currentTarget.value })} />
-          <TextInput aria-label={`Label ${i + 1} value`} placeholder="eu-1" style={{ flex: 1 }} value={r.value} onChange={(e) => patch(i, { value: e.currentTarget.value })} />
-          <ActionIcon mt={4} variant="subtle" color="red" aria-label={`Remove label ${i + 1}`} onClick={() => setRows((rs) => rs.filter((_, n) => n !== i))}>
+          <TextInput
+            aria-label={`Label ${i + 1} name`}
+            placeholder="zone"
+            style={{ flex: 1 }}
+            value={r.key}
+            error={keyError(i)}
+            onChange={(e) => patch(i, { key: e.currentTarget.value })}
+          />
+          <TextInput
+            aria-label={`Label ${i + 1} value`}
+            placeholder="eu-1"
+            style={{ flex: 1 }}
+            value={r.value}
+            onChange={(e) => patch(i, { value: e.currentTarget.value })}
+          />
+          <ActionIcon
+            mt={4}
+            variant="subtle"
+            color="red"
+            aria-label={`Remove label ${i + 1}`}
+            onClick={() => setRows((rs) => rs.filter((_, n) => n !== i))}
+          >
             <IconTrash size={16} />
           </ActionIcon>
         </Group>
       ))}
       <Group>
-        <Button size="xs" variant="default" leftSection={<IconPlus size={14} />} onClick={() => setRows((rs) => [...rs, { key: '', value: '' }])}>
+        <Button
+          size="xs"
+          variant="default"
+          leftSection={<IconPlus size={14} />}
+          onClick={() => setRows((rs) => [...rs, { key: '', value: '' }])}
+        >
           Add label
         </Button>
       </Group>

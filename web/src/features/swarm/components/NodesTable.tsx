@@ -21,7 +21,11 @@ function Availability({ node }: { node: SwarmNode }) {
       value={node.availability}
       disabled={update.isPending || !canUpdate}
       onChange={(v) =>
-        v && update.mutate({ id: node.id, body: { availability: v as SwarmNode['availability'] } }, { onSuccess: (n) => notifySuccess(`${n.hostname} is now ${n.availability}.`) })
+        v &&
+        update.mutate(
+          { id: node.id, body: { availability: v as SwarmNode['availability'] } },
+          { onSuccess: (n) => notifySuccess(`${n.hostname} is now ${n.availability}.`) },
+        )
       }
     />
   );
@@ -30,10 +34,27 @@ function Availability({ node }: { node: SwarmNode }) {
 const columns: Column<SwarmNode>[] = [
   { key: 'hostname', header: 'Hostname', sortable: true },
   { key: 'role', header: 'Role', sortable: true, render: (n) => <NodeRole node={n} /> },
-  { key: 'state', header: 'Status', sortable: true, render: (n) => <Badge color={n.state === 'ready' ? 'green' : 'red'} variant="light">{n.state}</Badge> },
+  {
+    key: 'state',
+    header: 'Status',
+    sortable: true,
+    render: (n) => (
+      <Badge color={n.state === 'ready' ? 'green' : 'red'} variant="light">
+        {n.state}
+      </Badge>
+    ),
+  },
   { key: 'availability', header: 'Availability', sortable: true, render: (n) => <Availability node={n} /> },
   { key: 'engineVersion', header: 'Engine', sortable: true },
-  { key: 'addr', header: 'Address', render: (n) => <Text ff="monospace" size="sm">{n.addr}</Text> },
+  {
+    key: 'addr',
+    header: 'Address',
+    render: (n) => (
+      <Text ff="monospace" size="sm">
+        {n.addr}
+      </Text>
+    ),
+  },
   { key: 'resources', header: 'Resources', render: (n) => `${n.nanoCpus / 1e9} CPU, ${formatBytes(n.memoryBytes)}` },
   { key: 'labels', header: 'Labels', render: (n) => <NodeLabels node={n} /> },
 ];
@@ -44,7 +65,15 @@ export function NodesTable() {
   return (
     <>
       {nodes.error && <Text c="red">{nodes.error.message}</Text>}
-      <DataTable label="Nodes" data={nodes.data} columns={columns} rowKey={(n) => n.id} searchPlaceholder="Search nodes" loading={nodes.isLoading} emptyText="No nodes." />
+      <DataTable
+        label="Nodes"
+        data={nodes.data}
+        columns={columns}
+        rowKey={(n) => n.id}
+        searchPlaceholder="Search nodes"
+        loading={nodes.isLoading}
+        emptyText="No nodes."
+      />
     </>
   );
 }

@@ -44,7 +44,15 @@ export function ScaleControl({ service }: { service: SwarmService }) {
       <Popover.Target>
         <Group gap={6} wrap="nowrap" onClick={(e) => e.stopPropagation()}>
           <Text size="sm" w={40}>{`${running} /`}</Text>
-          <NumberInput aria-label={`Replicas of ${service.name}`} size="xs" w={80} min={0} max={1000} value={target} onChange={(v) => setValue(typeof v === 'number' ? v : null)} />
+          <NumberInput
+            aria-label={`Replicas of ${service.name}`}
+            size="xs"
+            w={80}
+            min={0}
+            max={1000}
+            value={target}
+            onChange={(v) => setValue(typeof v === 'number' ? v : null)}
+          />
           {target !== desired && (
             <Tooltip label="Scale">
               <ActionIcon aria-label={`Scale ${service.name}`} onClick={apply} loading={update.isPending}>

@@ -15,16 +15,34 @@ import { ServiceLogs } from './ServiceLogs';
 
 const taskColumns: Column<SwarmTask>[] = [
   { key: 'slot', header: 'Slot', sortable: true, render: (t) => t.slot ?? '-' },
-  { key: 'state', header: 'State', sortable: true, render: (t) => <Badge variant="light" color={t.state === 'running' ? 'green' : 'gray'}>{t.state}</Badge> },
+  {
+    key: 'state',
+    header: 'State',
+    sortable: true,
+    render: (t) => (
+      <Badge variant="light" color={t.state === 'running' ? 'green' : 'gray'}>
+        {t.state}
+      </Badge>
+    ),
+  },
   { key: 'desiredState', header: 'Desired', sortable: true },
-  { key: 'image', header: 'Image', render: (t) => <Text size="sm" ff="monospace">{t.image}</Text> },
+  {
+    key: 'image',
+    header: 'Image',
+    render: (t) => (
+      <Text size="sm" ff="monospace">
+        {t.image}
+      </Text>
+    ),
+  },
   { key: 'message', header: 'Message', render: (t) => t.error ?? t.message },
   { key: 'updatedAt', header: 'Updated', sortable: true, render: (t) => formatDate(t.updatedAt) },
 ];
 
 function resources(s: ServiceDetail): string {
   const r = s.resources;
-  const part = (cpu: number | null, mem: number | null) => [cpu !== null && `${cpu} CPU`, mem !== null && formatBytes(mem)].filter(Boolean).join(', ') || 'none';
+  const part = (cpu: number | null, mem: number | null) =>
+    [cpu !== null && `${cpu} CPU`, mem !== null && formatBytes(mem)].filter(Boolean).join(', ') || 'none';
   return `limits ${part(r.cpuLimit, r.memoryLimitBytes)}; reservations ${part(r.cpuReservation, r.memoryReservationBytes)}`;
 }
 
@@ -50,7 +68,12 @@ export function ServiceDetails({ id }: { id: string }) {
           </Button>
         </Can>
         <Can route={swarmApi.rollbackService}>
-          <Button variant="default" disabled={!s.canRollback} loading={rollback.isPending} onClick={() => rollback.mutate(s.id, { onSuccess: () => notifySuccess(`${s.name} is rolling back.`) })}>
+          <Button
+            variant="default"
+            disabled={!s.canRollback}
+            loading={rollback.isPending}
+            onClick={() => rollback.mutate(s.id, { onSuccess: () => notifySuccess(`${s.name} is rolling back.`) })}
+          >
             Rollback
           </Button>
         </Can>
@@ -60,7 +83,9 @@ export function ServiceDetails({ id }: { id: string }) {
           </Button>
         </Can>
       </Group>
-      {editing && <ServiceEdit service={s} reread={async () => (await service.refetch()).data} onDone={() => setEditing(false)} />}
+      {editing && (
+        <ServiceEdit service={s} reread={async () => (await service.refetch()).data} onDone={() => setEditing(false)} />
+      )}
       <FieldGrid
         fields={[
           { label: 'Image', value: s.image, mono: true },
@@ -72,17 +97,37 @@ export function ServiceDetails({ id }: { id: string }) {
           { label: 'Secrets', value: s.secrets.join(', ') },
           { label: 'Configs', value: s.configs.map((c) => `${c.name} → ${c.target}`).join(', ') },
           { label: 'Constraints', value: s.constraints.join(', ') },
-          { label: 'Mounts', value: s.mounts.map((m) => `${m.type} ${m.source || '-'} → ${m.target}${m.readOnly ? ' (ro)' : ''}`).join(', ') || '-' },
+          {
+            label: 'Mounts',
+            value:
+              s.mounts
+                .map((m) => `${m.type} ${m.source || '-'} → ${m.target}${m.readOnly ? ' (ro)' : ''}`)
+                .join(', ') || '-',
+          },
           { label: 'Resources', value: resources(s) },
-          { label: 'Restart', value: `${s.restartPolicy.condition}, delay ${s.restartPolicy.delaySeconds} s, ${s.restartPolicy.maxAttempts || 'unlimited'} attempts` },
-          { label: 'Update policy', value: `${s.updatePolicy.parallelism} at a time, ${s.updatePolicy.order}, on failure ${s.updatePolicy.failureAction}` },
+          {
+            label: 'Restart',
+            value: `${s.restartPolicy.condition}, delay ${s.restartPolicy.delaySeconds} s, ${s.restartPolicy.maxAttempts || 'unlimited'} attempts`,
+          },
+          {
+            label: 'Update policy',
+            value: `${s.updatePolicy.parallelism} at a time, ${s.updatePolicy.order}, on failure ${s.updatePolicy.failureAction}`,
+          },
           { label: 'Created', value: formatDate(s.createdAt) },
         ]}
       />
       <Title order={3} size="h4">
         Tasks
       </Title>
-      <DataTable label="Tasks" data={tasks.data} columns={taskColumns} rowKey={(t) => t.id} loading={tasks.isLoading} emptyText="No tasks." pageSize={15} />
+      <DataTable
+        label="Tasks"
+        data={tasks.data}
+        columns={taskColumns}
+        rowKey={(t) => t.id}
+        loading={tasks.isLoading}
+        emptyText="No tasks."
+        pageSize={15}
+      />
       <Title order={3} size="h4">
         Logs
       </Title>

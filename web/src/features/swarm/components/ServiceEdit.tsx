@@ -11,7 +11,15 @@ import { StaleServiceNotice } from './StaleServiceNotice';
  * form does not). Saving sends that version: if the service changed meanwhile the engine's
  * version moved and the server answers 409, shown as such with a reload of the form.
  */
-export function ServiceEdit({ service, reread, onDone }: { service: ServiceDetail; reread: () => Promise<ServiceDetail | undefined>; onDone: () => void }) {
+export function ServiceEdit({
+  service,
+  reread,
+  onDone,
+}: {
+  service: ServiceDetail;
+  reread: () => Promise<ServiceDetail | undefined>;
+  onDone: () => void;
+}) {
   const update = useUpdateService({ notifyError: false });
   const [opened, setOpened] = useState(service);
   const reload = async () => {
@@ -27,7 +35,11 @@ export function ServiceEdit({ service, reread, onDone }: { service: ServiceDetai
       submitLabel="Update"
       pending={update.isPending}
       error={update.error}
-      errorNotice={isStaleWrite(update.error) ? <StaleServiceNotice change="edit" next="edit its current settings" onReload={reload} /> : undefined}
+      errorNotice={
+        isStaleWrite(update.error) ? (
+          <StaleServiceNotice change="edit" next="edit its current settings" onReload={reload} />
+        ) : undefined
+      }
       onSubmit={(f) =>
         update.mutate(
           { id: opened.id, body: toUpdateBody(f, opened.version) },

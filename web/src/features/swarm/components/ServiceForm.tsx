@@ -1,5 +1,17 @@
 import { useMemo, useState, type FormEvent, type ReactNode } from 'react';
-import { Alert, Button, Group, MultiSelect, NumberInput, Paper, SegmentedControl, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Group,
+  MultiSelect,
+  NumberInput,
+  Paper,
+  SegmentedControl,
+  SimpleGrid,
+  Stack,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
 import type { ServiceDetail } from '@berth/contract';
 import { errorMessage } from '../../../lib/notify';
 import { useSwarmObjects } from '../api';
@@ -26,7 +38,15 @@ export interface ServiceFormProps {
  * secrets, labels; mounts, resources, restart and update policies in collapsible sections. A
  * field's error is the form's own (once touched) or the one the server's 4xx named.
  */
-export function ServiceForm({ initial, editing, submitLabel, pending, error, onSubmit, errorNotice }: ServiceFormProps) {
+export function ServiceForm({
+  initial,
+  editing,
+  submitLabel,
+  pending,
+  error,
+  onSubmit,
+  errorNotice,
+}: ServiceFormProps) {
   const [form, setForm] = useState<Form>(initial);
   const [touched, setTouched] = useState(false);
   const secrets = useSwarmObjects('secrets');
@@ -37,11 +57,29 @@ export function ServiceForm({ initial, editing, submitLabel, pending, error, onS
   const errorFor = (path: string) => {
     const top = path.split('.')[0] as keyof Form;
     const own = touched || form[top] !== initial[top] ? errors[path] : undefined;
-    return own ?? server[path] ?? (LIST_FIELDS.has(path) ? Object.entries(server).find(([k]) => k.startsWith(`${path}.`))?.[1] : undefined);
+    return (
+      own ??
+      server[path] ??
+      (LIST_FIELDS.has(path) ? Object.entries(server).find(([k]) => k.startsWith(`${path}.`))?.[1] : undefined)
+    );
   };
   const shown = (key: keyof Form) => errorFor(key);
-  const area = (key: 'command' | 'env' | 'ports' | 'constraints' | 'labels' | 'networks', label: string, placeholder: string, description?: string) => (
-    <Textarea label={label} description={description} placeholder={placeholder} autosize minRows={2} value={form[key]} error={shown(key)} onChange={(e) => set(key, e.currentTarget.value)} />
+  const area = (
+    key: 'command' | 'env' | 'ports' | 'constraints' | 'labels' | 'networks',
+    label: string,
+    placeholder: string,
+    description?: string,
+  ) => (
+    <Textarea
+      label={label}
+      description={description}
+      placeholder={placeholder}
+      autosize
+      minRows={2}
+      value={form[key]}
+      error={shown(key)}
+      onChange={(e) => set(key, e.currentTarget.value)}
+    />
   );
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -59,8 +97,24 @@ export function ServiceForm({ initial, editing, submitLabel, pending, error, onS
           ))}
         <Paper withBorder p="md">
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput label="Name" required disabled={Boolean(editing)} value={form.name} error={shown('name')} onChange={(e) => set('name', e.currentTarget.value)} autoComplete="off" />
-            <TextInput label="Image" required value={form.image} error={shown('image')} onChange={(e) => set('image', e.currentTarget.value)} placeholder="nginx:alpine" autoComplete="off" />
+            <TextInput
+              label="Name"
+              required
+              disabled={Boolean(editing)}
+              value={form.name}
+              error={shown('name')}
+              onChange={(e) => set('name', e.currentTarget.value)}
+              autoComplete="off"
+            />
+            <TextInput
+              label="Image"
+              required
+              value={form.image}
+              error={shown('image')}
+              onChange={(e) => set('image', e.currentTarget.value)}
+              placeholder="nginx:alpine"
+              autoComplete="off"
+            />
             <Stack gap={4}>
               <SegmentedControl
                 aria-label="Mode"
@@ -74,22 +128,56 @@ export function ServiceForm({ initial, editing, submitLabel, pending, error, onS
               />
             </Stack>
             {form.mode === 'replicated' && (
-              <NumberInput label="Replicas" min={0} max={1000} value={form.replicas} error={shown('replicas')} onChange={(v) => set('replicas', typeof v === 'number' ? v : 0)} />
+              <NumberInput
+                label="Replicas"
+                min={0}
+                max={1000}
+                value={form.replicas}
+                error={shown('replicas')}
+                onChange={(v) => set('replicas', typeof v === 'number' ? v : 0)}
+              />
             )}
           </SimpleGrid>
         </Paper>
         <Paper withBorder p="md">
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            {area('command', 'Command', 'sh\n-c\necho hello; sleep 3600', 'One argument per line; replaces the image command.')}
-            {area('env', 'Environment', 'KEY=value', editing ? 'KEY=value per line; left empty, the current variables stay.' : 'KEY=value per line.')}
-            {area('ports', 'Ports', '8080:80\n53:53/udp host', 'published:target[/protocol] [host]; ingress by default.')}
+            {area(
+              'command',
+              'Command',
+              'sh\n-c\necho hello; sleep 3600',
+              'One argument per line; replaces the image command.',
+            )}
+            {area(
+              'env',
+              'Environment',
+              'KEY=value',
+              editing ? 'KEY=value per line; left empty, the current variables stay.' : 'KEY=value per line.',
+            )}
+            {area(
+              'ports',
+              'Ports',
+              '8080:80\n53:53/udp host',
+              'published:target[/protocol] [host]; ingress by default.',
+            )}
             {area('constraints', 'Placement constraints', 'node.role==manager')}
             {area('networks', 'Networks', 'my-overlay', 'One overlay network per line.')}
             {area('labels', 'Labels', 'com.example.team=web')}
-            <MultiSelect label="Secrets" data={secrets.data?.map((s) => s.name) ?? []} value={form.secrets} onChange={(v) => set('secrets', v)} searchable clearable />
+            <MultiSelect
+              label="Secrets"
+              data={secrets.data?.map((s) => s.name) ?? []}
+              value={form.secrets}
+              onChange={(v) => set('secrets', v)}
+              searchable
+              clearable
+            />
           </SimpleGrid>
         </Paper>
-        <ServiceFormSections form={form} set={set} errorFor={errorFor} errorPaths={[...Object.keys(server), ...(touched ? Object.keys(errors) : [])]} />
+        <ServiceFormSections
+          form={form}
+          set={set}
+          errorFor={errorFor}
+          errorPaths={[...Object.keys(server), ...(touched ? Object.keys(errors) : [])]}
+        />
         <Group>
           <Button type="submit" loading={pending}>
             {submitLabel}

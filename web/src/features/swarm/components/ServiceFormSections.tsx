@@ -13,11 +13,18 @@ interface Props {
 }
 
 /** The API field each section edits (its errors' prefix). */
-const SECTIONS = { mounts: 'mounts', resources: 'resources', restart: 'restartPolicy', update: 'updatePolicy' } as const;
+const SECTIONS = {
+  mounts: 'mounts',
+  resources: 'resources',
+  restart: 'restartPolicy',
+  update: 'updatePolicy',
+} as const;
 
 const limits = (f: ServiceForm) => {
   const r = f.resources;
-  const parts = [r.cpuLimit !== '' && `${r.cpuLimit} CPU`, r.memoryLimitMiB !== '' && `${r.memoryLimitMiB} MiB`].filter(Boolean);
+  const parts = [r.cpuLimit !== '' && `${r.cpuLimit} CPU`, r.memoryLimitMiB !== '' && `${r.memoryLimitMiB} MiB`].filter(
+    Boolean,
+  );
   return parts.length ? `limit ${parts.join(', ')}` : 'no limits';
 };
 

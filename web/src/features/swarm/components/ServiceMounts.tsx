@@ -21,7 +21,11 @@ export function ServiceMounts({ mounts, onChange, errorFor }: Props) {
   const whole = errorFor('mounts');
   return (
     <Stack gap="xs">
-      {mounts.length === 0 && <Text size="sm" c="dimmed">No mounts.</Text>}
+      {mounts.length === 0 && (
+        <Text size="sm" c="dimmed">
+          No mounts.
+        </Text>
+      )}
       {mounts.map((m, i) => (
         <Group key={i} align="flex-start" gap="xs" wrap="nowrap">
           <Select
@@ -49,8 +53,20 @@ export function ServiceMounts({ mounts, onChange, errorFor }: Props) {
             error={errorFor(`mounts.${i}.target`)}
             onChange={(e) => patch(i, { target: e.currentTarget.value })}
           />
-          <Checkbox mt={8} label="Read-only" checked={m.readOnly} disabled={m.type === 'tmpfs'} onChange={(e) => patch(i, { readOnly: e.currentTarget.checked })} />
-          <ActionIcon mt={4} variant="subtle" color="red" aria-label={`Remove mount ${i + 1}`} onClick={() => onChange(mounts.filter((_, n) => n !== i))}>
+          <Checkbox
+            mt={8}
+            label="Read-only"
+            checked={m.readOnly}
+            disabled={m.type === 'tmpfs'}
+            onChange={(e) => patch(i, { readOnly: e.currentTarget.checked })}
+          />
+          <ActionIcon
+            mt={4}
+            variant="subtle"
+            color="red"
+            aria-label={`Remove mount ${i + 1}`}
+            onClick={() => onChange(mounts.filter((_, n) => n !== i))}
+          >
             <IconTrash size={16} />
           </ActionIcon>
         </Group>
@@ -61,7 +77,12 @@ export function ServiceMounts({ mounts, onChange, errorFor }: Props) {
         </Text>
       )}
       <Group>
-        <Button size="xs" variant="default" leftSection={<IconPlus size={14} />} onClick={() => onChange([...mounts, { type: 'volume', source: '', target: '', readOnly: false }])}>
+        <Button
+          size="xs"
+          variant="default"
+          leftSection={<IconPlus size={14} />}
+          onClick={() => onChange([...mounts, { type: 'volume', source: '', target: '', readOnly: false }])}
+        >
           Add mount
         </Button>
       </Group>

@@ -15,7 +15,12 @@ interface NumberFieldProps<T> {
  * One number of a policy: `field` is the form's key, `apiField` the API's (for the error shown);
  * `blank` lets it be empty (no limit), else empty means 0; `whole` allows no decimals.
  */
-function numberField<T extends object>(p: NumberFieldProps<T>, field: keyof T & string, label: string, o: { apiField?: string; description?: string; max?: number; blank?: boolean; whole?: boolean } = {}) {
+function numberField<T extends object>(
+  p: NumberFieldProps<T>,
+  field: keyof T & string,
+  label: string,
+  o: { apiField?: string; description?: string; max?: number; blank?: boolean; whole?: boolean } = {},
+) {
   const raw = p.value[field] as number | '';
   return (
     <NumberInput
@@ -32,7 +37,12 @@ function numberField<T extends object>(p: NumberFieldProps<T>, field: keyof T & 
   );
 }
 
-function selectField<T extends object>(p: NumberFieldProps<T>, field: keyof T & string, label: string, data: { value: string; label: string }[]) {
+function selectField<T extends object>(
+  p: NumberFieldProps<T>,
+  field: keyof T & string,
+  label: string,
+  data: { value: string; label: string }[],
+) {
   return (
     <Select
       label={label}
@@ -52,10 +62,26 @@ export function ResourcesFields(props: Props<ResourcesForm>) {
   const p = { ...props, api: 'resources' };
   return (
     <SimpleGrid cols={{ base: 1, sm: 2 }}>
-      {numberField(p, 'cpuLimit', 'CPU limit', { description: 'CPUs, e.g. 0.5; blank: no limit', max: 1024, blank: true })}
-      {numberField(p, 'memoryLimitMiB', 'Memory limit (MiB)', { apiField: 'memoryLimitBytes', description: 'Blank: no limit', blank: true })}
-      {numberField(p, 'cpuReservation', 'CPU reservation', { description: 'CPUs a node must have free', max: 1024, blank: true })}
-      {numberField(p, 'memoryReservationMiB', 'Memory reservation (MiB)', { apiField: 'memoryReservationBytes', description: 'Memory a node must have free', blank: true })}
+      {numberField(p, 'cpuLimit', 'CPU limit', {
+        description: 'CPUs, e.g. 0.5; blank: no limit',
+        max: 1024,
+        blank: true,
+      })}
+      {numberField(p, 'memoryLimitMiB', 'Memory limit (MiB)', {
+        apiField: 'memoryLimitBytes',
+        description: 'Blank: no limit',
+        blank: true,
+      })}
+      {numberField(p, 'cpuReservation', 'CPU reservation', {
+        description: 'CPUs a node must have free',
+        max: 1024,
+        blank: true,
+      })}
+      {numberField(p, 'memoryReservationMiB', 'Memory reservation (MiB)', {
+        apiField: 'memoryReservationBytes',
+        description: 'Memory a node must have free',
+        blank: true,
+      })}
     </SimpleGrid>
   );
 }
@@ -72,7 +98,10 @@ export function RestartFields(props: Props<RestartForm>) {
       ])}
       {numberField(p, 'delaySeconds', 'Restart delay (s)', { max: 86400 })}
       {numberField(p, 'maxAttempts', 'Max attempts', { description: '0: no limit', max: 10000, whole: true })}
-      {numberField(p, 'windowSeconds', 'Window (s)', { description: 'How long a restart is watched before the next attempt counts; 0: unbounded', max: 86400 })}
+      {numberField(p, 'windowSeconds', 'Window (s)', {
+        description: 'How long a restart is watched before the next attempt counts; 0: unbounded',
+        max: 86400,
+      })}
     </SimpleGrid>
   );
 }
@@ -82,7 +111,11 @@ export function UpdateFields(props: Props<UpdateForm>) {
   const p = { ...props, api: 'updatePolicy' };
   return (
     <SimpleGrid cols={{ base: 1, sm: 2 }}>
-      {numberField(p, 'parallelism', 'Parallelism', { description: 'Tasks updated at once; 0: all', max: 1000, whole: true })}
+      {numberField(p, 'parallelism', 'Parallelism', {
+        description: 'Tasks updated at once; 0: all',
+        max: 1000,
+        whole: true,
+      })}
       {numberField(p, 'delaySeconds', 'Update delay (s)', { max: 86400 })}
       {selectField(p, 'failureAction', 'On failure', [
         { value: 'pause', label: 'Pause' },

@@ -11,17 +11,44 @@ import { notifySuccess } from '../../../lib/notify';
 import { useRemoveService, useServices } from '../api';
 import { ScaleControl } from './ScaleControl';
 
-const ports = (s: SwarmService) => s.ports.map((p) => `${p.published ?? '*'}:${p.target}/${p.protocol}${p.mode === 'host' ? ' (host)' : ''}`).join(', ') || '-';
+const ports = (s: SwarmService) =>
+  s.ports
+    .map((p) => `${p.published ?? '*'}:${p.target}/${p.protocol}${p.mode === 'host' ? ' (host)' : ''}`)
+    .join(', ') || '-';
 
 const columns: Column<SwarmService>[] = [
   { key: 'name', header: 'Name', sortable: true },
-  { key: 'image', header: 'Image', sortable: true, render: (s) => <Text size="sm" ff="monospace">{s.image}</Text> },
+  {
+    key: 'image',
+    header: 'Image',
+    sortable: true,
+    render: (s) => (
+      <Text size="sm" ff="monospace">
+        {s.image}
+      </Text>
+    ),
+  },
   { key: 'mode', header: 'Mode', sortable: true },
-  { key: 'replicas', header: 'Replicas', sortValue: (s) => s.replicas.desired, render: (s) => <ScaleControl service={s} /> },
+  {
+    key: 'replicas',
+    header: 'Replicas',
+    sortValue: (s) => s.replicas.desired,
+    render: (s) => <ScaleControl service={s} />,
+  },
   { key: 'ports', header: 'Ports', render: ports },
-  { key: 'updateStatus', header: 'Update', render: (s) => (s.updateStatus ? <Badge variant="light">{s.updateStatus.state}</Badge> : '-') },
+  {
+    key: 'updateStatus',
+    header: 'Update',
+    render: (s) => (s.updateStatus ? <Badge variant="light">{s.updateStatus.state}</Badge> : '-'),
+  },
   { key: 'stack', header: 'Stack', sortable: true, sortValue: (s) => s.stack ?? '', render: (s) => s.stack ?? '-' },
-  { key: 'updatedAt', header: 'Updated', sortable: true, sortValue: (s) => toDate(s.updatedAt)?.getTime(), render: (s) => formatDate(s.updatedAt) },
+  {
+    key: 'updatedAt',
+    header: 'Updated',
+    sortable: true,
+    sortValue: (s) => toDate(s.updatedAt)?.getTime(),
+    render: (s) => formatDate(s.updatedAt),
+  },
 ];
 
 /** Swarm services with inline scaling, a link to create one, and removal. */
@@ -48,11 +75,25 @@ export function ServicesTable() {
         searchPlaceholder="Search services"
         loading={services.isLoading}
         onRowClick={open}
-        rowMenu={(s) => <RowMenu name={s.name} onView={() => open(s)} onDelete={() => setRemoving(s)} deleteRoute={swarmApi.removeService} />}
+        rowMenu={(s) => (
+          <RowMenu
+            name={s.name}
+            onView={() => open(s)}
+            onDelete={() => setRemoving(s)}
+            deleteRoute={swarmApi.removeService}
+          />
+        )}
         emptyText="No services."
         toolbar={<AddAction label="Create Service" route={swarmApi.createService} to="/swarm/services/new" />}
       />
-      <ConfirmDialog opened={removing !== null} title="Remove the service?" confirmLabel="Remove" loading={remove.isPending} onConfirm={confirm} onCancel={() => setRemoving(null)}>
+      <ConfirmDialog
+        opened={removing !== null}
+        title="Remove the service?"
+        confirmLabel="Remove"
+        loading={remove.isPending}
+        onConfirm={confirm}
+        onCancel={() => setRemoving(null)}
+      >
         {`The service ${removing?.name ?? ''} and its tasks will be removed.`}
       </ConfirmDialog>
     </>

@@ -31,7 +31,16 @@ function Editor({ name: fixedName, initial }: { name: string | null; initial: st
   };
   return (
     <Stack>
-      {fixedName === null && <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} placeholder="my-stack" autoComplete="off" />}
+      {fixedName === null && (
+        <TextInput
+          label="Name"
+          required
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          placeholder="my-stack"
+          autoComplete="off"
+        />
+      )}
       {deploy.error && (
         <Alert color="red" title="The stack was not deployed">
           {errorMessage(deploy.error)}
@@ -61,7 +70,9 @@ export function StackEditor({ name }: { name: string | null }) {
   return (
     <Stack>
       <Text size="sm">{`${s.services} service(s), ${s.running} / ${s.desired} tasks running: ${s.serviceList.map((x) => x.name).join(', ') || 'none'}`}</Text>
-      {!s.hasFile && <Alert color="yellow">This stack was deployed outside Berth; write its file here to manage it.</Alert>}
+      {!s.hasFile && (
+        <Alert color="yellow">This stack was deployed outside Berth; write its file here to manage it.</Alert>
+      )}
       {s.hasFile && s.services === 0 && <Alert color="blue">Not deployed yet: review the file, then Deploy.</Alert>}
       <Editor key={s.name} name={s.name} initial={s.content ?? ''} />
     </Stack>

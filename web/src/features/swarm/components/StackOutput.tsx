@@ -28,7 +28,11 @@ export function StackOutput({ name }: { name: string }) {
     <Card withBorder aria-label="Stack output">
       <Group justify="space-between" mb="xs">
         <Title order={3} size="h5">{`docker stack ${output.action} ${name}`}</Title>
-        {output.running ? <Badge>running</Badge> : output.ended && <Badge color={output.ended.ok ? 'green' : 'red'}>{output.ended.ok ? 'done' : 'failed'}</Badge>}
+        {output.running ? (
+          <Badge>running</Badge>
+        ) : (
+          output.ended && <Badge color={output.ended.ok ? 'green' : 'red'}>{output.ended.ok ? 'done' : 'failed'}</Badge>
+        )}
       </Group>
       <ScrollArea.Autosize mah={300} viewportRef={viewport}>
         <Text component="pre" size="xs" ff="monospace" style={{ whiteSpace: 'pre-wrap', margin: 0 }}>

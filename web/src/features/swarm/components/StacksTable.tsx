@@ -34,7 +34,14 @@ export function StacksTable() {
         searchPlaceholder="Search stacks"
         loading={stacks.isLoading}
         onRowClick={open}
-        rowMenu={(s) => <RowMenu name={s.name} onView={() => open(s)} onDelete={() => setRemoving(s)} deleteRoute={swarmApi.removeStack} />}
+        rowMenu={(s) => (
+          <RowMenu
+            name={s.name}
+            onView={() => open(s)}
+            onDelete={() => setRemoving(s)}
+            deleteRoute={swarmApi.removeStack}
+          />
+        )}
         emptyText="No stacks."
         toolbar={<AddAction label="Deploy Stack" route={swarmApi.deployStack} to="/swarm/stacks/new" />}
       />
@@ -43,7 +50,13 @@ export function StacksTable() {
         title="Remove the stack?"
         confirmLabel="Remove"
         loading={remove.isPending}
-        onConfirm={() => removing && remove.mutate(removing.name, { onSuccess: (r) => notifySuccess(`Stack ${r.removed} removed.`), onSettled: () => setRemoving(null) })}
+        onConfirm={() =>
+          removing &&
+          remove.mutate(removing.name, {
+            onSuccess: (r) => notifySuccess(`Stack ${r.removed} removed.`),
+            onSettled: () => setRemoving(null),
+          })
+        }
         onCancel={() => setRemoving(null)}
       >
         {`The stack ${removing?.name ?? ''} (its services, networks, configs and secrets) will be removed.`}

@@ -6,7 +6,15 @@ import { Alert, Button, Group, Text } from '@mantine/core';
  * a Reload that reads the service again. `change` names what was refused, `next` what a reload lets
  * the user do.
  */
-export function StaleServiceNotice({ change, next, onReload }: { change: string; next: string; onReload: () => Promise<unknown> }) {
+export function StaleServiceNotice({
+  change,
+  next,
+  onReload,
+}: {
+  change: string;
+  next: string;
+  onReload: () => Promise<unknown>;
+}) {
   const [reloading, setReloading] = useState(false);
   const reload = () => {
     setReloading(true);

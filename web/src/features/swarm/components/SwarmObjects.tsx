@@ -38,7 +38,13 @@ function CreateForm({ kind }: { kind: SwarmObjectKind }) {
     <Paper withBorder p="md" component="form" onSubmit={submit} aria-label={`Create ${one}`}>
       <Stack>
         {create.error && <Alert color="red">{errorMessage(create.error)}</Alert>}
-        <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} autoComplete="off" />
+        <TextInput
+          label="Name"
+          required
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          autoComplete="off"
+        />
         <Textarea
           label="Value"
           description={kind === 'secrets' ? 'Write-only: Berth never shows it again.' : undefined}
@@ -93,7 +99,13 @@ export function SwarmObjects({ kind }: { kind: SwarmObjectKind }) {
         opened={removing !== null}
         title={`Delete the ${one}?`}
         loading={remove.isPending}
-        onConfirm={() => removing && remove.mutate(removing.id, { onSuccess: () => notifySuccess(`The ${one} ${removing.name} was deleted.`), onSettled: () => setRemoving(null) })}
+        onConfirm={() =>
+          removing &&
+          remove.mutate(removing.id, {
+            onSuccess: () => notifySuccess(`The ${one} ${removing.name} was deleted.`),
+            onSettled: () => setRemoving(null),
+          })
+        }
         onCancel={() => setRemoving(null)}
       >
         {`The ${one} ${removing?.name ?? ''} will be deleted.`}

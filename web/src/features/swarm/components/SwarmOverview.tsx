@@ -30,8 +30,16 @@ export function SwarmOverview() {
   return (
     <Stack>
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
-        <Tile label="Nodes" value={nodes.data?.length ?? '-'} detail={`${ready} ready, ${s?.managers ?? 0} manager(s)`} />
-        <Tile label="Services" value={services.data?.length ?? '-'} detail={`${services.data?.filter((x) => x.stack).length ?? 0} in stacks`} />
+        <Tile
+          label="Nodes"
+          value={nodes.data?.length ?? '-'}
+          detail={`${ready} ready, ${s?.managers ?? 0} manager(s)`}
+        />
+        <Tile
+          label="Services"
+          value={services.data?.length ?? '-'}
+          detail={`${services.data?.filter((x) => x.stack).length ?? 0} in stacks`}
+        />
         <Tile label="Tasks" value={`${running} / ${desired}`} detail="running / desired" />
       </SimpleGrid>
       {s && (
@@ -42,7 +50,10 @@ export function SwarmOverview() {
             { label: 'This node', value: `${s.nodeId.slice(0, 12)} (${s.nodeAddr})`, mono: true },
             { label: 'Address pools', value: s.defaultAddrPool.join(', ') },
             { label: 'Data path port', value: s.dataPathPort ?? '-' },
-            { label: 'Raft', value: `snapshot every ${s.raft.snapshotInterval}, election tick ${s.raft.electionTick}, heartbeat tick ${s.raft.heartbeatTick}` },
+            {
+              label: 'Raft',
+              value: `snapshot every ${s.raft.snapshotInterval}, election tick ${s.raft.electionTick}, heartbeat tick ${s.raft.heartbeatTick}`,
+            },
             { label: 'Dispatcher heartbeat', value: `${s.dispatcherHeartbeatSeconds} s` },
             { label: 'Task history kept', value: s.taskHistoryRetentionLimit },
             { label: 'Autolock', value: s.autoLockManagers ? 'on' : 'off' },

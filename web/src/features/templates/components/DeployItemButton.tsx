@@ -7,7 +7,11 @@ import { useCan } from '../../../lib/session';
  * Deploy: a container template opens the deploy form; a stack template asks for its project's name
  * and values. Not there for a role that may not deploy.
  */
-export function DeployItemButton({ item, onDeployStack, ...props }: { item: TemplateItem; onDeployStack: (item: TemplateItem) => void } & ButtonProps) {
+export function DeployItemButton({
+  item,
+  onDeployStack,
+  ...props
+}: { item: TemplateItem; onDeployStack: (item: TemplateItem) => void } & ButtonProps) {
   const allowed = useCan(item.stack ? projectApi.fromTemplate : deployApi.deploy);
   if (!allowed) return null;
   if (item.stack) {

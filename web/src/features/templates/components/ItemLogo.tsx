@@ -17,5 +17,15 @@ export function ItemLogo({ src, size = 48 }: { src: string; size?: number }) {
       </Center>
     );
   }
-  return <img src={url} alt="" width={size} height={size} style={{ objectFit: 'contain', flexShrink: 0 }} referrerPolicy="no-referrer" onError={() => setFailed(true)} />;
+  return (
+    <img
+      src={url}
+      alt=""
+      width={size}
+      height={size}
+      style={{ objectFit: 'contain', flexShrink: 0 }}
+      referrerPolicy="no-referrer"
+      onError={() => setFailed(true)}
+    />
+  );
 }

@@ -7,7 +7,10 @@ import { templatesQuery, useCreateTemplate } from '../api';
 import { reportTemplateWrite } from './skipped-report';
 
 /** A catalogue known to work, offered while the list is empty. */
-const SUGGESTED = { title: 'Selfhosted Templates', url: 'https://raw.githubusercontent.com/SelfhostedPro/selfhosted_templates/yacht/Template/template.json' };
+const SUGGESTED = {
+  title: 'Selfhosted Templates',
+  url: 'https://raw.githubusercontent.com/SelfhostedPro/selfhosted_templates/yacht/Template/template.json',
+};
 
 type Values = { title: string; url: string };
 
@@ -23,7 +26,13 @@ export function NewTemplateForm() {
   const navigate = useNavigate();
   const templates = useQuery(templatesQuery());
   const create = useCreateTemplate();
-  const form = useForm<Values>({ mode: 'controlled', initialValues: { title: '', url: '' }, validate, validateInputOnChange: true, validateInputOnBlur: true });
+  const form = useForm<Values>({
+    mode: 'controlled',
+    initialValues: { title: '', url: '' },
+    validate,
+    validateInputOnChange: true,
+    validateInputOnBlur: true,
+  });
   const valid = Object.keys(validate(form.values)).length === 0;
 
   const submit = form.onSubmit((values) =>
@@ -45,7 +54,8 @@ export function NewTemplateForm() {
           {templates.data?.length === 0 && (
             <Alert color="blue" title="No templates yet">
               <Text size="sm">
-                A template is a catalogue of apps (Portainer v1/v2 or Yacht format, JSON or YAML) fetched from a URL. To start with a community catalogue,{' '}
+                A template is a catalogue of apps (Portainer v1/v2 or Yacht format, JSON or YAML) fetched from a URL. To
+                start with a community catalogue,{' '}
                 <Anchor component="button" type="button" size="sm" onClick={() => form.setValues(SUGGESTED)}>
                   use {SUGGESTED.title}
                 </Anchor>
@@ -54,7 +64,12 @@ export function NewTemplateForm() {
             </Alert>
           )}
           <TextInput label="Title" withAsterisk {...form.getInputProps('title')} />
-          <TextInput label="URL" withAsterisk placeholder="https://example.com/templates.json" {...form.getInputProps('url')} />
+          <TextInput
+            label="URL"
+            withAsterisk
+            placeholder="https://example.com/templates.json"
+            {...form.getInputProps('url')}
+          />
           <Button type="submit" w="fit-content" disabled={!valid} loading={create.isPending}>
             Submit
           </Button>

@@ -38,15 +38,23 @@ function StackDeployForm({ item, onClose }: { item: TemplateItem; onClose: () =>
   const stack = useStackFromTemplate();
   const create = asStack ? stack : project;
   const [name, setName] = useState(projectName(item));
-  const [env, setEnv] = useState<Record<string, string>>(() => Object.fromEntries(item.env.map((e) => [e.name, e.default])));
+  const [env, setEnv] = useState<Record<string, string>>(() =>
+    Object.fromEntries(item.env.map((e) => [e.name, e.default])),
+  );
   const opened = (path: string) => {
     onClose();
     void navigate(path);
   };
   const submit = () =>
     asStack
-      ? stack.mutate({ item_id: item.id, name, env }, { onSuccess: (s) => opened(`/swarm/stacks/${encodeURIComponent(s.name)}`) })
-      : project.mutate({ item_id: item.id, name, env }, { onSuccess: (p) => opened(`/projects/${encodeURIComponent(p.name)}/edit`) });
+      ? stack.mutate(
+          { item_id: item.id, name, env },
+          { onSuccess: (s) => opened(`/swarm/stacks/${encodeURIComponent(s.name)}`) },
+        )
+      : project.mutate(
+          { item_id: item.id, name, env },
+          { onSuccess: (p) => opened(`/projects/${encodeURIComponent(p.name)}/edit`) },
+        );
   return (
     <form
       onSubmit={(e) => {
@@ -67,10 +75,19 @@ function StackDeployForm({ item, onClose }: { item: TemplateItem; onClose: () =>
           />
         )}
         <Text size="sm">
-          The compose file is fetched from <Text span ff="monospace">{item.stack?.url}</Text> and saved as a new {asStack ? 'swarm stack' : 'project'}; it opens
-          in the editor so you can review it before {asStack ? 'deploying' : 'starting'} it.
+          The compose file is fetched from{' '}
+          <Text span ff="monospace">
+            {item.stack?.url}
+          </Text>{' '}
+          and saved as a new {asStack ? 'swarm stack' : 'project'}; it opens in the editor so you can review it before{' '}
+          {asStack ? 'deploying' : 'starting'} it.
         </Text>
-        <TextInput label={asStack ? 'Stack name' : 'Project name'} required value={name} onChange={(e) => setName(e.currentTarget.value)} />
+        <TextInput
+          label={asStack ? 'Stack name' : 'Project name'}
+          required
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+        />
         {item.env.map((e) => (
           <TextInput
             key={e.name}

@@ -6,7 +6,15 @@ import { ItemLogo } from './ItemLogo';
 
 const DESCRIPTION_MAX = 120;
 
-export function TemplateItemCard({ item, onView, onDeployStack }: { item: TemplateItem; onView: (item: TemplateItem) => void; onDeployStack: (item: TemplateItem) => void }) {
+export function TemplateItemCard({
+  item,
+  onView,
+  onDeployStack,
+}: {
+  item: TemplateItem;
+  onView: (item: TemplateItem) => void;
+  onDeployStack: (item: TemplateItem) => void;
+}) {
   return (
     <Card withBorder padding="md" style={{ background: 'var(--berth-surface)' }} role="group" aria-label={item.title}>
       <Stack gap="xs" h="100%" justify="space-between">

@@ -48,10 +48,30 @@ function Rows({ title, head, rows }: { title: string; head: string[]; rows: (str
 }
 
 /** Every field of one catalogue item, as stored (variables such as !config are shown unsubstituted). */
-export function TemplateItemDialog({ item, onClose, onDeployStack }: { item: TemplateItem | null; onClose: () => void; onDeployStack: (item: TemplateItem) => void }) {
+export function TemplateItemDialog({
+  item,
+  onClose,
+  onDeployStack,
+}: {
+  item: TemplateItem | null;
+  onClose: () => void;
+  onDeployStack: (item: TemplateItem) => void;
+}) {
   const link = item?.image ? registryPageUrl(item.image) : null;
   return (
-    <Modal opened={item !== null} onClose={onClose} size="lg" title={item && <Group gap="sm"><ItemLogo src={item.logo} size={32} /><Text fw={600}>{item.title}</Text></Group>}>
+    <Modal
+      opened={item !== null}
+      onClose={onClose}
+      size="lg"
+      title={
+        item && (
+          <Group gap="sm">
+            <ItemLogo src={item.logo} size={32} />
+            <Text fw={600}>{item.title}</Text>
+          </Group>
+        )
+      }
+    >
       {item && (
         <Stack gap="sm">
           {item.description && <Text size="sm">{item.description}</Text>}
@@ -74,9 +94,17 @@ export function TemplateItemDialog({ item, onClose, onDeployStack }: { item: Tem
           </Field>
           <Field label="Platform">{item.platform || '-'}</Field>
           <Field label="Command">{item.command?.length ? item.command.join(' ') : '-'}</Field>
-          <Rows title="Ports" head={['Label', 'Host Port', 'Container Port']} rows={item.ports.map((p) => [p.label, p.hport, `${p.cport}/${p.proto}`])} />
+          <Rows
+            title="Ports"
+            head={['Label', 'Host Port', 'Container Port']}
+            rows={item.ports.map((p) => [p.label, p.hport, `${p.cport}/${p.proto}`])}
+          />
           <Rows title="Volumes" head={['Host', 'Container']} rows={item.volumes.map((v) => [v.bind, v.container])} />
-          <Rows title="Environment" head={['Label', 'Name', 'Default']} rows={item.env.map((e) => [e.label, e.name, e.default])} />
+          <Rows
+            title="Environment"
+            head={['Label', 'Name', 'Default']}
+            rows={item.env.map((e) => [e.label, e.name, e.default])}
+          />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               Close

@@ -34,7 +34,15 @@ export function TemplateTabs() {
     <Tabs value={current} onChange={setActive} keepMounted={false}>
       <Tabs.List mb="md">
         {list.map((t) => (
-          <Tabs.Tab key={t.id} value={String(t.id)} rightSection={<Badge size="sm" variant="light">{t.item_count}</Badge>}>
+          <Tabs.Tab
+            key={t.id}
+            value={String(t.id)}
+            rightSection={
+              <Badge size="sm" variant="light">
+                {t.item_count}
+              </Badge>
+            }
+          >
             {t.title}
           </Tabs.Tab>
         ))}

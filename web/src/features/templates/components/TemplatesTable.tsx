@@ -53,7 +53,13 @@ export function TemplatesTable() {
   };
 
   const rowMenu = (t: Template) => (
-    <RowMenu name={t.title} onView={() => navigate(`/templates/${t.id}`)} onDelete={() => setDeleting(t)} deleteRoute={templateApi.remove} loading={refresh.isPending && refresh.variables === t.id}>
+    <RowMenu
+      name={t.title}
+      onView={() => navigate(`/templates/${t.id}`)}
+      onDelete={() => setDeleting(t)}
+      deleteRoute={templateApi.remove}
+      loading={refresh.isPending && refresh.variables === t.id}
+    >
       <Can route={templateApi.refresh}>
         <Menu.Item leftSection={<IconRefresh size={16} />} onClick={() => update(t)}>
           Update
@@ -77,7 +83,13 @@ export function TemplatesTable() {
         emptyText={<EmptyState />}
         toolbar={<AddAction label="Add Template" route={templateApi.create} to="/templates/new" />}
       />
-      <ConfirmDialog opened={deleting !== null} title="Delete the template?" loading={remove.isPending} onConfirm={confirmDelete} onCancel={() => setDeleting(null)}>
+      <ConfirmDialog
+        opened={deleting !== null}
+        title="Delete the template?"
+        loading={remove.isPending}
+        onConfirm={confirmDelete}
+        onCancel={() => setDeleting(null)}
+      >
         {`The template '${deleting?.title ?? ''}' and its items will be permanently deleted. This action cannot be revoked.`}
       </ConfirmDialog>
     </>

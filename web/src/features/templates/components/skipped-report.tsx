@@ -10,7 +10,9 @@ const SHOWN = 10;
  * read) a notification that stays until closed, naming each skipped entry and why.
  */
 export function reportTemplateWrite(result: TemplateWriteResult, verb: 'added' | 'updated'): void {
-  notifySuccess(`Template '${result.title}' ${verb} with ${result.item_count} item${result.item_count === 1 ? '' : 's'}.`);
+  notifySuccess(
+    `Template '${result.title}' ${verb} with ${result.item_count} item${result.item_count === 1 ? '' : 's'}.`,
+  );
   if (result.skipped.length === 0) return;
   notifications.show({
     color: 'yellow',

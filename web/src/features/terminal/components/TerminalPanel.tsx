@@ -106,7 +106,13 @@ export function TerminalPanel({ target }: { target: TerminalTarget }) {
           {state.kind === 'ended' ? state.message : STATE_TEXT[state.kind]}
         </Text>
       </Group>
-      <XtermSession key={`${shell}-${attempt}`} target={target} shell={shell} onState={onState} onTerminal={onTerminal} />
+      <XtermSession
+        key={`${shell}-${attempt}`}
+        target={target}
+        shell={shell}
+        onState={onState}
+        onTerminal={onTerminal}
+      />
     </Stack>
   );
 }

@@ -36,7 +36,12 @@ export function XtermSession({ target, shell, onState, onTerminal }: Props) {
     void (async () => {
       const { Terminal, FitAddon } = await import('./xterm');
       if (disposed || !box.current) return;
-      const t = new Terminal({ cursorBlink: true, fontFamily: 'ui-monospace, Menlo, Consolas, monospace', fontSize: 13, theme: terminalTheme(themeRef.current) });
+      const t = new Terminal({
+        cursorBlink: true,
+        fontFamily: 'ui-monospace, Menlo, Consolas, monospace',
+        fontSize: 13,
+        theme: terminalTheme(themeRef.current),
+      });
       const fit = new FitAddon();
       t.loadAddon(fit);
       t.open(box.current);
@@ -55,14 +60,17 @@ export function XtermSession({ target, shell, onState, onTerminal }: Props) {
         onState({ kind: 'open' });
         t.focus();
       };
-      ws.onmessage = (e: MessageEvent<ArrayBuffer | string>) => t.write(typeof e.data === 'string' ? e.data : new Uint8Array(e.data));
+      ws.onmessage = (e: MessageEvent<ArrayBuffer | string>) =>
+        t.write(typeof e.data === 'string' ? e.data : new Uint8Array(e.data));
       ws.onclose = (e) => {
         if (!disposed) onState({ kind: 'ended', message: endMessage(e.code, e.reason) });
       };
       const send = (bytes: Uint8Array) => ws.readyState === WebSocket.OPEN && ws.send(bytes);
       const input = t.onData((d) => send(encoder.encode(d)));
       const binary = t.onBinary((d) => send(Uint8Array.from(d, (c) => c.charCodeAt(0) & 0xff)));
-      const resized = t.onResize(({ cols, rows }) => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify({ type: 'resize', cols, rows })));
+      const resized = t.onResize(
+        ({ cols, rows }) => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify({ type: 'resize', cols, rows })),
+      );
       const observer = new ResizeObserver(() => fit.fit());
       observer.observe(box.current);
       cleanup = () => {
@@ -87,5 +95,17 @@ export function XtermSession({ target, shell, onState, onTerminal }: Props) {
     if (term.current) term.current.options.theme = terminalTheme(scheme);
   }, [scheme]);
 
-  return <Box ref={box} data-testid="terminal" style={{ height: 'min(70vh, 640px)', minHeight: 240, padding: 4, background: terminalTheme(scheme).background, borderRadius: 4 }} />;
+  return (
+    <Box
+      ref={box}
+      data-testid="terminal"
+      style={{
+        height: 'min(70vh, 640px)',
+        minHeight: 240,
+        padding: 4,
+        background: terminalTheme(scheme).background,
+        borderRadius: 4,
+      }}
+    />
+  );
 }

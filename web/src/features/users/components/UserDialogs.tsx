@@ -21,15 +21,37 @@ export function AddUserDialog({ opened, onClose }: { opened: boolean; onClose: (
   };
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    add.mutate({ email: email.trim(), password, role }, { onSuccess: (u) => (notifySuccess(`User ${u.email} added.`), close()) });
+    add.mutate(
+      { email: email.trim(), password, role },
+      { onSuccess: (u) => (notifySuccess(`User ${u.email} added.`), close()) },
+    );
   };
   return (
     <Modal opened={opened} onClose={close} title="Add User" centered>
       <form onSubmit={submit}>
         <Stack>
-          <TextInput label="Email" type="email" required data-autofocus value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
-          <PasswordField label="Password" required autoComplete="new-password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
-          <Select label="Role" data={ROLE_OPTIONS} value={role} onChange={(v) => v && setRole(v as Role)} allowDeselect={false} />
+          <TextInput
+            label="Email"
+            type="email"
+            required
+            data-autofocus
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+          />
+          <PasswordField
+            label="Password"
+            required
+            autoComplete="new-password"
+            value={password}
+            onChange={(e) => setPassword(e.currentTarget.value)}
+          />
+          <Select
+            label="Role"
+            data={ROLE_OPTIONS}
+            value={role}
+            onChange={(v) => v && setRole(v as Role)}
+            allowDeselect={false}
+          />
           <Group justify="flex-end">
             <Button type="submit" disabled={!email.trim() || !password} loading={add.isPending}>
               Add User
@@ -51,13 +73,25 @@ export function ResetPasswordDialog({ user, onClose }: { user: User | null; onCl
   };
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (user) update.mutate({ id: user.id, password }, { onSuccess: () => (notifySuccess(`Password of ${user.email} reset.`), close()) });
+    if (user)
+      update.mutate(
+        { id: user.id, password },
+        { onSuccess: () => (notifySuccess(`Password of ${user.email} reset.`), close()) },
+      );
   };
   return (
     <Modal opened={user !== null} onClose={close} title={`Reset password of ${user?.email ?? ''}`} centered>
       <form onSubmit={submit}>
         <Stack>
-          <PasswordField label="New Password" description="Ends the user's sessions and revokes their API keys." required autoComplete="new-password" data-autofocus value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
+          <PasswordField
+            label="New Password"
+            description="Ends the user's sessions and revokes their API keys."
+            required
+            autoComplete="new-password"
+            data-autofocus
+            value={password}
+            onChange={(e) => setPassword(e.currentTarget.value)}
+          />
           <Group justify="flex-end">
             <Button type="submit" disabled={!password} loading={update.isPending}>
               Reset Password

@@ -32,7 +32,11 @@ export function UsersCard() {
           value={u.role}
           allowDeselect={false}
           w={130}
-          onChange={(v) => v && v !== u.role && update.mutate({ id: u.id, role: v as Role }, { onSuccess: () => notifySuccess(`${u.email} is now ${v}.`) })}
+          onChange={(v) =>
+            v &&
+            v !== u.role &&
+            update.mutate({ id: u.id, role: v as Role }, { onSuccess: () => notifySuccess(`${u.email} is now ${v}.`) })
+          }
         />
       ),
     },
@@ -80,10 +84,19 @@ export function UsersCard() {
               </Menu.Target>
               <Menu.Dropdown>
                 <Menu.Item onClick={() => setResetting(u)}>Reset password</Menu.Item>
-                <Menu.Item onClick={() => update.mutate({ id: u.id, disabled: !u.disabled }, { onSuccess: () => notifySuccess(`${u.email} ${u.disabled ? 'enabled' : 'disabled'}.`) })}>
+                <Menu.Item
+                  onClick={() =>
+                    update.mutate(
+                      { id: u.id, disabled: !u.disabled },
+                      { onSuccess: () => notifySuccess(`${u.email} ${u.disabled ? 'enabled' : 'disabled'}.`) },
+                    )
+                  }
+                >
                   {u.disabled ? 'Enable' : 'Disable'}
                 </Menu.Item>
-                <Menu.Item onClick={() => endSessions.mutate(u.id, { onSuccess: (r) => notifySuccess(r.msg) })}>End sessions</Menu.Item>
+                <Menu.Item onClick={() => endSessions.mutate(u.id, { onSuccess: (r) => notifySuccess(r.msg) })}>
+                  End sessions
+                </Menu.Item>
                 <Menu.Item color="red" onClick={() => setDeleting(u)}>
                   Delete
                 </Menu.Item>
@@ -99,7 +112,13 @@ export function UsersCard() {
         title="Delete user"
         loading={remove.isPending}
         onCancel={() => setDeleting(null)}
-        onConfirm={() => deleting && remove.mutate(deleting.id, { onSuccess: () => notifySuccess(`User ${deleting.email} deleted.`), onSettled: () => setDeleting(null) })}
+        onConfirm={() =>
+          deleting &&
+          remove.mutate(deleting.id, {
+            onSuccess: () => notifySuccess(`User ${deleting.email} deleted.`),
+            onSettled: () => setDeleting(null),
+          })
+        }
       >
         {`Delete ${deleting?.email ?? ''}? Their sessions and API keys end with the account.`}
       </ConfirmDialog>

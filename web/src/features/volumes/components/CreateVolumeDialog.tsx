@@ -25,7 +25,14 @@ export function CreateVolumeDialog({ opened, onClose }: { opened: boolean; onClo
     <Modal opened={opened} onClose={close} title="Create Volume" centered>
       <form onSubmit={submit}>
         <Stack>
-          <TextInput label="Volume name" required data-autofocus value={name} onChange={(e) => setName(e.currentTarget.value)} maxLength={255} />
+          <TextInput
+            label="Volume name"
+            required
+            data-autofocus
+            value={name}
+            onChange={(e) => setName(e.currentTarget.value)}
+            maxLength={255}
+          />
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
               Cancel

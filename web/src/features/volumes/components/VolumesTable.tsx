@@ -32,9 +32,22 @@ const columns: Column<Volume>[] = [
       </Group>
     ),
   },
-  { key: 'Project', header: 'Project', sortable: true, sortValue: (v) => v.Project ?? '', render: (v) => v.Project ?? '-' },
+  {
+    key: 'Project',
+    header: 'Project',
+    sortable: true,
+    sortValue: (v) => v.Project ?? '',
+    render: (v) => v.Project ?? '-',
+  },
   { key: 'Driver', header: 'Driver', sortable: true },
-  { key: 'CreatedAt', header: 'Created', sortable: true, sortValue: (v) => toDate(v.CreatedAt)?.getTime(), searchValue: (v) => formatDate(v.CreatedAt), render: (v) => formatDate(v.CreatedAt) },
+  {
+    key: 'CreatedAt',
+    header: 'Created',
+    sortable: true,
+    sortValue: (v) => toDate(v.CreatedAt)?.getTime(),
+    searchValue: (v) => formatDate(v.CreatedAt),
+    render: (v) => formatDate(v.CreatedAt),
+  },
 ];
 
 /** Volumes: search, sort, paging, create and delete. */
@@ -56,7 +69,9 @@ export function VolumesTable() {
     });
   };
 
-  const rowMenu = (v: Volume) => <RowMenu name={v.Name} onView={() => open(v)} onDelete={() => setDeleting(v)} deleteRoute={volumeApi.remove} />;
+  const rowMenu = (v: Volume) => (
+    <RowMenu name={v.Name} onView={() => open(v)} onDelete={() => setDeleting(v)} deleteRoute={volumeApi.remove} />
+  );
 
   return (
     <>
@@ -86,7 +101,13 @@ export function VolumesTable() {
         toolbar={<AddAction label="Create Volume" route={volumeApi.create} onClick={() => setCreating(true)} />}
       />
       <CreateVolumeDialog opened={creating} onClose={() => setCreating(false)} />
-      <ConfirmDialog opened={deleting !== null} title="Delete the volume?" loading={remove.isPending} onConfirm={confirmDelete} onCancel={() => setDeleting(null)}>
+      <ConfirmDialog
+        opened={deleting !== null}
+        title="Delete the volume?"
+        loading={remove.isPending}
+        onConfirm={confirmDelete}
+        onCancel={() => setDeleting(null)}
+      >
         {`The volume ${deleting?.Name ?? ''} and the data in it will be permanently deleted.`}
       </ConfirmDialog>
     </>

@@ -19,7 +19,8 @@ export async function addUser(
   const made = await fetch(`${baseUrl}/api/users`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', cookie: cookies.join('; '), 'x-csrf-token': csrf },
-    body: JSON.stringify(user),
+    // Account changes are confirmed with the acting admin's current password.
+    body: JSON.stringify({ ...user, current_password: admin.password }),
   });
   expect(made.status, await made.clone().text()).toBe(200);
 }

@@ -3,7 +3,7 @@ import type net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Provider from 'oidc-provider';
 import { OIDC_ERROR_PARAM, type ApiError, type AuthStatus, type OidcError, type User } from '@berth/contract';
-import { createTestApp, TEST_ADMIN, type TestApp } from './helpers/app';
+import { createTestApp, REAUTH, TEST_ADMIN, type TestApp } from './helpers/app';
 
 /**
  * A real OpenID Connect provider (oidc-provider, with its development login and consent pages)
@@ -153,7 +153,12 @@ describe('OpenID Connect sign-in', () => {
   });
 
   it('links an existing account by verified email and keeps its role', async () => {
-    await t.client.post('/api/users', { email: 'carol@idp.test', password: 'carol-local-pw', role: 'operator' });
+    await t.client.post('/api/users', {
+      email: 'carol@idp.test',
+      password: 'carol-local-pw',
+      role: 'operator',
+      ...REAUTH,
+    });
     expect((await signInAs('carol')).statusCode).toBe(302);
     expect(await userByEmail('carol@idp.test')).toMatchObject({ role: 'operator' });
   });
@@ -199,7 +204,7 @@ describe('OpenID Connect sign-in', () => {
   it('refuses a disabled account linked to the provider, back to the login page', async () => {
     expect((await signInAs('dave')).statusCode).toBe(302);
     const dave = (await userByEmail('dave@idp.test'))!;
-    expect((await t.client.patch(`/api/users/${dave.id}`, { disabled: true })).status).toBe(200);
+    expect((await t.client.patch(`/api/users/${dave.id}`, { disabled: true, ...REAUTH })).status).toBe(200);
     expectRefused(await signInAs('dave'), 'account_disabled');
   });
 

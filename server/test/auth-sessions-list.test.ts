@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Session, User } from '@berth/contract';
-import { createTestApp, type TestApp, type TestClient } from './helpers/app';
+import { createTestApp, REAUTH, type TestApp, type TestClient } from './helpers/app';
 
 let t: TestApp;
 let viewer: User;
@@ -8,7 +8,7 @@ const VIEWER = { email: 'sessions-viewer@berth.test', password: 'sessions-viewer
 
 beforeAll(async () => {
   t = await createTestApp();
-  viewer = (await t.client.post<User>('/api/users', { ...VIEWER, role: 'viewer' })).body;
+  viewer = (await t.client.post<User>('/api/users', { ...VIEWER, role: 'viewer', ...REAUTH })).body;
 });
 afterAll(async () => {
   await t?.close();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from 'otplib';
 import type { ApiError, LoginResult, RecoveryCodes, TotpSetup, User } from '@berth/contract';
-import { createTestApp, TEST_ADMIN, type TestApp } from './helpers/app';
+import { createTestApp, REAUTH, TEST_ADMIN, type TestApp } from './helpers/app';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -35,7 +35,7 @@ describe('TOTP', () => {
   let recovery: string[] = [];
 
   beforeAll(async () => {
-    const made = await t.client.post<User>('/api/users', { ...USER, role: 'viewer' });
+    const made = await t.client.post<User>('/api/users', { ...USER, role: 'viewer', ...REAUTH });
     expect(made.status, made.text).toBe(200);
   });
 
@@ -128,5 +128,37 @@ describe('TOTP', () => {
     expect(
       (await t.anon().post('/api/auth/login', { username: TEST_ADMIN.username, password: TEST_ADMIN.password })).body,
     ).toMatchObject({ username: TEST_ADMIN.username });
+  });
+});
+
+describe('an admin with TOTP on', () => {
+  it('confirms account changes with the current password and a code (hardening II #12)', async () => {
+    const admin = { email: 'totp-admin@berth.test', password: 'totp-admin-password' };
+    expect((await t.client.post('/api/users', { ...admin, role: 'admin', ...REAUTH })).status).toBe(200);
+    const c = t.anon();
+    await c.login(admin.email, admin.password);
+    const { secret } = (await c.post<TotpSetup>('/api/auth/totp/setup')).body;
+    expect((await c.post('/api/auth/totp/enable', { code: await codeAt(secret, 0) })).status).toBe(200);
+
+    const user = { email: 'made-by-totp-admin@berth.test', password: 'made-by-totp-admin', role: 'viewer' };
+    const noCode = await c.post<ApiError>('/api/users', { ...user, current_password: admin.password });
+    expect(noCode.status).toBe(403);
+    expect(noCode.body).toMatchObject({ code: 'reauth_failed' });
+    expect(noCode.body.detail).toContain('totp_code');
+    const wrong = await c.post<ApiError>('/api/users', {
+      ...user,
+      current_password: admin.password,
+      totp_code: '000000',
+    });
+    expect(wrong.status).toBe(403);
+    expect(wrong.body.code).toBe('reauth_failed');
+    expect((await t.client.get<User[]>('/api/users')).body.some((u) => u.email === user.email)).toBe(false);
+    // The code of the next period: the one that turned TOTP on is used up.
+    const made = await c.post<User>('/api/users', {
+      ...user,
+      current_password: admin.password,
+      totp_code: await codeAt(secret, 30),
+    });
+    expect(made.status, made.text).toBe(200);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiError, App, AuditEntry, BatchItemResult, Project, Volume } from '@berth/contract';
-import { createTestApp, type TestApp } from './helpers/app';
+import { createTestApp, REAUTH, type TestApp } from './helpers/app';
 import { dockerCli, testEngine } from './helpers/engine';
 import { projectContainers, trackedProjects } from './helpers/compose-projects';
 import { cleanup, exists, uniqueName } from './images-fixtures';
@@ -123,6 +123,7 @@ describe('batch actions', () => {
       email: 'batch-operator@berth.test',
       password: 'operator-password-long',
       role: 'operator',
+      ...REAUTH,
     });
     expect(made.status, made.text).toBe(200);
     const operator = t.anon();

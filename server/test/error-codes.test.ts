@@ -212,6 +212,7 @@ describe('every error code, produced by a real request', () => {
       email: 'codes-viewer@berth.test',
       password: 'codes-viewer-pw',
       role: 'viewer',
+      ...REAUTH,
     });
     const viewer = t.anon();
     await viewer.login('codes-viewer@berth.test', 'codes-viewer-pw');

@@ -6,7 +6,7 @@ import * as contract from '@berth/contract';
 import { roleAllows, type ApiError, type NewApiKey, type Role, type RouteDef, type User } from '@berth/contract';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { createTestApp, TEST_ADMIN, TestClient, type TestApp } from './helpers/app';
+import { createTestApp, REAUTH, TEST_ADMIN, TestClient, type TestApp } from './helpers/app';
 import { projectName } from './helpers/compose-projects';
 import { dockerCli, testEngine, tryDockerCli } from './helpers/engine';
 
@@ -59,7 +59,7 @@ interface Actor {
 async function makeActor(role: Role): Promise<Actor> {
   const email = `${role}@berth.test`;
   const password = `${role}-password-long`;
-  const made = await t.client.post<User>('/api/users', { email, password, role });
+  const made = await t.client.post<User>('/api/users', { email, password, role, ...REAUTH });
   expect(made.status, made.text).toBe(200);
   expect(made.body).toMatchObject({ email, role, disabled: false, totp_enabled: false });
   const cookie = t.anon();
@@ -254,6 +254,7 @@ describe('users', () => {
       email: 'promote@berth.test',
       password: 'promote-password',
       role: 'viewer',
+      ...REAUTH,
     });
     const c = t.anon();
     await c.login('promote@berth.test', 'promote-password');
@@ -262,7 +263,9 @@ describe('users', () => {
       await c.post<NewApiKey>('/api/auth/api/keys/new', { key_name: 'k', current_password: 'promote-password' })
     ).body.token;
     expect((await key.post('/api/apps/deploy', {})).status).toBe(403);
-    expect((await admin().request('PATCH', `/api/users/${made.body.id}`, { role: 'operator' })).status).toBe(200);
+    expect((await admin().request('PATCH', `/api/users/${made.body.id}`, { role: 'operator', ...REAUTH })).status).toBe(
+      200,
+    );
     expect((await key.post('/api/apps/deploy', {})).status).toBe(400);
     expect((await c.post('/api/apps/deploy', {})).status).toBe(400);
   });
@@ -272,6 +275,7 @@ describe('users', () => {
       email: 'off@berth.test',
       password: 'off-password',
       role: 'operator',
+      ...REAUTH,
     });
     const c = t.anon();
     await c.login('off@berth.test', 'off-password');
@@ -279,7 +283,7 @@ describe('users', () => {
     key.bearer = (
       await c.post<NewApiKey>('/api/auth/api/keys/new', { key_name: 'k', current_password: 'off-password' })
     ).body.token;
-    const off = await admin().request<User>('PATCH', `/api/users/${made.body.id}`, { disabled: true });
+    const off = await admin().request<User>('PATCH', `/api/users/${made.body.id}`, { disabled: true, ...REAUTH });
     expect(off.body.disabled).toBe(true);
     expect((await c.get('/api/apps/')).status).toBe(401);
     expect((await key.get('/api/apps/')).status).toBe(401);
@@ -288,7 +292,7 @@ describe('users', () => {
       .post<ApiError>('/api/auth/login', { username: 'off@berth.test', password: 'off-password' });
     expect(login.status).toBe(401);
     expect(login.body.detail).toContain('disabled');
-    await admin().request('PATCH', `/api/users/${made.body.id}`, { disabled: false });
+    await admin().request('PATCH', `/api/users/${made.body.id}`, { disabled: false, ...REAUTH });
     expect((await key.get('/api/apps/')).status).toBe(200);
     await t.anon().login('off@berth.test', 'off-password');
   });
@@ -298,6 +302,7 @@ describe('users', () => {
       email: 'reset@berth.test',
       password: 'reset-password',
       role: 'viewer',
+      ...REAUTH,
     });
     const c = t.anon();
     await c.login('reset@berth.test', 'reset-password');
@@ -306,21 +311,20 @@ describe('users', () => {
       await c.post<NewApiKey>('/api/auth/api/keys/new', { key_name: 'k', current_password: 'reset-password' })
     ).body.token;
     expect(
-      (await admin().request('PATCH', `/api/users/${made.body.id}`, { password: 'brand-new-password' })).status,
+      (await admin().request('PATCH', `/api/users/${made.body.id}`, { password: 'brand-new-password', ...REAUTH }))
+        .status,
     ).toBe(200);
     expect((await c.get('/api/apps/')).status).toBe(401);
     expect((await key.get('/api/apps/')).status).toBe(401);
     await t.anon().login('reset@berth.test', 'brand-new-password');
   });
 
-  it('the last enabled admin can be neither demoted, disabled nor deleted; another admin can', async () => {
+  it('the last enabled admin can be neither disabled nor deleted; another admin can', async () => {
     const me = (await admin().get<User[]>('/api/users')).body.find((u) => u.email === TEST_ADMIN.username)!;
-    for (const change of [{ role: 'operator' }, { disabled: true }]) {
-      const res = await admin().request<ApiError>('PATCH', `/api/users/${me.id}`, change);
-      expect(res.status).toBe(409);
-      expect(res.body.detail).toContain('at least one enabled admin');
-    }
-    expect((await admin().delete<ApiError>(`/api/users/${me.id}`)).status).toBe(409);
+    const res = await admin().request<ApiError>('PATCH', `/api/users/${me.id}`, { disabled: true, ...REAUTH });
+    expect(res.status).toBe(409);
+    expect(res.body.detail).toContain('at least one enabled admin');
+    expect((await admin().request<ApiError>('DELETE', `/api/users/${me.id}`, REAUTH)).status).toBe(409);
     expect((await admin().get<User[]>('/api/users')).body.find((u) => u.id === me.id)).toMatchObject({
       role: 'admin',
       disabled: false,
@@ -329,9 +333,40 @@ describe('users', () => {
       email: 'second-admin@berth.test',
       password: 'second-admin-pw',
       role: 'admin',
+      ...REAUTH,
     });
-    expect((await admin().delete(`/api/users/${other.body.id}`)).status).toBe(200);
+    expect((await admin().request('DELETE', `/api/users/${other.body.id}`, REAUTH)).status).toBe(200);
     expect((await admin().get<User[]>('/api/users')).body.some((u) => u.id === other.body.id)).toBe(false);
+  });
+
+  it("account changes need the acting admin's password, never come from an API key, and never touch one's own password or role (hardening II #12)", async () => {
+    const before = (await admin().get<User[]>('/api/users')).body;
+    const me = before.find((u) => u.email === TEST_ADMIN.username)!;
+    const victim = before.find((u) => u.email === 'viewer@berth.test')!;
+    const key = t.anon();
+    key.bearer = (await admin().post<NewApiKey>('/api/auth/api/keys/new', { key_name: 'users', ...REAUTH })).body.token;
+    const minted = { email: 'minted@berth.test', password: 'minted-admin-pw', role: 'admin' };
+    const refusals: [TestClient, string, string, unknown, string][] = [
+      [key, 'POST', '/api/users', { ...minted, ...REAUTH }, 'forbidden'],
+      [key, 'PATCH', `/api/users/${victim.id}`, { role: 'admin', ...REAUTH }, 'forbidden'],
+      [key, 'PATCH', `/api/users/${victim.id}`, { disabled: true, ...REAUTH }, 'forbidden'],
+      [key, 'DELETE', `/api/users/${victim.id}`, REAUTH, 'forbidden'],
+      [admin(), 'POST', '/api/users', minted, 'reauth_failed'],
+      [admin(), 'POST', '/api/users', { ...minted, current_password: 'not-the-password' }, 'reauth_failed'],
+      [admin(), 'PATCH', `/api/users/${victim.id}`, { password: 'taken-over-pw' }, 'reauth_failed'],
+      [admin(), 'DELETE', `/api/users/${victim.id}`, undefined, 'reauth_failed'],
+      [admin(), 'PATCH', `/api/users/${me.id}`, { password: 'locked-out-pw', ...REAUTH }, 'forbidden'],
+      [admin(), 'PATCH', `/api/users/${me.id}`, { role: 'viewer', ...REAUTH }, 'forbidden'],
+      [key, 'PATCH', `/api/users/${me.id}`, { password: 'locked-out-pw', ...REAUTH }, 'forbidden'],
+    ];
+    for (const [client, method, url, body, code] of refusals) {
+      const res = await client.request<ApiError>(method, url, body);
+      expect(res.status, `${method} ${url} ${res.text}`).toBe(403);
+      expect(res.body.code).toBe(code);
+    }
+    expect((await admin().get<User[]>('/api/users')).body).toEqual(before);
+    await t.anon().login(TEST_ADMIN.username, TEST_ADMIN.password);
+    await actorsStatus('viewer');
   });
 
   it('refuses a taken email, a weak password and an unknown role, changing nothing', async () => {
@@ -342,12 +377,19 @@ describe('users', () => {
           email: TEST_ADMIN.username.toUpperCase(),
           password: 'long-enough-pw',
           role: 'viewer',
+          ...REAUTH,
         })
       ).status,
     ).toBe(409);
     expect(
-      (await admin().post<ApiError>('/api/users', { email: 'weak@berth.test', password: 'short', role: 'viewer' }))
-        .status,
+      (
+        await admin().post<ApiError>('/api/users', {
+          email: 'weak@berth.test',
+          password: 'short',
+          role: 'viewer',
+          ...REAUTH,
+        })
+      ).status,
     ).toBe(400);
     expect(
       (
@@ -355,10 +397,13 @@ describe('users', () => {
           email: 'root@berth.test',
           password: 'long-enough-pw',
           role: 'root',
+          ...REAUTH,
         })
       ).status,
     ).toBe(400);
-    expect((await admin().request<ApiError>('PATCH', '/api/users/999999', { role: 'viewer' })).status).toBe(404);
+    expect((await admin().request<ApiError>('PATCH', '/api/users/999999', { role: 'viewer', ...REAUTH })).status).toBe(
+      404,
+    );
     expect((await admin().get<User[]>('/api/users')).body.length).toBe(before);
   });
 });

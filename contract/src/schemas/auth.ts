@@ -120,11 +120,11 @@ export type TotpRequired = z.infer<typeof TotpRequired>;
 export const LoginResult = z.union([Me, TotpRequired]);
 export type LoginResult = z.infer<typeof LoginResult>;
 
-const TotpCode = z
+export const TotpCode = z
   .string()
   .trim()
   .regex(/^\d{6}$/, 'The code is 6 digits.');
-const RecoveryCode = z.string().trim().min(1).max(64);
+export const RecoveryCode = z.string().trim().min(1).max(64);
 
 /** The second step of a sign-in: the challenge and either a code from the app or a recovery code. */
 export const LoginTotpBody = z

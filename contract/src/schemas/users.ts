@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ROLES, defineRoute } from '../route';
-import { Message, NewPassword } from './auth';
+import { CurrentPassword, Message, NewPassword, RecoveryCode, TotpCode } from './auth';
 
 export const RoleSchema = z.enum(ROLES);
 
@@ -15,17 +15,33 @@ export const User = z.object({
 });
 export type User = z.infer<typeof User>;
 
+/**
+ * What an admin confirms a change to accounts with (from a signed-in session, never an API key):
+ * their own current password, and a code from their authenticator app (or a recovery code)
+ * when their own TOTP is on. Optional in the schema so a missing one is a 403 reauth_failed that says what to send.
+ */
+export const AdminReauth = {
+  current_password: CurrentPassword.optional(),
+  totp_code: z.union([TotpCode, RecoveryCode]).optional(),
+};
+export const AdminReauthBody = z.strictObject(AdminReauth);
+
 export const NewUserBody = z.strictObject({
   email: z.email('Must be a valid email.').max(264),
   password: NewPassword,
   role: RoleSchema,
+  ...AdminReauth,
 });
 
-/** Only the fields given change; a new password ends the user's sessions and revokes their API keys. */
+/**
+ * Only the fields given change; a new password ends the user's sessions and revokes their API
+ * keys. One's own password and role are not changed here (see PATCH /api/auth/me).
+ */
 export const UpdateUserBody = z.strictObject({
   role: RoleSchema.optional(),
   disabled: z.boolean().optional(),
   password: NewPassword.optional(),
+  ...AdminReauth,
 });
 
 export const UserIdParams = z.object({ id: z.coerce.number().int().positive() });
@@ -67,8 +83,10 @@ export const usersApi = {
     method: 'DELETE',
     role: 'admin',
     path: '/api/users/{id}',
-    summary: 'Delete an account (not the last admin)',
+    summary: 'Delete an account (not the last admin); the body confirms with the current password',
     params: UserIdParams,
+    // Optional so a DELETE without a body is a 403 that says what to send, not a 400 about the body.
+    body: AdminReauthBody.nullish(),
     response: Message,
   }),
 };

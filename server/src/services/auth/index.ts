@@ -180,6 +180,37 @@ export class AuthService {
     };
   }
 
+  /**
+   * Confirms a change to accounts (create, role, password reset, enable/disable, delete): only
+   * from a signed-in session (a leaked API key must not mint admins), with the acting admin's
+   * current password and, when their TOTP is on, a current code or a recovery code.
+   */
+  async confirmUserAdmin(
+    principal: Principal,
+    reauth: { current_password?: string; totp_code?: string } | undefined,
+    ip: string,
+  ): Promise<void> {
+    if (principal.via === 'disabled') return;
+    if (principal.via === 'api_key')
+      throw new ForbiddenError(
+        'An API key cannot add, change or delete accounts. Sign in with your password to manage users.',
+      );
+    await this.reauthenticate(principal, reauth?.current_password, ip);
+    const user = this.users.byId(principal.userId);
+    if (user.totp_enabled_at === null) return;
+    if (!reauth?.totp_code)
+      throw new ReauthFailedError(
+        'Your account has TOTP on: confirm this change with a code from your authenticator app (field totp_code).',
+      );
+    try {
+      await this.totp.check(user, { code: reauth.totp_code }, ip);
+    } catch (err) {
+      // A wrong code here is a refused confirmation (403), not a lost session (401, which makes clients sign out).
+      if (err instanceof UnauthorizedError) throw new ReauthFailedError(`TOTP code refused: ${err.message}`);
+      throw err;
+    }
+  }
+
   /** A new API key, only from a signed-in session and after re-authentication: a key cannot mint keys. */
   async createApiKey(principal: Principal, keyName: string, currentPassword: string | undefined, ip: string) {
     this.assertAccount(principal, 'Generating an API key');

@@ -1,6 +1,6 @@
 import type { Role, User } from '@berth/contract';
 import type { UserRow, UsersRepo } from '../../db/users-repo';
-import { ConflictError, NotFoundError } from '../../errors';
+import { ConflictError, ForbiddenError, NotFoundError } from '../../errors';
 import type { ApiKeyService } from './api-keys';
 import type { PasswordHasher } from './passwords';
 import type { SessionService } from './sessions';
@@ -40,6 +40,18 @@ export class UserAdminService {
     const email = input.email.trim().toLowerCase();
     if (this.repo.byEmail(email)) throw new ConflictError(`Another account already uses ${email}.`);
     return toUser(this.byId(this.repo.insert(email, hash, input.role)));
+  }
+
+  /**
+   * One's own password and role change only through one's account (PATCH /api/auth/me, which asks
+   * the current password and keeps the role): a stolen session cannot lock the owner out here.
+   */
+  assertNotOwnCredentials(actingId: number, id: number, change: { role?: unknown; password?: unknown }): void {
+    if (actingId !== id) return;
+    if (change.password !== undefined)
+      throw new ForbiddenError('Change your own password under Account (PATCH /api/auth/me), not here.');
+    if (change.role !== undefined)
+      throw new ForbiddenError('An admin cannot change their own role; another admin can.');
   }
 
   async update(id: number, change: { role?: Role; disabled?: boolean; password?: string }): Promise<User> {

@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { usersApi, type Role } from '@berth/contract';
 import { api } from '../../lib/api-client';
+import type { AdminReauth } from './components/AdminReauth';
 
 export const usersKeys = { all: ['users'] as const };
 
@@ -17,13 +18,17 @@ function useUsersMutation<V, R>(fn: (vars: V) => Promise<R>) {
 }
 
 export const useAddUser = () =>
-  useUsersMutation((body: { email: string; password: string; role: Role }) => api(usersApi.create, { body }));
-
-export const useUpdateUser = () =>
-  useUsersMutation(({ id, ...body }: { id: number; role?: Role; disabled?: boolean; password?: string }) =>
-    api(usersApi.update, { params: { id }, body }),
+  useUsersMutation((body: { email: string; password: string; role: Role } & AdminReauth) =>
+    api(usersApi.create, { body }),
   );
 
-export const useDeleteUser = () => useUsersMutation((id: number) => api(usersApi.remove, { params: { id } }));
+export const useUpdateUser = () =>
+  useUsersMutation(
+    ({ id, ...body }: { id: number; role?: Role; disabled?: boolean; password?: string } & AdminReauth) =>
+      api(usersApi.update, { params: { id }, body }),
+  );
+
+export const useDeleteUser = () =>
+  useUsersMutation(({ id, ...body }: { id: number } & AdminReauth) => api(usersApi.remove, { params: { id }, body }));
 
 export const useEndUserSessions = () => useUsersMutation((id: number) => api(usersApi.endSessions, { params: { id } }));

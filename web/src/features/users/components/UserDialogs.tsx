@@ -1,28 +1,31 @@
-import { Button, Group, Modal, Select, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { ROLES, type Role, type User } from '@berth/contract';
 import { PasswordField } from '../../../components/PasswordField';
 import { notifySuccess } from '../../../lib/notify';
 import { useAddUser, useUpdateUser } from '../api';
+import { useAdminReauth, type AdminReauth } from './AdminReauth';
 
 export const ROLE_OPTIONS = ROLES.map((r) => ({ value: r, label: r[0]!.toUpperCase() + r.slice(1) }));
 
-/** 'Add User': email, first password and role. */
+/** 'Add User': email, first password and role, confirmed with the admin's own password (and TOTP). */
 export function AddUserDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [role, setRole] = useState<Role>('viewer');
   const add = useAddUser();
+  const reauth = useAdminReauth();
   const close = () => {
     setEmail('');
     setPassword('');
+    reauth.reset();
     add.reset();
     onClose();
   };
   const submit = (e: FormEvent) => {
     e.preventDefault();
     add.mutate(
-      { email: email.trim(), password, role },
+      { email: email.trim(), password, role, ...reauth.value },
       { onSuccess: (u) => (notifySuccess(`User ${u.email} added.`), close()) },
     );
   };
@@ -52,8 +55,9 @@ export function AddUserDialog({ opened, onClose }: { opened: boolean; onClose: (
             onChange={(v) => v && setRole(v as Role)}
             allowDeselect={false}
           />
+          {reauth.fields}
           <Group justify="flex-end">
-            <Button type="submit" disabled={!email.trim() || !password} loading={add.isPending}>
+            <Button type="submit" disabled={!email.trim() || !password || !reauth.complete} loading={add.isPending}>
               Add User
             </Button>
           </Group>
@@ -67,15 +71,17 @@ export function AddUserDialog({ opened, onClose }: { opened: boolean; onClose: (
 export function ResetPasswordDialog({ user, onClose }: { user: User | null; onClose: () => void }) {
   const [password, setPassword] = useState('');
   const update = useUpdateUser();
+  const reauth = useAdminReauth();
   const close = () => {
     setPassword('');
+    reauth.reset();
     onClose();
   };
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (user)
       update.mutate(
-        { id: user.id, password },
+        { id: user.id, password, ...reauth.value },
         { onSuccess: () => (notifySuccess(`Password of ${user.email} reset.`), close()) },
       );
   };
@@ -92,9 +98,63 @@ export function ResetPasswordDialog({ user, onClose }: { user: User | null; onCl
             value={password}
             onChange={(e) => setPassword(e.currentTarget.value)}
           />
+          {reauth.fields}
           <Group justify="flex-end">
-            <Button type="submit" disabled={!password} loading={update.isPending}>
+            <Button type="submit" disabled={!password || !reauth.complete} loading={update.isPending}>
               Reset Password
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+/** A change to an account waiting for the admin's confirmation: what it does and how to run it. */
+export interface PendingChange {
+  title: string;
+  text: string;
+  confirmLabel: string;
+  danger: boolean;
+  run: (reauth: AdminReauth, done: () => void) => void;
+}
+
+/** Asks the admin's current password (and TOTP code) before a role change, enable/disable or delete. */
+export function ConfirmChangeDialog({
+  change,
+  pending,
+  onClose,
+}: {
+  change: PendingChange | null;
+  pending: boolean;
+  onClose: () => void;
+}) {
+  const reauth = useAdminReauth();
+  const close = () => {
+    reauth.reset();
+    onClose();
+  };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    change?.run(reauth.value, close);
+  };
+  return (
+    <Modal opened={change !== null} onClose={close} title={change?.title ?? ''} centered>
+      <form onSubmit={submit}>
+        <Stack>
+          <Text size="sm">{change?.text}</Text>
+          {reauth.fields}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close} disabled={pending}>
+              Cancel
+            </Button>
+            <Button
+              type="submit"
+              color={change?.danger ? 'red' : undefined}
+              disabled={!reauth.complete}
+              loading={pending}
+            >
+              {change?.confirmLabel}
             </Button>
           </Group>
         </Stack>

@@ -3,12 +3,17 @@ import { IconDots, IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Role, User } from '@berth/contract';
-import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { formatDate } from '../../../lib/format';
 import { notifySuccess } from '../../../lib/notify';
 import { useDeleteUser, useEndUserSessions, useUpdateUser, usersQuery } from '../api';
-import { AddUserDialog, ResetPasswordDialog, ROLE_OPTIONS } from './UserDialogs';
+import {
+  AddUserDialog,
+  ConfirmChangeDialog,
+  ResetPasswordDialog,
+  ROLE_OPTIONS,
+  type PendingChange,
+} from './UserDialogs';
 
 /** Settings > Users: every account, its role and state, with add, reset password, disable, end sessions and delete. */
 export function UsersCard() {
@@ -18,7 +23,45 @@ export function UsersCard() {
   const remove = useDeleteUser();
   const [adding, setAdding] = useState(false);
   const [resetting, setResetting] = useState<User | null>(null);
-  const [deleting, setDeleting] = useState<User | null>(null);
+  const [change, setChange] = useState<PendingChange | null>(null);
+  const changeRole = (u: User, role: Role) =>
+    setChange({
+      title: `Change the role of ${u.email}`,
+      text: `Make ${u.email} ${role === 'admin' ? 'an' : 'a'} ${role}? It applies at once to their sessions and API keys.`,
+      confirmLabel: 'Change Role',
+      danger: false,
+      run: (reauth, done) =>
+        update.mutate(
+          { id: u.id, role, ...reauth },
+          { onSuccess: () => (notifySuccess(`${u.email} is now ${role}.`), done()) },
+        ),
+    });
+  const toggle = (u: User) =>
+    setChange({
+      title: `${u.disabled ? 'Enable' : 'Disable'} ${u.email}`,
+      text: u.disabled
+        ? `Let ${u.email} sign in again?`
+        : `Disable ${u.email}? Their sessions end, their open terminals and streams close and their API keys stop working.`,
+      confirmLabel: u.disabled ? 'Enable' : 'Disable',
+      danger: !u.disabled,
+      run: (reauth, done) =>
+        update.mutate(
+          { id: u.id, disabled: !u.disabled, ...reauth },
+          { onSuccess: () => (notifySuccess(`${u.email} ${u.disabled ? 'enabled' : 'disabled'}.`), done()) },
+        ),
+    });
+  const askDelete = (u: User) =>
+    setChange({
+      title: 'Delete user',
+      text: `Delete ${u.email}? Their sessions and API keys end with the account.`,
+      confirmLabel: 'Delete',
+      danger: true,
+      run: (reauth, done) =>
+        remove.mutate(
+          { id: u.id, ...reauth },
+          { onSuccess: () => (notifySuccess(`User ${u.email} deleted.`), done()) },
+        ),
+    });
 
   const columns: Column<User>[] = [
     { key: 'email', header: 'Email', sortable: true },
@@ -32,11 +75,7 @@ export function UsersCard() {
           value={u.role}
           allowDeselect={false}
           w={130}
-          onChange={(v) =>
-            v &&
-            v !== u.role &&
-            update.mutate({ id: u.id, role: v as Role }, { onSuccess: () => notifySuccess(`${u.email} is now ${v}.`) })
-          }
+          onChange={(v) => v && v !== u.role && changeRole(u, v as Role)}
         />
       ),
     },
@@ -84,20 +123,11 @@ export function UsersCard() {
               </Menu.Target>
               <Menu.Dropdown>
                 <Menu.Item onClick={() => setResetting(u)}>Reset password</Menu.Item>
-                <Menu.Item
-                  onClick={() =>
-                    update.mutate(
-                      { id: u.id, disabled: !u.disabled },
-                      { onSuccess: () => notifySuccess(`${u.email} ${u.disabled ? 'enabled' : 'disabled'}.`) },
-                    )
-                  }
-                >
-                  {u.disabled ? 'Enable' : 'Disable'}
-                </Menu.Item>
+                <Menu.Item onClick={() => toggle(u)}>{u.disabled ? 'Enable' : 'Disable'}</Menu.Item>
                 <Menu.Item onClick={() => endSessions.mutate(u.id, { onSuccess: (r) => notifySuccess(r.msg) })}>
                   End sessions
                 </Menu.Item>
-                <Menu.Item color="red" onClick={() => setDeleting(u)}>
+                <Menu.Item color="red" onClick={() => askDelete(u)}>
                   Delete
                 </Menu.Item>
               </Menu.Dropdown>
@@ -107,21 +137,11 @@ export function UsersCard() {
       )}
       <AddUserDialog opened={adding} onClose={() => setAdding(false)} />
       <ResetPasswordDialog user={resetting} onClose={() => setResetting(null)} />
-      <ConfirmDialog
-        opened={deleting !== null}
-        title="Delete user"
-        loading={remove.isPending}
-        onCancel={() => setDeleting(null)}
-        onConfirm={() =>
-          deleting &&
-          remove.mutate(deleting.id, {
-            onSuccess: () => notifySuccess(`User ${deleting.email} deleted.`),
-            onSettled: () => setDeleting(null),
-          })
-        }
-      >
-        {`Delete ${deleting?.email ?? ''}? Their sessions and API keys end with the account.`}
-      </ConfirmDialog>
+      <ConfirmChangeDialog
+        change={change}
+        pending={update.isPending || remove.isPending}
+        onClose={() => setChange(null)}
+      />
     </Card>
   );
 }

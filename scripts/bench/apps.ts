@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { StatsHistoryRepo } from '../../server/src/db/stats-history-repo';
-import { KEEP_SECONDS } from '../../server/src/services/stats-history';
+import { KEEP_SECONDS } from '../../server/src/services/stats/stats-history';
 import { EngineLink, readSseBlocks, type EngineCall } from '../../server/test/apps-fixtures';
 import type { Probe } from './server';
 import { docker, forkBenchServer, mib, parallel, runBench, signInCookies, tally, Viewer } from './lib';

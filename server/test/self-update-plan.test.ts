@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { ContainerDetail, RecreateSpec } from '../src/docker/containers';
-import { healthVerdict, updaterSpec, UPDATER_LABEL, type HealthInput } from '../src/docker/self-container';
+import type { ContainerDetail, RecreateSpec } from '../src/services/apps/containers';
+import {
+  healthVerdict,
+  updaterSpec,
+  UPDATER_LABEL,
+  type HealthInput,
+} from '../src/services/self-update/self-container';
 
 const opts = { stableMs: 10_000, timeoutMs: 60_000 };
 const state = (s: Partial<HealthInput['State']>, restarts = 0): HealthInput => ({

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AuditService } from '../services/audit';
+import type { AuditService } from '../services/audit/audit';
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
 /** Body fields that name what a call acts on when its path does not (deploy, new project, new key...). */

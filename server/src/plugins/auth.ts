@@ -201,7 +201,7 @@ export function requirePrincipal(req: FastifyRequest): Principal {
 
 /**
  * `value` as the request's principal may read it: as is for operators and admins, through `mask`
- * (environment values hidden, see services/env-visibility) for a viewer.
+ * (environment values hidden, see services/auth/env-visibility) for a viewer.
  */
 export function envShownTo<T>(req: FastifyRequest, value: T, mask: (v: T) => T): T {
   return seesEnvValues(requirePrincipal(req).role) ? value : mask(value);

@@ -5,8 +5,8 @@ import { route } from '../lib/route';
 import { openSse } from '../lib/sse';
 import { sendAttachment } from '../lib/attachment';
 import { envShownTo } from '../plugins/auth';
-import { maskAppEnv } from '../services/env-visibility';
-import { LOG_TAIL_LINES, parseLogRange } from '../services/log-range';
+import { maskAppEnv } from '../services/auth/env-visibility';
+import { LOG_TAIL_LINES, parseLogRange } from '../services/logs/log-range';
 
 /**
  * App lists are built by typed code (appFromListEntry) from one engine call; re-validating

@@ -4,8 +4,8 @@ import type { EngineScope, Services } from '../app-services';
 import { openSse } from '../lib/sse';
 import { route } from '../lib/route';
 import { envShownTo, requireReauth } from '../plugins/auth';
-import { maskProjectDetailEnv, maskProjectsEnv } from '../services/env-visibility';
-import { convertDockerRun } from '../services/run-to-compose';
+import { maskProjectDetailEnv, maskProjectsEnv } from '../services/auth/env-visibility';
+import { convertDockerRun } from '../services/projects/run-to-compose';
 import { sendAttachment } from '../lib/attachment';
 
 export function composeRoutes(app: FastifyInstance, { scope, environments, templates, variables }: Services): void {

@@ -13,8 +13,8 @@ import { openSse } from '../lib/sse';
 import type { Services } from '../app-services';
 import { AppError, ForbiddenError } from '../errors';
 import { envShownTo, requirePrincipal } from '../plugins/auth';
-import { maskImageEnv } from '../services/env-visibility';
-import type { ImagesService } from '../services/images';
+import { maskImageEnv } from '../services/auth/env-visibility';
+import type { ImagesService } from '../services/images/images';
 
 const wantsEventStream = (req: FastifyRequest) => (req.headers.accept ?? '').includes('text/event-stream');
 

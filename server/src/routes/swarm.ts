@@ -3,9 +3,9 @@ import { swarmApi } from '@berth/contract';
 import type { Services } from '../app-services';
 import { route } from '../lib/route';
 import { envShownTo } from '../plugins/auth';
-import { maskStackEnv } from '../services/env-visibility';
+import { maskStackEnv } from '../services/auth/env-visibility';
 import { openSse } from '../lib/sse';
-import { LOG_TAIL_LINES, parseLogRange } from '../services/log-range';
+import { LOG_TAIL_LINES, parseLogRange } from '../services/logs/log-range';
 import { streamActivity } from './compose';
 
 export function swarmRoutes(app: FastifyInstance, { scope, environments, templates, variables }: Services): void {

@@ -6,7 +6,7 @@ import { ValidationError } from '../errors';
 import { route, socketRoute } from '../lib/route';
 import { requirePrincipal } from '../plugins/auth';
 import type { Principal } from '../services/auth';
-import type { TerminalRequest, TerminalService, TerminalTarget } from '../services/terminal';
+import type { TerminalRequest, TerminalService, TerminalTarget } from '../services/terminal/terminal';
 
 /** What the checks before an upgrade found: who, the environment, the running container and a session slot. */
 interface Checked {

@@ -19,7 +19,7 @@ import {
   NotFoundError,
   ValidationError,
 } from '../../errors';
-import type { EnvironmentScopes } from '../environment-scopes';
+import type { EnvironmentScopes } from './environment-scopes';
 import { brokenStatus, statusOf } from './status';
 import { connectionOf, parseEnvironmentUrl, storedParts, type ConnectionParts, type SecretBox } from './stored';
 

@@ -1,0 +1,102 @@
+import { ErrorCode, type App, type AppUpdateCheck } from '@berth/contract';
+import type { AppContext } from '../../context';
+import { appFromInspect, recreateSpec, type ImageDefaults } from './containers';
+import { checkImageUpdate, pullImage } from '../images/images-update';
+import { inspectImage, restoreTag } from '../images/engine-images';
+import type { GateVerdict } from './health-gate';
+import { replaceContainer, replaceContainerGated } from './replace';
+import { findSelfContainer } from '../self-update/self-container';
+import { bareName, IMAGE_ID } from '../../docker/names';
+import { AppError, ConflictError, ValidationError } from '../../errors';
+import type { AppsRuntime } from './apps-runtime';
+import type { AppsService } from './apps';
+
+/** A pull that reports nothing for this long is stopped. */
+const PULL_IDLE_MS = 5 * 60_000;
+
+/** Update check (registry digest vs. local) and one-click update (pull, then recreate in place). */
+export class AppUpdateService {
+  private readonly busy = new Set<string>();
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly apps: AppsService,
+    private readonly rt: AppsRuntime,
+  ) {}
+
+  async check(name: string): Promise<AppUpdateCheck> {
+    const info = await this.apps.inspect(name);
+    const res = await checkImageUpdate(this.ctx.docker, info.Config.Image, { imageId: info.Image });
+    this.rt.updatable.set(info.Id, res.isUpdatable);
+    const { image, remoteDigest, localDigests, checkedAt } = res;
+    return {
+      ...appFromInspect(info, res.isUpdatable),
+      reason: res.reason,
+      update: { image, remoteDigest, localDigests, checkedAt },
+    };
+  }
+
+  /** Updates the app (see replace) and returns the new list. */
+  async update(name: string): Promise<App[]> {
+    await this.replace(name);
+    return this.apps.list();
+  }
+
+  /**
+   * Pulls the app's image, then replaces the container with one made from it under the same name
+   * and configuration (created first, swapped in, the old one removed last; put back on failure).
+   * With a `gate`, the started replacement must pass it, else the old container is put back and
+   * the gate's reason returned as `rolledBack`, and the image's tag points at the old image again.
+   */
+  async replace(name: string, gate?: (id: string) => Promise<GateVerdict>): Promise<{ rolledBack: string | null }> {
+    const old = await this.apps.inspect(name);
+    if (this.busy.has(old.Id)) throw new ConflictError(`${name} is already being updated.`);
+    // Replacing Berth's own container from inside it would stop Berth halfway through the swap.
+    const self = await findSelfContainer(this.ctx.docker, {
+      containerName: this.ctx.config.containerName,
+      hostname: this.ctx.config.hostname,
+    });
+    if (self.container?.Id === old.Id)
+      throw new ConflictError(`${name} is Berth itself; update it from Settings → Update, which hands over safely.`);
+    const ref = old.Config.Image;
+    if (IMAGE_ID.test(ref))
+      throw new ValidationError(`${name} was created from an image ID, so there is no name to pull a newer image by.`);
+    this.busy.add(old.Id);
+    try {
+      await pullImage(this.ctx.docker, ref, { idleMs: PULL_IDLE_MS });
+      const spec = recreateSpec(old, await this.imageDefaults(old.Image), ref);
+      const opts = { extraNetworks: spec.extraNetworks, log: this.ctx.log };
+      if (gate) {
+        const out = await replaceContainerGated(this.ctx.docker, old.Id, spec.create, { ...opts, gate });
+        // The pull moved the tag to the image that failed; it names the one that runs again.
+        if ('rolledBack' in out)
+          return {
+            rolledBack: `${out.rolledBack} The previous container was put back.${await restoreTag(this.ctx.docker, ref, old.Image)}`,
+          };
+      } else {
+        await replaceContainer(this.ctx.docker, old.Id, spec.create, opts);
+      }
+      this.rt.updatable.delete(old.Id);
+      return { rolledBack: null };
+    } catch (err) {
+      // replaceContainer leaves the old container as it was unless it says restore_failed.
+      if (err instanceof AppError && err.code !== ErrorCode.restoreFailed) {
+        throw err.withDetail(`Updating ${bareName(old.Name)} failed: ${err.message} The app was left as it was.`);
+      }
+      throw err;
+    } finally {
+      this.busy.delete(old.Id);
+    }
+  }
+
+  /** What the old image gave the container by default; null when that image is gone (then everything is copied). */
+  private async imageDefaults(imageId: string): Promise<ImageDefaults | null> {
+    try {
+      const image = await inspectImage(this.ctx.docker, imageId);
+      return (image as { Config?: ImageDefaults }).Config ?? null;
+    } catch (err) {
+      this.ctx.log.info({ err, image: imageId }, 'old image not readable; copying the whole container configuration');
+      return null;
+    }
+  }
+}

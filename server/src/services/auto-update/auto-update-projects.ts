@@ -1,0 +1,335 @@
+import path from 'node:path';
+import { parseImageReference, type AutoUpdateItem, type AutoUpdatePolicy } from '@berth/contract';
+import type { AppContext } from '../../context';
+import type { AutoUpdateRepo } from '../../db/auto-update-repo';
+import { parseCompose } from '../../compose/document';
+import { resolvedConfig } from '../../compose/project-cli';
+import { pullServices, recreatePinned, recreateServices } from '../../compose/service-update';
+import { healthGate } from '../apps/health-gate';
+import { checkImageUpdate } from '../images/images-update';
+import { restoreTag } from '../images/engine-images';
+import { PROJECT_LABEL, SERVICE_LABEL } from '../../docker/names';
+import { NotFoundError } from '../../errors';
+import type { ExistingProject, ProjectsService } from '../projects/projects';
+import { SERVICE_NAME } from '../projects/projects-actions';
+import { effectivePolicy } from './auto-update-policy';
+
+/** A compose service with a container: its labels (the first container's), the container ids and whether one runs. */
+export interface ComposeServiceState {
+  name: string;
+  labels: Record<string, string>;
+  ids: string[];
+  /** Whether any of its containers runs. */
+  running: boolean;
+}
+
+/** One project's run: the services whose policy is enabled (and fits the schedule that fired). */
+export interface ProjectTarget {
+  project: string;
+  services: string[];
+  /** Mode and settle time come from the project's override or the global policy (labels set neither). */
+  policy: AutoUpdatePolicy;
+  /** The services' schedules (a label may give one service its own). */
+  schedules: string[];
+}
+
+/** What one changed service needs: where it updates from and to, and the pin that restores it. */
+interface Change {
+  service: string;
+  from: string | null;
+  to: string | null;
+  pin: string | null;
+  /** The service's image reference and the image its container ran: the tag goes back to it after a rollback. */
+  ref: string;
+  imageId: string;
+}
+interface Outcome {
+  change: Change;
+  result: AutoUpdateItem['result'];
+  reason: string | null;
+}
+
+/** A run result's name for a compose service: `<project>/<service>` (app names never hold a slash). */
+export const serviceTarget = (project: string, service: string) => `${project}/${service}`;
+
+/**
+ * Auto-update of compose projects, service by service: each service's image is checked against its
+ * registry like an app's; changed services are pulled and recreated alone (`up -d --no-deps`)
+ * under the project's lock, then pass the health gate or are recreated from their previous image
+ * digest, pinned through a temporary override file (the project's file stays as written), their
+ * image tag pointed back at the previous image (so a later Up keeps it), and the digest is
+ * remembered as bad.
+ */
+export class ProjectAutoUpdate {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly projects: ProjectsService,
+    private readonly repo: AutoUpdateRepo,
+  ) {}
+
+  /** Compose services with containers, by project (one engine call); `skipId` (Berth itself) is left out. */
+  async services(skipId: string | null, project?: string): Promise<Map<string, ComposeServiceState[]>> {
+    const list = await this.ctx.docker.listContainers({
+      all: true,
+      filters: { label: [project ? `${PROJECT_LABEL}=${project}` : PROJECT_LABEL] },
+    });
+    const out = new Map<string, ComposeServiceState[]>();
+    for (const c of list) {
+      const [name, service] = [c.Labels[PROJECT_LABEL] ?? '', c.Labels[SERVICE_LABEL] ?? ''];
+      if (c.Id === skipId || !name || !SERVICE_NAME.test(service)) continue;
+      const states = out.get(name) ?? [];
+      out.set(name, states);
+      const known = states.find((s) => s.name === service);
+      if (known) {
+        known.ids.push(c.Id);
+        known.running ||= c.State === 'running';
+      } else states.push({ name: service, labels: c.Labels, ids: [c.Id], running: c.State === 'running' });
+    }
+    return out;
+  }
+
+  /** Every project with at least one service whose policy is enabled and accepted by `pick`. */
+  async targets(
+    global: AutoUpdatePolicy,
+    skipId: string | null,
+    pick: (p: AutoUpdatePolicy) => boolean,
+  ): Promise<ProjectTarget[]> {
+    const overrides = this.repo.policies('project');
+    const out: ProjectTarget[] = [];
+    for (const [project, states] of await this.services(skipId)) {
+      const override = overrides.get(project) ?? null;
+      const services = states
+        .map((s) => ({ name: s.name, policy: effectivePolicy(global, override, s.labels) }))
+        .filter((s) => s.policy.enabled && pick(s.policy));
+      if (services.length === 0) continue;
+      out.push({
+        project,
+        services: services.map((s) => s.name).sort(),
+        policy: effectivePolicy(global, override, {}),
+        schedules: [...new Set(services.map((s) => s.policy.schedule))],
+      });
+    }
+    return out;
+  }
+
+  /**
+   * Checks each service; in update mode, updates the changed running ones together and gates
+   * each. Never throws: trouble becomes each service's `failed` result.
+   */
+  async run(t: ProjectTarget): Promise<AutoUpdateItem[]> {
+    const item = (
+      service: string,
+      result: AutoUpdateItem['result'],
+      reason: string | null,
+      from: string | null = null,
+      to: string | null = null,
+    ): AutoUpdateItem => ({
+      name: serviceTarget(t.project, service),
+      result,
+      reason,
+      from_digest: from,
+      to_digest: to,
+    });
+    try {
+      // A run at start may come before the compose CLI is found (requests wait for it the same way).
+      if (this.ctx.composeReady) await this.ctx.composeReady;
+      const p = await this.projects.resolveExisting(t.project).catch((err: unknown) => {
+        if (err instanceof NotFoundError) return null;
+        throw err;
+      });
+      const states = (await this.services(null, t.project)).get(t.project) ?? [];
+      // Containers of a project whose file Berth cannot read here (another machine's, a removed folder,
+      // several files): checked against the registry, never updated.
+      if (!p) return await this.checkOnly(t, states, item);
+      const images = await this.images(p);
+      const items: AutoUpdateItem[] = [];
+      const changes: Change[] = [];
+      for (const service of t.services) {
+        const state = states.find((s) => s.name === service);
+        const ref = images.get(service);
+        const imageId = await this.imageOf(state?.ids[0]);
+        if (!ref || !imageId) {
+          items.push(
+            item(
+              service,
+              'up_to_date',
+              ref ? 'The service has no container.' : 'The service has no image to pull (it is built here).',
+            ),
+          );
+          continue;
+        }
+        const check = await checkImageUpdate(this.ctx.docker, ref, { imageId });
+        const [from, to] = [check.localDigests[0] ?? null, check.remoteDigest];
+        if (!check.isUpdatable) items.push(item(service, 'up_to_date', check.reason, from, to));
+        else if (to && this.repo.isBadDigest(serviceTarget(t.project, service), to)) {
+          items.push(
+            item(
+              service,
+              'up_to_date',
+              `Skipped ${to}: it failed the health gate before; waiting for a newer image.`,
+              from,
+              to,
+            ),
+          );
+        } else if (t.policy.mode === 'notify') items.push(item(service, 'update_available', null, from, to));
+        // Recreating would start a service someone stopped.
+        else if (!state?.running)
+          items.push(item(service, 'update_available', 'The service is stopped, so it was not updated.', from, to));
+        else changes.push({ service, from, to, pin: pinOf(ref, from), ref, imageId });
+      }
+      const outcomes = changes.length > 0 ? await this.update(p, changes, t.policy.settle_seconds) : [];
+      items.push(...outcomes.map((o) => item(o.change.service, o.result, o.reason, o.change.from, o.change.to)));
+      return items.sort((a, b) => a.name.localeCompare(b.name));
+    } catch (err) {
+      return t.services.map((s) => item(s, 'failed', message(err)));
+    }
+  }
+
+  /**
+   * Under the project's lock (so no user action runs beside it): pull, recreate the changed
+   * services, gate each new container, and recreate the ones that fail from their previous digest,
+   * pinned; a failing digest is remembered. A failed pull changes nothing; a failed recreate puts
+   * every changed service back the same way (the digest is not blamed: compose failed, not the image).
+   */
+  private async update(p: ExistingProject, changes: Change[], settleSeconds: number): Promise<Outcome[]> {
+    let lock;
+    try {
+      lock = this.projects.activity.begin(p.name, 'auto-update');
+    } catch (err) {
+      return changes.map((change) => ({ change, result: 'failed', reason: message(err) }));
+    }
+    const outcomes = await this.updateLocked(p, changes, settleSeconds, lock.append).catch((err: unknown): Outcome[] =>
+      changes.map((change) => ({ change, result: 'failed', reason: message(err) })),
+    );
+    const trouble = outcomes.find((o) => o.result !== 'updated');
+    lock.end(!trouble, trouble?.reason ?? null);
+    return outcomes;
+  }
+
+  private async updateLocked(
+    p: ExistingProject,
+    changes: Change[],
+    settleSeconds: number,
+    onOutput: (chunk: string) => void,
+  ): Promise<Outcome[]> {
+    const runner = this.projects.runner();
+    const services = changes.map((c) => c.service);
+    await pullServices(runner, p, services, onOutput);
+    let verdicts: { change: Change; reason: string | null; blame: boolean }[];
+    try {
+      await recreateServices(runner, p, services, onOutput);
+      verdicts = await Promise.all(
+        changes.map(async (change) => ({
+          change,
+          reason: await this.gate(p.name, change.service, settleSeconds),
+          blame: true,
+        })),
+      );
+    } catch (err) {
+      verdicts = changes.map((change) => ({ change, reason: message(err), blame: false }));
+    }
+    const bad = verdicts.filter((v) => v.reason !== null);
+    const pins = Object.fromEntries(bad.flatMap((v) => (v.change.pin ? [[v.change.service, v.change.pin]] : [])));
+    let restoreError: string | null = null;
+    if (Object.keys(pins).length > 0) {
+      await recreatePinned(runner, p, this.pinRoot, pins, await this.version(p), onOutput).catch((err: unknown) => {
+        restoreError = message(err);
+      });
+    }
+    return Promise.all(
+      verdicts.map(async ({ change, reason, blame }): Promise<Outcome> => {
+        if (reason === null) return { change, result: 'updated', reason: null };
+        if (blame && change.to) this.repo.rememberBadDigest(serviceTarget(p.name, change.service), change.to);
+        if (!change.pin)
+          return { change, result: 'failed', reason: `${reason} The previous image has no digest to go back to.` };
+        if (restoreError)
+          return {
+            change,
+            result: 'failed',
+            reason: `${reason} Going back to ${change.from} failed too: ${restoreError}`,
+          };
+        // The pull moved the project's tag to the failing image; a later Up by that tag must not bring it back.
+        const tag = await restoreTag(this.ctx.docker, change.ref, change.imageId);
+        return {
+          change,
+          result: 'rolled_back',
+          reason: `${reason} The service runs ${change.from} again, pinned by digest.${tag} Auto-update skips the failing image until a newer one appears.`,
+        };
+      }),
+    );
+  }
+
+  /** Null when every container of the service passes the gate, else why not. */
+  private async gate(project: string, service: string, settleSeconds: number): Promise<string | null> {
+    const ids = (await this.services(null, project)).get(project)?.find((s) => s.name === service)?.ids ?? [];
+    if (ids.length === 0) return 'No container of the service exists after the update.';
+    const verdicts = await Promise.all(ids.map((id) => healthGate(this.ctx.docker, id, settleSeconds * 1000)));
+    const failed = verdicts.find((v) => !v.ok);
+    return failed && !failed.ok ? failed.reason : null;
+  }
+
+  /** Each service's image reference as the CLI resolves the file (variables filled in). */
+  private async images(p: ExistingProject): Promise<Map<string, string>> {
+    const { yaml } = await resolvedConfig(this.projects.runner(), p);
+    const services = (parseCompose(yaml).data.services ?? {}) as Record<string, { image?: unknown }>;
+    return new Map(
+      Object.entries(services).flatMap(([name, s]) => (typeof s?.image === 'string' ? [[name, s.image]] : [])),
+    );
+  }
+
+  /** Each service's running image against its registry, for a project Berth cannot update: at most update_available. */
+  private async checkOnly(
+    t: ProjectTarget,
+    states: { name: string; ids: string[] }[],
+    item: (
+      service: string,
+      result: AutoUpdateItem['result'],
+      reason: string | null,
+      from?: string | null,
+      to?: string | null,
+    ) => AutoUpdateItem,
+  ): Promise<AutoUpdateItem[]> {
+    const why =
+      "Berth cannot read this project's compose file here (or it is made of several files), so it cannot update it.";
+    const items: AutoUpdateItem[] = [];
+    for (const service of t.services) {
+      const id = states.find((s) => s.name === service)?.ids[0];
+      if (!id) {
+        items.push(item(service, 'up_to_date', 'The service has no container.'));
+        continue;
+      }
+      const c = await this.ctx.docker.inspectContainer(id);
+      const check = await checkImageUpdate(this.ctx.docker, c.Config.Image, { imageId: c.Image });
+      const [from, to] = [check.localDigests[0] ?? null, check.remoteDigest];
+      items.push(
+        check.isUpdatable
+          ? item(service, 'update_available', `A newer image is available. ${why}`, from, to)
+          : item(service, 'up_to_date', check.reason ? `${check.reason} ${why}` : why, from, to),
+      );
+    }
+    return items;
+  }
+
+  private async imageOf(id: string | undefined): Promise<string | null> {
+    if (!id) return null;
+    return (await this.ctx.docker.inspectContainer(id)).Image;
+  }
+
+  /** The project file's `version`, which the pin override must repeat. */
+  private async version(p: ExistingProject): Promise<string | null> {
+    const v = (await this.projects.parseExisting(p)).parsed.data.version;
+    return typeof v === 'string' || typeof v === 'number' ? String(v) : null;
+  }
+
+  private get pinRoot(): string {
+    return path.join(this.ctx.config.dataDir, '.tmp', 'auto-update-pins');
+  }
+}
+
+/** `repo@<digest>` for the image a service ran, so a rollback needs no tag (which now names the new image). */
+function pinOf(ref: string, digest: string | null): string | null {
+  const parsed = parseImageReference(ref);
+  return digest && !('error' in parsed) ? `${parsed.repository}@${digest}` : null;
+}
+
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err));

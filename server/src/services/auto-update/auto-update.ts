@@ -1,0 +1,347 @@
+import { Cron } from 'croner';
+import type {
+  App,
+  AppAutoUpdate,
+  AutoUpdateItem,
+  AutoUpdateOverride,
+  AutoUpdatePolicy,
+  AutoUpdateRun,
+  AutoUpdateSettings,
+  ProjectAutoUpdate as ProjectAutoUpdateView,
+} from '@berth/contract';
+import type { AppContext } from '../../context';
+import type { AuditRecord } from '../audit/audit';
+import type { NotifyInput } from '../notifications';
+import { AutoUpdateRepo } from '../../db/auto-update-repo';
+import { healthGate } from '../apps/health-gate';
+import { findSelfContainer } from '../self-update/self-container';
+import { NotFoundError, ValidationError } from '../../errors';
+import { PROJECT_LABEL } from '../../docker/names';
+import type { AppsService } from '../apps/apps';
+import type { AppUpdateService } from '../apps/apps-update';
+import { checkSchedule, DEFAULT_POLICY, effectivePolicy, nextRun, policyLabels } from './auto-update-policy';
+import { ProjectAutoUpdate, serviceTarget, type ProjectTarget } from './auto-update-projects';
+import type { ProjectsService } from '../projects/projects';
+
+/** Schedules are looked for again this often, so a newly labelled app gets its own schedule. */
+const RESYNC_SCHEDULE = '*/10 * * * *';
+const NO_OVERRIDE: AutoUpdateOverride = { enabled: null, mode: null, schedule: null, settle_seconds: null };
+
+/** What a run goes over: apps, and compose projects with the services to check. */
+interface Targets {
+  apps: { app: App; policy: AutoUpdatePolicy }[];
+  projects: ProjectTarget[];
+}
+
+/**
+ * Scheduled auto-update of one environment's apps and compose projects: check the registry, then
+ * notify only or update (an app through the same swap as a one-click update, a project's changed
+ * services through compose, see ProjectAutoUpdate), with a health gate; what fails the gate is
+ * put back and the digest remembered as bad. Berth's own container is never touched (Settings →
+ * Update is its path).
+ */
+export class AutoUpdateService {
+  private readonly repo: AutoUpdateRepo;
+  private readonly projectUpdates: ProjectAutoUpdate;
+  private jobs = new Map<string, Cron>();
+  private running: { id: number; done: Promise<void> } | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly env: string,
+    private readonly apps: AppsService,
+    private readonly updates: AppUpdateService,
+    private readonly projects: ProjectsService,
+    /** Where a finished run is told: the notification rules and the audit log (as the user `auto-update`). */
+    private readonly announce: { notify: (n: NotifyInput) => void; audit: (r: AuditRecord) => void } | null = null,
+  ) {
+    this.repo = new AutoUpdateRepo(ctx.db, env);
+    this.projectUpdates = new ProjectAutoUpdate(ctx, projects, this.repo);
+  }
+
+  settings(): AutoUpdateSettings {
+    const policy = this.global();
+    return { ...policy, next_run_at: nextRun(policy.schedule) };
+  }
+
+  async setGlobal(policy: AutoUpdatePolicy): Promise<AutoUpdateSettings> {
+    checkSchedule(policy.schedule);
+    this.repo.setPolicy('global', '', policy);
+    await this.syncSchedules();
+    return this.settings();
+  }
+
+  async forApp(name: string): Promise<AppAutoUpdate> {
+    const info = await this.apps.inspect(name);
+    const labels = info.Config.Labels ?? {};
+    const override = this.repo.policy('app', name) ?? NO_OVERRIDE;
+    return {
+      override,
+      effective: effectivePolicy(this.global(), override, labels),
+      labels: policyLabels(labels),
+      last: this.lastResult(name),
+    };
+  }
+
+  async setApp(name: string, override: AutoUpdateOverride): Promise<AppAutoUpdate> {
+    checkSchedule(override.schedule);
+    const project = (await this.apps.inspect(name)).Config.Labels?.[PROJECT_LABEL];
+    if (project)
+      throw new ValidationError(
+        `${name} belongs to compose project ${project}, which is updated service by service: set auto-update on the project.`,
+      );
+    this.repo.setPolicy('app', name, override);
+    await this.syncSchedules();
+    return this.forApp(name);
+  }
+
+  /** A project's override, and per service with a container what applies and its last result. */
+  async forProject(name: string): Promise<ProjectAutoUpdateView> {
+    await this.projects.resolveExisting(name);
+    const override = this.repo.policy('project', name) ?? NO_OVERRIDE;
+    const global = this.global();
+    const states = (await this.projectUpdates.services(null, name)).get(name) ?? [];
+    const services = states
+      .map((s) => ({
+        name: s.name,
+        effective: effectivePolicy(global, override, s.labels),
+        labels: policyLabels(s.labels),
+        last: this.lastResult(serviceTarget(name, s.name)),
+      }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+    const last = services.flatMap((s) => (s.last ? [s.last] : [])).sort((a, b) => b.run_id - a.run_id)[0] ?? null;
+    return { override, effective: effectivePolicy(global, override, {}), labels: {}, last, services };
+  }
+
+  async setProject(name: string, override: AutoUpdateOverride): Promise<ProjectAutoUpdateView> {
+    checkSchedule(override.schedule);
+    await this.projects.resolveExisting(name);
+    this.repo.setPolicy('project', name, override);
+    await this.syncSchedules();
+    return this.forProject(name);
+  }
+
+  /** When `schedule` fires next (a 400 naming it when croner cannot read it). */
+  nextRun(schedule: string): { next_run_at: string | null } {
+    checkSchedule(schedule);
+    return { next_run_at: nextRun(schedule) };
+  }
+
+  runs(): AutoUpdateRun[] {
+    return this.repo.runs(50);
+  }
+
+  run(id: number): AutoUpdateRun {
+    const run = this.repo.run(id);
+    if (!run) throw new NotFoundError('auto-update run', String(id));
+    return run;
+  }
+
+  /** Starts a run over every enabled app and project (or answers the one under way). */
+  async runNow(): Promise<{ id: number }> {
+    const before = this.runningId();
+    if (before !== null) return { id: before };
+    const targets = await this.targets(() => true);
+    // A scheduled run may have begun while the apps were read.
+    return { id: this.runningId() ?? this.start('manual', targets) };
+  }
+
+  /** Starts the schedules (after the server is ready); never holds up the start, even with the engine away. */
+  startSchedules(): void {
+    this.syncSchedules().catch((err: unknown) =>
+      this.ctx.log.warn({ err }, 'auto-update: the schedules could not be set up'),
+    );
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.jobs.values()) job.stop();
+    this.jobs.clear();
+    await this.running?.done;
+  }
+
+  private runningId(): number | null {
+    return this.running?.id ?? null;
+  }
+
+  private global(): AutoUpdatePolicy {
+    const stored = this.repo.policy('global', '');
+    if (!stored) return DEFAULT_POLICY;
+    return {
+      enabled: stored.enabled ?? DEFAULT_POLICY.enabled,
+      mode: stored.mode ?? DEFAULT_POLICY.mode,
+      schedule: stored.schedule ?? DEFAULT_POLICY.schedule,
+      settle_seconds: stored.settle_seconds ?? DEFAULT_POLICY.settle_seconds,
+    };
+  }
+
+  /** Enabled apps and compose services (Berth itself left out) whose effective policy `pick` accepts. */
+  private async targets(pick: (p: AutoUpdatePolicy) => boolean): Promise<Targets> {
+    const [list, self] = await Promise.all([
+      this.apps.list(),
+      findSelfContainer(this.ctx.docker, {
+        containerName: this.ctx.config.containerName,
+        hostname: this.ctx.config.hostname,
+      }),
+    ]);
+    const global = this.global();
+    const overrides = this.repo.policies('app');
+    const apps = list
+      // Compose containers are updated through their project, never swapped behind compose's back.
+      .filter((app) => app.Id !== self.container?.Id && !app.Config.Labels[PROJECT_LABEL])
+      .map((app) => ({ app, policy: effectivePolicy(global, overrides.get(app.name) ?? null, app.Config.Labels) }))
+      .filter((t) => t.policy.enabled && pick(t.policy));
+    return { apps, projects: await this.projectUpdates.targets(global, self.container?.Id ?? null, pick) };
+  }
+
+  private start(trigger: string, targets: Targets): number {
+    const id = this.repo.startRun(trigger);
+    const done = this.execute(id, targets).finally(() => {
+      this.running = null;
+    });
+    this.running = { id, done };
+    return id;
+  }
+
+  private async execute(id: number, targets: Targets): Promise<void> {
+    const results: AutoUpdateItem[] = [];
+    for (const { app, policy } of targets.apps) {
+      if (this.closed) break;
+      results.push(await this.one(app.name, policy));
+      this.repo.saveResults(id, results, false);
+    }
+    for (const project of targets.projects) {
+      if (this.closed) break;
+      results.push(...(await this.projectUpdates.run(project)));
+      this.repo.saveResults(id, results, false);
+    }
+    this.repo.saveResults(id, results, true);
+    this.report(this.repo.run(id)!);
+  }
+
+  private async one(name: string, policy: AutoUpdatePolicy): Promise<AutoUpdateItem> {
+    let from: string | null = null;
+    let to: string | null = null;
+    const item = (result: AutoUpdateItem['result'], reason: string | null): AutoUpdateItem => ({
+      name,
+      result,
+      reason,
+      from_digest: from,
+      to_digest: to,
+    });
+    try {
+      const check = await this.updates.check(name);
+      from = check.update.localDigests[0] ?? null;
+      to = check.update.remoteDigest;
+      if (!check.isUpdatable) return item('up_to_date', check.reason);
+      if (to && this.repo.isBadDigest(name, to))
+        return item('up_to_date', `Skipped ${to}: it failed the health gate before; waiting for a newer image.`);
+      if (policy.mode === 'notify') return item('update_available', null);
+      const out = await this.updates.replace(name, (id) =>
+        healthGate(this.ctx.docker, id, policy.settle_seconds * 1000),
+      );
+      if (out.rolledBack === null) return item('updated', null);
+      if (to) this.repo.rememberBadDigest(name, to);
+      return item('rolled_back', out.rolledBack);
+    } catch (err) {
+      return item('failed', err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  /**
+   * The one place a finished run is announced: the log, the notification rules (an available
+   * update in notify mode; an update done, rolled back or failed) and one audit entry per app or
+   * compose service (`<project>/<service>`) changed, as the user `auto-update`.
+   */
+  private report(run: AutoUpdateRun): void {
+    const changed = run.results.filter((r) => r.result !== 'up_to_date');
+    this.ctx.log.info(
+      { run: run.id, trigger: run.trigger, results: changed.map((r) => `${r.name}: ${r.result}`) },
+      'auto-update run finished',
+    );
+    if (!this.announce) return;
+    for (const r of changed) {
+      const words = {
+        up_to_date: 'is up to date',
+        update_available: 'has an update available',
+        updated: 'was updated',
+        rolled_back: 'was rolled back (the new version failed its health gate)',
+        failed: 'could not be updated',
+      }[r.result];
+      const details = {
+        result: r.result,
+        run: run.id,
+        ...(r.reason ? { reason: r.reason } : {}),
+        ...(r.to_digest ? { to_digest: r.to_digest } : {}),
+      };
+      const project = r.name.includes('/') ? r.name.slice(0, r.name.indexOf('/')) : null;
+      this.announce.notify({
+        event: r.result === 'update_available' ? 'update_available' : 'auto_update',
+        environment: this.env,
+        ...(project ? { project } : { app: r.name }),
+        title: `${r.name} ${words}`,
+        message: `Auto-update on ${this.env}: ${r.name} ${words}${r.reason ? ` (${r.reason})` : ''}.`,
+        details,
+      });
+      if (r.result === 'update_available') continue;
+      const status = r.result === 'updated' ? 200 : r.result === 'rolled_back' ? 409 : 500;
+      this.announce.audit({
+        user: 'auto-update',
+        client: 'scheduler',
+        method: 'POST',
+        route: `auto-update run ${run.id}`,
+        target: r.name,
+        status,
+        summary: `Auto-update: ${r.name} ${words}`,
+      });
+    }
+  }
+
+  private lastResult(name: string): AppAutoUpdate['last'] {
+    for (const run of this.repo.runs(50)) {
+      const hit = run.results.find((r) => r.name === name);
+      if (hit) return { ...hit, run_id: run.id, at: run.finished_at ?? run.started_at };
+    }
+    return null;
+  }
+
+  /** One cron job per schedule in use (global, overrides, labels) and one that looks again every 10 minutes. */
+  private async syncSchedules(): Promise<void> {
+    if (this.closed) return;
+    const overrides = [...this.repo.policies('app').values(), ...this.repo.policies('project').values()];
+    const wanted = new Set([this.global().schedule, ...overrides.flatMap((o) => (o.schedule ? [o.schedule] : []))]);
+    try {
+      const targets = await this.targets(() => true);
+      for (const t of targets.apps) wanted.add(t.policy.schedule);
+      for (const t of targets.projects) for (const expr of t.schedules) wanted.add(expr);
+    } catch (err) {
+      this.ctx.log.warn({ err }, 'auto-update: could not read the apps for their schedules');
+    }
+    wanted.add(RESYNC_SCHEDULE);
+    if (this.closed) return;
+    for (const [expr, job] of this.jobs) {
+      if (!wanted.has(expr)) {
+        job.stop();
+        this.jobs.delete(expr);
+      }
+    }
+    for (const expr of wanted) {
+      if (this.jobs.has(expr)) continue;
+      this.jobs.set(expr, new Cron(expr, { protect: true }, () => void this.fire(expr)));
+    }
+  }
+
+  private async fire(expr: string): Promise<void> {
+    try {
+      if (expr === RESYNC_SCHEDULE) await this.syncSchedules();
+      const targets = await this.targets((p) => p.schedule === expr);
+      if (targets.apps.length === 0 && targets.projects.length === 0) return;
+      // Another schedule's run (or a manual one) goes first; this one follows rather than being lost.
+      while (this.running) await this.running.done;
+      if (!this.closed) this.start(expr, targets);
+    } catch (err) {
+      this.ctx.log.warn({ err, schedule: expr }, 'auto-update: a scheduled run could not start');
+    }
+  }
+}

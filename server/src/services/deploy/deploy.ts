@@ -1,0 +1,67 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { formatImageReference, parseImageReference, type DeployRequest, type DeployResult } from '@berth/contract';
+import type { Engine } from '../../docker/engine';
+import { inspectContainer } from '../apps/containers';
+import { createAndStart, findContainer, imagePresent, networkExists } from './deploy-steps';
+import { startPull } from '../images/engine-images';
+import { replaceContainer } from '../apps/replace';
+import { ConflictError, EngineError, ImagePullFailedError, NotFoundError, ValidationError } from '../../errors';
+import { buildContainerSpec, keepRandomHostPorts } from './deploy-spec';
+import type { VariablesService } from '../variables/variables';
+
+/** Deploys an app from the four-step form (or a template), or replaces one in edit mode. */
+export class DeployService {
+  constructor(
+    private readonly docker: Engine,
+    private readonly variables: VariablesService,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  async deploy(req: DeployRequest): Promise<DeployResult> {
+    // Everything the payload alone can tell is checked before the engine is asked anything.
+    const spec = buildContainerSpec(req, this.variables.substituter());
+    const old = req.edit ? await findContainer(this.docker, req.id!) : null;
+    if (req.edit && !old) throw new NotFoundError('app', req.id!);
+    const holder = await findContainer(this.docker, req.name);
+    if (holder && holder.id !== old?.id)
+      throw new ConflictError(`The name "${req.name}" is already in use by another container; choose another name.`);
+    if (req.network && !(await networkExists(this.docker, req.network))) {
+      throw new ValidationError(`network: Network "${req.network}" does not exist.`, [
+        { field: 'network', message: `Network "${req.network}" does not exist.` },
+      ]);
+    }
+    spec.Image = await this.ensureImage(req.image);
+
+    if (old) {
+      const info = await inspectContainer(this.docker, old.id);
+      keepRandomHostPorts(spec, { configured: info.HostConfig.PortBindings, published: info.NetworkSettings.Ports });
+      const replaced = await replaceContainer(this.docker, old.id, spec, { name: req.name, log: this.log });
+      const now = await findContainer(this.docker, replaced.id);
+      return { id: replaced.id, name: replaced.name, status: now?.status ?? 'running' };
+    }
+    return createAndStart(this.docker, req.name, spec, this.log);
+  }
+
+  /**
+   * The image as the engine will be asked for it, pulled first when it is not on the host. A
+   * reference without tag or digest means :latest (the engine would otherwise pull every tag).
+   */
+  private async ensureImage(image: string): Promise<string> {
+    const ref = parseImageReference(image);
+    if ('error' in ref) throw new ValidationError(`image: ${ref.error}`, [{ field: 'image', message: ref.error }]);
+    const full = formatImageReference(ref.tag || ref.digest ? ref : { ...ref, tag: 'latest' });
+    if (await imagePresent(this.docker, full)) return full;
+    try {
+      const pull = await startPull(this.docker, ref);
+      await pull.follow();
+    } catch (err) {
+      if (!(err instanceof EngineError || err instanceof NotFoundError)) throw err;
+      const status = err.statusCode === 404 ? 404 : 502;
+      throw new ImagePullFailedError(
+        `Image ${full} is not on this host and could not be pulled: ${err.message}`,
+        status,
+      );
+    }
+    return full;
+  }
+}

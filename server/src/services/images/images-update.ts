@@ -1,0 +1,96 @@
+import { parseImageReference } from '@berth/contract';
+import type { Engine } from '../../docker/engine';
+import { startPull, type PullOptions } from './engine-images';
+import { IMAGE_ID } from '../../docker/names';
+import { DockerUnavailableError, EngineTimeoutError, NotFoundError, ValidationError } from '../../errors';
+
+/** Whether a newer image exists in the registry for a reference (shared by app updates and self-update). */
+export interface ImageUpdateCheck {
+  /** The reference that was checked, e.g. `nginx:latest`. */
+  image: string;
+  isUpdatable: boolean;
+  /** Why the registry could not be compared; null when it was. */
+  reason: string | null;
+  /** The registry's current manifest digest for the reference. */
+  remoteDigest: string | null;
+  /** Registry digests of the local image (for the reference's repository). */
+  localDigests: string[];
+  checkedAt: string;
+}
+
+/** Docker Hub names have two spellings (`nginx`, `docker.io/library/nginx`); compare them as one. */
+function familiar(repository: string): string {
+  return repository.replace(/^(docker\.io|index\.docker\.io|registry-1\.docker\.io)\//, '').replace(/^library\//, '');
+}
+
+/**
+ * Compares the registry's manifest digest for `ref` with the digests of the local image
+ * (`imageId` when given — the image a container actually runs — else the one `ref` names).
+ * The engine asks the registry (GET /distribution/{ref}/json) with its own registry settings.
+ * Never throws for registry trouble: `isUpdatable` is false and `reason` says why. Throws only
+ * when the engine itself is unreachable.
+ */
+export async function checkImageUpdate(
+  engine: Engine,
+  ref: string,
+  opts: { imageId?: string; timeoutMs?: number } = {},
+): Promise<ImageUpdateCheck> {
+  const result = (
+    isUpdatable: boolean,
+    reason: string | null,
+    remoteDigest: string | null = null,
+    localDigests: string[] = [],
+  ): ImageUpdateCheck => ({
+    image: ref,
+    isUpdatable,
+    reason,
+    remoteDigest,
+    localDigests,
+    checkedAt: new Date().toISOString(),
+  });
+  const parsed = IMAGE_ID.test(ref) ? null : parseImageReference(ref);
+  if (!parsed || 'error' in parsed)
+    return result(false, 'The app was created from an image ID, not a name; there is nothing to ask a registry about.');
+  if (parsed.digest) return result(false, 'The image is pinned to a digest, which never changes.');
+
+  let repoDigests: string[];
+  try {
+    const local = await engine.inspectImage(opts.imageId ?? ref);
+    repoDigests = local.RepoDigests ?? [];
+  } catch (err) {
+    if (err instanceof NotFoundError) return result(false, 'The image is not on this host.');
+    throw err;
+  }
+  const repo = familiar(parsed.repository);
+  const localDigests = repoDigests
+    .filter((d) => familiar(d.split('@')[0] ?? '') === repo)
+    .map((d) => d.split('@')[1] ?? '');
+  if (localDigests.length === 0) {
+    return result(
+      false,
+      'The image has no digest from its registry (it was built or imported on this host, or never pulled).',
+    );
+  }
+
+  const timeoutMs = opts.timeoutMs ?? 15_000;
+  let remoteDigest: string | undefined;
+  try {
+    const info = await engine.distributionInspect(ref, timeoutMs);
+    remoteDigest = info?.Descriptor?.digest;
+  } catch (err) {
+    if (err instanceof DockerUnavailableError) throw err;
+    if (err instanceof EngineTimeoutError)
+      return result(false, `The registry did not answer within ${Math.round(timeoutMs / 1000)} s.`, null, localDigests);
+    return result(false, `The registry could not be asked: ${(err as Error).message}`, null, localDigests);
+  }
+  if (!remoteDigest) return result(false, 'The registry gave no digest for this image.', null, localDigests);
+  return result(!localDigests.includes(remoteDigest), null, remoteDigest, localDigests);
+}
+
+/** Pulls `ref` through the engine (anonymous, the engine's own registry settings) and waits for it to finish. */
+export async function pullImage(engine: Engine, ref: string, opts: PullOptions = {}): Promise<void> {
+  const parsed = parseImageReference(ref);
+  if ('error' in parsed) throw new ValidationError(`Cannot pull '${ref}': ${parsed.error}`);
+  const pull = await startPull(engine, parsed, opts);
+  await pull.follow();
+}

@@ -1,0 +1,12 @@
+import type { PruneResource, PruneResult } from '@berth/contract';
+import type { Engine } from '../../docker/engine';
+import { prune } from './engine-prune';
+
+export class PruneService {
+  constructor(private readonly docker: Engine) {}
+
+  /** Removes unused things of one kind; see the contract for what "unused" means for each. */
+  run(resource: PruneResource, label?: string): Promise<PruneResult> {
+    return prune(this.docker, resource, label ?? null);
+  }
+}

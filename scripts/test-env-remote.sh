@@ -4,9 +4,11 @@
 #   remote  a second dockerd on tcp://127.0.0.1:<port> with mutual TLS (--tlsverify) and its own
 #           unix socket; sshd on a loopback port lets the test user reach that socket (ssh:// hosts)
 #   swarm   a third dockerd on its own unix socket, `docker swarm init`ed once (single-node manager)
-# Both run with --bridge none and --iptables=false, so they never touch the first engine's rules;
-# their user networks come from address pools of their own (10.<224+slot>/16, 10.<234+slot>/16).
-# TLS material, SSH keys and ports are made once and reused across restarts.
+# Both run with --iptables=false, so they never touch the first engine's rules, and each with a host
+# bridge of its own (remote berthr<slot> 10.212.<slot>.1/24, swarm berths<slot> 10.211.<slot>.1/24),
+# made before it starts and removed when it stops: a dockerd with its bridge disabled would delete the
+# host's docker0. Their user networks come from address pools of their own (10.<224+slot>/16,
+# 10.<234+slot>/16). TLS material, SSH keys and ports are made once and reused across restarts.
 
 REMOTE_DIR="$STATE/remote"
 REMOTE_RUN="$RUNDIR/remote"
@@ -21,6 +23,10 @@ SWARM_SOCK="$SWARM_RUN/docker.sock"
 SWARM_PIDFILE="$SWARM_DIR/dockerd.pid"
 SSH_DIR="$STATE/ssh"
 SSH_PIDFILE="$SSH_DIR/sshd.pid"
+# sshd's StrictModes refuses an authorized_keys file below a group- or world-writable folder (a
+# checkout under /tmp), so authorized_keys and the host key live outside the checkout, in a 0700
+# folder of the ssh user's own, one per checkout.
+SSH_SECURE_DIR="/run/berth-test/ssh-$(printf '%s' "$ROOT" | sha1sum | cut -c1-12)"
 SSH_USER="berth-ssh"
 SOCKET_GROUP="berth-remote"
 
@@ -80,14 +86,19 @@ ensure_tls() {
 # ---------------------------------------------------------------------------------------------
 # Extra dockerds
 # ---------------------------------------------------------------------------------------------
-# launch_engine <name> <dir> <rundir> <pidfile> <extra dockerd args...>: starts it in the background
-# (does not wait); LAUNCHED_PID holds the pid.
+remote_bridge() { echo "berthr$SLOT"; }
+swarm_bridge() { echo "berths$SLOT"; }
+
+# launch_engine <name> <dir> <rundir> <pidfile> <bridge> <bridge cidr> <extra dockerd args...>: starts it
+# in the background (does not wait); LAUNCHED_PID holds the pid.
 launch_engine() {
-  local name=$1 dir=$2 run=$3 pidfile=$4
-  shift 4
+  local name=$1 dir=$2 run=$3 pidfile=$4 bridge=$5
+  make_bridge "$5" "$6"
+  shift 6
   mkdir -p "$dir/docker" "$run/exec"
   [[ -f "$dir/daemon.json" ]] || echo '{}' >"$dir/daemon.json"
   rm -f "$run/docker.sock"
+  forget_networks "$dir/docker"
   local args=(
     --host "unix://$run/docker.sock"
     --data-root "$dir/docker"
@@ -96,7 +107,7 @@ launch_engine() {
     --config-file "$dir/daemon.json"
     --containerd-namespace "berth-$name"
     --containerd-plugins-namespace "berth-$name-plugins"
-    --bridge none
+    --bridge "$bridge"
     --iptables=false --ip-masq=false --ip-forward=false
     --shutdown-timeout 2
     "$@"
@@ -125,7 +136,7 @@ wait_engine() {
 
 engine_running() { local pid; pid=$(pid_of "$1"); pid_is "$pid" dockerd && engine_answers "$2"; }
 
-# stop_engine <name> <pidfile> <rundir> <datadir>
+# stop_engine <name> <pidfile> <rundir> <datadir> <bridge>
 stop_engine() {
   local pid i
   pid=$(pid_of "$2")
@@ -139,20 +150,26 @@ stop_engine() {
     if pid_is "$pid" "$3/exec/containerd"; then kill "$pid" 2>/dev/null || true; fi
   done
   EXEC_ROOT="$3/exec" DATA_ROOT="$4" cleanup_mounts
+  drop_bridge "$5"
   rm -f "$2" "$3/docker.sock"
 }
+stop_remote() { stop_engine remote "$REMOTE_PIDFILE" "$REMOTE_RUN" "$REMOTE_DIR/docker" "$(remote_bridge)"; }
+stop_swarm() { stop_engine swarm "$SWARM_PIDFILE" "$SWARM_RUN" "$SWARM_DIR/docker" "$(swarm_bridge)"; }
 
 launch_remote() {
   local port
   port=$(pick_port "$REMOTE_DIR/port")
-  launch_engine remote "$REMOTE_DIR" "$REMOTE_RUN" "$REMOTE_PIDFILE" \
+  launch_engine remote "$REMOTE_DIR" "$REMOTE_RUN" "$REMOTE_PIDFILE" "$(remote_bridge)" "10.212.$SLOT.1/24" \
     --host "tcp://127.0.0.1:$port" --tlsverify \
     --tlscacert "$TLS_DIR/ca.pem" --tlscert "$TLS_DIR/server-cert.pem" --tlskey "$TLS_DIR/server-key.pem" \
     --group "$SOCKET_GROUP" --default-address-pool "base=10.$((224 + SLOT)).0.0/16,size=24"
 }
 
 launch_swarm() {
-  launch_engine swarm "$SWARM_DIR" "$SWARM_RUN" "$SWARM_PIDFILE" \
+  # The swarm's docker_gwbridge went with the network store (forget_networks): make the swarm anew
+  # (ensure_swarm_init), or dockerd would make docker_gwbridge under its default, host-wide name.
+  rm -rf "$SWARM_DIR/docker/swarm"
+  launch_engine swarm "$SWARM_DIR" "$SWARM_RUN" "$SWARM_PIDFILE" "$(swarm_bridge)" "10.211.$SLOT.1/24" \
     --default-address-pool "base=10.$((234 + SLOT)).0.0/16,size=24"
 }
 
@@ -208,13 +225,17 @@ ensure_ssh_user() {
 }
 
 ensure_ssh_keys() {
-  mkdir -p "$SSH_DIR"
-  chmod 0755 "$SSH_DIR"
-  [[ -s "$SSH_DIR/host_ed25519" ]] || ssh-keygen -q -t ed25519 -N '' -C berth-test-host -f "$SSH_DIR/host_ed25519"
+  mkdir -p "$SSH_DIR" "$SSH_SECURE_DIR"
+  chmod 0755 "$SSH_DIR" /run/berth-test
+  [[ -s "$SSH_SECURE_DIR/host_ed25519" ]] || ssh-keygen -q -t ed25519 -N '' -C berth-test-host -f "$SSH_SECURE_DIR/host_ed25519"
   [[ -s "$SSH_DIR/id_ed25519" ]] || ssh-keygen -q -t ed25519 -N '' -C berth-test-user -f "$SSH_DIR/id_ed25519"
   [[ -s "$SSH_DIR/wrong_ed25519" ]] || ssh-keygen -q -t ed25519 -N '' -C berth-test-stranger -f "$SSH_DIR/wrong_ed25519"
-  cp "$SSH_DIR/id_ed25519.pub" "$SSH_DIR/authorized_keys"
-  chmod 0644 "$SSH_DIR/authorized_keys"
+  # sshd reads authorized_keys as the ssh user: the folder is theirs (0700), the host key root's (0600).
+  cp "$SSH_DIR/id_ed25519.pub" "$SSH_SECURE_DIR/authorized_keys"
+  chown "$SSH_USER:" "$SSH_SECURE_DIR" "$SSH_SECURE_DIR/authorized_keys"
+  chmod 0700 "$SSH_SECURE_DIR"
+  chmod 0600 "$SSH_SECURE_DIR/authorized_keys"
+  rm -f "$SSH_DIR/authorized_keys" "$SSH_DIR/host_ed25519" "$SSH_DIR/host_ed25519.pub"
 }
 
 ssh_answers() { timeout 3 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1 && head -c 4 <&3" 2>/dev/null | grep -q SSH-; }
@@ -227,27 +248,15 @@ ensure_sshd() {
   pid=$(pid_of "$SSH_PIDFILE")
   port=$(pid_of "$SSH_DIR/port")
   if pid_is "$pid" "$SSH_DIR/sshd_config" && [[ -n "$port" ]] && ssh_answers "$port"; then
-    say "reusing sshd (pid $pid) on 127.0.0.1:$port"
-    return 0
+    if [[ "$(sshd_config "$port")" == "$(cat "$SSH_DIR/sshd_config")" ]]; then
+      say "reusing sshd (pid $pid) on 127.0.0.1:$port"
+      return 0
+    fi
+    say "sshd (pid $pid) runs an older configuration; restarting it"
+    stop_sshd
   fi
   port=$(pick_port "$SSH_DIR/port")
-  cat >"$SSH_DIR/sshd_config" <<EOF
-Port $port
-ListenAddress 127.0.0.1
-HostKey $SSH_DIR/host_ed25519
-PidFile $SSH_PIDFILE
-AuthorizedKeysFile $SSH_DIR/authorized_keys
-AllowUsers $SSH_USER
-PubkeyAuthentication yes
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-PermitRootLogin no
-X11Forwarding no
-AllowTcpForwarding yes
-SetEnv DOCKER_HOST=unix://$REMOTE_SOCK
-Subsystem sftp internal-sftp
-EOF
+  sshd_config "$port" >"$SSH_DIR/sshd_config"
   mkdir -p /run/sshd
   chmod 0755 /run/sshd
   /usr/sbin/sshd -t -f "$SSH_DIR/sshd_config" || die "sshd rejects .test-env/ssh/sshd_config"
@@ -259,6 +268,26 @@ EOF
     sleep 0.25
   done
   die "sshd did not answer on 127.0.0.1:$port (see .test-env/ssh/sshd.log)"
+}
+
+sshd_config() { # <port>
+  cat <<EOF
+Port $1
+ListenAddress 127.0.0.1
+HostKey $SSH_SECURE_DIR/host_ed25519
+PidFile $SSH_PIDFILE
+AuthorizedKeysFile $SSH_SECURE_DIR/authorized_keys
+AllowUsers $SSH_USER
+PubkeyAuthentication yes
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+PermitRootLogin no
+X11Forwarding no
+AllowTcpForwarding yes
+SetEnv DOCKER_HOST=unix://$REMOTE_SOCK
+Subsystem sftp internal-sftp
+EOF
 }
 
 stop_sshd() {
@@ -281,24 +310,22 @@ extras_start() {
     EXTRAS_UP=0
     return 0
   fi
-  local rpid="" spid="" slot t0=$EPOCHREALTIME
-  # The slot picked when our first dockerd started (address pools and swarm address derive from it).
-  slot=$(pid_of "$STATE/net-slot")
-  [[ -n "$slot" ]] && set_slot "$slot"
+  local rpid="" spid="" t0=$EPOCHREALTIME
+  load_slot
   ensure_tls
   ensure_ssh_user
   mkdir -p "$REMOTE_RUN" "$SWARM_RUN"
   if engine_running "$REMOTE_PIDFILE" "unix://$REMOTE_SOCK"; then
     say "reusing remote dockerd (pid $(pid_of "$REMOTE_PIDFILE"))"
   else
-    stop_engine remote "$REMOTE_PIDFILE" "$REMOTE_RUN" "$REMOTE_DIR/docker"
+    stop_remote
     launch_remote
     rpid=$LAUNCHED_PID
   fi
   if engine_running "$SWARM_PIDFILE" "unix://$SWARM_SOCK"; then
     say "reusing swarm dockerd (pid $(pid_of "$SWARM_PIDFILE"))"
   else
-    stop_engine swarm "$SWARM_PIDFILE" "$SWARM_RUN" "$SWARM_DIR/docker"
+    stop_swarm
     launch_swarm
     spid=$LAUNCHED_PID
   fi
@@ -329,19 +356,21 @@ extras_env() {
   echo "export BERTH_TEST_SSH_USER='$SSH_USER'"
   echo "export BERTH_TEST_SSH_KEY='$SSH_DIR/id_ed25519'"
   echo "export BERTH_TEST_SSH_WRONG_KEY='$SSH_DIR/wrong_ed25519'"
-  echo "export BERTH_TEST_SSH_HOST_KEY='$(cut -d' ' -f1,2 "$SSH_DIR/host_ed25519.pub")'"
+  echo "export BERTH_TEST_SSH_HOST_KEY='$(cut -d' ' -f1,2 "$SSH_SECURE_DIR/host_ed25519.pub")'"
   echo "export BERTH_TEST_SWARM_HOST='unix://$SWARM_SOCK'"
 }
 
 extras_stop() {
-  local slot
+  load_slot
   stop_sshd
-  stop_engine remote "$REMOTE_PIDFILE" "$REMOTE_RUN" "$REMOTE_DIR/docker"
-  stop_engine swarm "$SWARM_PIDFILE" "$SWARM_RUN" "$SWARM_DIR/docker"
+  stop_remote
+  stop_swarm
   # The swarm engine's gateway bridge (made again from its network store on the next start).
-  slot=$(pid_of "$STATE/net-slot")
-  if [[ -n "$slot" ]] && ip link show "berthgw$slot" >/dev/null 2>&1; then ip link del "berthgw$slot" 2>/dev/null || true; fi
+  drop_bridge "berthgw$SLOT"
 }
+
+# purge: also the ssh folder outside the checkout.
+extras_purge() { rm -rf "$SSH_SECURE_DIR"; }
 
 extras_status() {
   if engine_running "$REMOTE_PIDFILE" "unix://$REMOTE_SOCK"; then
@@ -358,15 +387,13 @@ extras_status() {
 }
 
 # remote-stop / remote-start: take only the remote dockerd down and back up (same port, socket, TLS).
-remote_stop() { stop_engine remote "$REMOTE_PIDFILE" "$REMOTE_RUN" "$REMOTE_DIR/docker"; }
+remote_stop() { load_slot; stop_remote; }
 remote_start() {
   [[ $(id -u) -eq 0 ]] || die "starting the remote dockerd needs root"
   if engine_running "$REMOTE_PIDFILE" "unix://$REMOTE_SOCK"; then say "remote dockerd already runs"; return 0; fi
   ensure_tls
-  local slot
-  slot=$(pid_of "$STATE/net-slot")
-  [[ -n "$slot" ]] && set_slot "$slot"
-  stop_engine remote "$REMOTE_PIDFILE" "$REMOTE_RUN" "$REMOTE_DIR/docker"
+  load_slot
+  stop_remote
   mkdir -p "$REMOTE_RUN"
   launch_remote
   wait_engine remote "$LAUNCHED_PID" "unix://$REMOTE_SOCK" "$REMOTE_PIDFILE" "$REMOTE_DIR/dockerd.log"

@@ -129,9 +129,9 @@ other_dockerd_running() {
 # Bridges named on the command line of dockerds that are not ours.
 bridges_of_other_dockerds() {
   local mine p
-  mine=$(pid_of "$PIDFILE")
+  mine=" $(pid_of "$PIDFILE") $(own_extra_dockerd_pids | tr '\n' ' ') "
   for p in $(pgrep -x dockerd || true); do
-    [[ "$p" == "$mine" ]] && continue
+    [[ "$mine" == *" $p "* ]] && continue
     tr '\0' '\n' <"/proc/$p/cmdline" 2>/dev/null | awk 'prev == "--bridge" || prev == "-b" { print } /^--bridge=/ { sub(/^--bridge=/, ""); print } { prev = $0 }'
   done
 }
@@ -141,7 +141,8 @@ pick_slot() {
   used=" $(bridges_of_other_dockerds | tr '\n' ' ') "
   preferred=$(pid_of "$STATE/net-slot")
   for n in ${preferred:+$preferred} 0 1 2 3 4 5 6 7 8 9; do
-    if [[ "$used" != *" berth$n "* ]]; then
+    # A slot's bridges: berth<n> (this engine), berthr<n> and berths<n> (remote and swarm engines).
+    if [[ "$used" != *" berth$n "* && "$used" != *" berthr$n "* && "$used" != *" berths$n "* ]]; then
       set_slot "$n"
       echo "$n" >"$STATE/net-slot"
       return 0
@@ -150,15 +151,46 @@ pick_slot() {
   die "no free berth<n> bridge slot (0-9): too many test dockerds running"
 }
 
-ensure_bridge() {
-  if ! ip link show "$BRIDGE" >/dev/null 2>&1; then
-    ip link add "$BRIDGE" type bridge
+# The slot picked when our first dockerd started (address pools, bridges and swarm address derive from it).
+load_slot() {
+  local slot
+  slot=$(pid_of "$STATE/net-slot")
+  [[ -n "$slot" ]] && set_slot "$slot"
+  return 0
+}
+
+# make_bridge <name> <cidr>: a host bridge of our own for one dockerd. Every engine gets one: a dockerd
+# whose bridge is disabled deletes the host's docker0 at start (breaking a system engine's network).
+make_bridge() {
+  if ! ip link show "$1" >/dev/null 2>&1; then
+    ip link add "$1" type bridge
   fi
   # dockerd refuses --bridge together with --bip: the bridge carries its address itself.
-  if ! ip -4 addr show dev "$BRIDGE" | grep -qF "inet $BRIDGE_CIDR"; then
-    ip addr add "$BRIDGE_CIDR" dev "$BRIDGE"
+  if ! ip -4 addr show dev "$1" | grep -qF "inet $2"; then
+    ip addr add "$2" dev "$1"
   fi
-  ip link set "$BRIDGE" up 2>/dev/null || true
+  ip link set "$1" up 2>/dev/null || true
+}
+drop_bridge() { if ip link show "$1" >/dev/null 2>&1; then ip link del "$1" 2>/dev/null || true; fi; }
+ensure_bridge() { make_bridge "$BRIDGE" "$BRIDGE_CIDR"; }
+
+# forget_networks <data-root>: a dockerd started with --default-address-pool whose network store still
+# holds the previous run's default "bridge" network deletes the host's docker0 at start, whatever its
+# --bridge (moby's "Clear stale bridge network"). So every restart begins with an empty network store;
+# the user networks of a throwaway engine go with it (containers still attached to one will not start).
+forget_networks() { rm -f "$1/network/files/local-kv.db"; }
+
+# The host's docker0 (a system engine's default network) must survive whatever the harness does.
+docker0_present() { command -v ip >/dev/null 2>&1 && ip link show docker0 >/dev/null 2>&1; }
+check_docker0() { # <was present: 0|1> <what ran>
+  (($1)) || return 0
+  docker0_present && return 0
+  printf '[test-env] ERROR: %s\n' \
+    "!!! the host's docker0 interface existed before '$2' and is GONE now !!!" \
+    "a dockerd started with its bridge disabled, or restarted with --default-address-pool and the previous" \
+    "run's network store, deletes docker0; the system engine's default network is broken until it restarts" \
+    "(systemctl restart docker). Find the dockerd: pgrep -a dockerd" >&2
+  exit 1
 }
 
 # start_dockerd <iptables:true|false>; returns 0 once the socket answers.
@@ -168,6 +200,7 @@ start_dockerd() {
   [[ -f "$STATE/daemon.json" ]] || echo '{}' >"$STATE/daemon.json"
   rm -f "$SOCK"
   ensure_bridge
+  forget_networks "$DATA_ROOT"
   args=(
     --host "$OWN_HOST"
     --data-root "$DATA_ROOT"
@@ -456,9 +489,8 @@ cmd_stop() {
   # Our bridge, unless another dockerd attached to it meanwhile.
   local slot
   slot=$(pid_of "$STATE/net-slot")
-  if [[ -n "$slot" ]] && ip link show "berth$slot" >/dev/null 2>&1 &&
-    ! bridges_of_other_dockerds | grep -qx "berth$slot"; then
-    ip link del "berth$slot" 2>/dev/null || true
+  if [[ -n "$slot" ]] && ! bridges_of_other_dockerds | grep -qx "berth$slot"; then
+    drop_bridge "berth$slot"
   fi
   rm -f "$PIDFILE" "$MARKER" "$ENV_FILE" "$SOCK"
 }
@@ -479,12 +511,17 @@ mkdir -p "$STATE"
 exec 9>"$STATE/lock"
 flock -w 300 9 || die "another scripts/test-env.sh holds .test-env/lock"
 
+DOCKER0_BEFORE=0
+docker0_present && DOCKER0_BEFORE=1
 case "${1:-start}" in
   start) cmd_start ;;
   stop) cmd_stop ;;
-  purge) cmd_stop; rm -rf "$DATA_ROOT" "$STATE/registry"; [[ "$RUNDIR" != "$STATE" ]] && rm -rf "$RUNDIR"; rm -rf "$STATE"; say "purged .test-env" ;;
+  purge) cmd_stop; extras_purge; rm -rf "$DATA_ROOT" "$STATE/registry"; [[ "$RUNDIR" != "$STATE" ]] && rm -rf "$RUNDIR"; rm -rf "$STATE"; say "purged .test-env" ;;
   status) cmd_status ;;
   remote-stop) remote_stop ;;
   remote-start) remote_start ;;
   *) die "usage: scripts/test-env.sh [start|stop|purge|status|remote-stop|remote-start]" ;;
 esac
+check_docker0 "$DOCKER0_BEFORE" "scripts/test-env.sh ${1:-start}"
+((DOCKER0_BEFORE)) && say "the host's docker0 is still there"
+exit 0

@@ -1,8 +1,8 @@
 // A throwaway dockerd for one benchmark, so nothing but the benchmark talks to it and its CPU is
 // the benchmark's alone. Same pattern as launch_engine in scripts/test-env-remote.sh: its own
-// socket, data root, exec root and containerd namespace, no bridge, no iptables rules. Its
+// socket, data root, exec root, containerd namespace and bridge, no iptables rules. Its
 // containers land in the default cgroup parent (docker/<id>), where Berth's cgroup source looks.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -64,13 +64,52 @@ async function unmountUnder(dirs: string[]): Promise<void> {
   }
 }
 
+const hasDocker0 = () => fs.existsSync('/sys/class/net/docker0');
+function assertDocker0Kept(before: boolean): void {
+  if (before && !hasDocker0())
+    throw new Error("the host's docker0 interface existed before the private dockerd started and is gone now");
+}
+
+/**
+ * Claims a bridge of its own, berthb<n> with 10.210.<n>.1/24 (`ip link add` fails when the name is
+ * taken, so two benchmarks never share one). Never a disabled bridge: dockerd deletes the host's
+ * docker0 at start when its bridge is disabled, breaking a system engine's default network.
+ */
+function claimBridge(): string {
+  for (let n = 0; n < 100; n++) {
+    const name = `berthb${n}`;
+    if (fs.existsSync(`/sys/class/net/${name}`)) continue;
+    try {
+      execFileSync('ip', ['link', 'add', name, 'type', 'bridge'], { stdio: 'pipe' });
+    } catch (err) {
+      // Taken by a benchmark that started meanwhile: try the next name.
+      if (fs.existsSync(`/sys/class/net/${name}`)) continue;
+      throw new Error(`ip link add ${name} type bridge failed: ${(err as Error).message}`);
+    }
+    execFileSync('ip', ['addr', 'add', `10.210.${n}.1/24`, 'dev', name], { stdio: 'pipe' });
+    execFileSync('ip', ['link', 'set', name, 'up'], { stdio: 'pipe' });
+    return name;
+  }
+  throw new Error('no free berthb<n> bridge name (0-99) for the private dockerd');
+}
+
+function dropBridge(name: string): void {
+  try {
+    execFileSync('ip', ['link', 'del', name], { stdio: 'pipe' });
+  } catch (err) {
+    if (fs.existsSync(`/sys/class/net/${name}`)) throw err;
+  }
+}
+
 export async function startPrivateEngine(tag: string): Promise<PrivateEngine> {
+  const docker0Before = hasDocker0();
   // Under /tmp: containerd's sockets under the exec root must stay within 108 bytes.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bbe-'));
   const execRoot = path.join(dir, 'exec');
   const sock = path.join(dir, 'docker.sock');
   const host = `unix://${sock}`;
   fs.writeFileSync(path.join(dir, 'daemon.json'), '{}');
+  const bridge = claimBridge();
   const args = [
     '--host',
     host,
@@ -87,7 +126,7 @@ export async function startPrivateEngine(tag: string): Promise<PrivateEngine> {
     '--containerd-plugins-namespace',
     `${tag}-plugins`,
     '--bridge',
-    'none',
+    bridge,
     '--iptables=false',
     '--ip-masq=false',
     '--ip-forward=false',
@@ -122,6 +161,8 @@ export async function startPrivateEngine(tag: string): Promise<PrivateEngine> {
     }
     await unmountUnder([execRoot, path.join(dir, 'data')]);
     fs.rmSync(dir, { recursive: true, force: true });
+    dropBridge(bridge);
+    assertDocker0Kept(docker0Before);
   };
 
   try {
@@ -140,6 +181,7 @@ export async function startPrivateEngine(tag: string): Promise<PrivateEngine> {
       if (Date.now() > deadline) throw new Error('the private dockerd did not answer within 60 s');
       await sleep(250);
     }
+    assertDocker0Kept(docker0Before);
   } catch (err) {
     const logTail = fs.existsSync(path.join(dir, 'dockerd.log'))
       ? fs.readFileSync(path.join(dir, 'dockerd.log'), 'utf8').split('\n').slice(-10).join('\n')

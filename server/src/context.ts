@@ -23,3 +23,11 @@ export interface AppContext {
   /** Cleanups run on close, last registered first. */
   onClose: (fn: () => Promise<void> | void) => void;
 }
+
+/**
+ * The part of an AppContext a service uses: some of its members and some keys of its config
+ * (`Uses<'docker' | 'log', 'dataDir'>`). A service declares this instead of the whole context,
+ * so what it depends on is written in its constructor.
+ */
+export type Uses<K extends Exclude<keyof AppContext, 'config'>, C extends keyof Config = never> = Pick<AppContext, K> &
+  ([C] extends [never] ? unknown : { config: Pick<Config, C> });

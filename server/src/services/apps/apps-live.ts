@@ -1,5 +1,5 @@
 import { StreamEvent, type HistoryRange, type StatsHistory, type StreamStatus } from '@berth/contract';
-import type { AppContext } from '../../context';
+import type { Uses } from '../../context';
 import { inspectContainer, type ContainerDetail } from './containers';
 import { openLogStream, readLogBatches, type LogLine } from '../../docker/logs';
 import { bareName } from '../../docker/names';
@@ -44,7 +44,7 @@ const appName = (info: ContainerDetail) => bareName(info.Name);
 /** The live streams of the apps pages: logs, per-app stats and the dashboard. */
 export class AppStreams {
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: Uses<'docker' | 'engine' | 'log'>,
     private readonly rt: AppsRuntime,
   ) {}
 

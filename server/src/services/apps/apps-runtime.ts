@@ -1,5 +1,5 @@
 import { LOCAL_ENVIRONMENT } from '@berth/contract';
-import type { AppContext } from '../../context';
+import type { Uses } from '../../context';
 import { EngineEvents } from '../../docker/events';
 import { CgroupStatsSource } from '../../docker/cgroup-source';
 import { EngineStatsSource, StatsHub, type StatsSource } from '../../docker/stats-hub';
@@ -25,7 +25,11 @@ export interface AppsRuntime {
 }
 
 /** `env` is the environment's id (it keys the shared history file). */
-export function createAppsRuntime(ctx: AppContext, historyRepo: StatsHistoryRepo, env: string): AppsRuntime {
+export function createAppsRuntime(
+  ctx: Uses<'docker' | 'engine' | 'log', 'cgroupRoot' | 'dockerHost' | 'listCache' | 'statsHistory'>,
+  historyRepo: StatsHistoryRepo,
+  env: string,
+): AppsRuntime {
   const events = new EngineEvents(ctx.docker, ctx.engine, ctx.log);
   const hub = new StatsHub({
     source: statsSource(ctx, onThisHost(env, ctx)),
@@ -61,11 +65,11 @@ export function createAppsRuntime(ctx: AppContext, historyRepo: StatsHistoryRepo
  * container whose cgroup is not found there is still sampled by the engine. Remote environments
  * always use the engine.
  */
-function statsSource(ctx: Pick<AppContext, 'config' | 'docker' | 'log'>, local: boolean): StatsSource {
+function statsSource(ctx: Uses<'docker' | 'log', 'cgroupRoot'>, local: boolean): StatsSource {
   const engine = new EngineStatsSource(ctx.docker);
   return (local && CgroupStatsSource.detect(ctx.config.cgroupRoot, engine, ctx.log)) || engine;
 }
 
 /** Whether the environment's engine runs on Berth's host: the local environment over a unix socket. */
-export const onThisHost = (env: string, ctx: Pick<AppContext, 'config'>): boolean =>
+export const onThisHost = (env: string, ctx: Uses<never, 'dockerHost'>): boolean =>
   env === LOCAL_ENVIRONMENT && (!ctx.config.dockerHost || ctx.config.dockerHost.startsWith('unix://'));

@@ -1,5 +1,5 @@
 import { ErrorCode, type App, type AppUpdateCheck } from '@berth/contract';
-import type { AppContext } from '../../context';
+import type { Uses } from '../../context';
 import { appFromInspect, recreateSpec, type ImageDefaults } from './containers';
 import { checkImageUpdate, pullImage } from '../images/images-update';
 import { inspectImage, restoreTag } from '../images/engine-images';
@@ -19,7 +19,7 @@ export class AppUpdateService {
   private readonly busy = new Set<string>();
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: Uses<'docker' | 'log', 'containerName' | 'hostname'>,
     private readonly apps: AppsService,
     private readonly rt: AppsRuntime,
   ) {}

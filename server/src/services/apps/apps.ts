@@ -1,6 +1,6 @@
 import { stringify } from 'yaml';
 import type { App, AppAction, Processes } from '@berth/contract';
-import type { AppContext } from '../../context';
+import type { Uses } from '../../context';
 import {
   appFromInspect,
   appFromListEntry,
@@ -45,7 +45,7 @@ export class AppsService {
   } | null = null;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: Uses<'docker' | 'log'>,
     private readonly rt: AppsRuntime,
   ) {}
 

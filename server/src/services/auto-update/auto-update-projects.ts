@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { parseImageReference, type AutoUpdateItem, type AutoUpdatePolicy } from '@berth/contract';
-import type { AppContext } from '../../context';
+import type { Uses } from '../../context';
 import type { AutoUpdateRepo } from '../../db/auto-update-repo';
 import { parseCompose } from '../../compose/document';
 import { resolvedConfig } from '../../compose/project-cli';
@@ -62,7 +62,7 @@ export const serviceTarget = (project: string, service: string) => `${project}/$
  */
 export class ProjectAutoUpdate {
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: Uses<'composeReady' | 'docker', 'dataDir'>,
     private readonly projects: ProjectsService,
     private readonly repo: AutoUpdateRepo,
   ) {}

@@ -9,7 +9,7 @@ import type {
   AutoUpdateSettings,
   ProjectAutoUpdate as ProjectAutoUpdateView,
 } from '@berth/contract';
-import type { AppContext } from '../../context';
+import type { Uses } from '../../context';
 import type { AuditRecord } from '../audit/audit';
 import type { NotifyInput } from '../notifications';
 import { AutoUpdateRepo } from '../../db/auto-update-repo';
@@ -48,7 +48,7 @@ export class AutoUpdateService {
   private closed = false;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: Uses<'composeReady' | 'db' | 'docker' | 'log', 'containerName' | 'dataDir' | 'hostname'>,
     private readonly env: string,
     private readonly apps: AppsService,
     private readonly updates: AppUpdateService,

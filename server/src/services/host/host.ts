@@ -1,5 +1,5 @@
 import type { HostOverview } from '@berth/contract';
-import type { AppContext } from '../../context';
+import type { Uses } from '../../context';
 import type { EngineEvents, EngineObjectEvent } from '../../docker/events';
 import { cpuBetween, readCpuTimes, readDisk, readMemory, type CpuTimes } from './host-proc';
 import type { SseStream } from '../../lib/sse';
@@ -40,7 +40,7 @@ export class HostService {
   private offEvents: (() => void) | null = null;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: Uses<'docker' | 'log'>,
     /** The engine runs on Berth's host, so /proc and its data root are this host's. */
     private readonly local: boolean,
     private readonly events: EngineEvents,

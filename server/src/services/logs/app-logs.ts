@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { LogDownloadQuery, LogSearchQuery, LogSearchResult } from '@berth/contract';
-import type { AppContext } from '../../context';
+import type { Uses } from '../../context';
 import type { ContainerDetail } from '../../docker/engine';
 import { openLogStream, readLogBatches, readLogBytes, type LogLine } from '../../docker/logs';
 import { bareName } from '../../docker/names';
@@ -26,7 +26,7 @@ export const logFileName = (name: string) =>
 
 /** Downloads and server-side search of one app's log. */
 export class AppLogsService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: Uses<'docker'>) {}
 
   /** The log as a byte stream: the engine's, without frame headers, read only as fast as the client takes it. */
   async download(target: ContainerDetail, q: LogDownloadQuery): Promise<{ filename: string; body: Readable }> {

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { LogStreamEvent, type LogDownloadQuery, type LogRangeQuery } from '@berth/contract';
-import type { AppContext } from '../../context';
+import type { Uses } from '../../context';
 import { listComposeContainers, type LabelledContainer } from '../projects/compose-containers';
 import type { EngineEvents } from '../../docker/events';
 import { openLogStream, readLogBatches, readLogLines } from '../../docker/logs';
@@ -18,7 +18,7 @@ const MAX_HELD = 20_000;
 /** The merged logs of every container of a compose project: live (SSE) and as a download. */
 export class ProjectLogsService {
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: Uses<'docker' | 'log'>,
     private readonly events: EngineEvents,
     private readonly projects: ProjectsService,
   ) {}

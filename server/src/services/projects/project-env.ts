@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { AppContext } from '../../context';
+import type { Uses } from '../../context';
 import { parseDotenv } from '../../compose/interpolate';
 import { checkFileReferences } from '../../compose/references';
 import { ConflictError, ValidationError } from '../../errors';
@@ -53,7 +53,7 @@ export function unmaskEnv(next: string, current: string): string {
  */
 export class ProjectEnvService {
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: Uses<never, 'cliEnv'>,
     private readonly projects: ProjectsService,
   ) {}
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import YAML from 'yaml';
 import type { ProjectPlan } from '@berth/contract';
-import type { AppContext } from '../../context';
+import type { Uses } from '../../context';
 import { resolvedConfig } from '../../compose/project-cli';
 import { CONFIG_HASH_LABEL, SERVICE_LABEL, PROJECT_LABEL, bareName } from '../../docker/names';
 import { NotFoundError } from '../../errors';
@@ -55,7 +55,7 @@ const overlaps = (a: string, b: string) => anyAddress(a) || anyAddress(b) || a =
 /** `up` worked out before it runs, from the CLI's resolved file, the config hashes and the engine's containers and images. */
 export class ProjectPlanService {
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: Uses<'docker'>,
     private readonly projects: ProjectsService,
     /** Whether host paths can be checked here (Berth runs beside this engine). */
     private readonly checkBinds: boolean,

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { ActionResult, ProjectAction, ServiceAction } from '@berth/contract';
-import type { AppContext } from '../../context';
+import type { Uses } from '../../context';
 import { AppError, ComposeFailedError, NotFoundError, ValidationError } from '../../errors';
 import { redactEnvironment } from '../../compose/document';
 import { resolveProject } from '../../compose/paths';
@@ -26,7 +26,7 @@ export interface ComposeFailure {
 /** Compose actions (one per project at a time, live output) and support bundles. */
 export class ProjectActionsService {
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: Uses<'docker' | 'log', 'composeDir'>,
     private readonly projects: ProjectsService,
     private readonly onFailed: (f: ComposeFailure) => void = () => {},
   ) {}

@@ -8,7 +8,7 @@ import {
   type ProjectDetail,
   type WrittenProject,
 } from '@berth/contract';
-import type { AppContext } from '../../context';
+import type { Uses } from '../../context';
 import {
   AppError,
   ComposeFailedError,
@@ -64,7 +64,10 @@ export class ProjectsService {
   private readonly closing = new AbortController();
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: Uses<
+      'compose' | 'docker' | 'log' | 'onClose' | 'remoteEngine',
+      'cliEnv' | 'composeDir' | 'composeTimeoutMs' | 'dataDir'
+    >,
     readonly activity = new ProjectActivity(),
   ) {
     ctx.onClose(() => this.closing.abort());

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { SELF_UPDATE_MESSAGE, type SelfUpdateCheck, type SelfUpdateStarted } from '@berth/contract';
-import type { AppContext } from '../../context';
+import type { Uses } from '../../context';
 import { recreateSpec } from '../apps/containers';
 import { checkImageUpdate, pullImage } from '../images/images-update';
 import { inspectImage } from '../images/engine-images';
@@ -36,7 +36,7 @@ function updaterCommand(target: string, image: string): string[] {
 export class SelfUpdateService {
   private busy = false;
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: Uses<'docker' | 'log', 'containerName' | 'dataDir' | 'hostname'>) {}
 
   private self(): Promise<SelfLookup> {
     return findSelfContainer(this.ctx.docker, {

@@ -1,10 +1,13 @@
 import type { Health, ServerInfo, StatsSourceKind } from '@berth/contract';
-import type { AppContext } from '../../context';
+import type { Uses } from '../../context';
 
 /** Health and Settings > Info: Berth's real version, the engine, the compose CLI and Berth's folders. */
 export class ServerInfoService {
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: Uses<
+      'compose' | 'composeReady' | 'engine' | 'version',
+      'composeDir' | 'dataDir' | 'disableAuth'
+    >,
     /** Which source the local stats hub runs. */
     private readonly statsSource: () => StatsSourceKind,
   ) {}

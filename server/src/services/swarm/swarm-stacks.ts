@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { StackDetail, SwarmStack } from '@berth/contract';
-import type { AppContext } from '../../context';
+import type { Uses } from '../../context';
 import { ProjectActivity } from '../../compose/activity';
 import { checkComposeSchema, parseCompose } from '../../compose/document';
 import { checkProjectName } from '../../compose/paths';
@@ -27,7 +27,7 @@ export class SwarmStacksService {
   private readonly closing = new AbortController();
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: Uses<'onClose', 'cliEnv' | 'composeTimeoutMs'>,
     private readonly docker: Engine,
     private readonly root: string,
   ) {

@@ -1,5 +1,5 @@
 import type { ShellName } from '@berth/contract';
-import type { AppContext } from '../../context';
+import type { Uses } from '../../context';
 import { listComposeContainers } from '../projects/compose-containers';
 import { inspectContainer } from '../apps/containers';
 import { probeShells, startTtyExec, type TtyExec } from './exec';
@@ -25,7 +25,7 @@ export interface TerminalRequest {
  * (404 unknown, 409 not running), probes its shells and starts a process with a TTY in it.
  */
 export class TerminalService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: Uses<'docker'>) {}
 
   async app(name: string): Promise<TerminalTarget> {
     const info = await inspectContainer(this.ctx.docker, name);

@@ -19,7 +19,7 @@ interface Inspect {
   Id: string;
   Config: { Image: string; Env: string[]; Cmd: string[]; Labels: Record<string, string> };
   HostConfig: {
-    PortBindings: Record<string, { HostPort: string }[]>;
+    PortBindings: Record<string, { HostIp: string; HostPort: string }[]>;
     NanoCpus: number;
     Memory: number;
     RestartPolicy: { Name: string };
@@ -116,6 +116,9 @@ describe('deploy form', () => {
       await fillAndLeave(page, 'Host port 1', 'http');
       await shown(page, 'Host port must be a number between 0 and 65535.');
       await fillAndLeave(page, 'Host port 1', '');
+      await fillAndLeave(page, 'Host IP 1', 'localhost');
+      await shown(page, 'Host IP must be an IPv4 or IPv6 address (empty = all interfaces).');
+      await fillAndLeave(page, 'Host IP 1', '');
       await fillAndLeave(page, 'Container port 1', '80');
       await expect.poll(() => cont.isEnabled()).toBe(true);
       await button(page, 'Remove port 1').click();
@@ -192,6 +195,7 @@ describe('deploy form', () => {
 
       await button(page, 'Add port').click();
       await field(page, 'Port label 1').fill('Web');
+      await field(page, 'Host IP 1').fill('127.0.0.1');
       await field(page, 'Host port 1').fill(String(hport));
       await field(page, 'Container port 1').fill('8080');
       await page.getByText('udp', { exact: true }).click();
@@ -234,7 +238,7 @@ describe('deploy form', () => {
       expect(c.Config.Env).toContain('GREETING=hello');
       expect(c.Config.Cmd).toEqual(['sh', '-c', 'sleep 3600']);
       expect(c.Config.Labels).toMatchObject({ 'berth.test': '1', [`local.berth.port.${hport}`]: 'Web' });
-      expect(c.HostConfig.PortBindings['8080/udp']?.[0]?.HostPort).toBe(String(hport));
+      expect(c.HostConfig.PortBindings).toEqual({ '8080/udp': [{ HostIp: '127.0.0.1', HostPort: String(hport) }] });
       expect(c.HostConfig.NanoCpus).toBe(500_000_000);
       expect(c.HostConfig.Memory).toBe(64 * 1024 * 1024);
       expect(c.HostConfig.RestartPolicy.Name).toBe('unless-stopped');
@@ -257,6 +261,8 @@ describe('deploy form', () => {
       await button(page, 'Continue').click();
       expect(await field(page, 'Container port 1').inputValue()).toBe('8080');
       expect(await field(page, 'Host port 1').inputValue()).toBe(hport);
+      // The loopback-only binding is shown and kept (issue 39 #1).
+      expect(await field(page, 'Host IP 1').inputValue()).toBe('127.0.0.1');
       expect(await field(page, 'Port label 1').inputValue()).toBe('Web');
       expect(await page.getByRole('radio', { name: 'udp' }).isChecked()).toBe(true);
       await button(page, 'Continue').click();
@@ -287,6 +293,7 @@ describe('deploy form', () => {
       expect(after.HostConfig.NanoCpus).toBe(before.HostConfig.NanoCpus);
       expect(after.Config.Cmd).toEqual(before.Config.Cmd);
       expect(after.HostConfig.PortBindings).toEqual(before.HostConfig.PortBindings);
+      expect(after.HostConfig.PortBindings).toEqual({ '8080/udp': [{ HostIp: '127.0.0.1', HostPort: hport }] });
     },
     SLOW,
   );

@@ -71,6 +71,8 @@ describe('deploy from a template', () => {
   image: ${testEngine().image}
   command: sh -c "sleep 3600"
   restart_policy: unless-stopped
+  ports:
+    - "127.0.0.1::8080/tcp"
   volumes:
     - bind: "!berthtestdir/config"
       container: /config
@@ -96,11 +98,14 @@ describe('deploy from a template', () => {
     const [summary] = (await t.client.get<TemplateDetail>(`/api/templates/${created.body.id}`)).body.items;
     const item = (await t.client.get<TemplateItem>(`/api/templates/app/${summary!.id}`)).body;
     expect(item.volumes[0]!.bind).toBe('!berthtestdir/config');
+    expect(item.ports).toEqual([{ label: null, host_ip: '127.0.0.1', hport: null, cport: '8080', proto: 'tcp' }]);
 
     const res = await t.client.post<DeployResult>('/api/apps/deploy', payloadFrom(item, name));
     expect(res.status, res.text).toBe(200);
     const info = JSON.parse(dockerCli(['inspect', name]))[0];
     expect(info.HostConfig.Binds).toEqual([`${dir}/config:/config`]);
+    // The catalogue's host IP is kept: a loopback-only port stays loopback-only (issue 39 #1).
+    expect(info.HostConfig.PortBindings).toEqual({ '8080/tcp': [{ HostIp: '127.0.0.1', HostPort: '' }] });
     expect(info.Config.Env).toEqual(expect.arrayContaining(['PUID=1000', 'LITERAL=pass!PUID']));
     expect(info.Config.Labels).toMatchObject({ 'berth.test': '1', 'data.dir': dir });
     expect(info.Config.Cmd).toEqual(['sh', '-c', 'sleep 3600']);

@@ -234,6 +234,57 @@ describe('deploy', () => {
     });
   });
 
+  it('publishes each port on its host IP and an unchanged edit keeps every binding exactly (issue 39 #1)', async () => {
+    const name = fresh('deploy-hostip');
+    const [local, any] = [await freePort(), await freePort()];
+    const ports = [
+      { host_ip: '127.0.0.1', hport: local, cport: 80 },
+      { host_ip: '[::1]', hport: local, cport: 80 },
+      { hport: any, cport: 80 },
+      { host_ip: '127.0.0.1', cport: 53, proto: 'udp' as const },
+    ];
+    const expected = {
+      '80/tcp': [
+        { HostIp: '127.0.0.1', HostPort: String(local) },
+        { HostIp: '::1', HostPort: String(local) },
+        { HostIp: '', HostPort: String(any) },
+      ],
+      '53/udp': [{ HostIp: '127.0.0.1', HostPort: '' }],
+    };
+    const res = await deploy(base(name, { ports }));
+    expect(res.status, res.text).toBe(200);
+    const first = inspect(name);
+    expect(first.HostConfig.PortBindings).toEqual(expected);
+    const published = first.NetworkSettings.Ports;
+    expect(published['80/tcp']).toEqual(
+      expect.arrayContaining([
+        { HostIp: '127.0.0.1', HostPort: String(local) },
+        { HostIp: '::1', HostPort: String(local) },
+      ]),
+    );
+    const udp = published['53/udp'] ?? [];
+    expect(udp.map((b) => b.HostIp)).toEqual(['127.0.0.1']);
+
+    const edited = await deploy(base(name, { ports, edit: true, id: name }));
+    expect(edited.status, edited.text).toBe(200);
+    const after = inspect(name);
+    expect(after.Id).not.toBe(first.Id);
+    // The engine-chosen loopback UDP port is kept on loopback; every other binding is as sent.
+    expect(after.HostConfig.PortBindings).toEqual({
+      ...expected,
+      '53/udp': [{ HostIp: '127.0.0.1', HostPort: udp[0]!.HostPort }],
+    });
+    expect(after.NetworkSettings.Ports).toEqual(first.NetworkSettings.Ports);
+  });
+
+  it('refuses a host IP that is not an address with 400 naming the field', async () => {
+    const name = fresh();
+    const res = await deploy(base(name, { ports: [{ host_ip: 'localhost', hport: 80, cport: 80 }] }));
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toContain('Host IP must be an IPv4 or IPv6 address');
+    expect(containersNamed(name)).toEqual([]);
+  });
+
   it('treats null lists as empty and keeps fractional CPUs', async () => {
     const name = fresh();
     const res = await deploy({

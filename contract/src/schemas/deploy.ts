@@ -100,8 +100,27 @@ const list = <T extends z.ZodType>(item: T, max = 500) =>
     .nullish()
     .transform((v) => v ?? []);
 
+const IP_LITERAL = z.union([z.ipv4(), z.ipv6()]);
+/**
+ * The host address a port is published on: an IPv4 or IPv6 literal (brackets around IPv6 allowed);
+ * '' or null = every interface. Kept exactly, so an app bound to 127.0.0.1 stays loopback-only.
+ */
+export const hostIpField = z
+  .string({ error: 'Host IP must be an IPv4 or IPv6 address.' })
+  .trim()
+  .max(64, 'Host IP must be an IPv4 or IPv6 address.')
+  .nullish()
+  .transform((v, ctx): string | null => {
+    const ip = (v ?? '').replace(/^\[(.*)\]$/, '$1');
+    if (!ip) return null;
+    if (!IP_LITERAL.safeParse(ip).success)
+      ctx.addIssue({ code: 'custom', message: 'Host IP must be an IPv4 or IPv6 address (empty = all interfaces).' });
+    return ip;
+  });
+
 export const DeployPort = z.strictObject({
   label: z.string().trim().max(255).nullish(),
+  host_ip: hostIpField,
   hport: portNumber('Host port', false),
   cport: portNumber('Container port', true),
   proto: z

@@ -40,6 +40,8 @@ export type NewTemplateBody = z.infer<typeof NewTemplateBody>;
 /* Template item fields keep the original product's shapes: port numbers as strings, so a form can be filled as is. */
 export const TemplatePort = z.object({
   label: z.string().nullable(),
+  /** The host address to publish on ('127.0.0.1:8080:80'); null = every interface. */
+  host_ip: z.string().nullable().default(null),
   hport: z.string().nullable(),
   cport: z.string(),
   proto: z.enum(['tcp', 'udp']),

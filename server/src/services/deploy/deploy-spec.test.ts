@@ -151,4 +151,39 @@ describe('keepRandomHostPorts', () => {
       '53/udp': [{ HostIp: '', HostPort: '' }],
     });
   });
+
+  it('keeps each random port on its own host address, and every binding of one container port (issue 39 #1)', () => {
+    const spec = buildContainerSpec(
+      parse({
+        ports: [
+          { cport: '80', hport: null, host_ip: '127.0.0.1' },
+          { cport: '80', hport: null },
+          { cport: '80', hport: '9000', host_ip: '[::1]' },
+        ],
+      }),
+      vars,
+    );
+    keepRandomHostPorts(spec, {
+      configured: {
+        '80/tcp': [
+          { HostIp: '', HostPort: '' },
+          { HostIp: '127.0.0.1', HostPort: '' },
+        ],
+      },
+      published: {
+        '80/tcp': [
+          { HostIp: '0.0.0.0', HostPort: '32770' },
+          { HostIp: '::', HostPort: '32770' },
+          { HostIp: '127.0.0.1', HostPort: '32771' },
+        ],
+      },
+    });
+    expect(spec.HostConfig?.PortBindings).toEqual({
+      '80/tcp': [
+        { HostIp: '127.0.0.1', HostPort: '32771' },
+        { HostIp: '', HostPort: '32770' },
+        { HostIp: '::1', HostPort: '9000' },
+      ],
+    });
+  });
 });

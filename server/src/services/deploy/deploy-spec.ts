@@ -61,8 +61,9 @@ export function buildContainerSpec(req: DeployRequest, vars: Substituter): Conta
   for (const p of req.ports) {
     const key = `${p.cport}/${p.proto}`;
     exposed[key] = {};
-    // A port may be published on several host ports; an empty host port lets the engine pick one.
-    (bindings[key] ??= []).push({ HostIp: '', HostPort: p.hport ? String(p.hport) : '' });
+    // A port may be published on several host ports and addresses; an empty host port lets the
+    // engine pick one, an empty host IP means every interface.
+    (bindings[key] ??= []).push({ HostIp: p.host_ip ?? '', HostPort: p.hport ? String(p.hport) : '' });
     if (p.label && p.hport) {
       labels[portLabelKey(p.hport)] = p.label;
       // The original product's label for the same port would show a stale name next to ours.
@@ -116,18 +117,28 @@ export function keepRandomHostPorts(
   const bindings = spec.HostConfig?.PortBindings as Record<string, { HostIp: string; HostPort: string }[]> | undefined;
   if (!bindings) return;
   const taken = new Set(Object.values(bindings).flatMap((list) => list.map((b) => b.HostPort).filter(Boolean)));
+  // The engine publishes a binding on every interface ('') as 0.0.0.0 and ::; one on an address as itself.
+  const sameAddress = (configured: string, published: string) =>
+    configured ? configured === published : published === '0.0.0.0' || published === '::' || published === '';
   for (const [key, list] of Object.entries(bindings)) {
     const configured = old.configured?.[key] ?? [];
-    const randoms = configured.filter((b) => !b.HostPort).length;
     const fixed = new Set(configured.map((b) => b.HostPort).filter(Boolean));
-    // The engine lists one binding per address family (0.0.0.0 and ::) for the same host port.
-    const chosen = [...new Set((old.published?.[key] ?? []).map((b) => b.HostPort ?? ''))]
-      .filter((p) => p && !fixed.has(p) && !taken.has(p))
-      .slice(0, randoms);
+    const used = new Set<string>();
     for (const b of list) {
       if (b.HostPort) continue;
-      const port = chosen.shift();
-      if (port === undefined) break;
+      const randoms = configured.filter((c) => !c.HostPort && (c.HostIp ?? '') === b.HostIp).length;
+      const chosen = [
+        ...new Set(
+          (old.published?.[key] ?? [])
+            .filter((p) => sameAddress(b.HostIp, p.HostIp ?? ''))
+            .map((p) => p.HostPort ?? ''),
+        ),
+      ]
+        .filter((p) => p && !fixed.has(p) && !taken.has(p) && !used.has(`${b.HostIp}|${p}`))
+        .slice(0, randoms);
+      const port = chosen[0];
+      if (port === undefined) continue;
+      used.add(`${b.HostIp}|${port}`);
       b.HostPort = port;
     }
   }

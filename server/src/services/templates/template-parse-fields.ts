@@ -1,4 +1,4 @@
-import type { TemplateEnv, TemplatePort, TemplateVolume } from '@berth/contract';
+import { hostIpField, type TemplateEnv, type TemplatePort, type TemplateVolume } from '@berth/contract';
 
 /** Why one catalogue entry cannot be used; the entry is skipped and the reason reported. */
 export class ItemError extends Error {}
@@ -30,13 +30,20 @@ function portRange(text: string, what: string, spec: string): number[] {
 }
 
 /**
- * Docker's short port syntax: `8080:80/tcp`, `80/tcp`, `:80/udp`, `80`, `8000-8002:8000-8002`.
- * The protocol defaults to tcp. Host IP bindings have no place in a deploy payload and are refused.
+ * Docker's short port syntax: `8080:80/tcp`, `80/tcp`, `:80/udp`, `80`, `8000-8002:8000-8002`, with an
+ * optional host address in front (`127.0.0.1:8080:80`, `[::1]::80`). The protocol defaults to tcp.
  */
-export function parsePortString(spec: string, label: string | null = null): TemplatePort[] {
-  const text = spec.trim();
-  if (/^(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-fA-F:]+\]):/.test(text))
-    throw new ItemError(`port '${spec}': host IP bindings are not supported`);
+export function parsePortString(
+  spec: string,
+  label: string | null = null,
+  hostIp: string | null = null,
+): TemplatePort[] {
+  let text = spec.trim();
+  const ip = /^(\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-fA-F:.]+\]):(?=.*:)/.exec(text);
+  if (ip) text = text.slice(ip[0].length);
+  const address = ip ? ip[1]!.replace(/^\[|\]$/g, '') : hostIp?.trim() || null;
+  if (address && !hostIpField.safeParse(address).success)
+    throw new ItemError(`port '${spec}': host IP ${address} is not an IPv4 or IPv6 address`);
   const m = /^(?:(\d+(?:-\d+)?)?:)?(\d+(?:-\d+)?)(?:\/([a-zA-Z]+))?$/.exec(text);
   if (!m) throw new ItemError(`port '${spec}' is not host:container/protocol`);
   const proto = (m[3] ?? 'tcp').toLowerCase();
@@ -45,7 +52,13 @@ export function parsePortString(spec: string, label: string | null = null): Temp
   const host = m[1] ? portRange(m[1], 'host', spec) : null;
   if (host && host.length !== container.length)
     throw new ItemError(`port '${spec}': host and container ranges differ in length`);
-  return container.map((c, i) => ({ label, hport: host ? String(host[i]) : null, cport: String(c), proto }));
+  return container.map((c, i) => ({
+    label,
+    host_ip: address,
+    hport: host ? String(host[i]) : null,
+    cport: String(c),
+    proto,
+  }));
 }
 
 function portObject(o: Obj, index: number): TemplatePort[] {
@@ -55,7 +68,7 @@ function portObject(o: Obj, index: number): TemplatePort[] {
     const hport = scalar(o.hport)?.trim() || null;
     const proto = scalar(o.proto)?.toLowerCase() || 'tcp';
     const spec = `${hport ? `${hport}:` : ''}${cport}/${proto}`;
-    return parsePortString(spec, scalar(o.label) ?? null);
+    return parsePortString(spec, scalar(o.label) ?? null, scalar(o.host_ip) ?? null);
   }
   // Yacht's labelled form: { "WebUI": "8080:80/tcp", "VNC": "5900:5900/tcp" }.
   return Object.entries(o).flatMap(([label, spec]) => {

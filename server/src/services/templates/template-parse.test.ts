@@ -7,10 +7,16 @@ const YAML_SRC = { url: 'https://example.test/catalogue.yml', contentType: 'text
 
 describe('parsePortString', () => {
   it('reads host:container/proto, container/proto, :container and a bare port (tcp by default)', () => {
-    expect(parsePortString('8080:80/tcp')).toEqual([{ label: null, hport: '8080', cport: '80', proto: 'tcp' }]);
-    expect(parsePortString('53/udp')).toEqual([{ label: null, hport: null, cport: '53', proto: 'udp' }]);
-    expect(parsePortString(':80/UDP')).toEqual([{ label: null, hport: null, cport: '80', proto: 'udp' }]);
-    expect(parsePortString('9000', 'Web')).toEqual([{ label: 'Web', hport: null, cport: '9000', proto: 'tcp' }]);
+    expect(parsePortString('8080:80/tcp')).toEqual([
+      { label: null, host_ip: null, hport: '8080', cport: '80', proto: 'tcp' },
+    ]);
+    expect(parsePortString('53/udp')).toEqual([{ label: null, host_ip: null, hport: null, cport: '53', proto: 'udp' }]);
+    expect(parsePortString(':80/UDP')).toEqual([
+      { label: null, host_ip: null, hport: null, cport: '80', proto: 'udp' },
+    ]);
+    expect(parsePortString('9000', 'Web')).toEqual([
+      { label: 'Web', host_ip: null, hport: null, cport: '9000', proto: 'tcp' },
+    ]);
   });
 
   it('expands equal host and container ranges', () => {
@@ -21,8 +27,26 @@ describe('parsePortString', () => {
     ]);
   });
 
-  it('refuses IP bindings, other protocols, out-of-range ports and mismatched ranges', () => {
-    for (const bad of ['127.0.0.1:8080:80/tcp', '80/sctp', '99999:80', 'abc', '1-5:1-3', '8000-9000:8000-9000']) {
+  it('keeps a host IP in front (IPv4, bracketed IPv6, with or without a host port) (issue 39 #1)', () => {
+    expect(parsePortString('127.0.0.1:8080:80/tcp')).toEqual([
+      { label: null, host_ip: '127.0.0.1', hport: '8080', cport: '80', proto: 'tcp' },
+    ]);
+    expect(parsePortString('[::1]::53/udp')).toEqual([
+      { label: null, host_ip: '::1', hport: null, cport: '53', proto: 'udp' },
+    ]);
+    expect(parsePorts([{ cport: '22', hport: '2222', host_ip: '10.0.0.1' }])[0]?.host_ip).toBe('10.0.0.1');
+  });
+
+  it('refuses bad host IPs, other protocols, out-of-range ports and mismatched ranges', () => {
+    for (const bad of [
+      '999.0.0.1:8080:80/tcp',
+      '[zz::1]:80:80',
+      '80/sctp',
+      '99999:80',
+      'abc',
+      '1-5:1-3',
+      '8000-9000:8000-9000',
+    ]) {
       expect(() => parsePortString(bad), bad).toThrow(ItemError);
     }
   });
@@ -36,11 +60,11 @@ describe('parsePortString', () => {
         { cport: '22', hport: '', proto: 'tcp', label: 'SSH' },
       ]),
     ).toEqual([
-      { label: null, hport: null, cport: '80', proto: 'tcp' },
-      { label: 'WebUI', hport: '5800', cport: '5800', proto: 'tcp' },
-      { label: 'VNC', hport: '5900', cport: '5900', proto: 'tcp' },
-      { label: 'Other', hport: '1', cport: '1', proto: 'udp' },
-      { label: 'SSH', hport: null, cport: '22', proto: 'tcp' },
+      { label: null, host_ip: null, hport: null, cport: '80', proto: 'tcp' },
+      { label: 'WebUI', host_ip: null, hport: '5800', cport: '5800', proto: 'tcp' },
+      { label: 'VNC', host_ip: null, hport: '5900', cport: '5900', proto: 'tcp' },
+      { label: 'Other', host_ip: null, hport: '1', cport: '1', proto: 'udp' },
+      { label: 'SSH', host_ip: null, hport: null, cport: '22', proto: 'tcp' },
     ]);
   });
 });

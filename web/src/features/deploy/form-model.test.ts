@@ -37,8 +37,13 @@ describe('validateDeploy (spec section 5, keyed by form path)', () => {
     expect(validateDeploy(valid({ ports: [emptyRow.ports()] }))).toEqual({
       'ports.0.cport': 'Container port is required.',
     });
-    expect(validateDeploy(valid({ ports: [{ label: '', hport: '', cport: '80', proto: 'tcp' }] }))).toEqual({});
-    const errors = validateDeploy(valid({ ports: [{ label: '', hport: '70000', cport: '-1', proto: 'udp' }] }));
+    expect(
+      validateDeploy(valid({ ports: [{ label: '', host_ip: '', hport: '', cport: '80', proto: 'tcp' }] })),
+    ).toEqual({});
+    const errors = validateDeploy(
+      valid({ ports: [{ label: '', host_ip: '127.0.0.300', hport: '70000', cport: '-1', proto: 'udp' }] }),
+    );
+    expect(errors['ports.0.host_ip']).toBe('Host IP must be an IPv4 or IPv6 address (empty = all interfaces).');
     expect(errors['ports.0.hport']).toBe('Host port must be a number between 0 and 65535.');
     expect(errors['ports.0.cport']).toBe('Container port must be a number between 0 and 65535.');
     expect(firstInvalidStep(errors)).toBe(1);
@@ -114,7 +119,7 @@ describe('fromTemplateItem', () => {
     restart_policy: null,
     network: 'proxy',
     network_mode: 'bridge',
-    ports: [{ label: 'WebUI', hport: null, cport: '5800', proto: 'tcp' }],
+    ports: [{ label: 'WebUI', host_ip: '127.0.0.1', hport: null, cport: '5800', proto: 'tcp' }],
     volumes: [{ bind: '!config/handbrake', container: '/config' }],
     env: [{ name: 'PUID', label: 'PUID', default: '!PUID', description: null }],
     devices: [],
@@ -128,7 +133,7 @@ describe('fromTemplateItem', () => {
     const v = fromTemplateItem(item);
     expect(v.volumes[0]).toEqual({ bind: '!config/handbrake', container: '/config', readonly: false });
     expect(v.env[0]).toEqual({ name: 'PUID', default: '!PUID', label: 'PUID', description: '' });
-    expect(v.ports[0]).toEqual({ label: 'WebUI', hport: '', cport: '5800', proto: 'tcp' });
+    expect(v.ports[0]).toEqual({ label: 'WebUI', host_ip: '127.0.0.1', hport: '', cport: '5800', proto: 'tcp' });
     expect(v).toMatchObject({ command: [], cpus: '2', mem_limit: '1g', restart_policy: 'unless-stopped' });
   });
   it('keeps the network when a catalogue names both a network and a mode', () => {

@@ -2,6 +2,8 @@ import { DeployBody, type TemplateItem } from '@berth/contract';
 
 export interface PortRow {
   label: string;
+  /** '' = every interface. */
+  host_ip: string;
   hport: string;
   cport: string;
   proto: 'tcp' | 'udp';
@@ -50,7 +52,7 @@ export interface DeployFormValues {
 }
 
 export const emptyRow = {
-  ports: (): PortRow => ({ label: '', hport: '', cport: '', proto: 'tcp' }),
+  ports: (): PortRow => ({ label: '', host_ip: '', hport: '', cport: '', proto: 'tcp' }),
   volumes: (): VolumeRow => ({ bind: '', container: '', readonly: false }),
   env: (): EnvRow => ({ name: '', default: '', label: '', description: '' }),
   devices: (): DeviceRow => ({ container: '', host: '' }),
@@ -87,7 +89,13 @@ export function fromTemplateItem(item: TemplateItem): DeployFormValues {
     network: item.network,
     // Both set is refused on deploy; the explicit network wins, as it names a real network.
     network_mode: item.network ? '' : item.network_mode,
-    ports: item.ports.map((p) => ({ label: p.label ?? '', hport: p.hport ?? '', cport: p.cport, proto: p.proto })),
+    ports: item.ports.map((p) => ({
+      label: p.label ?? '',
+      host_ip: p.host_ip ?? '',
+      hport: p.hport ?? '',
+      cport: p.cport,
+      proto: p.proto,
+    })),
     volumes: item.volumes.map((v) => ({ bind: v.bind, container: v.container, readonly: v.readonly ?? false })),
     env: item.env.map((e) => ({
       name: e.name,
@@ -118,7 +126,13 @@ export function toPayload(v: DeployFormValues, editId?: string): DeployBody {
     network_mode: (v.network_mode || null) as DeployBody['network_mode'],
     ports: isHostNetworking(v)
       ? []
-      : v.ports.map((p) => ({ label: p.label || null, hport: p.hport, cport: p.cport, proto: p.proto })),
+      : v.ports.map((p) => ({
+          label: p.label || null,
+          host_ip: p.host_ip || null,
+          hport: p.hport,
+          cport: p.cport,
+          proto: p.proto,
+        })),
     volumes: v.volumes.map(({ bind, container, readonly }) =>
       readonly ? { bind, container, readonly } : { bind, container },
     ),

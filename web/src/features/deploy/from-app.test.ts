@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { App } from '@berth/contract';
+import { DeployBody, type App } from '@berth/contract';
+import { toPayload } from './form-model';
 import { fromApp } from './from-app';
 
 const app = (over: { Config?: object; HostConfig?: object; Mounts?: App['Mounts'] } = {}): App =>
@@ -37,9 +38,29 @@ describe('fromApp', () => {
       }),
     );
     expect(v.ports).toEqual([
-      { label: 'Web UI', hport: '8080', cport: '80', proto: 'tcp' },
-      { label: 'DNS', hport: '5353', cport: '53', proto: 'udp' },
-      { label: '', hport: '', cport: '9000', proto: 'tcp' },
+      { label: 'Web UI', host_ip: '', hport: '8080', cport: '80', proto: 'tcp' },
+      { label: 'Web UI', host_ip: '::', hport: '8080', cport: '80', proto: 'tcp' },
+      { label: 'DNS', host_ip: '', hport: '5353', cport: '53', proto: 'udp' },
+      { label: '', host_ip: '', hport: '', cport: '9000', proto: 'tcp' },
+    ]);
+  });
+
+  it('round-trips every binding exactly: host IPs and several bindings per container port (issue 39 #1)', () => {
+    const PortBindings = {
+      '80/tcp': [
+        { HostIp: '127.0.0.1', HostPort: '18502' },
+        { HostIp: '::1', HostPort: '18502' },
+        { HostIp: '', HostPort: '18503' },
+      ],
+      '53/udp': [{ HostIp: '10.0.0.1', HostPort: '' }],
+    };
+    const payload = toPayload(fromApp(app({ HostConfig: { PortBindings } })), 'web');
+    const spec = DeployBody.parse(payload).ports.map((p) => [`${p.cport}/${p.proto}`, p.host_ip ?? '', p.hport]);
+    expect(spec).toEqual([
+      ['80/tcp', '127.0.0.1', 18502],
+      ['80/tcp', '::1', 18502],
+      ['80/tcp', '', 18503],
+      ['53/udp', '10.0.0.1', null],
     ]);
   });
 

@@ -22,7 +22,7 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 const strings = (v: unknown): string[] => arr(v).filter((x): x is string => typeof x === 'string');
 
-/** Configured bindings (HostConfig.PortBindings), so a stopped app keeps its ports. */
+/** Configured bindings (HostConfig.PortBindings), so a stopped app keeps its ports; each binding is one row, exactly. */
 function portsOf(hostConfig: Dict, labels: Record<string, string>): PortRow[] {
   const rows: PortRow[] = [];
   for (const [key, bindings] of Object.entries(obj(hostConfig.PortBindings))) {
@@ -31,11 +31,13 @@ function portsOf(hostConfig: Dict, labels: Record<string, string>): PortRow[] {
     const list = arr(bindings).map(obj);
     for (const b of list.length ? list : [{}]) {
       const hport = str(b.HostPort);
-      // The engine lists an IPv4 and an IPv6 binding of one published port; the form wants it once.
-      if (seen.has(hport)) continue;
-      seen.add(hport);
+      const hostIp = str(b.HostIp);
+      // A binding written twice is one row (the engine would publish it once).
+      if (seen.has(`${hostIp}|${hport}`)) continue;
+      seen.add(`${hostIp}|${hport}`);
       rows.push({
         label: (hport && readPortLabel(labels, hport)) || '',
+        host_ip: hostIp,
         hport,
         cport,
         proto: proto === 'udp' ? 'udp' : 'tcp',

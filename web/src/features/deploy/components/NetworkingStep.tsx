@@ -18,6 +18,12 @@ function PortRowInputs({ form, i }: { form: DeployForm; i: number }) {
         {...form.getInputProps(`ports.${i}.label`)}
       />
       <TextInput
+        label={first ? 'Host IP' : undefined}
+        aria-label={`Host IP ${i + 1}`}
+        placeholder="all interfaces"
+        {...form.getInputProps(`ports.${i}.host_ip`)}
+      />
+      <TextInput
         label={first ? 'Host Port' : undefined}
         aria-label={`Host port ${i + 1}`}
         placeholder="random"
@@ -95,7 +101,7 @@ export function NetworkingStep({ form }: { form: DeployForm }) {
           onAdd={() => form.insertListItem('ports', emptyRow.ports())}
           onRemove={(i) => form.removeListItem('ports', i)}
           error={form.errors.ports as string | undefined}
-          hint="Container port required; host port optional (empty = a random free port); 0-65535."
+          hint="Container port required; host port optional (empty = a random free port); 0-65535. Host IP optional: empty publishes on every interface, 127.0.0.1 (or ::1) keeps the port local to this host."
         />
       )}
     </Stack>

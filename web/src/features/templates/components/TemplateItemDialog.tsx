@@ -97,7 +97,11 @@ export function TemplateItemDialog({
           <Rows
             title="Ports"
             head={['Label', 'Host Port', 'Container Port']}
-            rows={item.ports.map((p) => [p.label, p.hport, `${p.cport}/${p.proto}`])}
+            rows={item.ports.map((p) => [
+              p.label,
+              p.host_ip ? `${p.host_ip.includes(':') ? `[${p.host_ip}]` : p.host_ip}:${p.hport ?? 'random'}` : p.hport,
+              `${p.cport}/${p.proto}`,
+            ])}
           />
           <Rows title="Volumes" head={['Host', 'Container']} rows={item.volumes.map((v) => [v.bind, v.container])} />
           <Rows

@@ -9,6 +9,7 @@ import { registerAllowedHosts } from './plugins/allowed-hosts';
 import { registerAudit } from './plugins/audit';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandler } from './plugins/error-handler';
+import { registerGracefulClose } from './plugins/graceful-close';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerStaticWeb } from './plugins/static-web';
 import { registerWebSockets } from './plugins/websocket';
@@ -77,12 +78,15 @@ export async function buildApp(
       disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
     }),
     schemaController: { compilersFactory: ZOD_COMPILERS },
+    // Calls arriving while Berth closes get a JSON 503 of ours (plugins/graceful-close.ts).
+    return503OnClosing: false,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
   const { ctx, services, close } = await buildServices(config, app.log, deps);
   app.addHook('onClose', close);
+  registerGracefulClose(app);
 
   await app.register(fastifyCookie);
   await registerWebSockets(app);

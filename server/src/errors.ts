@@ -36,6 +36,7 @@ export const ERROR_STATUS = {
   reauth_failed: 403,
   not_in_swarm: 409,
   environment_unreachable: 502,
+  shutting_down: 503,
 } as const satisfies Record<ErrorCode, number>;
 
 /** An error meant for the client: its message is the human `detail`, safe to show. Throw a named subclass. */
@@ -134,6 +135,13 @@ export class PayloadTooLargeError extends AppError {
 export class InternalError extends AppError {
   constructor() {
     super(ErrorCode.internal, 'Internal server error. The server log has the details.');
+  }
+}
+
+/** A call that arrived while Berth shuts down (its connection is closed after the answer). */
+export class ShuttingDownError extends AppError {
+  constructor() {
+    super(ErrorCode.shuttingDown, 'Berth is shutting down; try again in a moment.');
   }
 }
 

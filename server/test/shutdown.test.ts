@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -135,5 +137,37 @@ describe('shutdown', () => {
       { reason: 'shutdown', detail: 'Berth is shutting down.' },
     ]);
     expect(processesMentioning(`-p\0${name}\0`)).toEqual([]);
+  });
+
+  it('on SIGTERM with a request in flight on a keep-alive connection answers it with Connection: close and exits 0 at once', async () => {
+    const berth = await startBerth();
+    const { hostname, port } = new URL(berth.base);
+    const socket = net.connect(Number(port), hostname);
+    await once(socket, 'connect');
+    let received = '';
+    socket.setEncoding('utf8').on('data', (d: string) => (received += d));
+    let hungUp = false;
+    socket.on('close', () => (hungUp = true));
+    // `Expect: 100-continue`: the server's "100 Continue" says it holds the request, body still to come.
+    const body = JSON.stringify(TEST_ADMIN);
+    socket.write(
+      `POST /api/auth/login HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: keep-alive\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nExpect: 100-continue\r\n\r\n`,
+    );
+    await expect.poll(() => received, { timeout: 10_000 }).toMatch(/^HTTP\/1\.1 100 Continue/);
+
+    const signalled = Date.now();
+    berth.child.kill('SIGTERM');
+    await expect.poll(() => berth.output(), { timeout: 10_000 }).toMatch(/shutting down/);
+    socket.write(body);
+    const code = await Promise.race([
+      berth.exited,
+      new Promise<string>((r) => setTimeout(() => r('still running after 8 s'), 8000)),
+    ]);
+    expect(code, berth.output()).toBe(0);
+    expect(Date.now() - signalled).toBeLessThan(8000);
+    expect(received).toMatch(/\r\nHTTP\/1\.1 200 OK\r\n/);
+    expect(received).toMatch(/\r\nconnection: close\r\n/i);
+    await expect.poll(() => hungUp).toBe(true);
   });
 });

@@ -37,6 +37,7 @@ export const ErrorCodeSchema = z.enum({
   upToDate: 'up_to_date',
   notInSwarm: 'not_in_swarm',
   environmentUnreachable: 'environment_unreachable',
+  shuttingDown: 'shutting_down',
 });
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
 /** The members by name: `ErrorCode.notFound === 'not_found'`. */

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { LOCAL_ENVIRONMENT } from '@berth/contract';
-import type { Config } from './config';
+import { DEFAULT_DOCKER_HOST, type Config } from './config';
 import type { AppContext } from './context';
 import { detectComposeCli, type ComposeCli } from './compose/cli';
 import { openDatabase, type Db } from './db/database';
@@ -161,7 +161,7 @@ export async function buildServices(
   const closers: (() => Promise<void> | void)[] = [];
   const db = deps.db ?? openDatabase(config.dataDir);
   const docker = deps.docker ?? createEngine(config);
-  const engine = new EngineStatus(docker, log);
+  const engine = new EngineStatus(docker, log, config.dockerHost ?? DEFAULT_DOCKER_HOST);
   const close = async () => {
     engine.stop();
     for (const fn of closers.reverse()) await fn();

@@ -6,7 +6,7 @@ import type { Health, ServerInfo } from '@berth/contract';
 import { loadConfig } from '../src/config';
 import { buildApp } from '../src/app';
 import { detectComposeCli, type ComposeCli } from '../src/compose/cli';
-import { TEST_ADMIN, TestClient } from './helpers/app';
+import { createTestApp, TEST_ADMIN, TestClient, type TestApp } from './helpers/app';
 
 /**
  * Berth answers before it knows its compose CLI: the detection runs in the background. The test
@@ -71,5 +71,41 @@ describe('health while the compose CLI is being looked for', () => {
     const later = await anon.get<Health>('/api/health');
     expect(later.body.status).not.toBe('checking');
     expect(later.body.compose.found).toBe(cli !== null);
+  });
+});
+
+describe('an engine absent from the start', () => {
+  const socket = path.join(os.tmpdir(), `berth-absent-${process.pid}.sock`);
+  const lines: string[] = [];
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(
+      { DOCKER_HOST: `unix://${socket}`, LOG_LEVEL: 'info' },
+      {},
+      { logStream: { write: (line: string) => void lines.push(line) } },
+    );
+  });
+  afterAll(async () => t?.close());
+
+  it('is logged once at start with its address and reason, named in /api/health, one msg per log line', async () => {
+    const health = await t.anon().get<Health>('/api/health');
+    expect(health.body.engine.reachable).toBe(false);
+    expect(health.body.engine.error).toBe(
+      `The Docker engine at unix://${socket} is not reachable (no socket at that path).`,
+    );
+    // A failed request logs its reason too.
+    expect((await t.client.get('/api/apps/')).status).toBe(503);
+    await t.anon().get('/api/health');
+
+    const said = lines.filter((l) => l.includes('"msg":"engine at'));
+    expect(said).toHaveLength(1);
+    expect(JSON.parse(said[0]!)).toMatchObject({
+      level: 40,
+      msg: `engine at unix://${socket} not reachable: no socket at that path; retrying`,
+    });
+    const failed = lines.filter((l) => l.includes('request failed'));
+    expect(failed.length).toBeGreaterThan(0);
+    expect(JSON.parse(failed[0]!).msg).toMatch(/^request failed: The Docker engine is not reachable/);
+    for (const line of lines) expect(line.match(/"msg":/g) ?? [], line).toHaveLength(1);
   });
 });

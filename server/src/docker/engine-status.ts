@@ -25,6 +25,8 @@ export class EngineStatus {
   constructor(
     private readonly docker: Engine,
     private readonly log: FastifyBaseLogger,
+    /** Where the engine is asked (`unix:///var/run/docker.sock`, `tcp://…`, `ssh://…`), named in logs and errors. */
+    private readonly address: string,
     private readonly intervalMs = 3000,
     private readonly maxDownIntervalMs = intervalMs,
   ) {
@@ -51,6 +53,8 @@ export class EngineStatus {
    */
   async check(light = false): Promise<EngineState> {
     const before = this.state.reachable;
+    const first = this.lastCheck === null;
+    let reason = '';
     try {
       if (light && this.state.reachable && this.state.version !== null) {
         await withTimeout(this.docker.ping(), 5000, 'engine ping timed out');
@@ -59,16 +63,19 @@ export class EngineStatus {
         this.state = { reachable: true, version: v.Version ?? null, apiVersion: v.ApiVersion ?? null, error: null };
       }
     } catch (err) {
-      const reason =
-        err instanceof DockerUnavailableError
-          ? `The Docker engine is not reachable${err.reason ? ` (${err.reason})` : ''}.`
-          : 'The Docker engine did not answer.';
-      this.state = { reachable: false, version: null, apiVersion: null, error: reason };
+      const unavailable = err instanceof DockerUnavailableError;
+      reason = unavailable ? (err.reason ?? err.message) : err instanceof Error ? err.message : String(err);
+      const error = unavailable
+        ? `The Docker engine at ${this.address} is not reachable${err.reason ? ` (${err.reason})` : ''}.`
+        : `The Docker engine at ${this.address} did not answer.`;
+      this.state = { reachable: false, version: null, apiVersion: null, error };
     }
     this.lastCheck = new Date();
+    // The first check logs either way: an engine absent from the start is said once, with the reason.
+    if (first && !this.state.reachable) this.log.warn(`engine at ${this.address} not reachable: ${reason}; retrying`);
     if (before !== this.state.reachable) {
-      if (this.state.reachable) this.log.info({ version: this.state.version }, 'docker engine reachable');
-      else this.log.warn('docker engine unreachable; retrying');
+      if (this.state.reachable) this.log.info({ version: this.state.version }, `engine at ${this.address} reachable`);
+      else if (!first) this.log.warn(`engine at ${this.address} not reachable: ${reason}; retrying`);
       for (const fn of this.listeners) fn(this.state);
       // Found gone outside the watch's own tick (a fresh check on request): look again soon, not after the long wait.
       if (!this.state.reachable) this.checkSoon();
@@ -79,7 +86,7 @@ export class EngineStatus {
   /** Marks the engine as gone after a failed call, so the next check happens soon. */
   markUnreachable(): void {
     if (!this.state.reachable) return;
-    this.state = { ...this.state, reachable: false, error: 'The Docker engine is not reachable.' };
+    this.state = { ...this.state, reachable: false, error: `The Docker engine at ${this.address} is not reachable.` };
     for (const fn of this.listeners) fn(this.state);
     this.checkSoon();
   }

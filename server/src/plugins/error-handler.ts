@@ -13,7 +13,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err instanceof AppError) {
       if (err instanceof TooManyRequestsError) reply.header('Retry-After', String(err.retryAfterSeconds));
-      if (err.statusCode >= 500) req.log.warn({ code: err.code, msg: err.message }, 'request failed');
+      // One `msg` per line: the reason goes in the message itself, never in a second `msg` key.
+      if (err.statusCode >= 500) req.log.warn({ code: err.code }, `request failed: ${err.message}`);
       const body: ApiError = { detail: err.message, code: err.code, ...(err.fields ? { fields: err.fields } : {}) };
       return reply.code(err.statusCode).send(body);
     }

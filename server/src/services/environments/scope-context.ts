@@ -25,12 +25,9 @@ export function environmentContext(
 ): { ctx: AppContext; close(): void } {
   const log = base.log.child({ environment: id });
   const docker = createEngine({ ...base.config, connection: connectionOf(parts, onHostKey) });
-  const engine = new EngineStatus(docker, log, DOWN_INTERVAL_MS, MAX_DOWN_INTERVAL_MS);
-  const material = writeCliMaterial(
-    base.config.cliEnv,
-    connectionOf(parts),
-    cliDockerHost(parts.url, parts.ssh?.username ?? null),
-  );
+  const address = cliDockerHost(parts.url, parts.ssh?.username ?? null);
+  const engine = new EngineStatus(docker, log, address, DOWN_INTERVAL_MS, MAX_DOWN_INTERVAL_MS);
+  const material = writeCliMaterial(base.config.cliEnv, connectionOf(parts), address);
   const config = {
     ...base.config,
     composeDir: environmentComposeDir(base.config.composeDir, id),

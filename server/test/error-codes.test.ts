@@ -1,6 +1,9 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCodeSchema, type ApiError, type ErrorCode } from '@berth/contract';
@@ -13,6 +16,8 @@ import {
   UpToDateError,
 } from '../src/errors';
 import { registerErrorHandler } from '../src/plugins/error-handler';
+import { buildApp } from '../src/app';
+import { loadConfig } from '../src/config';
 import { createTestApp, REAUTH, type TestApp, type TestResponse } from './helpers/app';
 import { testEngine } from './helpers/engine';
 import { cleanup, uniqueName } from './images-fixtures';
@@ -237,6 +242,40 @@ describe('codes that need another app', () => {
       expectCode(await t.client.get<ApiError>('/api/apps/'), 'docker_unavailable');
     } finally {
       await t.close();
+    }
+  });
+
+  it('shutting_down: a call that arrives while Berth closes, answered with Connection: close', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-test-'));
+    const { app } = await buildApp(
+      loadConfig({
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'silent',
+        ADMIN_PASSWORD: REAUTH.current_password,
+        DOCKER_HOST: testEngine().dockerHost,
+        ...(process.env.PATH ? { PATH: process.env.PATH } : {}),
+      }),
+    );
+    // Closing holds here (as it does while running compose actions are stopped), still listening.
+    let release!: () => void;
+    const closing = new Promise<void>((entered) =>
+      app.addHook('preClose', () => {
+        entered();
+        return new Promise<void>((r) => (release = r));
+      }),
+    );
+    const base = await app.listen({ host: '127.0.0.1', port: 0 });
+    const closed = app.close();
+    try {
+      await closing;
+      const res = await fetch(`${base}/api/health`);
+      expect(res.headers.get('connection')).toBe('close');
+      const text = await res.text();
+      expectCode({ status: res.status, headers: {}, body: JSON.parse(text) as ApiError, text }, 'shutting_down');
+    } finally {
+      release();
+      await closed;
+      fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
 

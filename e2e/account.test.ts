@@ -192,6 +192,41 @@ describe('account', () => {
     password = newPassword;
     await context.close();
   });
+  it('opens Add User with Viewer every time and says what each role may do (issue 39 #2)', async () => {
+    const { context, page } = await newPage(browser, server.baseUrl);
+    await signIn(page, EMAIL, password, { path: '/#/settings/users' });
+    const tag = Math.random().toString(36).slice(2, 8);
+    const open = async () => {
+      await page.getByRole('button', { name: 'Add User', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'Add User' });
+      await dialog.waitFor();
+      return dialog;
+    };
+    const add = async (email: string, role?: string) => {
+      const dialog = await open();
+      expect(await dialog.getByRole('textbox', { name: 'Role' }).inputValue()).toBe('Viewer');
+      for (const line of ['Viewer: sees apps', 'Operator: also deploys', 'Admin: also manages users'])
+        await dialog.getByText(line, { exact: false }).waitFor();
+      expect(await dialog.getByRole('textbox', { name: 'Email' }).inputValue()).toBe('');
+      await dialog.getByRole('textbox', { name: 'Email' }).fill(email);
+      await dialog.getByLabel(/^Password/).fill('add-user-journey-pw');
+      if (role) {
+        await dialog.getByRole('textbox', { name: 'Role' }).click();
+        await page.getByRole('option', { name: role, exact: true }).click();
+      }
+      await dialog.getByLabel('Your current password').fill(password);
+      await dialog.getByRole('button', { name: 'Add User' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      return page.getByRole('textbox', { name: `Role of ${email}` });
+    };
+    const operatorRole = await add(`op-${tag}@berth.test`, 'Operator');
+    expect(await operatorRole.inputValue()).toBe('Operator');
+    // The next dialog does not remember Operator: a user added without choosing is a viewer.
+    const viewerRole = await add(`view-${tag}@berth.test`);
+    expect(await viewerRole.inputValue()).toBe('Viewer');
+    await context.close();
+  });
+
   describe('roles', () => {
     const tag = Math.random().toString(36).slice(2, 8);
     const app = `berth-t-roles-${tag}`;

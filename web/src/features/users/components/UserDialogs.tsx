@@ -8,6 +8,13 @@ import { useAdminReauth, type AdminReauth } from './AdminReauth';
 
 export const ROLE_OPTIONS = ROLES.map((r) => ({ value: r, label: r[0]!.toUpperCase() + r.slice(1) }));
 
+/** What each role may do, one line each (the server's route roles are what enforce it). */
+export const ROLE_HINTS: Record<Role, string> = {
+  viewer: 'Viewer: sees apps, projects, resources and logs; environment values stay hidden.',
+  operator: 'Operator: also deploys, edits, starts and stops apps and projects, and reads environment values.',
+  admin: 'Admin: also manages users, environments and settings.',
+};
+
 /** 'Add User': email, first password and role, confirmed with the admin's own password (and TOTP). */
 export function AddUserDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const [email, setEmail] = useState('');
@@ -18,6 +25,8 @@ export function AddUserDialog({ opened, onClose }: { opened: boolean; onClose: (
   const close = () => {
     setEmail('');
     setPassword('');
+    // Every new account starts as the least privileged role; the last one chosen is not remembered.
+    setRole('viewer');
     reauth.reset();
     add.reset();
     onClose();
@@ -54,6 +63,14 @@ export function AddUserDialog({ opened, onClose }: { opened: boolean; onClose: (
             value={role}
             onChange={(v) => v && setRole(v as Role)}
             allowDeselect={false}
+            description={
+              <Stack gap={0} component="span" data-testid="role-hints">
+                {ROLES.map((r) => (
+                  <span key={r}>{ROLE_HINTS[r]}</span>
+                ))}
+              </Stack>
+            }
+            inputWrapperOrder={['label', 'input', 'description', 'error']}
           />
           {reauth.fields}
           <Group justify="flex-end">

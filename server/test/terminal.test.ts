@@ -150,6 +150,20 @@ describe('web terminal', () => {
     expect((await t.client.get(`/api/apps/${stopped}/shells`)).status).toBe(409);
   });
 
+  it('offers only shells the engine can start: a busybox whose ash is its applet only has sh (issue 39 #3)', async () => {
+    const name = uniqueName('term-noash');
+    dockerCli(['run', '-d', '--name', name, '--label', 'berth.test=1', testEngine().image, 'sleep', '3600']);
+    try {
+      dockerCli(['exec', name, 'rm', '/bin/ash']);
+      // busybox sh still answers `command -v ash`; the engine cannot run it.
+      expect(dockerCli(['exec', name, 'sh', '-c', 'command -v ash']).trim()).toBe('ash');
+      const res = await t.client.get<{ shells: string[] }>(`/api/apps/${name}/shells`);
+      expect(res.body).toEqual({ shells: ['sh'] });
+    } finally {
+      cleanup('container', name);
+    }
+  });
+
   it('runs a shell for a browser: input, output, resize, and the exit code in the close reason', async () => {
     const term = await browser(`/api/apps/${running}/exec?shell=ash&cols=80&rows=24`);
     expect(term.ws.protocol).toBe('berth.terminal');

@@ -8,8 +8,13 @@ const PROBE_TIMEOUT_MS = 10_000;
 /** Bytes of probe output kept (a handful of shell names). */
 const PROBE_MAX_BYTES = 4096;
 
-// Each name on its own line when the shell finds it; `command -v` is POSIX and a builtin of every sh.
-const PROBE_SCRIPT = `for s in ${SHELLS.join(' ')}; do command -v "$s" >/dev/null 2>&1 && echo "$s"; done`;
+/*
+ * Each name on its own line when an executable file of that name is on the PATH, which is how the
+ * engine resolves the exec's command. Not `command -v` (busybox sh answers it with its applet name
+ * when no such file exists) and not `<shell> -c 'exit 0'` (busybox sh runs its own applet for that
+ * too): either offered an `ash` that the engine then could not start (exit 126).
+ */
+const PROBE_SCRIPT = `IFS=:; for s in ${SHELLS.join(' ')}; do for d in \${PATH:-/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin}; do if [ -f "$d/$s" ] && [ -x "$d/$s" ]; then echo "$s"; break; fi; done; done`;
 
 /** The shells a running container has, in SHELLS order; none when it has no `sh` to ask with. */
 export async function probeShells(engine: Engine, containerId: string): Promise<ShellName[]> {

@@ -56,6 +56,7 @@ import { SwarmStacksService } from './services/swarm/swarm-stacks';
 import { TemplatesService } from './services/templates/templates';
 import { TerminalService } from './services/terminal/terminal';
 import { TerminalSessions } from './services/terminal/terminal-sessions';
+import { StreamRegistry } from './services/streams/registry';
 import { VariablesService } from './services/variables/variables';
 import { VolumesService } from './services/volumes/volumes';
 import { readBerthVersion } from './version';
@@ -131,6 +132,8 @@ export interface Services {
   notifications: NotificationService;
   /** Prometheus metrics of the local environment. */
   metrics: MetricsService;
+  /** Every open live stream (SSE, WebSocket): caps, and their end when the holder's rights change. */
+  streams: StreamRegistry;
   /** Open web terminals of every environment: the per-user cap and the idle timeout. */
   terminals: TerminalSessions;
   /** The environments (stored ones and `local`): their CRUD and status. */
@@ -197,7 +200,8 @@ export async function buildServices(
     closers.push(() => historyRepo.close());
     const audit = new AuditService(new AuditRepo(db), config.auditRetentionMs, log);
     closers.push(() => audit.close());
-    const auth = await createAuthService(ctx);
+    const streams = new StreamRegistry({ maxPerUser: config.streamsMaxPerUser, maxTotal: config.streamsMaxTotal });
+    const auth = await createAuthService(ctx, streams);
     // The auth service made the signing key on a first start; this reads it back.
     const signingKey = loadSigningKey(config.dataDir, config.secretKey, log);
     const secretsKey = deriveKey(signingKey, 'notification-channels');
@@ -240,6 +244,7 @@ export async function buildServices(
     const services: Services = {
       serverInfo: new ServerInfoService(ctx, () => environments.local.hub.source),
       auth,
+      streams,
       variables,
       templates: new TemplatesService(templatesRepo, {
         allowLoopback: config.templateFetchAllowLoopback,

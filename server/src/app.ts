@@ -89,7 +89,7 @@ export async function buildApp(
   registerGracefulClose(app);
 
   await app.register(fastifyCookie);
-  await registerWebSockets(app);
+  await registerWebSockets(app, services.streams);
   app.addHook('preHandler', async (req) => {
     if (ctx.composeReady && USES_COMPOSE.test(req.url)) await ctx.composeReady;
   });

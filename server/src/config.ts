@@ -79,6 +79,9 @@ const EnvSchema = z.object({
   COMPOSE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(600),
   TEMPLATE_FETCH_ALLOW_LOOPBACK: bool.default(false),
   TERMINAL_MAX_SESSIONS_PER_USER: z.coerce.number().int().min(1).max(1000).default(8),
+  /** Live streams (event streams and terminals) one user may hold open, and all users together. */
+  STREAMS_MAX_PER_USER: z.coerce.number().int().min(1).max(10_000).default(20),
+  STREAMS_MAX_TOTAL: z.coerce.number().int().min(1).max(100_000).default(400),
   /** Fractions allowed (0.05 = 3 s) so a test can see the timeout fire. */
   TERMINAL_IDLE_MINUTES: z.coerce
     .number()
@@ -156,6 +159,9 @@ export interface Config {
   notifyRetryDelaysMs: number[];
   /** Open terminal sessions one user may have at a time (across environments). */
   terminalMaxSessionsPerUser: number;
+  /** Caps on open live streams (SSE and WebSockets): per user and in total. */
+  streamsMaxPerUser: number;
+  streamsMaxTotal: number;
   /** A terminal nobody typed into for this long is closed. */
   terminalIdleMs: number;
   /** Berth's own container (name or ID) for the self-update; else found by host name. */
@@ -230,6 +236,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     auditRetentionMs: Math.round(e.AUDIT_RETENTION_DAYS * DAY_MS),
     notifyRetryDelaysMs: e.NOTIFY_RETRY_SECONDS,
     terminalMaxSessionsPerUser: e.TERMINAL_MAX_SESSIONS_PER_USER,
+    streamsMaxPerUser: e.STREAMS_MAX_PER_USER,
+    streamsMaxTotal: e.STREAMS_MAX_TOTAL,
     terminalIdleMs: Math.round(e.TERMINAL_IDLE_MINUTES * 60_000),
     containerName: e.BERTH_CONTAINER_NAME?.replace(/^\//, ''),
     hostname: e.HOSTNAME,

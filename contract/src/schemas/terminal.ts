@@ -23,6 +23,8 @@ export const TERMINAL_CLOSE = {
   idle: 4000,
   /** The engine failed (the reason says how). */
   engine: 4001,
+  /** The user lost the right to the terminal (demoted, disabled, deleted, signed out, key revoked); the reason says which. */
+  revoked: 4003,
 } as const;
 
 /** The reason of a TERMINAL_CLOSE.exited close: `exit 3`. */

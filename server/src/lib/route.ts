@@ -8,6 +8,7 @@ import {
   type RouteDef,
 } from '@berth/contract';
 import type { z } from 'zod';
+import type { LiveStreamSlot } from './live-streams';
 
 type Req<T extends RouteDef> = FastifyRequest<{
   Params: T['params'] extends z.ZodType ? z.output<T['params']> : unknown;
@@ -54,16 +55,23 @@ function pathsOf(def: RouteDef): [string, z.ZodType | undefined][] {
 export interface SocketHandlers<T extends RouteDef, C> {
   /** Runs before the upgrade (after auth and validation): throw an AppError to answer with JSON instead. */
   check: (req: Req<T>) => Promise<C>;
-  /** Runs once the socket is open, with what `check` answered. */
-  open: (socket: WebSocket, req: Req<T>, checked: C) => void | Promise<void>;
+  /**
+   * Runs once the socket is open, with what `check` answered and the socket's place in the
+   * live-stream registry: end the socket when `slot.revoked` aborts (its place is given back when it closes).
+   */
+  open: (socket: WebSocket, req: Req<T>, checked: C, slot: LiveStreamSlot) => void | Promise<void>;
 }
+
+/** Without a registry (a bare app in a unit test) a socket still gets a slot that is never revoked. */
+const UNTRACKED: LiveStreamSlot = { revoked: new AbortController().signal, release: () => undefined };
 
 /**
  * Registers a WebSocket endpoint (GET with Upgrade) like route() does a plain one: same paths,
  * same params/query schemas, auth by the global hook (as a state change: same origin and CSRF).
+ * Before the upgrade the socket takes a place in the live-stream registry (429 beyond its caps).
  */
 export function socketRoute<T extends RouteDef, C>(app: FastifyInstance, def: T, handlers: SocketHandlers<T, C>): void {
-  const checked = new WeakMap<object, C>();
+  const checked = new WeakMap<object, { value: C; slot: LiveStreamSlot }>();
   for (const [path, params] of pathsOf(def)) {
     app.route({
       method: 'GET',
@@ -76,10 +84,20 @@ export function socketRoute<T extends RouteDef, C>(app: FastifyInstance, def: T,
         ...(def.querystring ? { querystring: def.querystring } : {}),
       },
       preHandler: async (req) => {
-        checked.set(req.raw, await handlers.check(req as Req<T>));
+        const slot = req.server.liveStreams?.open(req) ?? UNTRACKED;
+        try {
+          checked.set(req.raw, { value: await handlers.check(req as Req<T>), slot });
+        } catch (err) {
+          slot.release();
+          throw err;
+        }
+        req.raw.socket.once('close', slot.release);
       },
-      handler: (socket: WebSocket, req: FastifyRequest) =>
-        handlers.open(socket, req as Req<T>, checked.get(req.raw) as C),
+      handler: (socket: WebSocket, req: FastifyRequest) => {
+        const { value, slot } = checked.get(req.raw)!;
+        socket.once('close', slot.release);
+        return handlers.open(socket, req as Req<T>, value, slot);
+      },
     });
   }
 }

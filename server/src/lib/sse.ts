@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { revokedReason } from './live-streams';
 
 export interface SseStream {
   /** Sends one event; returns false once the client has gone. Waits for drain on back-pressure. */
@@ -46,9 +47,12 @@ export function endAllStreams(server: FastifyInstance, detail: string): void {
 
 /**
  * Takes over the reply as a server-sent event stream: no-cache, no proxy buffering, a ping
- * every 15 s, and back-pressure respected so a slow client cannot grow our memory.
+ * every 15 s, and back-pressure respected so a slow client cannot grow our memory. The stream
+ * takes a place in the server's live-stream registry first (a 429 beyond its caps, before
+ * anything is sent) and ends with an `end` event `{reason: 'revoked'}` when its user loses the right to it.
  */
 export function openSse(req: FastifyRequest, reply: FastifyReply, pingMs = 15_000): SseStream {
+  const slot = req.server.liveStreams?.open(req);
   const res = reply.raw;
   reply.hijack();
   res.writeHead(200, {
@@ -67,6 +71,7 @@ export function openSse(req: FastifyRequest, reply: FastifyReply, pingMs = 15_00
     if (closed) return;
     closed = true;
     streams.delete(stream);
+    slot?.release();
     clearInterval(ping);
     controller.abort();
     if (!res.writableEnded) res.end();
@@ -109,5 +114,8 @@ export function openSse(req: FastifyRequest, reply: FastifyReply, pingMs = 15_00
     },
   };
   streams.add(stream);
+  const revoked = () => stream.end({ reason: 'revoked', detail: revokedReason(slot!.revoked) });
+  if (slot?.revoked.aborted) revoked();
+  else slot?.revoked.addEventListener('abort', revoked, { once: true });
   return stream;
 }

@@ -3,6 +3,7 @@ import type { WebSocket } from '@fastify/websocket';
 import { terminalApi } from '@berth/contract';
 import type { EngineScope, Services } from '../app-services';
 import { ValidationError } from '../errors';
+import type { LiveStreamSlot } from '../lib/live-streams';
 import { route, socketRoute } from '../lib/route';
 import { requirePrincipal } from '../plugins/auth';
 import type { Principal } from '../services/auth';
@@ -35,11 +36,16 @@ export function terminalRoutes(app: FastifyInstance, { scope, terminals }: Servi
     req.raw.socket.once('close', release);
     return { principal, env, target, release };
   };
-  const open = (socket: WebSocket, req: { query: TerminalRequest }, { principal, env, target, release }: Checked) =>
+  const open = (
+    socket: WebSocket,
+    req: { query: TerminalRequest },
+    { principal, env, target, release }: Checked,
+    slot: LiveStreamSlot,
+  ) =>
     terminals.run(
       socket,
       () => env.terminal.open(target, req.query),
-      { user: principal.username, environment: env.id, target: target.label },
+      { user: principal.username, environment: env.id, target: target.label, revoked: slot.revoked },
       release,
     );
 

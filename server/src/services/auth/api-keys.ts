@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { ApiKey, NewApiKey } from '@berth/contract';
 import type { ApiKeysRepo } from '../../db/api-keys-repo';
 import { NotFoundError, UnauthorizedError } from '../../errors';
+import type { StreamRevoker } from '../streams/registry';
 import type { Principal } from './principal';
 import { randomToken } from './tokens';
 
@@ -19,7 +20,10 @@ const sha256 = (token: string) => crypto.createHash('sha256').update(token).dige
  * user's role as it is now; deleting the row revokes it at once, disabling the user suspends it.
  */
 export class ApiKeyService {
-  constructor(private readonly repo: ApiKeysRepo) {}
+  constructor(
+    private readonly repo: ApiKeysRepo,
+    private readonly streams?: StreamRevoker,
+  ) {}
 
   static looksLikeKey(token: string): boolean {
     return token.startsWith(PREFIX);
@@ -37,11 +41,14 @@ export class ApiKeyService {
   revoke(userId: number, id: number): void {
     // Another user's key answers like a missing one, so ids of others' keys are not revealed.
     if (!this.repo.deleteForUser(id, userId)) throw new NotFoundError('API key', id);
+    this.streams?.revokeKey(id, 'The API key this stream was opened with was revoked.');
   }
 
   /** Revokes every key of the user (after a password change); returns how many. */
-  revokeAllForUser(userId: number): number {
-    return this.repo.deleteAllForUser(userId);
+  revokeAllForUser(userId: number, reason: string): number {
+    const n = this.repo.deleteAllForUser(userId);
+    this.streams?.revokeKeys(userId, reason);
+    return n;
   }
 
   authenticate(token: string): Principal {
@@ -51,6 +58,13 @@ export class ApiKeyService {
     const now = new Date();
     if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) >= TOUCH_INTERVAL_MS)
       this.repo.touch(row.id, now.toISOString());
-    return { userId: row.user_id, username: row.email, role: row.role, via: 'api_key', keyName: row.key_name };
+    return {
+      userId: row.user_id,
+      username: row.email,
+      role: row.role,
+      via: 'api_key',
+      keyName: row.key_name,
+      keyId: row.id,
+    };
   }
 }

@@ -21,12 +21,14 @@ import { TotpService } from './totp';
 import { OidcService, requireOidc } from './oidc';
 import { UserAdminService } from './user-admin';
 import { UserService } from './users';
+import type { StreamRegistry } from '../streams/registry';
 
 export type { Principal } from './principal';
 export type { Device, SessionTokens } from './sessions';
 
 const INVALID_LOGIN = 'Invalid username or password.';
 const ACCOUNT_DISABLED = 'This account is disabled. Ask an admin to enable it.';
+const PASSWORD_CHANGED = 'The password of this account changed.';
 
 /** The auth use cases, built once per app. */
 export class AuthService {
@@ -172,8 +174,8 @@ export class AuthService {
       change.password,
     );
     if (!passwordChanged) return { username, tokens: null };
-    this.sessions.endAllForUser(principal.userId);
-    if (!change.keepApiKeys) this.apiKeys.revokeAllForUser(principal.userId);
+    this.sessions.endAllForUser(principal.userId, PASSWORD_CHANGED);
+    if (!change.keepApiKeys) this.apiKeys.revokeAllForUser(principal.userId, PASSWORD_CHANGED);
     return {
       username,
       tokens: principal.via === 'session' ? await this.sessions.start(principal.userId, device) : null,
@@ -240,7 +242,7 @@ function assertEnabled(user: { disabled_at: string | null }): void {
   if (user.disabled_at !== null) throw new UnauthorizedError(ACCOUNT_DISABLED);
 }
 
-export async function createAuthService(ctx: AppContext): Promise<AuthService> {
+export async function createAuthService(ctx: AppContext, streams: StreamRegistry): Promise<AuthService> {
   const { config, db, log } = ctx;
   const signer = new TokenSigner(loadSigningKey(config.dataDir, config.secretKey, log), {
     access: config.accessTokenSeconds,
@@ -251,14 +253,14 @@ export async function createAuthService(ctx: AppContext): Promise<AuthService> {
   const passwords = new PasswordHasher();
   const users = new UserService(usersRepo, passwords, config.dataDir, log);
   await users.ensureAdmin(config.adminEmail, config.adminPassword);
-  const sessions = new SessionService(new SessionsRepo(db), signer, log);
-  const apiKeys = new ApiKeyService(new ApiKeysRepo(db));
+  const sessions = new SessionService(new SessionsRepo(db), signer, log, streams);
+  const apiKeys = new ApiKeyService(new ApiKeysRepo(db), streams);
   return new AuthService(
     config.disableAuth,
     users,
     sessions,
     apiKeys,
-    new UserAdminService(usersRepo, passwords, sessions, apiKeys),
+    new UserAdminService(usersRepo, passwords, sessions, apiKeys, streams),
     // Codes count against their own budget, so a mistyped code does not eat into the password's.
     new TotpService(usersRepo, new LoginThrottle()),
     config.oidc ? new OidcService(config.oidc, usersRepo, passwords, signer, log) : null,

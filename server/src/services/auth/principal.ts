@@ -13,6 +13,8 @@ export interface Principal {
   sessionId?: string;
   /** The API key's name, when via is 'api_key' (for the audit log). */
   keyName?: string;
+  /** The API key's id, when via is 'api_key' (its streams end when it is revoked). */
+  keyId?: number;
 }
 
 /** The name shown for everyone while DISABLE_AUTH=true. */

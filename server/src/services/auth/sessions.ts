@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context';
 import type { SessionListRow, SessionsRepo } from '../../db/sessions-repo';
 import { NotFoundError, UnauthorizedError } from '../../errors';
+import type { StreamRevoker } from '../streams/registry';
 import type { Principal } from './principal';
 import { assertCsrf, randomToken, type IssuedToken, type TokenSigner } from './tokens';
 
@@ -16,6 +17,7 @@ export interface Device {
 }
 
 const ENDED = 'This session has ended. Sign in again.';
+const SESSION_ENDED = 'The session this stream was opened with has ended.';
 /** last_used_at is a hint for the user: write it at most once a minute. */
 const TOUCH_INTERVAL_MS = 60_000;
 
@@ -29,6 +31,7 @@ export class SessionService {
     private readonly repo: SessionsRepo,
     private readonly signer: TokenSigner,
     private readonly log: AppContext['log'],
+    private readonly streams?: StreamRevoker,
   ) {}
 
   async start(userId: number, device: Device): Promise<SessionTokens> {
@@ -60,6 +63,7 @@ export class SessionService {
   /** Ends one live session of the user; another user's session answers like a missing one. */
   endForUser(sessionId: string, userId: number): void {
     if (!this.repo.revokeForUser(sessionId, userId)) throw new NotFoundError('session', sessionId);
+    this.streams?.revokeSession(sessionId, SESSION_ENDED);
   }
 
   /** Checks an access token and its session; returns who it is and the csrf claim to compare. */
@@ -91,7 +95,7 @@ export class SessionService {
       session.refresh_jti !== claims.jti ||
       !this.repo.rotate(session.id, claims.jti, tokens.refresh.jti, tokens.refresh.expiresAt.toISOString())
     ) {
-      this.repo.revoke(session.id);
+      this.revoke(session.id);
       this.log.warn({ userId: claims.userId }, 'an already used refresh token was presented; the session was ended');
       throw new UnauthorizedError(
         'This refresh token was already used, so the session was ended for safety. Sign in again.',
@@ -123,7 +127,7 @@ export class SessionService {
   }
 
   end(sessionId: string): void {
-    this.repo.revoke(sessionId);
+    this.revoke(sessionId);
   }
 
   /** Ends the session a refresh token belongs to; false when the token is not one of ours. */
@@ -135,12 +139,21 @@ export class SessionService {
     if (!claims) return false;
     const session = this.repo.find(claims.sid);
     if (session?.user_id !== claims.userId) return false;
-    this.repo.revoke(session.id);
+    this.revoke(session.id);
     return true;
   }
 
-  endAllForUser(userId: number): number {
-    return this.repo.revokeAllForUser(userId);
+  /** Ends every session of the user; their live streams end with `reason`. Returns how many were live. */
+  endAllForUser(userId: number, reason: string): number {
+    const n = this.repo.revokeAllForUser(userId);
+    this.streams?.revokeSessions(userId, reason);
+    return n;
+  }
+
+  /** Ends a session and the live streams opened with it. */
+  private revoke(sessionId: string): void {
+    this.repo.revoke(sessionId);
+    this.streams?.revokeSession(sessionId, SESSION_ENDED);
   }
 
   private liveSession(sid: string, userId: number) {

@@ -3,8 +3,11 @@ import type { UserRow, UsersRepo } from '../../db/users-repo';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../errors';
 import type { ApiKeyService } from './api-keys';
 import type { PasswordHasher } from './passwords';
+import type { StreamRevoker } from '../streams/registry';
 import type { SessionService } from './sessions';
 
+const DISABLED = 'An admin disabled this account.';
+const RESET = 'An admin reset the password of this account.';
 const LAST_ADMIN = 'There must always be at least one enabled admin: make another account admin first.';
 
 export const toUser = (row: UserRow): User => ({
@@ -29,6 +32,7 @@ export class UserAdminService {
     private readonly passwords: PasswordHasher,
     private readonly sessions: SessionService,
     private readonly apiKeys: ApiKeyService,
+    private readonly streams: StreamRevoker,
   ) {}
 
   list(): User[] {
@@ -63,15 +67,24 @@ export class UserAdminService {
       if (hash) this.repo.setPassword(id, hash);
       if (this.repo.countActiveAdmins() === 0) throw new ConflictError(LAST_ADMIN);
     });
-    if (change.disabled === true || hash) this.sessions.endAllForUser(id);
-    if (hash) this.apiKeys.revokeAllForUser(id);
+    // Open streams end too (a terminal is hung up): a right taken away must not live on in them.
+    if (change.role !== undefined)
+      this.streams.roleChanged(id, change.role, `An admin changed this account's role to ${change.role}.`);
+    if (change.disabled === true) {
+      this.sessions.endAllForUser(id, DISABLED);
+      this.streams.revokeUser(id, DISABLED);
+    }
+    if (hash) {
+      this.sessions.endAllForUser(id, RESET);
+      this.apiKeys.revokeAllForUser(id, RESET);
+    }
     return toUser(this.byId(id));
   }
 
-  /** Ends every session of the user; returns how many were live. */
+  /** Ends every session of the user (and the streams opened with them); returns how many were live. */
   endSessions(id: number): number {
     this.byId(id);
-    return this.sessions.endAllForUser(id);
+    return this.sessions.endAllForUser(id, 'An admin ended the sessions of this account.');
   }
 
   remove(id: number): void {
@@ -80,6 +93,7 @@ export class UserAdminService {
       this.repo.remove(id);
       if (this.repo.countActiveAdmins() === 0) throw new ConflictError(LAST_ADMIN);
     });
+    this.streams.revokeUser(id, 'An admin deleted this account.');
   }
 
   private byId(id: number): UserRow {

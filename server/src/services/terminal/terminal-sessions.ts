@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { exitReason, TERMINAL_CLOSE, TerminalControl } from '@berth/contract';
 import type { TtyExec } from './exec';
 import { AppError, TooManyRequestsError } from '../../errors';
+import { revokedReason } from '../../lib/live-streams';
 
 /** The part of a WebSocket (ws) a terminal session uses. */
 export interface TerminalSocket {
@@ -18,6 +19,8 @@ export interface SessionInfo {
   user: string;
   environment: string;
   target: string;
+  /** Aborted (with a reason) when the user loses the right to this terminal: it is hung up as on idle. */
+  revoked: AbortSignal;
 }
 
 /** Output waiting in the socket beyond this pauses the process's output (a slow client). */
@@ -92,13 +95,14 @@ export class TerminalSessions {
       socket.close(TERMINAL_CLOSE.engine, truncate(detail));
       return;
     }
-    if (clientGone) {
+    if (clientGone || info.revoked.aborted) {
       await this.hangUp(exec);
       release();
+      if (!clientGone) socket.close(TERMINAL_CLOSE.revoked, truncate(revokedReason(info.revoked)));
       return;
     }
     this.log.info({ user: info.user, environment: info.environment, app: info.target }, 'terminal session opened');
-    const outcome = await this.bridge(socket, exec, (listener) => {
+    const outcome = await this.bridge(socket, exec, info.revoked, (listener) => {
       onMessage = listener;
       for (const m of early.splice(0)) listener(m);
     });
@@ -119,6 +123,7 @@ export class TerminalSessions {
   private bridge(
     socket: TerminalSocket,
     exec: TtyExec,
+    revoked: AbortSignal,
     listen: (listener: (m: Message) => void) => void,
   ): Promise<{ end: SessionEnd; exitCode: number | null }> {
     const { stream } = exec;
@@ -139,8 +144,11 @@ export class TerminalSessions {
         else if (end === 'idle')
           socket.close(TERMINAL_CLOSE.idle, `Closed after ${idleText(this.limits.idleMs)} without input.`);
         else if (end === 'lost') socket.close(TERMINAL_CLOSE.engine, 'The connection to the Docker engine was lost.');
+        else if (end === 'revoked') socket.close(TERMINAL_CLOSE.revoked, truncate(revokedReason(revoked)));
         resolve({ end, exitCode });
       };
+      // Hung up at once, whatever is typed: input resets only the idle timeout, never a revoked right.
+      revoked.addEventListener('abort', () => void finish('revoked'), { once: true });
 
       stream.on('data', (chunk: Buffer) => {
         socket.send(chunk, { binary: true }, () => {
@@ -221,8 +229,11 @@ interface Message {
   isBinary: boolean;
 }
 
-/** What ended a session: the process, the user leaving (or Berth stopping), the idle timeout, or the engine connection. */
-type SessionEnd = 'exit' | 'client' | 'idle' | 'lost';
+/**
+ * What ended a session: the process, the user leaving (or Berth stopping), the idle timeout, the
+ * engine connection, or the user losing the right to it (demoted, disabled, deleted, signed out, key revoked).
+ */
+type SessionEnd = 'exit' | 'client' | 'idle' | 'lost' | 'revoked';
 
 const idleText = (ms: number) => (ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`);
 

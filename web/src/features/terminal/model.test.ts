@@ -10,6 +10,9 @@ describe('endMessage', () => {
       'The session ended: Closed after 30 min without input.',
     );
     expect(endMessage(4001, 'No such container: web')).toBe('The session ended: No such container: web');
+    expect(endMessage(4003, 'An admin disabled this account.')).toBe(
+      'The session ended: An admin disabled this account.',
+    );
   });
   it('says a refused or dropped connection may mean the app stopped', () => {
     expect(endMessage(1006, '')).toMatch(/closed or refused.*still runs/);

@@ -9,7 +9,8 @@ export function endMessage(code: number, reason: string): string {
     const exit = exitCodeOf(reason);
     return exit === null ? 'The session ended.' : `The session ended (exit code ${exit}).`;
   }
-  if (code === TERMINAL_CLOSE.idle || code === TERMINAL_CLOSE.engine) return `The session ended: ${reason}`;
+  if (code === TERMINAL_CLOSE.idle || code === TERMINAL_CLOSE.engine || code === TERMINAL_CLOSE.revoked)
+    return `The session ended: ${reason}`;
   // 1006: the upgrade was refused (the app stopped, the session expired) or the connection dropped.
   return 'The connection was closed or refused. Check that the app still runs, then reconnect.';
 }

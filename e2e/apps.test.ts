@@ -130,7 +130,7 @@ describe('applications', () => {
     await context.close();
   });
 
-  it('shows an app started from the docker CLI while /apps is open, and runs the row menu actions', async () => {
+  it('shows an app started from the docker CLI while /apps is open, opens it by keyboard, and runs the row menu actions', async () => {
     const { context, page } = await newPage(browser, server.baseUrl);
     await signIn(page, EMAIL, PASSWORD);
     await page
@@ -148,6 +148,17 @@ describe('applications', () => {
     await row.getByText('running', { exact: true }).waitFor();
     expect(await row.textContent()).toContain(testEngine().image);
     await shot(page, 'apps-list.png');
+
+    // The keyboard opens an app: the name is a link (Tab reaches it, Enter follows it), and the menu has View.
+    await row.getByRole('link', { name, exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await expectRouteName(page, 'Info');
+    expect(page.url()).toMatch(new RegExp(`#/apps/${name}/info$`));
+    await page.goBack();
+    await row.getByRole('button', { name: `Actions for ${name}` }).click();
+    await page.getByRole('menuitem', { name: 'View' }).click();
+    await expectRouteName(page, 'Info');
+    await page.goBack();
 
     await row.getByRole('button', { name: `Actions for ${name}` }).click();
     await page.getByRole('menuitem', { name: 'Stop' }).click();

@@ -89,6 +89,15 @@ describe('compose projects in the browser', () => {
     await page.getByText('web has been stopped.').waitFor({ timeout: 30_000 });
     await waitForStatus(page, 'web', 'exited');
     await waitForStatus(page, 'worker', 'running');
+    // The projects list leads with the project's state and its running services.
+    await page.goto('/#/projects');
+    const listed = page.getByRole('row').filter({ hasText: name });
+    await listed
+      .getByRole('cell')
+      .filter({ hasText: /^partial1 of 2 services running$/ })
+      .waitFor();
+    await listed.click();
+    await page.getByRole('button', { name: 'Service web' }).click();
     await page.getByRole('button', { name: 'Start web', exact: true }).click();
     await waitForStatus(page, 'web', 'running');
     // spec: optional fields of the service are listed
@@ -113,7 +122,7 @@ describe('compose projects in the browser', () => {
     await context.close();
   });
 
-  it('lists a project with its Unused chip, runs Controls from the row menu, and edits with the YAML error shown first', async () => {
+  it('lists a project with its status, runs Controls from the row menu, and edits with the YAML error shown first', async () => {
     const name = projects.name('e2elist');
     const dir = path.join(server.dataDir, 'compose', name);
     // a project folder made by hand is discovered
@@ -125,15 +134,18 @@ describe('compose projects in the browser', () => {
     const table = page.getByRole('table', { name: 'Projects' });
     const row = table.getByRole('row').filter({ hasText: name });
     await row.waitFor();
-    await row.getByText('Unused').waitFor();
-    // Cells: selection box, name, version, services.
-    expect(await row.getByRole('cell').nth(3).textContent()).toBe('2');
+    // Cells: selection box, name, status, version, services.
+    expect(await row.getByRole('cell').nth(2).textContent()).toBe('not created');
+    expect(await row.getByRole('cell').nth(4).textContent()).toBe('2');
 
     await row.getByRole('button', { name: `Actions for ${name}` }).click();
     await page.getByRole('menuitem', { name: 'Controls' }).hover();
     await page.getByRole('menuitem', { name: 'Create' }).click();
     await page.getByText(`${name} has been created.`).waitFor({ timeout: 30_000 });
-    await row.getByText('Unused').waitFor({ state: 'detached' });
+    await row
+      .getByRole('cell')
+      .filter({ hasText: /^stopped0 of 2 services running$/ })
+      .waitFor();
     expect(projectContainers(name).map((c) => c.state)).toEqual(['created', 'created']);
 
     await row.getByRole('button', { name: `Actions for ${name}` }).click();

@@ -175,7 +175,7 @@ describe('resources', () => {
     expect(exists('network', name)).toBe(false);
   });
 
-  it('asks before pruning containers and reports what an image prune removed', async () => {
+  it('asks before every prune, showing what it would remove, and reports what an image prune removed', async () => {
     requireHarnessEngine();
     await page.goto('/#/settings/prune');
     await expectRouteName(page, 'Prune');
@@ -193,9 +193,20 @@ describe('resources', () => {
     const dangling = buildImage(tag);
     buildImage(tag);
     made.image.push(tag, dangling);
+    // Nothing runs on the first click: the dialog lists what would go and the space it frees, then asks.
     await page.getByRole('button', { name: 'Prune Images' }).click();
-    await notification(/^OK: \d+ ImagesDeleted\. Space Reclaimed: [\d.]+ (Bytes|KB|MB|GB)$/).waitFor();
-    expect(await page.getByTestId('prune-result-images').textContent()).toMatch(/^[1-9]\d* ImagesDeleted\./);
+    const ask = page.getByRole('dialog', { name: 'Prune Images?' });
+    await ask
+      .getByTestId('prune-preview')
+      .getByText(dangling.replace(/^sha256:/, '').slice(0, 12))
+      .waitFor();
+    expect(await ask.getByTestId('prune-preview-summary').textContent()).toMatch(
+      /^This will remove [1-9]\d* images? and free about [\d.]+ (Bytes|KB|MB|GB):$/,
+    );
+    expect(exists('image', dangling)).toBe(true);
+    await ask.getByRole('button', { name: 'Prune' }).click();
+    await notification(/^OK: [1-9]\d* images? deleted\. Space Reclaimed: [\d.]+ (Bytes|KB|MB|GB)$/).waitFor();
+    expect(await page.getByTestId('prune-result-images').textContent()).toMatch(/^[1-9]\d* images? deleted\./);
     expect(tryDockerCli(['image', 'inspect', dangling]).status).not.toBe(0);
   });
 });

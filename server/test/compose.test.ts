@@ -59,6 +59,7 @@ describe('compose project lifecycle', () => {
     const list = await t.client.get<Project[]>('/api/compose/');
     const listed = list.body.find((p) => p.name === name);
     expect(listed).toMatchObject({ inUse: false, error: null, version: null, volumes: ['data'] });
+    expect(listed!.status).toMatchObject({ state: 'not created', services: 2, runningServices: 0 });
     expect(Object.keys(listed!.services).sort()).toEqual(['web', 'worker']);
     expect(listed!.services.web).toMatchObject({
       image: testEngine().image,
@@ -70,7 +71,10 @@ describe('compose project lifecycle', () => {
     const up = await t.client.post<ActionResult>(`/api/compose/${name}/actions/up`);
     expect(up.status, up.text).toBe(200);
     expect(up.body.output).toMatch(/Creating|Created|Started/);
-    expect(up.body.projects.find((p) => p.name === name)?.inUse).toBe(true);
+    expect(up.body.projects.find((p) => p.name === name)).toMatchObject({
+      inUse: true,
+      status: { state: 'running', services: 2, runningServices: 2, containers: 2, runningContainers: 2 },
+    });
     expect(
       projectContainers(name)
         .map((c) => `${c.service}:${c.state}`)
@@ -92,6 +96,8 @@ describe('compose project lifecycle', () => {
         .map((c) => `${c.service}:${c.state}`)
         .sort(),
     ).toEqual(['web:exited', 'worker:running']);
+    const partial = await t.client.get<Project[]>('/api/compose/');
+    expect(partial.body.find((p) => p.name === name)?.status).toMatchObject({ state: 'partial', runningServices: 1 });
     // The spec documents actions as GET; they are accepted as GET too.
     const start = await t.client.get<ActionResult>(`/api/compose/${name}/actions/start/web`);
     expect(start.status, start.text).toBe(200);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiError, PruneResult } from '@berth/contract';
+import type { ApiError, PrunePreview, PruneResult } from '@berth/contract';
 import { createTestApp, type TestApp } from './helpers/app';
 import { dockerCli, requireHarnessEngine } from './helpers/engine';
 import { buildImage, cleanup, exists, uniqueName } from './images-fixtures';
@@ -19,6 +19,13 @@ describe('prune', () => {
   const query = `?label=${encodeURIComponent(mark)}`;
   let t: TestApp;
   const made = { image: [] as string[], container: [] as string[], volume: [] as string[], network: [] as string[] };
+
+  /** The preview of one kind under this run's label: names and sizes by name. */
+  const preview = async (resource: string) => {
+    const res = await t.client.get<PrunePreview>(`${BASE}${resource}/preview${query}`);
+    expect(res.status).toBe(200);
+    return { body: res.body, sizes: new Map(res.body.items.map((i) => [i.name, i.size])) };
+  };
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -65,6 +72,12 @@ describe('prune', () => {
     ]);
     const stoppedId = dockerCli(['inspect', '--format', '{{.Id}}', stopped]).trim();
 
+    const before = await preview('containers');
+    expect([...before.sizes.keys()]).toEqual([stopped]);
+    expect(before.body.items[0]?.id).toBe(stoppedId);
+    expect(before.body.SpaceReclaimable).toBeGreaterThanOrEqual(KB64);
+    expect(exists('container', stopped)).toBe(true);
+
     const res = await t.client.post<PruneResult>(`${BASE}containers${query}`);
     expect(res.status).toBe(200);
     expect(Object.keys(res.body)[0]).toBe('ContainersDeleted');
@@ -72,6 +85,7 @@ describe('prune', () => {
     expect(res.body.SpaceReclaimed).toBeGreaterThanOrEqual(KB64);
     expect(exists('container', stopped)).toBe(false);
     expect(exists('container', running)).toBe(true);
+    expect((await preview('containers')).body).toEqual({ items: [], SpaceReclaimable: 0 });
   });
 
   it('removes unused volumes, named ones included, and keeps used ones', async () => {
@@ -94,6 +108,11 @@ describe('prune', () => {
       'count=64',
     ]);
     dockerCli(['create', '--name', user, '--label', 'berth.test=1', '-v', `${used}:/d`, engine.image]);
+
+    const before = await preview('volumes');
+    expect([...before.sizes.keys()]).toEqual([unused]);
+    expect(before.sizes.get(unused)).toBeGreaterThanOrEqual(KB64);
+    expect(before.body.SpaceReclaimable).toBe(before.sizes.get(unused));
 
     const res = await t.client.post<PruneResult>(`${BASE}volumes${query}`);
     expect(res.status).toBe(200);
@@ -124,6 +143,13 @@ describe('prune', () => {
       '300',
     ]);
 
+    const before = await preview('networks');
+    expect(before.body).toEqual({
+      items: [expect.objectContaining({ name: unused, size: null })],
+      SpaceReclaimable: 0,
+    });
+    expect(exists('network', unused)).toBe(true);
+
     const res = await t.client.post<PruneResult>(`${BASE}networks${query}`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ NetworksDeleted: [unused], SpaceReclaimed: 0 });
@@ -137,6 +163,10 @@ describe('prune', () => {
     const current = buildImage(tag, { [markKey]: markValue });
     made.image.push(tag, dangling, current);
     expect(dangling).not.toBe(current);
+
+    const before = await preview('images');
+    expect(before.body.items.map((i) => i.id)).toEqual([dangling]);
+    expect(before.body.SpaceReclaimable).toBeGreaterThanOrEqual(KB64);
 
     const res = await t.client.get<PruneResult>(`${BASE}images${query}`);
     expect(res.status).toBe(200);
@@ -155,8 +185,10 @@ describe('prune', () => {
   });
 
   it('answers 400 for any other resource or a malformed label, and needs the CSRF header on GET', async () => {
-    for (const path of ['builder', 'system', 'containers?label=a%20b', '__proto__']) {
-      const res = await t.client.post<ApiError>(`${BASE}${path}`);
+    for (const path of ['builder', 'system', 'containers?label=a%20b', '__proto__', 'system/preview']) {
+      const res = path.endsWith('preview')
+        ? await t.client.get<ApiError>(`${BASE}${path}`)
+        : await t.client.post<ApiError>(`${BASE}${path}`);
       expect(res.status, path).toBe(400);
       expect(res.body.code).toBe('validation_error');
     }

@@ -62,6 +62,21 @@ export const ProjectContainer = z.object({
 });
 export type ProjectContainer = z.infer<typeof ProjectContainer>;
 
+export const PROJECT_STATES = ['running', 'partial', 'stopped', 'not created'] as const;
+
+/**
+ * A project's live state: `running` (every service has a running container), `partial` (some do),
+ * `stopped` (containers exist, none runs), `not created` (no container); with the counts behind it.
+ */
+export const ProjectStatus = z.object({
+  state: z.enum(PROJECT_STATES),
+  services: z.number().int(),
+  runningServices: z.number().int(),
+  containers: z.number().int(),
+  runningContainers: z.number().int(),
+});
+export type ProjectStatus = z.infer<typeof ProjectStatus>;
+
 export const Project = z.object({
   name: z.string(),
   /** Absolute path of the compose file (of the folder when the file is missing or unreadable). */
@@ -77,6 +92,7 @@ export const Project = z.object({
   error: z.string().nullable(),
   /** Started outside Berth (found from its containers' labels): actions and logs work; adopt it to edit it. */
   external: z.boolean().default(false),
+  status: ProjectStatus,
 });
 export type Project = z.infer<typeof Project>;
 

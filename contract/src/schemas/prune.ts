@@ -41,7 +41,28 @@ export const PruneResult = z.object({
 });
 export type PruneResult = z.infer<typeof PruneResult>;
 
+/** One thing a prune would remove: its id, a name to show and its size in bytes (null when the engine cannot tell). */
+export const PruneCandidate = z.object({ id: z.string(), name: z.string(), size: z.number().nullable() });
+export type PruneCandidate = z.infer<typeof PruneCandidate>;
+
+/** What a prune would remove now and the space it would free (bytes; 0 for networks). */
+export const PrunePreview = z.object({
+  items: z.array(PruneCandidate),
+  SpaceReclaimable: z.number(),
+});
+export type PrunePreview = z.infer<typeof PrunePreview>;
+
 export const pruneApi = {
+  preview: defineRoute({
+    method: 'GET',
+    role: 'admin',
+    path: '/api/settings/prune/{resource}/preview',
+    summary:
+      'What a prune of this kind would remove now (same rules and label filter as the prune) and the space it would free; changes nothing',
+    params: PruneParams,
+    querystring: PruneQuery,
+    response: PrunePreview,
+  }),
   prune: defineRoute({
     method: 'POST',
     role: 'admin',

@@ -3,6 +3,8 @@ import type { Processes } from '@berth/contract';
 import type {
   ByteStream,
   ContainerSpec,
+  DiskUsage,
+  DiskUsageKind,
   Engine,
   ExecSpec,
   ExecState,
@@ -426,6 +428,15 @@ class DockerodeEngine implements Engine {
       volumes: (abortSignal: AbortSignal) => this.docker.pruneVolumes({ filters, abortSignal }),
     }[kind] as (s: AbortSignal) => Promise<PruneAnswer>;
     return this.call(t, run, { slow: true });
+  }
+
+  /** `type` narrows the work (API 1.42+); older engines ignore it and answer for every kind. */
+  diskUsage(kind: DiskUsageKind): Promise<DiskUsage> {
+    return this.call(
+      { kind: 'engine', doing: `measuring the disk use of ${kind}s` },
+      (abortSignal) => this.get<DiskUsage>(`/system/df?type=${kind}`, abortSignal),
+      { slow: true },
+    );
   }
 
   version() {

@@ -24,6 +24,8 @@ export interface RawNetwork {
   Scope: string;
   Attachable?: boolean;
   Internal?: boolean;
+  Ingress?: boolean;
+  ConfigOnly?: boolean;
   EnableIPv6?: boolean;
   Created?: string;
   Labels?: Record<string, string> | null;
@@ -74,6 +76,34 @@ export interface PruneAnswer {
 }
 
 export type Filters = Record<string, string[]>;
+
+/** The engine's disk usage (`docker system df -v`) for one kind, as far as a prune preview needs it. */
+export interface DiskUsage {
+  Images?:
+    | {
+        Id: string;
+        RepoTags?: string[] | null;
+        Size: number;
+        SharedSize: number;
+        Containers: number;
+        Labels?: Record<string, string> | null;
+      }[]
+    | null;
+  Containers?:
+    | {
+        Id: string;
+        Names?: string[];
+        Image: string;
+        State: string;
+        SizeRw?: number;
+        Labels?: Record<string, string> | null;
+      }[]
+    | null;
+  Volumes?:
+    | { Name: string; Labels?: Record<string, string> | null; UsageData?: { Size: number; RefCount: number } | null }[]
+    | null;
+}
+export type DiskUsageKind = 'image' | 'container' | 'volume';
 
 /** A byte stream from the engine (logs, stats, events, pull progress); destroy it when done. */
 export type ByteStream = NodeJS.ReadableStream & AsyncIterable<Buffer> & { destroy?: (err?: Error) => void };
@@ -166,6 +196,8 @@ export interface Engine {
   connectNetwork(network: string, containerId: string, endpoint: object): Promise<void>;
 
   prune(kind: PruneKind, filters: Filters): Promise<PruneAnswer>;
+  /** What one kind takes on disk (sizes the engine computes on demand: slow, so only for a prune preview). */
+  diskUsage(kind: DiskUsageKind): Promise<DiskUsage>;
   version(): Promise<EngineVersion>;
   /** Whether the engine answers, at no cost to it (GET /_ping; /version makes the engine run helper binaries). */
   ping(): Promise<void>;

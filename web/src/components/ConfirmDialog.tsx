@@ -10,6 +10,8 @@ export interface ConfirmDialogProps {
   /** Red confirm button for destructive actions (the default). */
   danger?: boolean;
   loading?: boolean;
+  /** Nothing to confirm yet (or at all): the confirm button stays off. */
+  confirmDisabled?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
 }
@@ -23,6 +25,7 @@ export function ConfirmDialog({
   cancelLabel = 'Cancel',
   danger = true,
   loading,
+  confirmDisabled,
   onConfirm,
   onCancel,
 }: ConfirmDialogProps) {
@@ -34,7 +37,13 @@ export function ConfirmDialog({
           <Button variant="default" onClick={onCancel} disabled={loading}>
             {cancelLabel}
           </Button>
-          <Button color={danger ? 'red' : undefined} onClick={onConfirm} loading={loading} data-autofocus>
+          <Button
+            color={danger ? 'red' : undefined}
+            onClick={onConfirm}
+            loading={loading}
+            disabled={confirmDisabled}
+            data-autofocus
+          >
             {confirmLabel}
           </Button>
         </Group>

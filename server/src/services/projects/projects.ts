@@ -32,6 +32,7 @@ import {
 import { checkWithCli, sweepCheckFiles, type ComposeRunner } from '../../compose/project-cli';
 import { listComposeContainers, type LabelledContainer } from './compose-containers';
 import { findExternalProjects, type ExternalProject } from './projects-external';
+import { projectStatus } from './status';
 import { writeFileAtomic } from '../../lib/atomic-write';
 
 export interface ExistingProject extends ProjectPaths {
@@ -45,7 +46,9 @@ const SHUTDOWN_GRACE_MS = 10_000;
 
 const EMPTY = { version: null, services: {}, networks: [], volumes: [] };
 
-function errorEntry(name: string, where: string, error: string): Project {
+type ListedProject = Omit<Project, 'status'>;
+
+function errorEntry(name: string, where: string, error: string): ListedProject {
   return { name, path: where, ...EMPTY, inUse: false, error, external: false };
 }
 
@@ -155,7 +158,7 @@ export class ProjectsService {
       this.containers(),
     ]);
     const used = new Set(containers.map((c) => c.project));
-    const out: Project[] = [];
+    const out: ListedProject[] = [];
     for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
       // Dot folders are hidden on purpose (older versions also kept save checks there).
       if (entry.name.startsWith('.')) continue;
@@ -178,10 +181,16 @@ export class ProjectsService {
         : errorEntry(ext.name, ext.dir, 'Started outside Berth; its compose file is not readable here.');
       if (project) out.push({ ...project, inUse: true, external: true });
     }
-    return out;
+    return out.map((p) => ({
+      ...p,
+      status: projectStatus(
+        Object.keys(p.services),
+        containers.filter((c) => c.project === p.name),
+      ),
+    }));
   }
 
-  private async readForList(name: string, dir: string, inUse: boolean, known?: string): Promise<Project | null> {
+  private async readForList(name: string, dir: string, inUse: boolean, known?: string): Promise<ListedProject | null> {
     let file: string | null = null;
     try {
       file = known ?? (await findComposeFile(dir));
@@ -207,13 +216,15 @@ export class ProjectsService {
     const inUse = containers.length > 0;
     try {
       const { data } = parseCompose(content);
+      const summary = summarise(data);
       return {
         name,
         path: p.file,
-        ...summarise(data),
+        ...summary,
         inUse,
         error: null,
         external: p.external ?? false,
+        status: projectStatus(Object.keys(summary.services), containers),
         content,
         containers,
       };
@@ -226,6 +237,7 @@ export class ProjectsService {
         inUse,
         error: err.message,
         external: p.external ?? false,
+        status: projectStatus([], containers),
         content,
         containers,
       };

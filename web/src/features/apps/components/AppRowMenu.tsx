@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { ActionIcon, Menu } from '@mantine/core';
-import { IconCloudDownload, IconDotsVertical, IconEdit, IconTrash } from '@tabler/icons-react';
+import { IconCloudDownload, IconDotsVertical, IconEdit, IconEye, IconTrash } from '@tabler/icons-react';
 import { useNavigate } from 'react-router-dom';
 import { appsApi, deployApi, type App } from '@berth/contract';
 import { Can } from '../../../components/RoleGate';
@@ -9,7 +9,7 @@ import { isBerthImage } from '../model';
 import { actionsFor } from './actions';
 import { RemoveAppDialog } from './RemoveAppDialog';
 
-/** The list's row menu (for roles that may run app actions): Edit, Update (not for Berth's own image), Start, Stop, Restart, Kill, Remove. */
+/** The list's row menu (for roles that may run app actions): View, Edit, Update (not for Berth's own image), Start, Stop, Restart, Kill, Remove. */
 export function AppRowMenu({ app }: { app: App }) {
   const navigate = useNavigate();
   const action = useAppAction();
@@ -25,6 +25,12 @@ export function AppRowMenu({ app }: { app: App }) {
           </ActionIcon>
         </Menu.Target>
         <Menu.Dropdown>
+          <Menu.Item
+            leftSection={<IconEye size={16} />}
+            onClick={() => navigate(`/apps/${encodeURIComponent(name)}/info`)}
+          >
+            View
+          </Menu.Item>
           <Can route={deployApi.deploy}>
             <Menu.Item
               leftSection={<IconEdit size={16} />}

@@ -16,11 +16,18 @@ import { AppStatusBadge } from './AppStatusBadge';
 import { ColumnsMenu } from './ColumnsMenu';
 import { PortChips } from './PortChips';
 
+/** The name is a link, so the keyboard opens an app as it opens a project (the row click is for the mouse). */
 function AppName({ app }: { app: App }) {
   const name = (
-    <Text size="sm" fw={500}>
+    <Anchor
+      component={Link}
+      to={`/apps/${encodeURIComponent(app.name)}/info`}
+      size="sm"
+      fw={500}
+      onClick={(e) => e.stopPropagation()}
+    >
       {app.name}
-    </Text>
+    </Anchor>
   );
   if (!app.isUpdatable) return name;
   return (

@@ -11,6 +11,18 @@ import { NEW_PROJECT } from '../model';
 import { ProjectRowMenu } from './ProjectRowMenu';
 
 const serviceCount = (p: Project) => Object.keys(p.services).length;
+
+const STATE_COLORS: Record<Project['status']['state'], string> = {
+  running: 'green',
+  partial: 'yellow',
+  stopped: 'gray',
+  'not created': 'gray',
+};
+const STATE_ORDER = ['running', 'partial', 'stopped', 'not created'];
+
+/** '2 of 3 services running' (a scaled service counts once). */
+export const serviceCountText = (s: Project['status']) =>
+  `${s.runningServices} of ${s.services} service${s.services === 1 ? '' : 's'} running`;
 const projectName = (p: Project) => p.name;
 
 /** What the selection bar offers for projects (the whole-project compose actions). */
@@ -40,19 +52,36 @@ const columns: Column<Project>[] = [
               Error
             </Badge>
           </Tooltip>
-        ) : (
-          !p.inUse && (
-            <Badge size="sm" color="gray" variant="light">
-              Unused
-            </Badge>
-          )
-        )}
+        ) : null}
         {p.external && (
           <Tooltip label="Started outside Berth; open it to adopt it into Berth's folder" withinPortal>
             <Badge size="sm" color="grape" variant="light">
               External
             </Badge>
           </Tooltip>
+        )}
+      </Group>
+    ),
+  },
+  {
+    key: 'status',
+    header: 'Status',
+    sortable: true,
+    sortValue: (p) => STATE_ORDER.indexOf(p.status.state),
+    searchValue: (p) => p.status.state,
+    render: (p) => (
+      <Group gap="xs" wrap="nowrap">
+        <Badge
+          size="sm"
+          variant={p.status.state === 'not created' ? 'outline' : 'light'}
+          color={STATE_COLORS[p.status.state]}
+        >
+          {p.status.state}
+        </Badge>
+        {p.status.state !== 'not created' && (
+          <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+            {serviceCountText(p.status)}
+          </Text>
         )}
       </Group>
     ),

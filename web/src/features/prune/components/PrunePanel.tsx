@@ -5,26 +5,28 @@ import type { PruneResource } from '@berth/contract';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { notifySuccess } from '../../../lib/notify';
 import { pruneMessage, usePrune } from '../api';
+import { PrunePreviewList, usePruneHasItems } from './PrunePreviewList';
 
-const ACTIONS: { resource: PruneResource; label: string; what: string; icon: typeof IconPhoto; confirm?: string }[] = [
+const ACTIONS: { resource: PruneResource; label: string; what: string; icon: typeof IconPhoto; confirm: string }[] = [
   {
     resource: 'images',
     label: 'Prune Images',
     what: 'Dangling images: untagged and used by no container.',
     icon: IconPhoto,
+    confirm: 'This will remove the dangling images below. They can only come back by pulling or building them again.',
   },
   {
     resource: 'networks',
     label: 'Prune Networks',
     what: 'User-defined networks with no running container attached.',
     icon: IconTopologyStar,
+    confirm: 'This will remove the networks below. Containers that named them cannot start until they are made again.',
   },
   {
     resource: 'volumes',
     label: 'Prune Volumes',
     what: 'Every volume no container uses, named ones included, with its data.',
     icon: IconDatabase,
-    // Not in the spec's list of confirmations, but this one deletes data that cannot be pulled again.
     confirm:
       'This will remove all volumes not used by any container, named ones included, with their data. Please make sure this is what you want to do before continuing.',
   },
@@ -37,10 +39,14 @@ const ACTIONS: { resource: PruneResource; label: string; what: string; icon: typ
   },
 ];
 
-/** Settings → Prune: one button per kind, a confirmation where data goes, the spec's result message. */
+/**
+ * Settings → Prune: one button per kind; each asks first, showing what it would remove and the space
+ * that frees (nothing runs on the first click), then gives the spec's result message.
+ */
 export function PrunePanel() {
   const prune = usePrune();
   const [confirming, setConfirming] = useState<(typeof ACTIONS)[number] | null>(null);
+  const hasItems = usePruneHasItems(confirming?.resource ?? null);
   const [last, setLast] = useState<Partial<Record<PruneResource, string>>>({});
 
   const run = (resource: PruneResource) =>
@@ -61,10 +67,10 @@ export function PrunePanel() {
             <Stack gap="xs" align="flex-start">
               <Button
                 leftSection={<a.icon size={18} />}
-                color={a.confirm ? 'red' : undefined}
+                color={a.resource === 'images' ? undefined : 'red'}
                 loading={prune.isPending && prune.variables === a.resource}
                 disabled={prune.isPending && prune.variables !== a.resource}
-                onClick={() => (a.confirm ? setConfirming(a) : run(a.resource))}
+                onClick={() => setConfirming(a)}
               >
                 {a.label}
               </Button>
@@ -85,10 +91,16 @@ export function PrunePanel() {
         title={`${confirming?.label ?? 'Prune'}?`}
         confirmLabel="Prune"
         loading={prune.isPending}
+        confirmDisabled={!hasItems}
         onConfirm={() => confirming && run(confirming.resource)}
         onCancel={() => setConfirming(null)}
       >
-        {confirming?.confirm ?? ''}
+        {confirming && (
+          <Stack gap="sm">
+            <Text size="sm">{confirming.confirm}</Text>
+            <PrunePreviewList resource={confirming.resource} />
+          </Stack>
+        )}
       </ConfirmDialog>
     </>
   );

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { LOCAL_ENVIRONMENT } from '@berth/contract';
 import { DEFAULT_DOCKER_HOST, type Config } from './config';
@@ -6,7 +5,6 @@ import type { AppContext } from './context';
 import { detectComposeCli, type ComposeCli } from './compose/cli';
 import { openDatabase, type Db } from './db/database';
 import { AuditRepo } from './db/audit-repo';
-import { EventsRepo } from './db/events-repo';
 import { NotificationsRepo } from './db/notifications-repo';
 import { SettingsImportRepo } from './db/settings-import-repo';
 import { StatsHistoryRepo } from './db/stats-history-repo';
@@ -18,47 +16,60 @@ import type { Engine } from './docker/engine';
 import { EngineStatus } from './docker/engine-status';
 import type { EngineEvents } from './docker/events';
 import type { StatsHub } from './docker/stats-hub';
-import { AppsService } from './services/apps/apps';
-import { AppStreams } from './services/apps/apps-live';
-import { AppLogsService } from './services/logs/app-logs';
-import { ProjectLogsService } from './services/logs/project-logs';
-import { createAppsRuntime, onThisHost } from './services/apps/apps-runtime';
-import { HostService } from './services/host/host';
+import { createApps } from './services/apps';
+import type { AppsService } from './services/apps/apps';
+import type { AppStreams } from './services/apps/apps-live';
+import { createLogs } from './services/logs';
+import type { AppLogsService } from './services/logs/app-logs';
+import type { ProjectLogsService } from './services/logs/project-logs';
+import { createHost } from './services/host';
+import type { HostService } from './services/host/host';
 import { MetricsService } from './services/stats/metrics';
 import type { StatsHistory } from './services/stats/stats-history';
-import { AppUpdateService } from './services/apps/apps-update';
+import type { AppUpdateService } from './services/apps/apps-update';
 import { createAuthService, type AuthService } from './services/auth';
-import { AutoUpdateService } from './services/auto-update/auto-update';
-import { BatchService } from './services/batch/batch';
+import { createAutoUpdate } from './services/auto-update';
+import type { AutoUpdateService } from './services/auto-update/auto-update';
+import { createBatch } from './services/batch';
+import type { BatchService } from './services/batch/batch';
 import { AuditService } from './services/audit/audit';
-import { DeployService } from './services/deploy/deploy';
+import { createDeploy } from './services/deploy';
+import type { DeployService } from './services/deploy/deploy';
 import { EnvironmentScopes } from './services/environments/environment-scopes';
-import { EventHistory } from './services/events/event-history';
+import { createEventHistory } from './services/events';
+import type { EventHistory } from './services/events/event-history';
 import { ChannelsService, composeFailureNotifier, NotificationService } from './services/notifications';
 import { loadSigningKey } from './services/auth/tokens';
 import { EnvironmentsService } from './services/environments/environments';
 import { environmentContext } from './services/environments/scope-context';
 import { deriveKey, open, seal } from './lib/secret-box';
-import { ImagesService } from './services/images/images';
-import { NetworksService } from './services/networks/networks';
-import { ProjectsService } from './services/projects/projects';
-import { ProjectActionsService } from './services/projects/projects-actions';
-import { ProjectPlanService } from './services/projects/project-plan';
-import { ProjectEnvService } from './services/projects/project-env';
-import { PruneService } from './services/prune/prune';
+import { createImages } from './services/images';
+import type { ImagesService } from './services/images/images';
+import { createNetworks } from './services/networks';
+import type { NetworksService } from './services/networks/networks';
+import { createProjects } from './services/projects';
+import type { ProjectsService } from './services/projects/projects';
+import type { ProjectActionsService } from './services/projects/projects-actions';
+import type { ProjectPlanService } from './services/projects/project-plan';
+import type { ProjectEnvService } from './services/projects/project-env';
+import { createPrune } from './services/prune';
+import type { PruneService } from './services/prune/prune';
 import { SelfUpdateService } from './services/self-update/self-update';
 import { ServerInfoService } from './services/settings/server-info';
 import { SettingsExportService } from './services/settings/settings-export';
-import { SwarmClusterService } from './services/swarm/swarm';
-import { SwarmObjectsService } from './services/swarm/swarm-objects';
-import { SwarmServicesService } from './services/swarm/swarm-services';
-import { SwarmStacksService } from './services/swarm/swarm-stacks';
+import { createSwarm } from './services/swarm';
+import type { SwarmClusterService } from './services/swarm/swarm';
+import type { SwarmObjectsService } from './services/swarm/swarm-objects';
+import type { SwarmServicesService } from './services/swarm/swarm-services';
+import type { SwarmStacksService } from './services/swarm/swarm-stacks';
 import { TemplatesService } from './services/templates/templates';
-import { TerminalService } from './services/terminal/terminal';
-import { TerminalSessions } from './services/terminal/terminal-sessions';
+import { createTerminals } from './services/terminal';
+import type { TerminalService } from './services/terminal/terminal';
+import type { TerminalSessions } from './services/terminal/terminal-sessions';
 import { StreamRegistry } from './services/streams/registry';
 import { VariablesService } from './services/variables/variables';
-import { VolumesService } from './services/volumes/volumes';
+import { createVolumes } from './services/volumes';
+import type { VolumesService } from './services/volumes/volumes';
 import { readBerthVersion } from './version';
 
 export interface AppDeps {
@@ -219,7 +230,11 @@ export async function buildServices(
       seal: (plain: string) => seal(environmentsKey, plain),
       open: (sealed: string) => open(environmentsKey, sealed),
     };
-    const shared: ScopeShared = { variables, notifications, audit, historyRepo };
+    const terminals = createTerminals(log, {
+      maxPerUser: config.terminalMaxSessionsPerUser,
+      idleMs: config.terminalIdleMs,
+    });
+    const shared: ScopeShared = { variables, notifications, audit, historyRepo, terminals };
     const environments: EnvironmentScopes<EngineScope> = new EnvironmentScopes<EngineScope>((id) => {
       if (id === LOCAL_ENVIRONMENT) return buildScope(id, ctx, shared);
       const parts = environmentsAdmin.connectionParts(id);
@@ -256,10 +271,7 @@ export async function buildServices(
       audit,
       notifications,
       metrics,
-      terminals: new TerminalSessions(log, {
-        maxPerUser: config.terminalMaxSessionsPerUser,
-        idleMs: config.terminalIdleMs,
-      }),
+      terminals: terminals.sessions,
       environmentsAdmin,
       environments,
       scope: (req) => environments.get(environmentOf(req)),
@@ -281,73 +293,63 @@ function environmentOf(req: { params: unknown }): string {
  * Builds one environment's engine-backed services over `envCtx` (its engine, engine status and
  * compose settings). Everything else (database, log, the compose CLI found at start) is shared.
  */
-/** What every environment's services share: template variables, notifications, the audit log, the stats history store. */
+/** What every environment's services share: template variables, notifications, the audit log, the stats history store, the web terminals. */
 export interface ScopeShared {
   variables: VariablesService;
   notifications: NotificationService;
   audit: AuditService;
   historyRepo: StatsHistoryRepo;
+  terminals: ReturnType<typeof createTerminals>;
 }
 
 export function buildScope(
   id: string,
   envCtx: AppContext,
-  { variables, notifications, audit, historyRepo }: ScopeShared,
+  { variables, notifications, audit, historyRepo, terminals }: ScopeShared,
 ): EngineScope {
-  const runtime = createAppsRuntime(envCtx, historyRepo, id);
-  const apps = new AppsService(envCtx, runtime);
-  const projects = new ProjectsService(envCtx);
-  const appUpdates = new AppUpdateService(envCtx, apps, runtime);
-  const autoUpdate = new AutoUpdateService(envCtx, id, apps, appUpdates, projects, {
-    notify: (n) => notifications.notify(n),
-    audit: (r) => audit.record(r),
+  const { runtime, apps, appUpdates, appStreams } = createApps(envCtx, historyRepo, id);
+  const { projects, projectActions, projectPlan, projectEnv } = createProjects(envCtx, {
+    // Host paths are only Berth's own to check on the engine it runs beside.
+    checkBinds: id === LOCAL_ENVIRONMENT,
+    onFailed: composeFailureNotifier(notifications, id),
   });
-  const { config } = envCtx;
-  const eventHistory = new EventHistory(
-    new EventsRepo(envCtx.db),
-    runtime.events,
-    { environment: id, retentionMs: config.eventsRetentionMs, maxRows: config.eventsMaxRows },
-    envCtx.log,
+  const autoUpdate = createAutoUpdate(
+    envCtx,
+    id,
+    { apps, appUpdates, projects },
+    { notify: (n) => notifications.notify(n), audit: (r) => audit.record(r) },
   );
-  eventHistory.start();
+  const eventHistory = createEventHistory(envCtx, id, runtime.events);
   const stopWatching = notifications.watch(id, eventHistory, envCtx.engine);
-  const host = new HostService(envCtx, onThisHost(id, envCtx), runtime.events);
+  const host = createHost(envCtx, id, runtime.events);
   const single = {
     apps,
     appUpdates,
     projects,
-    projectActions: new ProjectActionsService(envCtx, projects, composeFailureNotifier(notifications, id)),
-    // Host paths are only Berth's own to check on the engine it runs beside.
-    projectPlan: new ProjectPlanService(envCtx, projects, id === LOCAL_ENVIRONMENT),
-    projectEnv: new ProjectEnvService(envCtx, projects),
-    images: new ImagesService(envCtx.docker),
-    volumes: new VolumesService(envCtx.docker),
-    networks: new NetworksService(envCtx.docker),
+    projectActions,
+    projectPlan,
+    projectEnv,
+    images: createImages(envCtx.docker),
+    volumes: createVolumes(envCtx.docker),
+    networks: createNetworks(envCtx.docker),
   };
   return {
     id,
     ctx: envCtx,
     ...single,
-    appStreams: new AppStreams(envCtx, runtime),
+    appStreams,
     history: runtime.history,
     host,
-    appLogs: new AppLogsService(envCtx),
-    projectLogs: new ProjectLogsService(envCtx, runtime.events, projects),
+    ...createLogs(envCtx, runtime.events, projects),
     events: runtime.events,
     hub: runtime.hub,
     eventHistory,
-    prune: new PruneService(envCtx.docker),
-    deploy: new DeployService(envCtx.docker, variables, envCtx.log),
-    batch: new BatchService({ ...single, log: envCtx.log }),
+    prune: createPrune(envCtx.docker),
+    deploy: createDeploy(envCtx, variables),
+    batch: createBatch({ ...single, log: envCtx.log }),
     autoUpdate,
-    swarm: {
-      cluster: new SwarmClusterService(envCtx.docker),
-      services: new SwarmServicesService(envCtx.docker, envCtx.log),
-      stacks: new SwarmStacksService(envCtx, envCtx.docker, path.join(envCtx.config.dataDir, 'stacks', id)),
-      configs: new SwarmObjectsService(envCtx.docker, 'config'),
-      secrets: new SwarmObjectsService(envCtx.docker, 'secret'),
-    },
-    terminal: new TerminalService(envCtx),
+    swarm: createSwarm(envCtx, id),
+    terminal: terminals.forEnvironment(envCtx),
     close: async () => {
       await autoUpdate.close();
       await projects.shutdown();

@@ -1,0 +1,30 @@
+import type { Uses } from '../../context';
+import type { StatsHistoryRepo } from '../../db/stats-history-repo';
+import { AppsService } from './apps';
+import { AppStreams } from './apps-live';
+import { createAppsRuntime } from './apps-runtime';
+import { AppUpdateService } from './apps-update';
+
+export { onThisHost, type AppsRuntime } from './apps-runtime';
+
+/**
+ * One environment's apps: the runtime behind them (its engine event subscription, stats hub,
+ * kept samples and container list cache, started here) and the services over it.
+ */
+export function createApps(
+  ctx: Uses<
+    'docker' | 'engine' | 'log',
+    'cgroupRoot' | 'containerName' | 'dockerHost' | 'hostname' | 'listCache' | 'statsHistory'
+  >,
+  historyRepo: StatsHistoryRepo,
+  environment: string,
+) {
+  const runtime = createAppsRuntime(ctx, historyRepo, environment);
+  const apps = new AppsService(ctx, runtime);
+  return {
+    runtime,
+    apps,
+    appUpdates: new AppUpdateService(ctx, apps, runtime),
+    appStreams: new AppStreams(ctx, runtime),
+  };
+}

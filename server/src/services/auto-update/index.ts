@@ -1,0 +1,17 @@
+import type { Uses } from '../../context';
+import type { AppsService } from '../apps/apps';
+import type { AppUpdateService } from '../apps/apps-update';
+import type { ProjectsService } from '../projects/projects';
+import { AutoUpdateService } from './auto-update';
+
+type Announce = NonNullable<ConstructorParameters<typeof AutoUpdateService>[5]>;
+
+/** One environment's scheduled updates of its apps and compose projects, told to the notifications and the audit log. */
+export function createAutoUpdate(
+  ctx: Uses<'composeReady' | 'db' | 'docker' | 'log', 'containerName' | 'dataDir' | 'hostname'>,
+  environment: string,
+  use: { apps: AppsService; appUpdates: AppUpdateService; projects: ProjectsService },
+  announce: Announce,
+): AutoUpdateService {
+  return new AutoUpdateService(ctx, environment, use.apps, use.appUpdates, use.projects, announce);
+}

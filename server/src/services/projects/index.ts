@@ -1,0 +1,29 @@
+import type { Uses } from '../../context';
+import { ProjectEnvService } from './project-env';
+import { ProjectPlanService } from './project-plan';
+import { ProjectsService } from './projects';
+import { ProjectActionsService, type ComposeFailure } from './projects-actions';
+
+export interface ProjectsOptions {
+  /** Host paths of bind mounts are checked only where they are Berth's own to read (the engine it runs beside). */
+  checkBinds: boolean;
+  /** Told of every compose action that failed. */
+  onFailed: (f: ComposeFailure) => void;
+}
+
+/** One environment's compose projects: the project store over its compose folder, their actions, plan and `.env`. */
+export function createProjects(
+  ctx: Uses<
+    'compose' | 'docker' | 'log' | 'onClose' | 'remoteEngine',
+    'cliEnv' | 'composeDir' | 'composeTimeoutMs' | 'dataDir'
+  >,
+  opts: ProjectsOptions,
+) {
+  const projects = new ProjectsService(ctx);
+  return {
+    projects,
+    projectActions: new ProjectActionsService(ctx, projects, opts.onFailed),
+    projectPlan: new ProjectPlanService(ctx, projects, opts.checkBinds),
+    projectEnv: new ProjectEnvService(ctx, projects),
+  };
+}

@@ -1,0 +1,20 @@
+import path from 'node:path';
+import type { Uses } from '../../context';
+import { SwarmClusterService } from './swarm';
+import { SwarmObjectsService } from './swarm-objects';
+import { SwarmServicesService } from './swarm-services';
+import { SwarmStacksService } from './swarm-stacks';
+
+/** One environment's swarm management (the engine must be a manager); its stack files under `<dataDir>/stacks/<environment>`. */
+export function createSwarm(
+  ctx: Uses<'docker' | 'log' | 'onClose', 'cliEnv' | 'composeTimeoutMs' | 'dataDir'>,
+  environment: string,
+) {
+  return {
+    cluster: new SwarmClusterService(ctx.docker),
+    services: new SwarmServicesService(ctx.docker, ctx.log),
+    stacks: new SwarmStacksService(ctx, ctx.docker, path.join(ctx.config.dataDir, 'stacks', environment)),
+    configs: new SwarmObjectsService(ctx.docker, 'config'),
+    secrets: new SwarmObjectsService(ctx.docker, 'secret'),
+  };
+}

@@ -59,6 +59,35 @@ describe('first start', () => {
     expect(fs.existsSync(file)).toBe(false);
   });
 
+  it('keeps the first-start password file while other accounts change theirs, and drops it once another admin resets that password', async () => {
+    const dataDir = tempDir();
+    const t = await start({ DATA_DIR: dataDir, ADMIN_PASSWORD: '' }, false);
+    const file = path.join(dataDir, 'initial-admin-password');
+    const initial = fs.readFileSync(file, 'utf8').trim();
+    const first = t.anon();
+    await first.login(TEST_ADMIN.username, initial);
+    const other = { email: 'second-admin@berth.test', password: 'second-admin-pw' };
+    expect((await first.post('/api/users', { ...other, role: 'admin', current_password: initial })).status).toBe(200);
+    const second = t.anon();
+    await second.login(other.email, other.password);
+    const changed = await second.post('/api/auth/me', {
+      username: other.email,
+      password: 'second-admin-pw-2',
+      current_password: other.password,
+    });
+    expect(changed.status).toBe(200);
+    expect(fs.readFileSync(file, 'utf8').trim()).toBe(initial);
+
+    const users = (await second.get<{ id: number; email: string }[]>('/api/users')).body;
+    const firstId = users.find((u) => u.email === TEST_ADMIN.username)!.id;
+    const reset = await second.patch(`/api/users/${firstId}`, {
+      password: 'reset-by-second-admin',
+      current_password: 'second-admin-pw-2',
+    });
+    expect(reset.status, reset.text).toBe(200);
+    expect(fs.existsSync(file)).toBe(false);
+  });
+
   it('does not make a second admin or a new password on later starts', async () => {
     const dataDir = tempDir();
     await (await start({ DATA_DIR: dataDir, ADMIN_PASSWORD: '' })).close();

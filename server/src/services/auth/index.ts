@@ -260,7 +260,7 @@ export async function createAuthService(ctx: AppContext, streams: StreamRegistry
     users,
     sessions,
     apiKeys,
-    new UserAdminService(usersRepo, passwords, sessions, apiKeys, streams),
+    new UserAdminService(usersRepo, passwords, sessions, apiKeys, streams, users),
     // Codes count against their own budget, so a mistyped code does not eat into the password's.
     new TotpService(usersRepo, new LoginThrottle()),
     config.oidc ? new OidcService(config.oidc, usersRepo, passwords, signer, log) : null,

@@ -5,6 +5,7 @@ import type { ApiKeyService } from './api-keys';
 import type { PasswordHasher } from './passwords';
 import type { StreamRevoker } from '../streams/registry';
 import type { SessionService } from './sessions';
+import type { UserService } from './users';
 
 const DISABLED = 'An admin disabled this account.';
 const RESET = 'An admin reset the password of this account.';
@@ -33,6 +34,7 @@ export class UserAdminService {
     private readonly sessions: SessionService,
     private readonly apiKeys: ApiKeyService,
     private readonly streams: StreamRevoker,
+    private readonly initialPassword: Pick<UserService, 'isInitialAccount' | 'forgetInitialPassword'>,
   ) {}
 
   list(): User[] {
@@ -61,6 +63,7 @@ export class UserAdminService {
   async update(id: number, change: { role?: Role; disabled?: boolean; password?: string }): Promise<User> {
     this.byId(id);
     const hash = change.password === undefined ? null : await this.passwords.hash(change.password);
+    const initial = this.initialPassword.isInitialAccount(id);
     this.repo.transaction(() => {
       if (change.role !== undefined) this.repo.setRole(id, change.role);
       if (change.disabled !== undefined) this.repo.setDisabled(id, change.disabled);
@@ -75,6 +78,7 @@ export class UserAdminService {
       this.streams.revokeUser(id, DISABLED);
     }
     if (hash) {
+      if (initial) this.initialPassword.forgetInitialPassword();
       this.sessions.endAllForUser(id, RESET);
       this.apiKeys.revokeAllForUser(id, RESET);
     }
@@ -89,10 +93,12 @@ export class UserAdminService {
 
   remove(id: number): void {
     this.byId(id);
+    const initial = this.initialPassword.isInitialAccount(id);
     this.repo.transaction(() => {
       this.repo.remove(id);
       if (this.repo.countActiveAdmins() === 0) throw new ConflictError(LAST_ADMIN);
     });
+    if (initial) this.initialPassword.forgetInitialPassword();
     this.streams.revokeUser(id, 'An admin deleted this account.');
   }
 

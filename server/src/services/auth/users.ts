@@ -38,6 +38,25 @@ export class UserService {
     );
   }
 
+  /**
+   * Whether this is the account the first-start password file was made for: the first account
+   * (a first start inserts it into an empty table), as long as it exists.
+   */
+  isInitialAccount(userId: number): boolean {
+    return this.repo.list()[0]?.id === userId;
+  }
+
+  /**
+   * The generated first-start password no longer opens its account (changed, reset by another
+   * admin, or the account deleted): its file must not lie around. Other accounts' changes keep it.
+   */
+  forgetInitialPassword(): void {
+    const file = path.join(this.dataDir, INITIAL_PASSWORD_FILE);
+    if (!fs.existsSync(file)) return;
+    fs.rmSync(file, { force: true });
+    this.log.info(`removed ${file}: the first-start password no longer opens its account`);
+  }
+
   /** The user when the credentials are right, else null; unknown names cost the same time. */
   async verifyCredentials(username: string, password: string): Promise<UserRow | null> {
     const user = this.repo.byEmail(username.trim().toLowerCase());
@@ -68,10 +87,10 @@ export class UserService {
     const holder = this.repo.byEmail(newEmail);
     if (holder && holder.id !== userId) throw new ConflictError(`Another account already uses ${newEmail}.`);
     if (newEmail !== user.email) this.repo.setEmail(userId, newEmail);
+    const initial = this.isInitialAccount(userId);
     if (hash) {
       this.repo.setPassword(userId, hash);
-      // The generated first-start password is no longer valid; do not leave it lying around.
-      fs.rmSync(path.join(this.dataDir, INITIAL_PASSWORD_FILE), { force: true });
+      if (initial) this.forgetInitialPassword();
     }
     return { email: newEmail, passwordChanged: hash !== null };
   }

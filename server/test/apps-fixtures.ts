@@ -171,6 +171,8 @@ const normalizeCall = (method: string, url: string) =>
  */
 export class EngineLink {
   readonly calls: EngineCall[] = [];
+  /** Holds back the engine's answers to this call (e.g. `POST /exec/{id}/start`) by `ms`: a slow engine, for real. */
+  slowReplies: { call: string; ms: number } | null = null;
   private server: net.Server | null = null;
   private sockets = new Set<net.Socket>();
 
@@ -188,14 +190,25 @@ export class EngineLink {
         s.on('close', () => this.sockets.delete(s));
         s.on('error', () => (s === client ? engine : client).destroy());
       }
+      // The engine's answers on a connection whose request matched `slowReplies` reach Berth late.
+      let lateBy = 0;
       client.on('data', (chunk: Buffer) => {
         for (const m of chunk
           .toString('latin1')
           .matchAll(/(?:^|\r\n)(GET|POST|PUT|DELETE|HEAD) (\S+) HTTP\/1\.[01]\r\n/g)) {
-          this.calls.push({ at: Date.now(), call: normalizeCall(m[1]!, m[2]!) });
+          const call = normalizeCall(m[1]!, m[2]!);
+          this.calls.push({ at: Date.now(), call });
+          if (this.slowReplies?.call === call) lateBy = this.slowReplies.ms;
         }
       });
-      client.pipe(engine).pipe(client);
+      client.pipe(engine);
+      // A client that goes away closes its end towards the engine, as a direct connection would.
+      client.on('close', () => engine.end());
+      engine.on('data', (chunk: Buffer) => {
+        if (lateBy === 0) client.write(chunk);
+        else setTimeout(() => !client.destroyed && client.write(chunk), lateBy);
+      });
+      engine.on('end', () => setTimeout(() => client.end(), lateBy));
     });
     this.server = server;
     return new Promise((resolve) => server.listen(this.socketPath, resolve));

@@ -1,10 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewApiKey } from '@berth/contract';
 import { createTestApp, REAUTH, type TestApp } from './helpers/app';
 import { dockerCli, testEngine } from './helpers/engine';
 import { cleanup, uniqueName } from './images-fixtures';
-import { cookieHeader, inspect, listen, until } from './apps-fixtures';
+import { cookieHeader, EngineLink, inspect, listen, until } from './apps-fixtures';
 import { refusal, Term } from './terminal-fixtures';
 
 const execIds = (container: string) => inspect<{ ExecIDs: string[] | null }>(container).ExecIDs ?? [];
@@ -171,4 +173,40 @@ describe('web terminal idle timeout', () => {
     expect(res.status).toBe(400);
     expect(res.body.detail).toMatch(/WebSocket/);
   });
+});
+
+describe('web terminal starts on a slow engine (hardening II #16)', () => {
+  it('a start that times out leaves no shell behind, and the next start works', async () => {
+    const engine = new URL(testEngine().dockerHost);
+    const link = new EngineLink(path.join(os.tmpdir(), `berth-t-term-link-${process.pid}.sock`), engine.pathname);
+    await link.up();
+    const slow = await createTestApp({ DOCKER_HOST: `unix://${link.socketPath}`, ENGINE_TIMEOUT_SECONDS: '1' });
+    try {
+      const url = (await listen(slow.app)).replace(/^http/, 'ws');
+      const open = () =>
+        Term.open(`${url}/api/apps/${idler}/exec?shell=sh`, { cookie: cookieHeader(slow.client) }, [
+          'berth.terminal',
+          `csrf.${slow.client.cookies.get('csrf_access_token')!}`,
+        ]);
+      // The engine answers the attach after Berth's 1 s timeout: the shell starts with nobody attached.
+      link.slowReplies = { call: 'POST /exec/{id}/start', ms: 2500 };
+      const terms = await Promise.all([open(), open(), open()]);
+      for (const term of terms) expect((await term.waitClosed()).code).toBe(4001);
+      expect(link.count('POST /exec/{id}/start')).toBeGreaterThanOrEqual(3);
+      // Each late shell is found and hung up (the engine keeps a TTY's process running once its client went).
+      await until(() => execIds(idler).length === 0, 'every late shell to be hung up', 30_000);
+      await new Promise((r) => setTimeout(r, 3000));
+      expect(execIds(idler)).toEqual([]);
+
+      link.slowReplies = null;
+      const term = await open();
+      term.type('echo fine-$((1+1))\r');
+      await term.waitFor('fine-2');
+      term.ws.close();
+      await until(() => execIds(idler).length === 0, 'the shell to end');
+    } finally {
+      await slow.close();
+      await link.down();
+    }
+  }, 90_000);
 });

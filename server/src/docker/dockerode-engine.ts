@@ -33,11 +33,13 @@ export interface EngineConfig {
   engineSlowTimeoutMs: number;
 }
 
-interface CallOptions {
+interface CallOptions<T = unknown> {
   /** Stops, removals, prunes and pulls: the slow timeout. */
   slow?: boolean;
   /** A stream: the timeout covers only its opening. */
   signal?: AbortSignal;
+  /** Receives what the engine answers after the timeout (a stream to close: nobody reads it). */
+  late?: (value: T) => void;
   /** The engine's 304 ("already started/stopped") counts as done. */
   notModifiedIsDone?: boolean;
   timeoutMs?: number;
@@ -62,7 +64,7 @@ class DockerodeEngine implements Engine {
     this.swarm = new DockerodeSwarm(docker, (t, fn, opts) => this.call(t, fn, opts));
   }
 
-  private async call<T>(t: Target, fn: (signal: AbortSignal) => Promise<T>, opts: CallOptions = {}): Promise<T> {
+  private async call<T>(t: Target, fn: (signal: AbortSignal) => Promise<T>, opts: CallOptions<T> = {}): Promise<T> {
     const ms = opts.timeoutMs ?? (opts.slow ? this.slowMs : this.quickMs);
     const timeout = new AbortController();
     const signal = opts.signal ? AbortSignal.any([opts.signal, timeout.signal]) : timeout.signal;
@@ -73,9 +75,13 @@ class DockerodeEngine implements Engine {
         reject(new EngineTimeoutError(t.doing, Math.round(ms / 100) / 10));
       }, ms);
     });
+    const work = fn(signal);
     try {
-      return await Promise.race([fn(signal), expired]);
+      return await Promise.race([work, expired]);
     } catch (err) {
+      const { late } = opts;
+      // The abort does not stop every transport (ssh): an answer that still comes is handed over, never leaked.
+      if (late && timeout.signal.aborted) void work.then(late, () => undefined);
       if (opts.notModifiedIsDone && (err as DockerodeError)?.statusCode === 304) return undefined as T;
       throw translate(err, t);
     } finally {
@@ -258,14 +264,17 @@ class DockerodeEngine implements Engine {
     return exec.id;
   }
 
-  execStart(execId: string, opts: { tty: boolean; signal?: AbortSignal }): Promise<NodeJS.ReadWriteStream> {
+  execStart(
+    execId: string,
+    opts: { tty: boolean; signal?: AbortSignal; late?: (stream: NodeJS.ReadWriteStream) => void },
+  ): Promise<NodeJS.ReadWriteStream> {
     return this.call(
       { kind: 'exec', ref: execId, doing: `attaching to command ${execId}` },
       (abortSignal) =>
         this.docker
           .getExec(execId)
           .start({ hijack: true, stdin: true, Tty: opts.tty, abortSignal }) as Promise<NodeJS.ReadWriteStream>,
-      { signal: opts.signal },
+      { signal: opts.signal, late: opts.late },
     );
   }
 

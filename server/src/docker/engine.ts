@@ -170,7 +170,11 @@ export interface Engine {
   events(filters: Filters, signal: AbortSignal, range?: { since: string; until: string }): Promise<ByteStream>;
 
   execCreate(ref: string, spec: ExecSpec): Promise<string>;
-  execStart(execId: string, opts: { tty: boolean; signal?: AbortSignal }): Promise<NodeJS.ReadWriteStream>;
+  /** `late` receives a stream that arrives after the call timed out (the caller had given up on it). */
+  execStart(
+    execId: string,
+    opts: { tty: boolean; signal?: AbortSignal; late?: (stream: NodeJS.ReadWriteStream) => void },
+  ): Promise<NodeJS.ReadWriteStream>;
   execResize(execId: string, size: { rows: number; cols: number }): Promise<void>;
   execInspect(execId: string): Promise<ExecState>;
 

@@ -72,8 +72,22 @@ const DETACH_KEYS = 'ctrl-^,ctrl-@,ctrl-],ctrl-@,ctrl-^,ctrl-_,ctrl-@,ctrl-]';
 /** How long a first resize is retried: the engine starts the process only after answering the attach. */
 const FIRST_RESIZE_WAIT_MS = 5_000;
 
-/** Creates an exec with a TTY, attaches to it and gives it its first size. */
-export async function startTtyExec(engine: Engine, containerId: string, spec: TtyExecSpec): Promise<TtyExec> {
+/** How long an exec whose start failed is watched: the engine may start its process late, after Berth gave up. */
+const ABANDONED_WATCH_MS = 60_000;
+const ABANDONED_POLL_MS = 500;
+
+/**
+ * Creates an exec with a TTY, attaches to it and gives it its first size. A created exec is never
+ * abandoned: when the attach or the first resize fails (a slow engine answers after the timeout),
+ * its process is watched for a while and hung up as soon as it runs (see hangUpAbandoned); `onAbandoned`
+ * gets that watch, to log what it found.
+ */
+export async function startTtyExec(
+  engine: Engine,
+  containerId: string,
+  spec: TtyExecSpec,
+  onAbandoned: (watch: Promise<AbandonedOutcome>) => void,
+): Promise<TtyExec> {
   const mark = randomBytes(12).toString('hex');
   const id = await engine.execCreate(containerId, {
     Cmd: spec.cmd,
@@ -85,17 +99,57 @@ export async function startTtyExec(engine: Engine, containerId: string, spec: Tt
     DetachKeys: DETACH_KEYS,
     ...(spec.user ? { User: spec.user } : {}),
   });
-  const stream = await engine.execStart(id, { tty: true });
+  const signal = (sig: 'HUP' | 'KILL') => signalMarked(engine, containerId, mark, sig);
+  let stream: NodeJS.ReadWriteStream;
+  try {
+    stream = await engine.execStart(id, { tty: true, late: destroy });
+  } catch (err) {
+    onAbandoned(hangUpAbandoned(engine, id, signal));
+    throw err;
+  }
   const exec: TtyExec = {
     id,
     stream,
     resize: (cols, rows) => engine.execResize(id, { cols, rows }),
-    signal: (signal) => signalMarked(engine, containerId, mark, signal),
+    signal,
     exitCode: async () => (await engine.execInspect(id)).ExitCode,
     running: async () => (await engine.execInspect(id)).Running,
   };
-  await firstResize(exec, spec.cols, spec.rows);
+  try {
+    await firstResize(exec, spec.cols, spec.rows);
+  } catch (err) {
+    destroy(stream);
+    onAbandoned(hangUpAbandoned(engine, id, signal));
+    throw err;
+  }
   return exec;
+}
+
+/** What became of an exec whose start failed. */
+export type AbandonedOutcome = 'never-ran' | 'ended' | 'hung-up' | 'still-running';
+
+/**
+ * Watches an exec whose start failed until its process has ended (or for ABANDONED_WATCH_MS when it
+ * never starts): whenever the engine reports it running, it is hung up (HUP, then KILL). Never throws.
+ */
+async function hangUpAbandoned(
+  engine: Engine,
+  execId: string,
+  signal: (sig: 'HUP' | 'KILL') => Promise<void>,
+): Promise<AbandonedOutcome> {
+  const deadline = Date.now() + ABANDONED_WATCH_MS;
+  let signalled = 0;
+  for (;;) {
+    const state = await engine.execInspect(execId).catch(() => null);
+    // Gone (the container went away with it) or ended: nothing is left to hang up.
+    if (state === null || (!state.Running && state.ExitCode !== null)) return signalled ? 'hung-up' : 'ended';
+    if (state.Running) {
+      await signal(signalled === 0 ? 'HUP' : 'KILL').catch(() => undefined); // the next look tells whether it worked
+      signalled += 1;
+    }
+    if (Date.now() >= deadline) return state.Running ? 'still-running' : 'never-ran';
+    await new Promise((r) => setTimeout(r, ABANDONED_POLL_MS));
+  }
 }
 
 async function firstResize(exec: TtyExec, cols: number, rows: number): Promise<void> {
@@ -137,10 +191,13 @@ async function signalMarked(engine: Engine, containerId: string, mark: string, s
     AttachStderr: true,
     Tty: false,
   });
-  const stream = await engine.execStart(id, { tty: false });
+  const stream = await engine.execStart(id, { tty: false, late: destroy });
   const timer = setTimeout(() => destroy(stream), PROBE_TIMEOUT_MS);
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) void chunk; // drained only to know when it ends
+  } catch (err) {
+    // The engine may close the connection of a finished exec without a clean end: the script ran.
+    if ((err as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') throw err;
   } finally {
     clearTimeout(timer);
     destroy(stream);

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import pLimit from 'p-limit';
 import { exitReason, TERMINAL_CLOSE, TerminalControl } from '@berth/contract';
 import type { TtyExec } from './exec';
 import { AppError, TooManyRequestsError } from '../../errors';
@@ -29,6 +30,8 @@ const HIGH_WATER = 1024 * 1024;
 const HANGUP_WAIT_MS = 5_000;
 /** How long after its output ends the engine may still call a process running. */
 const EXIT_WAIT_MS = 3_000;
+/** Terminals being started at once (create, attach, first resize); more wait their turn. */
+const CONCURRENT_STARTS = 4;
 /** WebSocket close reasons are at most 123 bytes. */
 const MAX_REASON = 120;
 
@@ -38,6 +41,7 @@ const MAX_REASON = 120;
  */
 export class TerminalSessions {
   private readonly perUser = new Map<number, number>();
+  private readonly starts = pLimit(CONCURRENT_STARTS);
 
   constructor(
     private readonly log: FastifyBaseLogger,
@@ -85,14 +89,22 @@ export class TerminalSessions {
     const early: Message[] = [];
     let onMessage: (m: Message) => void = (m) => early.push(m);
     socket.on('message', (data, isBinary) => onMessage({ data, isBinary }));
-    let exec: TtyExec;
+    let exec: TtyExec | null;
     try {
-      exec = await start();
+      // Starts queue (all users, all environments): fifty at once would each wait on a loaded engine past its timeout.
+      exec = await this.starts(() => (clientGone ? null : start()));
     } catch (err) {
       release();
       const detail = err instanceof AppError ? err.message : 'The Docker engine could not start the command.';
-      if (!(err instanceof AppError)) this.log.warn({ err, target: info.target }, 'terminal could not start');
+      this.log.warn(
+        { err, user: info.user, environment: info.environment, app: info.target, waitedMs: Date.now() - started },
+        'terminal could not start',
+      );
       socket.close(TERMINAL_CLOSE.engine, truncate(detail));
+      return;
+    }
+    if (exec === null) {
+      release(); // the client left while its start was queued: nothing was created
       return;
     }
     if (clientGone || info.revoked.aborted) {

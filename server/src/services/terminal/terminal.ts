@@ -25,7 +25,7 @@ export interface TerminalRequest {
  * (404 unknown, 409 not running), probes its shells and starts a process with a TTY in it.
  */
 export class TerminalService {
-  constructor(private readonly ctx: Uses<'docker'>) {}
+  constructor(private readonly ctx: Uses<'docker' | 'log'>) {}
 
   async app(name: string): Promise<TerminalTarget> {
     const info = await inspectContainer(this.ctx.docker, name);
@@ -50,6 +50,12 @@ export class TerminalService {
 
   open(target: TerminalTarget, req: TerminalRequest): Promise<TtyExec> {
     const cmd = req.cmd ?? [req.shell ?? 'sh'];
-    return startTtyExec(this.ctx.docker, target.containerId, { cmd, user: req.user, cols: req.cols, rows: req.rows });
+    const spec = { cmd, user: req.user, cols: req.cols, rows: req.rows };
+    return startTtyExec(this.ctx.docker, target.containerId, spec, (watch) => {
+      void watch.then((outcome) => {
+        const level = outcome === 'hung-up' || outcome === 'still-running' ? 'warn' : 'info';
+        this.ctx.log[level]({ target: target.label, outcome }, 'terminal start failed; its command was watched');
+      });
+    });
   }
 }

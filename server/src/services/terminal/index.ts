@@ -10,6 +10,6 @@ import { TerminalSessions } from './terminal-sessions';
 export function createTerminals(log: FastifyBaseLogger, limits: { maxPerUser: number; idleMs: number }) {
   return {
     sessions: new TerminalSessions(log, limits),
-    forEnvironment: (ctx: Uses<'docker'>) => new TerminalService(ctx),
+    forEnvironment: (ctx: Uses<'docker' | 'log'>) => new TerminalService(ctx),
   };
 }

@@ -25,8 +25,9 @@ SSH_DIR="$STATE/ssh"
 SSH_PIDFILE="$SSH_DIR/sshd.pid"
 # sshd's StrictModes refuses an authorized_keys file below a group- or world-writable folder (a
 # checkout under /tmp), so authorized_keys and the host key live outside the checkout, in a 0700
-# folder of the ssh user's own, one per checkout.
-SSH_SECURE_DIR="/run/berth-test/ssh-$(printf '%s' "$ROOT" | sha1sum | cut -c1-12)"
+# folder of the ssh user's own, one per .test-env (named after its real path, so checkouts whose
+# .test-env is a link to one harness share its folder).
+SSH_SECURE_DIR="/run/berth-test/ssh-$(readlink -f "$STATE" | tr -d '\n' | sha1sum | cut -c1-12)"
 SSH_USER="berth-ssh"
 SOCKET_GROUP="berth-remote"
 

@@ -4,13 +4,7 @@ import { DEFAULT_DOCKER_HOST, type Config } from './config';
 import type { AppContext } from './context';
 import { detectComposeCli, type ComposeCli } from './compose/cli';
 import { openDatabase, type Db } from './db/database';
-import { AuditRepo } from './db/audit-repo';
-import { NotificationsRepo } from './db/notifications-repo';
-import { SettingsImportRepo } from './db/settings-import-repo';
 import { StatsHistoryRepo } from './db/stats-history-repo';
-import { TemplatesRepo } from './db/templates-repo';
-import { VariablesRepo } from './db/variables-repo';
-import { EnvironmentsRepo } from './db/environments-repo';
 import { createEngine } from './docker/dockerode-engine';
 import type { Engine } from './docker/engine';
 import { EngineStatus } from './docker/engine-status';
@@ -24,7 +18,8 @@ import type { AppLogsService } from './services/logs/app-logs';
 import type { ProjectLogsService } from './services/logs/project-logs';
 import { createHost } from './services/host';
 import type { HostService } from './services/host/host';
-import { MetricsService } from './services/stats/metrics';
+import { createMetrics } from './services/stats';
+import type { MetricsService } from './services/stats/metrics';
 import type { StatsHistory } from './services/stats/stats-history';
 import type { AppUpdateService } from './services/apps/apps-update';
 import { createAuthService, type AuthService } from './services/auth';
@@ -32,17 +27,17 @@ import { createAutoUpdate } from './services/auto-update';
 import type { AutoUpdateService } from './services/auto-update/auto-update';
 import { createBatch } from './services/batch';
 import type { BatchService } from './services/batch/batch';
-import { AuditService } from './services/audit/audit';
+import { createAudit } from './services/audit';
+import type { AuditService } from './services/audit/audit';
 import { createDeploy } from './services/deploy';
 import type { DeployService } from './services/deploy/deploy';
-import { EnvironmentScopes } from './services/environments/environment-scopes';
+import { createEnvironments } from './services/environments';
+import type { EnvironmentScopes } from './services/environments/environment-scopes';
 import { createEventHistory } from './services/events';
 import type { EventHistory } from './services/events/event-history';
-import { ChannelsService, composeFailureNotifier, NotificationService } from './services/notifications';
+import { composeFailureNotifier, createNotifications, type NotificationService } from './services/notifications';
 import { loadSigningKey } from './services/auth/tokens';
-import { EnvironmentsService } from './services/environments/environments';
-import { environmentContext } from './services/environments/scope-context';
-import { deriveKey, open, seal } from './lib/secret-box';
+import type { EnvironmentsService } from './services/environments/environments';
 import { createImages } from './services/images';
 import type { ImagesService } from './services/images/images';
 import { createNetworks } from './services/networks';
@@ -54,20 +49,25 @@ import type { ProjectPlanService } from './services/projects/project-plan';
 import type { ProjectEnvService } from './services/projects/project-env';
 import { createPrune } from './services/prune';
 import type { PruneService } from './services/prune/prune';
-import { SelfUpdateService } from './services/self-update/self-update';
-import { ServerInfoService } from './services/settings/server-info';
-import { SettingsExportService } from './services/settings/settings-export';
+import { createSelfUpdate } from './services/self-update';
+import type { SelfUpdateService } from './services/self-update/self-update';
+import { createSettings } from './services/settings';
+import type { ServerInfoService } from './services/settings/server-info';
+import type { SettingsExportService } from './services/settings/settings-export';
 import { createSwarm } from './services/swarm';
 import type { SwarmClusterService } from './services/swarm/swarm';
 import type { SwarmObjectsService } from './services/swarm/swarm-objects';
 import type { SwarmServicesService } from './services/swarm/swarm-services';
 import type { SwarmStacksService } from './services/swarm/swarm-stacks';
-import { TemplatesService } from './services/templates/templates';
+import { createTemplates } from './services/templates';
+import type { TemplatesService } from './services/templates/templates';
 import { createTerminals } from './services/terminal';
 import type { TerminalService } from './services/terminal/terminal';
 import type { TerminalSessions } from './services/terminal/terminal-sessions';
-import { StreamRegistry } from './services/streams/registry';
-import { VariablesService } from './services/variables/variables';
+import { createStreams } from './services/streams';
+import type { StreamRegistry } from './services/streams/registry';
+import { createVariables } from './services/variables';
+import type { VariablesService } from './services/variables/variables';
 import { createVolumes } from './services/volumes';
 import type { VolumesService } from './services/volumes/volumes';
 import { readBerthVersion } from './version';
@@ -203,71 +203,41 @@ export async function buildServices(
       });
     } else ctx.compose = detection;
 
-    const templatesRepo = new TemplatesRepo(db);
-    const variablesRepo = new VariablesRepo(db);
-    const variables = new VariablesService(variablesRepo);
+    const variables = createVariables(ctx);
 
     const historyRepo = new StatsHistoryRepo(config.dataDir);
     closers.push(() => historyRepo.close());
-    const audit = new AuditService(new AuditRepo(db), config.auditRetentionMs, log);
+    const audit = createAudit(ctx);
     closers.push(() => audit.close());
-    const streams = new StreamRegistry({ maxPerUser: config.streamsMaxPerUser, maxTotal: config.streamsMaxTotal });
+    const streams = createStreams(ctx);
     const auth = await createAuthService(ctx, streams);
     // The auth service made the signing key on a first start; this reads it back.
     const signingKey = loadSigningKey(config.dataDir, config.secretKey, log);
-    const secretsKey = deriveKey(signingKey, 'notification-channels');
-    const notificationsRepo = new NotificationsRepo(db);
-    const notifications = new NotificationService(
-      notificationsRepo,
-      new ChannelsService(notificationsRepo, secretsKey),
-      config.notifyRetryDelaysMs,
-      log,
-    );
+    const notifications = createNotifications(ctx, signingKey);
     closers.push(() => notifications.close());
-    // Environment secrets are sealed under a key of their own, derived from the signing key.
-    const environmentsKey = deriveKey(signingKey, 'environments');
-    const box = {
-      seal: (plain: string) => seal(environmentsKey, plain),
-      open: (sealed: string) => open(environmentsKey, sealed),
-    };
     const terminals = createTerminals(log, {
       maxPerUser: config.terminalMaxSessionsPerUser,
       idleMs: config.terminalIdleMs,
     });
     const shared: ScopeShared = { variables, notifications, audit, historyRepo, terminals };
-    const environments: EnvironmentScopes<EngineScope> = new EnvironmentScopes<EngineScope>((id) => {
-      if (id === LOCAL_ENVIRONMENT) return buildScope(id, ctx, shared);
-      const parts = environmentsAdmin.connectionParts(id);
-      if (!parts) return null;
-      const env = environmentContext(ctx, id, parts, (key) => environmentsAdmin.rememberHostKey(id, key));
-      const scope = buildScope(id, env.ctx, shared);
-      return {
-        ...scope,
-        close: async () => {
-          await scope.close();
-          env.close();
-        },
-      };
-    });
-    const environmentsAdmin = new EnvironmentsService(ctx, new EnvironmentsRepo(db), box, environments);
+    const { scopes: environments, admin: environmentsAdmin } = createEnvironments(ctx, signingKey, (id, envCtx) =>
+      buildScope(id, envCtx, shared),
+    );
     closers.push(() => environments.closeAll());
     environments.get(LOCAL_ENVIRONMENT);
     environmentsAdmin.watchAll();
-    const metrics = new MetricsService(() => ({ ...environments.local, docker: environments.local.ctx.docker }));
+    const metrics = createMetrics(() => ({ ...environments.local, docker: environments.local.ctx.docker }));
     closers.push(() => metrics.close());
 
+    const { serverInfo, settings } = createSettings(ctx, () => environments.local.hub.source);
     const services: Services = {
-      serverInfo: new ServerInfoService(ctx, () => environments.local.hub.source),
+      serverInfo,
       auth,
       streams,
       variables,
-      templates: new TemplatesService(templatesRepo, {
-        allowLoopback: config.templateFetchAllowLoopback,
-        fetchTimeoutMs: config.templateFetchTimeoutMs,
-        userAgent: `Berth/${ctx.version}`,
-      }),
-      settings: new SettingsExportService(templatesRepo, variablesRepo, new SettingsImportRepo(db)),
-      selfUpdate: new SelfUpdateService(ctx),
+      templates: createTemplates(ctx),
+      settings,
+      selfUpdate: createSelfUpdate(ctx),
       audit,
       notifications,
       metrics,

@@ -1,16 +1,31 @@
 import type { Delivery, NotifyEvent, Rule, RuleBody, RulePatch } from '@berth/contract';
 import type { FastifyBaseLogger } from 'fastify';
-import type { NotificationsRepo } from '../../db/notifications-repo';
+import type { Uses } from '../../context';
+import { NotificationsRepo } from '../../db/notifications-repo';
 import type { EngineStatus } from '../../docker/engine-status';
 import { NotFoundError, ValidationError } from '../../errors';
+import { deriveKey } from '../../lib/secret-box';
 import type { EventHistory } from '../events/event-history';
 import type { ComposeFailure } from '../projects/projects-actions';
-import type { ChannelsService } from './channels';
+import { ChannelsService } from './channels';
 import { send, type Notification } from './senders';
 import { containerWatcher, engineWatcher, type Candidate } from './watch';
 
 export type { Notification } from './senders';
 export { ChannelsService } from './channels';
+
+/**
+ * Notification channels, rules and deliveries; close it to stop the retries. Channel secrets are
+ * sealed under a key of their own, derived from the signing key.
+ */
+export function createNotifications(
+  ctx: Uses<'db' | 'log', 'notifyRetryDelaysMs'>,
+  signingKey: Uint8Array,
+): NotificationService {
+  const repo = new NotificationsRepo(ctx.db);
+  const secretsKey = deriveKey(signingKey, 'notification-channels');
+  return new NotificationService(repo, new ChannelsService(repo, secretsKey), ctx.config.notifyRetryDelaysMs, ctx.log);
+}
 
 /** What ProjectActionsService calls when a compose action fails on environment `environment`. */
 export function composeFailureNotifier(notifications: NotificationService, environment: string) {

@@ -28,10 +28,50 @@ export function seesEnvValues(role: Role): boolean {
  */
 type RouteAccess = { open: true; role?: undefined } | { open?: false; role: Role };
 
+/**
+ * Where a route acts. `environment`: on one engine (its apps, projects, resources, swarm,
+ * events, host); the server serves it under `/api/environments/{env}/…` for every environment and
+ * at its own path for `local`. `global`: on Berth itself (users, settings, templates, the
+ * environments' list...), at its own path only.
+ */
+export const ROUTE_SCOPES = ['environment', 'global'] as const;
+export type RouteScope = (typeof ROUTE_SCOPES)[number];
+
+/** The API reference's groups, one per domain: each route names one. */
+export const API_TAGS = {
+  apps: 'Containers: list, inspect, actions, deploy, update, stats',
+  logs: 'Log search and downloads of apps and projects',
+  projects: 'Compose projects: files, actions, activity',
+  images: 'Images of an environment',
+  volumes: 'Volumes of an environment',
+  networks: 'Networks of an environment',
+  prune: 'Removing unused engine objects',
+  swarm: 'Swarm cluster, services, stacks, configs and secrets',
+  events: 'Engine events, kept and live',
+  host: 'The host of an environment, and metrics',
+  terminal: 'Shells in running containers',
+  'auto-update': 'Scheduled app and project updates',
+  templates: 'Template catalogues',
+  variables: 'Template variables',
+  settings: 'Berth settings, export and import',
+  environments: 'Engines Berth manages',
+  notifications: 'Notification channels and rules',
+  audit: 'The audit log',
+  auth: 'Sign-in, tokens, API keys, two-factor',
+  users: 'User accounts and roles',
+  health: 'Liveness and engine status',
+} as const;
+export type ApiTag = keyof typeof API_TAGS;
+
 /** One endpoint of Berth's public API: the server registers it, the web app calls it. */
 export type RouteDef = RouteAccess & {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** The spec's path (for an environment route: the path that acts on `local`). */
   path: string;
+  /** Required: where the route acts (see RouteScope). */
+  scope: RouteScope;
+  /** Its group in the API reference. */
+  tag: ApiTag;
   summary: string;
   /**
    * Other methods the server also accepts at this path. The spec documents some
@@ -40,6 +80,8 @@ export type RouteDef = RouteAccess & {
   alsoMethods?: readonly ('GET' | 'POST' | 'DELETE')[];
   /** Recorded in the audit log though it is a plain GET (the spec's sign-out calls). */
   audited?: boolean;
+  /** The answer is `{results: [{name, status}…]}`, one per item: the audit log records each item. */
+  batch?: boolean;
   params?: z.ZodType;
   querystring?: z.ZodType;
   body?: z.ZodType;
@@ -49,6 +91,9 @@ export type RouteDef = RouteAccess & {
 export function defineRoute<const T extends RouteDef>(def: T): T {
   return def;
 }
+
+/** A route that acts on one environment. */
+export type EnvironmentRouteDef = RouteDef & { scope: 'environment' };
 
 export type RouteResponse<T extends RouteDef> = z.output<T['response']>;
 
@@ -70,20 +115,12 @@ export const EnvironmentId = z
   );
 export const LOCAL_ENVIRONMENT = 'local';
 
-/**
- * Engine-backed paths. Each also exists under `/api/environments/{env}/…` and acts on that
- * environment; the spec's own path acts on `local`.
- */
-const ENVIRONMENT_SCOPED = /^\/api\/(?:apps|compose|resources|settings\/prune|swarm|events|host)(?:\/|$)/;
-
-export const isEnvironmentScoped = (path: string): boolean => ENVIRONMENT_SCOPED.test(path);
-
-/** The contract path of a scoped route under `/api/environments/{env}` (placeholder kept). */
+/** The contract path of an environment route under `/api/environments/{env}` (placeholder kept). */
 export const scopedContractPath = (path: string): string => `/api/environments/{env}${path.slice('/api'.length)}`;
 
-/** A concrete URL for an environment: scoped paths of any environment but `local` move under it. */
+/** A concrete URL of an environment route for `env` (the spec's own path for `local`). */
 export function environmentPath(path: string, env: string): string {
-  if (env === LOCAL_ENVIRONMENT || !isEnvironmentScoped(path)) return path;
+  if (env === LOCAL_ENVIRONMENT) return path;
   return `/api/environments/${encodeURIComponent(env)}${path.slice('/api'.length)}`;
 }
 

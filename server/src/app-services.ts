@@ -83,8 +83,8 @@ export interface AppDeps {
 
 /**
  * The engine-backed services of one environment (an engine plus its compose folder and CLI
- * settings): built once per environment by buildScope, reached by handlers through
- * `services.scope(req)`.
+ * settings): built once per environment by buildScope, reached by an environment route's handler
+ * as `req.scope` (lib/route.ts).
  */
 export interface EngineScope {
   /** The environment's id (`local` for the engine Berth was started with). */
@@ -151,8 +151,6 @@ export interface Services {
   environmentsAdmin: EnvironmentsService;
   /** Every environment's engine-backed services, built on first use. */
   environments: EnvironmentScopes<EngineScope>;
-  /** The engine-backed services of the request's environment (`/api/environments/{env}/…`, else `local`); 404 for an unknown one. */
-  scope(req: { params: unknown }): EngineScope;
 }
 
 export interface BuiltServices {
@@ -244,19 +242,12 @@ export async function buildServices(
       terminals: terminals.sessions,
       environmentsAdmin,
       environments,
-      scope: (req) => environments.get(environmentOf(req)),
     };
     return { ctx, services, close };
   } catch (err) {
     await close();
     throw err;
   }
-}
-
-/** The environment a request names in its path, else `local`. */
-function environmentOf(req: { params: unknown }): string {
-  const params = req.params as { env?: unknown } | undefined;
-  return typeof params?.env === 'string' ? params.env : LOCAL_ENVIRONMENT;
 }
 
 /**

@@ -33,9 +33,7 @@ import { notificationsRoutes } from './routes/notifications';
 import { hostRoutes } from './routes/host';
 import { terminalRoutes } from './routes/terminal';
 import { environmentsRoutes } from './routes/environments';
-
-/** Calls that read the compose CLI (projects, Settings > Info) wait for its detection at start. */
-const USES_COMPOSE = /^\/api\/(?:environments\/[^/]+\/)?(?:compose|settings\/info)(?:[/?]|$)/;
+import { collectEnvironmentRoutes, registerEnvironmentRoutes } from './lib/route';
 
 export type { AppDeps } from './app-services';
 
@@ -90,8 +88,9 @@ export async function buildApp(
 
   await app.register(fastifyCookie);
   await registerWebSockets(app, services.streams);
+  // Calls that may run the compose CLI (their routes say so) wait for its detection at start.
   app.addHook('preHandler', async (req) => {
-    if (ctx.composeReady && USES_COMPOSE.test(req.url)) await ctx.composeReady;
+    if (ctx.composeReady && req.routeOptions.config.usesCompose === true) await ctx.composeReady;
   });
   registerErrorHandler(app);
   registerSecurityHeaders(app);
@@ -99,26 +98,28 @@ export async function buildApp(
   registerAuth(app, ctx, services.auth);
   registerAudit(app, services.audit);
   await registerOpenApi(app, ctx.version);
+  collectEnvironmentRoutes(app);
 
   healthRoutes(app, services);
   settingsRoutes(app, services);
-  appsRoutes(app, services);
+  appsRoutes(app);
   templatesRoutes(app, services);
-  deployRoutes(app, services);
+  deployRoutes(app);
   variablesRoutes(app, services);
-  resourceRoutes(app, services);
-  pruneRoutes(app, services);
+  resourceRoutes(app);
+  pruneRoutes(app);
   composeRoutes(app, services);
   autoUpdateRoutes(app, services);
   swarmRoutes(app, services);
   hostRoutes(app, services);
   terminalRoutes(app, services);
   authRoutes(app, services);
-  eventsRoutes(app, services);
+  eventsRoutes(app);
   auditRoutes(app, services);
   notificationsRoutes(app, services);
   usersRoutes(app, services);
   environmentsRoutes(app, services);
+  await registerEnvironmentRoutes(app, (env) => services.environments.get(env));
 
   await registerStaticWeb(app, config.webDist);
   // The first engine check runs in the background too; a health call checks for itself.

@@ -26,9 +26,9 @@ const CONTRACT: { name: string; def: RouteDef }[] = Object.entries(contract)
   .flatMap(([api, routes]) =>
     Object.entries(routes as Record<string, RouteDef>).map(([name, def]) => ({ name: `${api}.${name}`, def })),
   );
-/** ...and the copy of each engine-backed route under /api/environments/local/…, which must ask the same role. */
+/** ...and the copy of each environment route under /api/environments/local/…, which must ask the same role. */
 const ROUTES = CONTRACT.flatMap((r) =>
-  contract.isEnvironmentScoped(r.def.path)
+  r.def.scope === 'environment'
     ? [
         r,
         {

@@ -40,6 +40,8 @@ export const auditApi = {
   list: defineRoute({
     method: 'GET',
     path: '/api/audit',
+    scope: 'global',
+    tag: 'audit',
     role: 'viewer',
     summary: 'Audit log of state-changing calls, newest first (kept for AUDIT_RETENTION_DAYS; read-only)',
     querystring: AuditQuery,
@@ -48,6 +50,8 @@ export const auditApi = {
   export: defineRoute({
     method: 'GET',
     path: '/api/audit/export',
+    scope: 'global',
+    tag: 'audit',
     role: 'viewer',
     summary: 'The audit log (same filters) as a CSV or JSON download',
     querystring: AuditExportQuery,

@@ -93,6 +93,8 @@ export const autoUpdateApi = {
   get: defineRoute({
     method: 'GET',
     path: '/api/settings/auto-update',
+    scope: 'global',
+    tag: 'auto-update',
     summary: 'The global auto-update policy and when it runs next',
     role: 'viewer',
     response: AutoUpdateSettings,
@@ -100,6 +102,8 @@ export const autoUpdateApi = {
   put: defineRoute({
     method: 'PUT',
     path: '/api/settings/auto-update',
+    scope: 'global',
+    tag: 'auto-update',
     summary: 'Set the global auto-update policy',
     role: 'admin',
     body: AutoUpdatePolicy,
@@ -108,6 +112,8 @@ export const autoUpdateApi = {
   run: defineRoute({
     method: 'POST',
     path: '/api/settings/auto-update/run',
+    scope: 'global',
+    tag: 'auto-update',
     summary:
       'Start a run over every app with auto-update enabled now; answers its id (the run goes on in the background)',
     role: 'operator',
@@ -116,6 +122,8 @@ export const autoUpdateApi = {
   runs: defineRoute({
     method: 'GET',
     path: '/api/settings/auto-update/runs',
+    scope: 'global',
+    tag: 'auto-update',
     summary: 'The last 50 runs, newest first',
     role: 'viewer',
     response: z.array(AutoUpdateRun),
@@ -123,6 +131,8 @@ export const autoUpdateApi = {
   runById: defineRoute({
     method: 'GET',
     path: '/api/settings/auto-update/runs/{id}',
+    scope: 'global',
+    tag: 'auto-update',
     summary: 'One run with its results',
     role: 'viewer',
     params: RunIdParams,
@@ -131,6 +141,8 @@ export const autoUpdateApi = {
   app: defineRoute({
     method: 'GET',
     path: '/api/apps/{name}/auto-update',
+    scope: 'environment',
+    tag: 'auto-update',
     summary: "An app's auto-update override, the effective policy and its last result",
     role: 'viewer',
     params: AppNameParams,
@@ -139,6 +151,8 @@ export const autoUpdateApi = {
   putApp: defineRoute({
     method: 'PUT',
     path: '/api/apps/{name}/auto-update',
+    scope: 'environment',
+    tag: 'auto-update',
     summary: "Set an app's auto-update override (null fields follow the global policy)",
     role: 'operator',
     params: AppNameParams,
@@ -148,6 +162,8 @@ export const autoUpdateApi = {
   project: defineRoute({
     method: 'GET',
     path: '/api/compose/{name}/auto-update',
+    scope: 'environment',
+    tag: 'auto-update',
     summary: "A compose project's auto-update override, each service's effective policy and the last results",
     role: 'viewer',
     params: ProjectNameParams,
@@ -156,6 +172,8 @@ export const autoUpdateApi = {
   putProject: defineRoute({
     method: 'PUT',
     path: '/api/compose/{name}/auto-update',
+    scope: 'environment',
+    tag: 'auto-update',
     summary: "Set a compose project's auto-update override (null fields follow the global policy)",
     role: 'operator',
     params: ProjectNameParams,
@@ -165,6 +183,8 @@ export const autoUpdateApi = {
   nextRun: defineRoute({
     method: 'GET',
     path: '/api/settings/auto-update/next-run',
+    scope: 'global',
+    tag: 'auto-update',
     summary: "When a schedule would fire next, in the server's time zone (a 400 when croner cannot read it)",
     role: 'viewer',
     querystring: ScheduleQuery,

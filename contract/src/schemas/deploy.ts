@@ -270,6 +270,8 @@ export const deployApi = {
     method: 'POST',
     role: 'operator',
     path: '/api/apps/deploy',
+    scope: 'environment',
+    tag: 'apps',
     summary:
       'Create and start an app; with edit=true replace the app `id` safely (old one kept until the new one runs)',
     body: DeployBody,

@@ -127,6 +127,8 @@ export const environmentApi = {
   list: defineRoute({
     method: 'GET',
     path: '/api/environments',
+    scope: 'global',
+    tag: 'environments',
     summary: 'Every environment with its engine status',
     role: 'viewer',
     response: z.array(Environment),
@@ -134,6 +136,8 @@ export const environmentApi = {
   create: defineRoute({
     method: 'POST',
     path: '/api/environments',
+    scope: 'global',
+    tag: 'environments',
     summary: 'Add an environment (its engine is tried first)',
     role: 'admin',
     body: NewEnvironmentBody,
@@ -142,6 +146,8 @@ export const environmentApi = {
   get: defineRoute({
     method: 'GET',
     path: '/api/environments/{env}',
+    scope: 'global',
+    tag: 'environments',
     summary: 'One environment with its status',
     role: 'viewer',
     params: EnvironmentParams,
@@ -150,6 +156,8 @@ export const environmentApi = {
   update: defineRoute({
     method: 'PATCH',
     path: '/api/environments/{env}',
+    scope: 'global',
+    tag: 'environments',
     summary: 'Rename an environment or change how it is reached',
     role: 'admin',
     params: EnvironmentParams,
@@ -159,6 +167,8 @@ export const environmentApi = {
   remove: defineRoute({
     method: 'DELETE',
     path: '/api/environments/{env}',
+    scope: 'global',
+    tag: 'environments',
     summary: 'Remove an environment (its engine is left alone)',
     role: 'admin',
     params: EnvironmentParams,
@@ -167,6 +177,8 @@ export const environmentApi = {
   test: defineRoute({
     method: 'POST',
     path: '/api/environments/{env}/test',
+    scope: 'global',
+    tag: 'environments',
     summary: "Check the environment's engine now",
     role: 'operator',
     params: EnvironmentParams,

@@ -48,6 +48,8 @@ export const eventsApi = {
   list: defineRoute({
     method: 'GET',
     path: '/api/events',
+    scope: 'environment',
+    tag: 'events',
     role: 'viewer',
     summary: 'Engine event history, newest first (kept for EVENTS_RETENTION_DAYS)',
     querystring: EventsQuery,
@@ -56,6 +58,8 @@ export const eventsApi = {
   stream: defineRoute({
     method: 'GET',
     path: '/api/events/stream',
+    scope: 'environment',
+    tag: 'events',
     role: 'viewer',
     summary:
       "SSE: 'update' = one EngineEventRecord as it happens; with `since`, the kept ones from then first (oldest first)",

@@ -27,6 +27,8 @@ export const healthApi = {
   get: defineRoute({
     method: 'GET',
     path: '/api/health',
+    scope: 'global',
+    tag: 'health',
     summary: 'Whether the engine is reachable and the compose CLI found',
     open: true,
     response: Health,

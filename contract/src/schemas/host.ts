@@ -29,6 +29,8 @@ export const hostApi = {
   get: defineRoute({
     method: 'GET',
     path: '/api/host',
+    scope: 'environment',
+    tag: 'host',
     role: 'viewer',
     summary: 'Host CPU, memory, disk of the engine data root, container/image/volume counts, engine version',
     response: HostOverview,
@@ -36,6 +38,8 @@ export const hostApi = {
   stream: defineRoute({
     method: 'GET',
     path: '/api/host/stream',
+    scope: 'environment',
+    tag: 'host',
     role: 'viewer',
     summary: "SSE: 'update' = a HostOverview every 2 seconds",
     response: EventStream,
@@ -47,6 +51,8 @@ export const metricsApi = {
   get: defineRoute({
     method: 'GET',
     path: '/metrics',
+    scope: 'global',
+    tag: 'host',
     role: 'viewer',
     summary:
       "Prometheus metrics: per-app CPU, memory, restarts and running state, the host's figures, Berth's own process; send an API key as a Bearer token",

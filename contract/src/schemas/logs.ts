@@ -85,6 +85,8 @@ export const logsApi = {
   appDownload: defineRoute({
     method: 'GET',
     path: '/api/apps/{name}/logs/download',
+    scope: 'environment',
+    tag: 'logs',
     summary:
       'The app log (stdout and stderr) as a text attachment, streamed; since/until/timestamps as for the log stream',
     role: 'viewer',
@@ -95,6 +97,8 @@ export const logsApi = {
   appSearch: defineRoute({
     method: 'GET',
     path: '/api/apps/{name}/logs/search',
+    scope: 'environment',
+    tag: 'logs',
     summary:
       'Lines of the app log matching q (plain or regex=1; case=1 for case-sensitive) between since and until, with their times',
     role: 'viewer',
@@ -105,6 +109,8 @@ export const logsApi = {
   project: defineRoute({
     method: 'GET',
     path: '/api/compose/{name}/logs',
+    scope: 'environment',
+    tag: 'logs',
     summary:
       "SSE: 'lines' = LogEntry[] of every container of the project (with service and container), in time order; follows containers started later",
     role: 'viewer',
@@ -115,6 +121,8 @@ export const logsApi = {
   projectDownload: defineRoute({
     method: 'GET',
     path: '/api/compose/{name}/logs/download',
+    scope: 'environment',
+    tag: 'logs',
     summary:
       'Every container log of the project merged in time order, each line prefixed with its service, as a text attachment',
     role: 'viewer',

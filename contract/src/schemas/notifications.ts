@@ -186,6 +186,8 @@ export const notificationsApi = {
   channels: defineRoute({
     method: 'GET',
     path: '/api/notifications/channels',
+    scope: 'global',
+    tag: 'notifications',
     summary: 'Notification channels (secrets never shown)',
     role: 'viewer',
     response: z.array(Channel),
@@ -193,6 +195,8 @@ export const notificationsApi = {
   addChannel: defineRoute({
     method: 'POST',
     path: '/api/notifications/channels',
+    scope: 'global',
+    tag: 'notifications',
     summary: 'Add a notification channel',
     role: 'admin',
     body: ChannelBody,
@@ -201,6 +205,8 @@ export const notificationsApi = {
   editChannel: defineRoute({
     method: 'PATCH',
     path: '/api/notifications/channels/{id}',
+    scope: 'global',
+    tag: 'notifications',
     summary: 'Change a notification channel (secrets: left out = kept, null = cleared)',
     role: 'admin',
     params: IdParams,
@@ -210,6 +216,8 @@ export const notificationsApi = {
   removeChannel: defineRoute({
     method: 'DELETE',
     path: '/api/notifications/channels/{id}',
+    scope: 'global',
+    tag: 'notifications',
     summary: 'Remove a notification channel',
     role: 'admin',
     params: IdParams,
@@ -218,6 +226,8 @@ export const notificationsApi = {
   testChannel: defineRoute({
     method: 'POST',
     path: '/api/notifications/channels/{id}/test',
+    scope: 'global',
+    tag: 'notifications',
     summary: 'Send a test message through a channel (once, now; the answer says whether it arrived)',
     role: 'admin',
     params: IdParams,
@@ -226,6 +236,8 @@ export const notificationsApi = {
   rules: defineRoute({
     method: 'GET',
     path: '/api/notifications/rules',
+    scope: 'global',
+    tag: 'notifications',
     summary: 'Notification rules',
     role: 'viewer',
     response: z.array(Rule),
@@ -233,6 +245,8 @@ export const notificationsApi = {
   addRule: defineRoute({
     method: 'POST',
     path: '/api/notifications/rules',
+    scope: 'global',
+    tag: 'notifications',
     summary: 'Add a notification rule',
     role: 'admin',
     body: RuleBody,
@@ -241,6 +255,8 @@ export const notificationsApi = {
   editRule: defineRoute({
     method: 'PATCH',
     path: '/api/notifications/rules/{id}',
+    scope: 'global',
+    tag: 'notifications',
     summary: 'Change a notification rule',
     role: 'admin',
     params: IdParams,
@@ -250,6 +266,8 @@ export const notificationsApi = {
   removeRule: defineRoute({
     method: 'DELETE',
     path: '/api/notifications/rules/{id}',
+    scope: 'global',
+    tag: 'notifications',
     summary: 'Remove a notification rule',
     role: 'admin',
     params: IdParams,
@@ -258,6 +276,8 @@ export const notificationsApi = {
   history: defineRoute({
     method: 'GET',
     path: '/api/notifications/history',
+    scope: 'global',
+    tag: 'notifications',
     summary: 'Recent notification deliveries, newest first, with their errors',
     role: 'viewer',
     querystring: HistoryQuery,

@@ -57,6 +57,8 @@ export const pruneApi = {
     method: 'GET',
     role: 'admin',
     path: '/api/settings/prune/{resource}/preview',
+    scope: 'environment',
+    tag: 'prune',
     summary:
       'What a prune of this kind would remove now (same rules and label filter as the prune) and the space it would free; changes nothing',
     params: PruneParams,
@@ -67,6 +69,8 @@ export const pruneApi = {
     method: 'POST',
     role: 'admin',
     path: '/api/settings/prune/{resource}',
+    scope: 'environment',
+    tag: 'prune',
     summary:
       'Remove unused things: images = dangling images (untagged, unused); networks = user networks with no running container attached (the engine rule); ' +
       'volumes = every volume no container uses (named and anonymous); containers = every stopped container',

@@ -279,6 +279,8 @@ export const swarmApi = {
   info: defineRoute({
     method: 'GET',
     path: '/api/swarm',
+    scope: 'environment',
+    tag: 'swarm',
     role: 'viewer',
     summary: 'The swarm this engine manages (409 not_in_swarm when the engine is no swarm manager)',
     response: SwarmSummary,
@@ -286,6 +288,8 @@ export const swarmApi = {
   nodes: defineRoute({
     method: 'GET',
     path: '/api/swarm/nodes',
+    scope: 'environment',
+    tag: 'swarm',
     role: 'viewer',
     summary: 'The swarm nodes',
     response: z.array(SwarmNode),
@@ -293,6 +297,8 @@ export const swarmApi = {
   updateNode: defineRoute({
     method: 'POST',
     path: '/api/swarm/nodes/{id}',
+    scope: 'environment',
+    tag: 'swarm',
     role: 'operator',
     summary: "Change a node's availability, role or labels; returns the node",
     params: RefParams,
@@ -302,6 +308,8 @@ export const swarmApi = {
   services: defineRoute({
     method: 'GET',
     path: '/api/swarm/services',
+    scope: 'environment',
+    tag: 'swarm',
     role: 'viewer',
     summary: 'The swarm services with running/desired replicas',
     response: z.array(SwarmService),
@@ -309,6 +317,8 @@ export const swarmApi = {
   service: defineRoute({
     method: 'GET',
     path: '/api/swarm/services/{id}',
+    scope: 'environment',
+    tag: 'swarm',
     role: 'viewer',
     summary: 'One service (by name or id)',
     params: RefParams,
@@ -317,6 +327,8 @@ export const swarmApi = {
   createService: defineRoute({
     method: 'POST',
     path: '/api/swarm/services',
+    scope: 'environment',
+    tag: 'swarm',
     role: 'operator',
     summary: 'Create a service from the form; returns it',
     body: ServiceCreateBody,
@@ -325,6 +337,8 @@ export const swarmApi = {
   updateService: defineRoute({
     method: 'POST',
     path: '/api/swarm/services/{id}',
+    scope: 'environment',
+    tag: 'swarm',
     role: 'operator',
     summary:
       'Change a service (scale, image, env…) at the version it was read at (409 when it changed meanwhile); returns it',
@@ -335,6 +349,8 @@ export const swarmApi = {
   rollbackService: defineRoute({
     method: 'POST',
     path: '/api/swarm/services/{id}/rollback',
+    scope: 'environment',
+    tag: 'swarm',
     role: 'operator',
     summary: 'Roll a service back to its previous spec; returns it',
     params: RefParams,
@@ -343,6 +359,8 @@ export const swarmApi = {
   removeService: defineRoute({
     method: 'DELETE',
     path: '/api/swarm/services/{id}',
+    scope: 'environment',
+    tag: 'swarm',
     role: 'operator',
     summary: 'Remove a service',
     params: RefParams,
@@ -351,6 +369,8 @@ export const swarmApi = {
   tasks: defineRoute({
     method: 'GET',
     path: '/api/swarm/services/{id}/tasks',
+    scope: 'environment',
+    tag: 'swarm',
     role: 'viewer',
     summary: "A service's tasks, newest first",
     params: RefParams,
@@ -359,6 +379,8 @@ export const swarmApi = {
   logs: defineRoute({
     method: 'GET',
     path: '/api/swarm/services/{id}/logs',
+    scope: 'environment',
+    tag: 'swarm',
     role: 'viewer',
     summary:
       "SSE: 'update' = one log line of any of the service's tasks (the last 500 first, then new ones). As app logs: tail, since, until, timestamps, " +
@@ -370,6 +392,8 @@ export const swarmApi = {
   stacks: defineRoute({
     method: 'GET',
     path: '/api/swarm/stacks',
+    scope: 'environment',
+    tag: 'swarm',
     role: 'viewer',
     summary: 'Stacks (services grouped by com.docker.stack.namespace)',
     response: z.array(SwarmStack),
@@ -377,6 +401,8 @@ export const swarmApi = {
   stack: defineRoute({
     method: 'GET',
     path: '/api/swarm/stacks/{name}',
+    scope: 'environment',
+    tag: 'swarm',
     role: 'viewer',
     summary: 'One stack with its file and services',
     params: StackParams,
@@ -385,6 +411,8 @@ export const swarmApi = {
   deployStack: defineRoute({
     method: 'POST',
     path: '/api/swarm/stacks',
+    scope: 'environment',
+    tag: 'swarm',
     role: 'operator',
     summary: 'Validate, store and deploy a compose file as a stack (docker stack deploy)',
     body: StackDeployBody,
@@ -393,6 +421,8 @@ export const swarmApi = {
   redeployStack: defineRoute({
     method: 'POST',
     path: '/api/swarm/stacks/{name}',
+    scope: 'environment',
+    tag: 'swarm',
     role: 'operator',
     summary: "Deploy a stack's edited file",
     params: StackParams,
@@ -402,6 +432,8 @@ export const swarmApi = {
   stackFromTemplate: defineRoute({
     method: 'POST',
     path: '/api/swarm/stacks/from-template',
+    scope: 'environment',
+    tag: 'swarm',
     role: 'operator',
     summary:
       'Create a stack from a stack template (file fetched, values filled in, validated and stored, not deployed); returns it',
@@ -411,6 +443,8 @@ export const swarmApi = {
   stackStream: defineRoute({
     method: 'GET',
     path: '/api/swarm/stacks/{name}/stream',
+    scope: 'environment',
+    tag: 'swarm',
     role: 'viewer',
     summary:
       "Live output of the stack's running deploy or removal, else the last one's (SSE: state, output, end; as compose actions)",
@@ -420,6 +454,8 @@ export const swarmApi = {
   removeStack: defineRoute({
     method: 'DELETE',
     path: '/api/swarm/stacks/{name}',
+    scope: 'environment',
+    tag: 'swarm',
     role: 'operator',
     summary: 'Remove a stack (its services, networks, configs and secrets) and its file',
     params: StackParams,
@@ -428,6 +464,8 @@ export const swarmApi = {
   configs: defineRoute({
     method: 'GET',
     path: '/api/swarm/configs',
+    scope: 'environment',
+    tag: 'swarm',
     role: 'viewer',
     summary: 'Swarm configs',
     response: z.array(SwarmObject),
@@ -435,6 +473,8 @@ export const swarmApi = {
   createConfig: defineRoute({
     method: 'POST',
     path: '/api/swarm/configs',
+    scope: 'environment',
+    tag: 'swarm',
     role: 'operator',
     summary: 'Create a config; returns the list',
     body: SwarmObjectCreateBody,
@@ -443,6 +483,8 @@ export const swarmApi = {
   removeConfig: defineRoute({
     method: 'DELETE',
     path: '/api/swarm/configs/{id}',
+    scope: 'environment',
+    tag: 'swarm',
     role: 'operator',
     summary: 'Remove a config (409 while a service uses it); returns the list',
     params: RefParams,
@@ -451,6 +493,8 @@ export const swarmApi = {
   secrets: defineRoute({
     method: 'GET',
     path: '/api/swarm/secrets',
+    scope: 'environment',
+    tag: 'swarm',
     role: 'viewer',
     summary: 'Swarm secrets (values are never returned)',
     response: z.array(SwarmObject),
@@ -458,6 +502,8 @@ export const swarmApi = {
   createSecret: defineRoute({
     method: 'POST',
     path: '/api/swarm/secrets',
+    scope: 'environment',
+    tag: 'swarm',
     role: 'operator',
     summary: 'Create a secret (write-only); returns the list',
     body: SwarmObjectCreateBody,
@@ -466,6 +512,8 @@ export const swarmApi = {
   removeSecret: defineRoute({
     method: 'DELETE',
     path: '/api/swarm/secrets/{id}',
+    scope: 'environment',
+    tag: 'swarm',
     role: 'operator',
     summary: 'Remove a secret (409 while a service uses it); returns the list',
     params: RefParams,

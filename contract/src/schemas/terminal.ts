@@ -87,6 +87,8 @@ export const terminalApi = {
   appShells: defineRoute({
     method: 'GET',
     path: '/api/apps/{name}/shells',
+    scope: 'environment',
+    tag: 'terminal',
     summary: 'The shells present in a running app (bash, ash, sh, zsh), first usable first',
     role: 'operator',
     params: AppNameParams,
@@ -95,6 +97,8 @@ export const terminalApi = {
   appExec: defineRoute({
     method: 'GET',
     path: '/api/apps/{name}/exec',
+    scope: 'environment',
+    tag: 'terminal',
     summary: 'WebSocket: a terminal (engine exec with a TTY) in a running app',
     role: 'operator',
     params: AppNameParams,
@@ -104,6 +108,8 @@ export const terminalApi = {
   serviceShells: defineRoute({
     method: 'GET',
     path: '/api/compose/{project}/services/{service}/shells',
+    scope: 'environment',
+    tag: 'terminal',
     summary: "The shells present in a compose service's running container",
     role: 'operator',
     params: ServiceParams,
@@ -112,6 +118,8 @@ export const terminalApi = {
   serviceExec: defineRoute({
     method: 'GET',
     path: '/api/compose/{project}/services/{service}/exec',
+    scope: 'environment',
+    tag: 'terminal',
     summary: "WebSocket: a terminal in a compose service's running container",
     role: 'operator',
     params: ServiceParams,

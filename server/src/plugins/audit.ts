@@ -18,8 +18,7 @@ const SUMMARY_MAX = 140;
 export function registerAudit(app: FastifyInstance, audit: AuditService): void {
   // A batch answers one result per item; each item gets its own entry (its name and status), read from the answer.
   app.addHook('onSend', async (req, _reply, payload) => {
-    if (req.method === 'POST' && req.routeOptions.url?.endsWith('/batch') && typeof payload === 'string')
-      batchItems.set(req, itemsOf(payload));
+    if (req.routeOptions.config.batch === true && typeof payload === 'string') batchItems.set(req, itemsOf(payload));
     return payload;
   });
   app.addHook('onResponse', async (req, reply) => {
@@ -28,8 +27,8 @@ export function registerAudit(app: FastifyInstance, audit: AuditService): void {
     const { csrf, audited } = req.routeOptions.config;
     if (csrf !== true && audited !== true && READ_METHODS.has(req.method)) return;
     const params = (req.params ?? {}) as Record<string, unknown>;
-    // On an engine-backed route the environment is where it acted; on the environments' own routes it is what.
-    const scoped = !/^\/api\/environments\/:env(?:\/test)?$/.test(pattern);
+    // On an environment route the environment is where it acted; on the environments' own routes it is what.
+    const scoped = req.routeOptions.config.scope === 'environment';
     const env = scoped && typeof params[ENV_PARAM] === 'string' ? params[ENV_PARAM] : null;
     const entry = {
       user: who(req),

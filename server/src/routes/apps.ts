@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { appsApi, logsApi } from '@berth/contract';
-import type { Services } from '../app-services';
 import { route } from '../lib/route';
 import { openSse } from '../lib/sse';
 import { sendAttachment } from '../lib/attachment';
@@ -23,66 +22,66 @@ function serializeList(payload: unknown): string {
 }
 const plainJson = (reply: FastifyReply) => reply.type('application/json; charset=utf-8').serializer(serializeList);
 
-export function appsRoutes(app: FastifyInstance, { scope }: Services): void {
+export function appsRoutes(app: FastifyInstance): void {
   route(app, appsApi.list, (req, reply) => {
     plainJson(reply);
-    return scope(req).apps.list();
+    return req.scope.apps.list();
   });
   // A static path: it wins over /api/apps/{name}, so an app literally named "stats" is read by ID.
   route(app, appsApi.dashboardStats, (req, reply) => {
-    scope(req).appStreams.dashboard(openSse(req, reply));
+    req.scope.appStreams.dashboard(openSse(req, reply));
     return reply;
   });
-  route(app, appsApi.get, async (req) => envShownTo(req, await scope(req).apps.get(req.params.name), maskAppEnv));
-  route(app, appsApi.processes, (req) => scope(req).apps.processes(req.params.name));
+  route(app, appsApi.get, async (req) => envShownTo(req, await req.scope.apps.get(req.params.name), maskAppEnv));
+  route(app, appsApi.processes, (req) => req.scope.apps.processes(req.params.name));
   route(app, appsApi.action, (req, reply) => {
     plainJson(reply);
-    return scope(req).apps.action(req.params.name, req.params.action);
+    return req.scope.apps.action(req.params.name, req.params.action);
   });
   // Its own path: /api/apps/actions/{name}/{action} has one segment more, so no app name can shadow it.
   route(app, appsApi.batch, (req, reply) => {
     plainJson(reply);
-    return scope(req).batch.apps(req.body.action, req.body.names);
+    return req.scope.batch.apps(req.body.action, req.body.names);
   });
   route(app, appsApi.support, async (req, reply) => {
-    const bundle = await scope(req).apps.supportBundle(req.params.name);
+    const bundle = await req.scope.apps.supportBundle(req.params.name);
     return reply
       .type('application/zip')
       .header('Content-Disposition', `attachment; filename="${bundle.filename}"`)
       .send(bundle.zip);
   });
   route(app, appsApi.checkUpdate, async (req) =>
-    envShownTo(req, await scope(req).appUpdates.check(req.params.name), maskAppEnv),
+    envShownTo(req, await req.scope.appUpdates.check(req.params.name), maskAppEnv),
   );
   route(app, appsApi.update, (req, reply) => {
     plainJson(reply);
-    return scope(req).appUpdates.update(req.params.name);
+    return req.scope.appUpdates.update(req.params.name);
   });
   // Streams look the app up first, so an unknown app is a plain 404, not an empty stream.
   route(app, appsApi.logs, async (req, reply) => {
-    const env = scope(req);
+    const env = req.scope;
     const target = await env.apps.inspect(req.params.name);
     const range = parseLogRange(req.query, LOG_TAIL_LINES);
     env.appStreams.logs(target, openSse(req, reply), range);
     return reply;
   });
   route(app, logsApi.appDownload, async (req, reply) => {
-    const env = scope(req);
+    const env = req.scope;
     const { filename, body } = await env.appLogs.download(await env.apps.inspect(req.params.name), req.query);
     return sendAttachment(reply, filename, body);
   });
   route(app, logsApi.appSearch, async (req) => {
-    const env = scope(req);
+    const env = req.scope;
     return env.appLogs.search(await env.apps.inspect(req.params.name), req.query);
   });
   route(app, appsApi.stats, async (req, reply) => {
-    const env = scope(req);
+    const env = req.scope;
     const target = await env.apps.inspect(req.params.name);
     env.appStreams.stats(target, openSse(req, reply));
     return reply;
   });
   route(app, appsApi.statsHistory, async (req) => {
-    const env = scope(req);
+    const env = req.scope;
     return env.appStreams.history(await env.apps.inspect(req.params.name), req.query.range);
   });
 }

@@ -4,10 +4,10 @@ import type { Services } from '../app-services';
 import { route } from '../lib/route';
 import { openSse } from '../lib/sse';
 
-export function hostRoutes(app: FastifyInstance, { scope, metrics }: Services): void {
-  route(app, hostApi.get, (req) => scope(req).host.overview());
+export function hostRoutes(app: FastifyInstance, { metrics }: Services): void {
+  route(app, hostApi.get, (req) => req.scope.host.overview());
   route(app, hostApi.stream, (req, reply) => {
-    scope(req).host.stream(openSse(req, reply));
+    req.scope.host.stream(openSse(req, reply));
     return reply;
   });
   route(app, metricsApi.get, async (_req, reply) => {

@@ -10,7 +10,6 @@ import {
 } from '@berth/contract';
 import { route } from '../lib/route';
 import { openSse } from '../lib/sse';
-import type { Services } from '../app-services';
 import { AppError, ForbiddenError } from '../errors';
 import { envShownTo, requirePrincipal } from '../plugins/auth';
 import { maskImageEnv } from '../services/auth/env-visibility';
@@ -48,34 +47,34 @@ async function streamPull(
   return reply;
 }
 
-export function resourceRoutes(app: FastifyInstance, { scope }: Services): void {
-  route(app, imageApi.list, (req) => scope(req).images.list());
+export function resourceRoutes(app: FastifyInstance): void {
+  route(app, imageApi.list, (req) => req.scope.images.list());
   route(app, imageApi.pull, (req, reply) =>
     wantsEventStream(req)
-      ? streamPull(req, reply, scope(req).images, req.body.image)
-      : scope(req).images.pull(req.body.image),
+      ? streamPull(req, reply, req.scope.images, req.body.image)
+      : req.scope.images.pull(req.body.image),
   );
-  route(app, imageApi.get, async (req) => envShownTo(req, await scope(req).images.get(req.params.id), maskImageEnv));
-  route(app, imageApi.remove, (req) => scope(req).images.remove(req.params.id));
+  route(app, imageApi.get, async (req) => envShownTo(req, await req.scope.images.get(req.params.id), maskImageEnv));
+  route(app, imageApi.remove, (req) => req.scope.images.remove(req.params.id));
   // POST only: GET and DELETE /api/resources/images/batch still reach an image named "batch".
   route(app, imageApi.batch, (req) => {
     // Forcing removes images that containers still use: like a prune, only an admin may.
     if (req.body.force && !roleAllows(requirePrincipal(req).role, 'admin'))
       throw new ForbiddenError('Not allowed: forcing the removal of images in use needs the admin role.');
-    return scope(req).batch.removeImages(removeBatchItems(req.body), req.body.force ?? false);
+    return req.scope.batch.removeImages(removeBatchItems(req.body), req.body.force ?? false);
   });
-  route(app, imageApi.untag, (req) => scope(req).images.untag(req.params.id, req.params.tag));
-  route(app, imageApi.repull, (req) => scope(req).images.repull(req.params.id));
+  route(app, imageApi.untag, (req) => req.scope.images.untag(req.params.id, req.params.tag));
+  route(app, imageApi.repull, (req) => req.scope.images.repull(req.params.id));
 
-  route(app, volumeApi.list, (req) => scope(req).volumes.list());
-  route(app, volumeApi.create, (req) => scope(req).volumes.create(req.body.name));
-  route(app, volumeApi.batch, (req) => scope(req).batch.removeVolumes(removeBatchItems(req.body)));
-  route(app, volumeApi.get, (req) => scope(req).volumes.get(req.params.name));
-  route(app, volumeApi.remove, (req) => scope(req).volumes.remove(req.params.name));
+  route(app, volumeApi.list, (req) => req.scope.volumes.list());
+  route(app, volumeApi.create, (req) => req.scope.volumes.create(req.body.name));
+  route(app, volumeApi.batch, (req) => req.scope.batch.removeVolumes(removeBatchItems(req.body)));
+  route(app, volumeApi.get, (req) => req.scope.volumes.get(req.params.name));
+  route(app, volumeApi.remove, (req) => req.scope.volumes.remove(req.params.name));
 
-  route(app, networkApi.list, (req) => scope(req).networks.list());
-  route(app, networkApi.create, (req) => scope(req).networks.create(req.body));
-  route(app, networkApi.batch, (req) => scope(req).batch.removeNetworks(removeBatchItems(req.body)));
-  route(app, networkApi.get, (req) => scope(req).networks.get(req.params.id));
-  route(app, networkApi.remove, (req) => scope(req).networks.remove(req.params.id));
+  route(app, networkApi.list, (req) => req.scope.networks.list());
+  route(app, networkApi.create, (req) => req.scope.networks.create(req.body));
+  route(app, networkApi.batch, (req) => req.scope.batch.removeNetworks(removeBatchItems(req.body)));
+  route(app, networkApi.get, (req) => req.scope.networks.get(req.params.id));
+  route(app, networkApi.remove, (req) => req.scope.networks.remove(req.params.id));
 }

@@ -51,7 +51,7 @@ async function readImportUpload(req: FastifyRequest): Promise<ImportUpload> {
 }
 
 export function settingsRoutes(app: FastifyInstance, { settings, selfUpdate, serverInfo }: Services): void {
-  route(app, settingsApi.info, () => serverInfo.info());
+  route(app, settingsApi.info, () => serverInfo.info(), { usesCompose: true });
   route(app, settingsApi.export, (_req, reply) => {
     reply
       .header('Content-Disposition', 'attachment; filename="berth-settings.json"')

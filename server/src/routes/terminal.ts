@@ -17,20 +17,20 @@ interface Checked {
   release: () => void;
 }
 
-export function terminalRoutes(app: FastifyInstance, { scope, terminals }: Services): void {
-  route(app, terminalApi.appShells, async (req) => shellsOf(scope(req).terminal, (t) => t.app(req.params.name)));
+export function terminalRoutes(app: FastifyInstance, { terminals }: Services): void {
+  route(app, terminalApi.appShells, async (req) => shellsOf(req.scope.terminal, (t) => t.app(req.params.name)));
   route(app, terminalApi.serviceShells, async (req) =>
-    shellsOf(scope(req).terminal, (t) => t.service(req.params.project, req.params.service)),
+    shellsOf(req.scope.terminal, (t) => t.service(req.params.project, req.params.service)),
   );
 
   /** Refuses before the upgrade (404/409 JSON; 429 over the user's cap); the slot is freed when the connection closes. */
   const check = async (
-    req: FastifyRequest,
+    req: FastifyRequest & { scope: EngineScope },
     find: (t: TerminalService) => Promise<TerminalTarget>,
   ): Promise<Checked> => {
     if (!req.ws) throw new ValidationError('This endpoint is a WebSocket: connect with an Upgrade request.');
     const principal = requirePrincipal(req);
-    const env = scope(req);
+    const env = req.scope;
     const target = await find(env.terminal);
     const release = terminals.reserve(principal.userId);
     req.raw.socket.once('close', release);

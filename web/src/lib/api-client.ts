@@ -61,8 +61,13 @@ function csrfFor(path: string): string | undefined {
   return readCookie(refreshSide ? 'csrf_refresh_token' : 'csrf_access_token');
 }
 
-export function buildUrl(def: RouteDef, params?: object, query?: object): string {
-  const path = fillPath(def.path, (params ?? {}) as Record<string, string | number>);
+/**
+ * The URL of a call: an environment route's goes to `env` (the selected environment unless
+ * named); a global route's path is the same whatever environment is selected.
+ */
+export function buildUrl(def: RouteDef, params?: object, query?: object, env = currentEnvironment()): string {
+  const filled = fillPath(def.path, (params ?? {}) as Record<string, string | number>);
+  const path = def.scope === 'environment' ? environmentPath(filled, env) : filled;
   const search = new URLSearchParams();
   for (const [k, v] of Object.entries(query ?? {})) {
     if (v === undefined || v === null) continue;
@@ -103,10 +108,7 @@ export async function openSocket(
   def: RouteDef,
   opts: { params?: object; query?: object; protocol: string },
 ): Promise<WebSocket> {
-  const url = new URL(
-    environmentPath(buildUrl(def, opts.params, opts.query), currentEnvironment()),
-    window.location.href,
-  );
+  const url = new URL(buildUrl(def, opts.params, opts.query), window.location.href);
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
   let csrf = await csrfHeader(def.path, 'POST');
   // The csrf cookie lives as long as the access token: without it the session needs refreshing first.
@@ -117,8 +119,6 @@ export async function openSocket(
 }
 
 async function send(url: string, init: FetchInit): Promise<Response> {
-  // Engine-backed calls go to the selected environment; the spec's own paths mean `local`.
-  url = environmentPath(url, currentEnvironment());
   const headers: Record<string, string> = { Accept: init.accept ?? 'application/json' };
   const csrf = await csrfHeader(url.split('?')[0]!, init.method ?? 'GET');
   if (csrf) headers['X-CSRF-TOKEN'] = csrf;
@@ -206,6 +206,8 @@ export async function apiFetch(url: string, init: FetchInit = {}): Promise<Respo
 type Input<S> = S extends z.ZodType ? z.input<S> : never;
 
 export interface CallOptions<T extends RouteDef> {
+  /** The environment an environment route acts on (the selected one unless named). */
+  env?: string;
   params?: Input<T['params']>;
   query?: Input<T['querystring']>;
   /** JSON by default; a FormData is sent as multipart as it is. */
@@ -216,7 +218,7 @@ export interface CallOptions<T extends RouteDef> {
 
 /** Calls one endpoint of the contract and returns its raw Response (downloads, streams). */
 export function apiRaw<T extends RouteDef>(def: T, opts: CallOptions<T> = {}): Promise<Response> {
-  const url = buildUrl(def, opts.params as object | undefined, opts.query as object | undefined);
+  const url = buildUrl(def, opts.params as object | undefined, opts.query as object | undefined, opts.env);
   return apiFetch(url, {
     method: def.method,
     body: opts.body,

@@ -1,13 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import {
-  appsApi,
-  environmentApi,
-  EnvironmentParams,
-  scopedContractPath,
-  type App,
-  type EnvironmentPatchBody,
-  type NewEnvironmentBody,
-} from '@berth/contract';
+import { appsApi, environmentApi, type EnvironmentPatchBody, type NewEnvironmentBody } from '@berth/contract';
 import { api } from '../../lib/api-client';
 
 export const environmentKeys = {
@@ -26,12 +18,10 @@ export const environmentsQuery = () =>
   });
 
 /** The apps list of one named environment, whichever is selected (the dashboard's all-environments view). */
-const appsOf = { ...appsApi.list, path: scopedContractPath(appsApi.list.path), params: EnvironmentParams };
 export const environmentAppsQuery = (id: string) =>
   queryOptions({
     queryKey: environmentKeys.apps(id),
-    // Always the scoped path (`local` included): the client moves only the spec's paths.
-    queryFn: ({ signal }) => api(appsOf, { signal, params: { env: id } }) as Promise<App[]>,
+    queryFn: ({ signal }) => api(appsApi.list, { signal, env: id }),
     refetchInterval: 15_000,
   });
 

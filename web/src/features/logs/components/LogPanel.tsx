@@ -1,8 +1,6 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { Badge, Button, Group } from '@mantine/core';
 import type { StreamStatus } from '@berth/contract';
-import { environmentPath } from '@berth/contract';
-import { currentEnvironment } from '../../../lib/environment';
 import { useLogStream } from '../api';
 import { LEVELS, matches, searchRegExp, type LogBuffer, type LogItem } from '../model';
 import { LogRows, type LogRowsHandle } from './LogRows';
@@ -73,9 +71,7 @@ export function LogPanel({ streamUrl, downloadUrl, services, onStatus }: Props) 
   const paused = frozen !== null;
   const latest = useRef(buffer);
   latest.current = buffer;
-  const downloadHref = downloadUrl
-    ? environmentPath(downloadUrl({ ...range, timestamps: s.timestamps ? '1' : '0' }), currentEnvironment())
-    : null;
+  const downloadHref = downloadUrl ? downloadUrl({ ...range, timestamps: s.timestamps ? '1' : '0' }) : null;
   // The toolbar re-renders only when its own inputs change, not with every frame of new lines.
   const withServices = services !== undefined;
   const opts = useMemo(

@@ -23,6 +23,8 @@ export interface TimeChartProps {
   format: (v: number) => string;
   /** A sparkline: no axes, no cursor, no tooltip. */
   compact?: boolean;
+  /** Seconds the time axis spans, ending now (or at the newest point): the chosen range, however few points there are. */
+  span?: number;
 }
 
 /** Canvas colours cannot be CSS variables: `var(--x)` is read from the page's theme. */
@@ -76,13 +78,15 @@ function tooltipPlugin(format: (v: number) => string, names: string[]): uPlot.Pl
  * Time series drawn by uPlot (small and fast: tens of thousands of points redraw in a few
  * milliseconds). The chart is made once per shape and only given new data afterwards.
  */
-export function TimeChart({ times, series, label, height = 200, max, format, compact = false }: TimeChartProps) {
+export function TimeChart({ times, series, label, height = 200, max, format, compact = false, span }: TimeChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const data = [times, ...series.map((s) => s.values)] as uPlot.AlignedData;
   const shape = `${series.map((s) => s.label + s.color).join('|')}|${compact}|${height}|${max}`;
-  const latest = useRef({ data, format });
-  latest.current = { data, format };
+  const to = Math.max(times.at(-1) ?? 0, Math.floor(Date.now() / 1000));
+  const axis = span ? ([to - span, to] as [number, number]) : null;
+  const latest = useRef({ data, format, axis });
+  latest.current = { data, format, axis };
 
   useEffect(() => {
     const el = box.current;
@@ -95,7 +99,10 @@ export function TimeChart({ times, series, label, height = 200, max, format, com
       legend: { show: false },
       cursor: compact ? { show: false } : { y: false, points: { size: 6 } },
       scales: {
-        x: { time: true },
+        x: {
+          time: true,
+          range: (_u, min, dataMax) => latest.current.axis ?? [min, dataMax],
+        },
         y: {
           range: (_u, _min, dataMax) => [0, max === undefined ? Math.max(1, dataMax * 1.1) : Math.max(max, dataMax)],
         },
@@ -153,6 +160,7 @@ export function TimeChart({ times, series, label, height = 200, max, format, com
       role="img"
       aria-label={label}
       data-points={times.length}
+      data-span={axis ? axis[1] - axis[0] : undefined}
       style={{ position: 'relative', width: '100%', minHeight: height }}
     />
   );

@@ -1,4 +1,4 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { appsApi, type HistoryRange, type HistorySample, type StatsSample } from '@berth/contract';
 import { api } from '../../../lib/api-client';
 import { appKeys } from './keys';
@@ -14,8 +14,6 @@ export const historyQuery = (name: string, range: HistoryRange) =>
     refetchInterval: REFRESH_MS[range],
     staleTime: range === '10m' ? Infinity : 5_000,
   });
-
-export const useStatsHistory = (name: string, range: HistoryRange) => useQuery(historyQuery(name, range));
 
 /** A live sample as a history point of one second. */
 export const livePoint = (s: StatsSample): HistorySample => ({

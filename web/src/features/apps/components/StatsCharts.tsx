@@ -3,7 +3,8 @@ import { Group, Paper, SegmentedControl, SimpleGrid, Stack, Text, Title } from '
 import { HISTORY_RANGES, type HistoryRange, type HistorySample, type StatsSample } from '@berth/contract';
 import { TimeChart, type TimeSeries } from '../../../components/TimeChart';
 import { formatBytes, formatPercent } from '../../../lib/format';
-import { chartColumns, mergeHistory, RANGE_SECONDS, useStatsHistory } from '../api/history';
+import { useQuery } from '@tanstack/react-query';
+import { chartColumns, historyQuery, mergeHistory, RANGE_SECONDS } from '../api/history';
 
 const RANGE_LABELS: Record<HistoryRange, string> = {
   '10m': '10 min',
@@ -30,6 +31,41 @@ function ChartCard({ title, numbers, children }: { title: string; numbers: strin
   );
 }
 
+const stepText = (step: number) => (step % 60 === 0 ? `${step / 60} min` : `${step} s`);
+
+/** What the solid and dashed lines are: one reading a second, or the mean and the highest reading of each step. */
+function Legend({ color, step }: { color: string; step: number }) {
+  const items =
+    step > 1
+      ? [
+          { dash: false, text: `Mean of each ${stepText(step)}` },
+          { dash: true, text: `Highest reading of each ${stepText(step)}` },
+        ]
+      : [{ dash: false, text: 'One reading a second' }];
+  return (
+    <Group gap="md" mt={4} data-testid="chart-legend">
+      {items.map((it) => (
+        <Group key={it.text} gap={6} wrap="nowrap">
+          <svg width="24" height="8" aria-hidden="true">
+            <line
+              x1="0"
+              y1="4"
+              x2="24"
+              y2="4"
+              stroke={color}
+              strokeWidth="2"
+              strokeDasharray={it.dash ? '4 4' : undefined}
+            />
+          </svg>
+          <Text size="xs" c="dimmed">
+            {it.dash ? 'Dashed' : 'Solid'}: {it.text}
+          </Text>
+        </Group>
+      ))}
+    </Group>
+  );
+}
+
 /** The chart's columns: the mean line, and the max line where a step holds more than one reading. */
 function lines(
   points: HistorySample[],
@@ -50,7 +86,9 @@ function lines(
  */
 export function StatsCharts({ name, live }: { name: string; live: StatsSample[] | undefined }) {
   const [range, setRange] = useState<HistoryRange>('10m');
-  const history = useStatsHistory(name, range);
+  // Read afresh when the tab opens and when the range changes: a window cached earlier (by the
+  // dashboard's sparkline, or this tab a while ago) would leave a hole before the live samples.
+  const history = useQuery({ ...historyQuery(name, range), staleTime: 0 });
   const step = history.data?.step ?? 1;
   const points = mergeHistory(history.data?.samples ?? [], range === '10m' ? (live ?? []) : [], RANGE_SECONDS[range]);
   const last = live?.at(-1);
@@ -87,7 +125,9 @@ export function StatsCharts({ name, live }: { name: string; live: StatsSample[] 
               )}
               max={100}
               format={(v) => `${Math.round(v)}%`}
+              span={RANGE_SECONDS[range]}
             />
+            <Legend color={CPU} step={step} />
           </ChartCard>
           <ChartCard
             title="Memory"
@@ -103,7 +143,9 @@ export function StatsCharts({ name, live }: { name: string; live: StatsSample[] 
                 step,
               )}
               format={(v) => formatBytes(v, 1)}
+              span={RANGE_SECONDS[range]}
             />
+            <Legend color={MEM} step={step} />
           </ChartCard>
         </SimpleGrid>
       )}

@@ -88,15 +88,31 @@ describe('applications', () => {
       .waitFor({ timeout: 15_000 });
     await shot(page, 'apps-logs.png');
 
+    // The dashboard's sparkline read the 10-minute history already; the tab reads it afresh (issue 39 #4).
+    const historyOf = (range: string) =>
+      page.waitForRequest((r) => r.url().includes(`/apps/${name}/stats/history?range=${range}`), { timeout: 15_000 });
+    const opened = historyOf('10m');
     await page.getByRole('tab', { name: 'Stats' }).click();
     await expectRouteName(page, 'Stats');
+    await opened;
     const cpuChart = page.getByRole('img', { name: 'CPU usage chart' });
     await cpuChart.waitFor({ timeout: 15_000 });
     // The chart opens filled from the kept history (the app has run for a while by now): more than the live stream's one first sample.
     expect(Number(await cpuChart.getAttribute('data-points'))).toBeGreaterThanOrEqual(2);
     await page.getByRole('img', { name: 'Memory usage chart' }).waitFor();
     expect(await page.getByTestId('cpu-numbers').textContent()).toMatch(/^Current \d+% · Max \d+%$/);
+    // The axis spans the chosen range, and a legend says what the lines are.
+    expect(await cpuChart.getAttribute('data-span')).toBe('600');
+    await page.getByTestId('chart-legend').first().getByText('Solid: One reading a second').waitFor();
     await shot(page, 'apps-stats.png');
+    const hour = historyOf('1h');
+    await page.getByText('1 hour', { exact: true }).click();
+    await hour;
+    await page.getByTestId('chart-legend').first().getByText('Dashed: Highest reading of each 10 s').waitFor();
+    await expect.poll(() => cpuChart.getAttribute('data-span')).toBe('3600');
+    const again = historyOf('10m');
+    await page.getByText('10 min', { exact: true }).click();
+    await again;
 
     // Stop from the header: busybox's sh ignores SIGTERM, so the engine kills it after its grace period.
     await page.getByRole('button', { name: 'Stop', exact: true }).click();
@@ -106,7 +122,8 @@ describe('applications', () => {
       .waitFor();
     await page
       .getByTestId('app-status')
-      .filter({ hasText: /^exited$/ })
+      // The exit code, as the docker CLI shows it (issue 39 #5): sh ignored SIGTERM and was killed.
+      .filter({ hasText: /^exited \(137\)$/ })
       .first()
       .waitFor({ timeout: 30_000 });
     expect(dockerCli(['container', 'inspect', '--format', '{{.State.Status}}', name]).trim()).toBe('exited');

@@ -38,7 +38,14 @@ export const App = z.looseObject({
   Created: z.string(),
   /** The image ID the container runs. */
   Image: z.string().nullish(),
-  State: z.looseObject({ Status: z.string(), Running: z.boolean().optional() }),
+  State: z.looseObject({
+    Status: z.string(),
+    Running: z.boolean().optional(),
+    /** The last exit code (lists read it from the engine's status text, as `docker ps` shows it). */
+    ExitCode: z.number().nullish(),
+    /** Killed for running out of memory (details only: the engine's list does not say). */
+    OOMKilled: z.boolean().nullish(),
+  }),
   Config: z.looseObject({
     /** The reference the container was created from, e.g. `nginx:latest`. */
     Image: z.string(),

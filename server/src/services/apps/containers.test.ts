@@ -47,6 +47,13 @@ describe('appFromListEntry', () => {
     });
   });
 
+  it("reads an exited entry's exit code from the engine's status text (issue 39 #5)", () => {
+    const exited = (Status: string) => appFromListEntry({ ...listEntry, State: 'exited', Status }, false).State;
+    expect(exited('Exited (137) 3 minutes ago')).toMatchObject({ Status: 'exited', ExitCode: 137 });
+    expect(exited('Exited (0) About an hour ago').ExitCode).toBe(0);
+    expect(appFromListEntry(listEntry, false).State.ExitCode).toBeNull();
+  });
+
   it('maps published ports like inspect does, unpublished ones to null', () => {
     expect(portsFromList(listEntry.Ports)).toEqual({
       '80/tcp': [

@@ -24,6 +24,12 @@ export function portsFromList(ports: EnginePort[] | null | undefined): PortMap {
   return map;
 }
 
+/** The exit code in the engine's list status ("Exited (137) 5 minutes ago"); null while it never exited. */
+export function exitCodeFromStatus(status: string | undefined): number | null {
+  const m = /^Exited \((-?\d+)\)/.exec(status ?? '');
+  return m ? Number(m[1]) : null;
+}
+
 /** A name without extra slashes: legacy links add `/other/alias` names to a container. */
 function primaryName(c: ContainerListEntry): string {
   return c.Names?.find((n) => n.lastIndexOf('/') === 0) ?? c.Names?.[0] ?? `/${c.Id.slice(0, 12)}`;
@@ -40,7 +46,7 @@ export function appFromListEntry(c: ContainerListEntry, isUpdatable: boolean, im
     Name,
     Created: new Date(c.Created * 1000).toISOString(),
     Image: c.ImageID,
-    State: { Status: c.State, Running: c.State === 'running' },
+    State: { Status: c.State, Running: c.State === 'running', ExitCode: exitCodeFromStatus(c.Status) },
     Config: { Image: imageRef ?? c.Image, Labels: c.Labels ?? {} },
     HostConfig: { NetworkMode: c.HostConfig?.NetworkMode },
     NetworkSettings: {

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { App } from '@berth/contract';
-import { busyText, commandOf, envRows, isBerthImage, networkRows, portChips, portRows, projectOf } from './model';
+import {
+  busyText,
+  commandOf,
+  envRows,
+  isBerthImage,
+  networkRows,
+  portChips,
+  portRows,
+  projectOf,
+  statusText,
+} from './model';
 
 const app = (over: Partial<App> & { labels?: Record<string, string>; image?: string; status?: string } = {}): App => ({
   Id: 'abcdef0123456789',
@@ -121,5 +131,15 @@ describe('app readers', () => {
   it('words the loading texts as the spec does', () => {
     expect(busyText('web', 'stop')).toBe('stop web ...');
     expect(busyText('web', 'update')).toBe('Updating web ...');
+  });
+});
+
+describe('statusText', () => {
+  it('says the exit code of an exited app and an out-of-memory kill, as the docker CLI does (issue 39 #5)', () => {
+    expect(statusText({ Status: 'exited', ExitCode: 137 })).toBe('exited (137)');
+    expect(statusText({ Status: 'exited', ExitCode: 137, OOMKilled: true })).toBe('exited (137) OOM killed');
+    expect(statusText({ Status: 'exited', ExitCode: 0 })).toBe('exited (0)');
+    expect(statusText({ Status: 'exited' })).toBe('exited');
+    expect(statusText({ Status: 'running', ExitCode: 0 })).toBe('running');
   });
 });

@@ -180,3 +180,9 @@ export function portRows(ports: PortMap, labels: Record<string, string>, pageHos
     });
   return [...published, ...exposed];
 }
+
+/** An app's state as the docker CLI says it: its status, with the exit code (and an out-of-memory kill) once exited. */
+export function statusText(state: App['State']): string {
+  if (state.Status !== 'exited' || state.ExitCode === null || state.ExitCode === undefined) return state.Status;
+  return `${state.Status} (${state.ExitCode})${state.OOMKilled ? ' OOM killed' : ''}`;
+}

@@ -41,7 +41,7 @@ export function AppHeader({ name, app }: { name: string; app: App | undefined })
         title={
           <Group gap="sm">
             <span>{name}</span>
-            {app && <AppStatusBadge status={app.State.Status} />}
+            {app && <AppStatusBadge state={app.State} />}
           </Group>
         }
         subtitle={

@@ -1,4 +1,6 @@
 import { Badge } from '@mantine/core';
+import type { App } from '@berth/contract';
+import { statusText } from '../model';
 
 const COLORS: Record<string, string> = {
   running: 'green',
@@ -10,8 +12,9 @@ const COLORS: Record<string, string> = {
   removing: 'gray',
 };
 
-/** An app's State.Status as a coloured badge. */
-export function AppStatusBadge({ status }: { status: string }) {
+/** An app's State as a coloured badge. */
+export function AppStatusBadge({ state }: { state: App['State'] }) {
+  const status = state.Status;
   return (
     // max-content: in a narrow table column the badge would otherwise ellipsize its own text.
     <Badge
@@ -20,7 +23,7 @@ export function AppStatusBadge({ status }: { status: string }) {
       data-testid="app-status"
       style={{ minWidth: 'max-content' }}
     >
-      {status}
+      {statusText(state)}
     </Badge>
   );
 }

@@ -35,7 +35,7 @@ export function AppSummary({ app }: { app: App }) {
           </Text>
         </Field>
         <Field label="Status">
-          <AppStatusBadge status={app.State.Status} />
+          <AppStatusBadge state={app.State} />
         </Field>
         <Field label="Created">{formatDate(app.Created)}</Field>
       </SimpleGrid>

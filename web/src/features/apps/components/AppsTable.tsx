@@ -69,7 +69,7 @@ const COLUMNS: Column<App>[] = [
     header: 'Status',
     sortable: true,
     sortValue: (a) => a.State.Status,
-    render: (a) => <AppStatusBadge status={a.State.Status} />,
+    render: (a) => <AppStatusBadge state={a.State} />,
   },
   { key: 'image', header: 'Image', sortable: true, sortValue: (a) => a.Config.Image, render: (a) => a.Config.Image },
   {

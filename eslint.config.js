@@ -131,6 +131,31 @@ function webFeatureConfig(feature) {
   };
 }
 
+/*
+ * Where files may live (issue 31): server/src/services holds one folder per domain, never a flat
+ * file, and migrations are one file per version under db/migrations/ (a db/migrations.ts would
+ * shadow that folder's index.ts). Any such file fails lint as a whole. (Set last: it replaces the
+ * file's other no-restricted-syntax entries, which matter little for a file that must move.)
+ */
+const PLACEMENT = [
+  {
+    files: ['server/src/services/*.{ts,tsx}'],
+    message: 'Placement: server/src/services holds domain folders only; put this file in services/<domain>/.',
+  },
+  {
+    files: ['server/src/db/migrations.ts'],
+    message: 'Placement: a migration is a file of its own in server/src/db/migrations/, listed in its index.ts.',
+  },
+];
+
+function placementConfig({ files, message }, i) {
+  return {
+    name: `placement/${i}`,
+    files,
+    rules: { 'no-restricted-syntax': ['error', { selector: 'Program', message }] },
+  };
+}
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '.test-env/**', 'web/public/*.js'] },
   ...tseslint.configs.recommended,
@@ -148,4 +173,5 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [WEB_NEVER_SERVER] }] },
   },
   ...WEB_FEATURES.map(webFeatureConfig),
+  ...PLACEMENT.map(placementConfig),
 );

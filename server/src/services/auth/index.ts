@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context';
+import type { Uses } from '../../context';
 import { ApiKeysRepo } from '../../db/api-keys-repo';
 import { SessionsRepo } from '../../db/sessions-repo';
 import { UsersRepo } from '../../db/users-repo';
@@ -242,7 +242,20 @@ function assertEnabled(user: { disabled_at: string | null }): void {
   if (user.disabled_at !== null) throw new UnauthorizedError(ACCOUNT_DISABLED);
 }
 
-export async function createAuthService(ctx: AppContext, streams: StreamRegistry): Promise<AuthService> {
+export async function createAuthService(
+  ctx: Uses<
+    'db' | 'log',
+    | 'accessTokenSeconds'
+    | 'adminEmail'
+    | 'adminPassword'
+    | 'dataDir'
+    | 'disableAuth'
+    | 'oidc'
+    | 'refreshTokenSeconds'
+    | 'secretKey'
+  >,
+  streams: StreamRegistry,
+): Promise<AuthService> {
   const { config, db, log } = ctx;
   const signer = new TokenSigner(loadSigningKey(config.dataDir, config.secretKey, log), {
     access: config.accessTokenSeconds,

@@ -6,9 +6,9 @@ import {
   type EnvironmentStatus,
   type NewEnvironmentBody,
 } from '@berth/contract';
-import type { AppContext } from '../../context';
+import type { AppContext, Uses } from '../../context';
 import type { EnvironmentRow, EnvironmentsRepo } from '../../db/environments-repo';
-import { DEFAULT_DOCKER_HOST } from '../../config';
+import { DEFAULT_DOCKER_HOST, type Config } from '../../config';
 import { createEngine } from '../../docker/dockerode-engine';
 import {
   AppError,
@@ -45,7 +45,8 @@ const slug = (name: string) =>
  */
 export class EnvironmentsService {
   constructor(
-    private readonly base: AppContext,
+    /** Berth's whole config: a stored environment's engine is made from it with the environment's connection. */
+    private readonly base: Uses<'log', keyof Config>,
     private readonly repo: EnvironmentsRepo,
     private readonly box: SecretBox,
     private readonly scopes: EnvironmentScopes<ScopeView>,

@@ -15,6 +15,7 @@ import type { AppsService } from './services/apps/apps';
 import type { AppStreams } from './services/apps/apps-live';
 import { createLogs } from './services/logs';
 import type { AppLogsService } from './services/logs/app-logs';
+import { RegexPool } from './services/logs/log-search';
 import type { ProjectLogsService } from './services/logs/project-logs';
 import { createHost } from './services/host';
 import type { HostService } from './services/host/host';
@@ -147,6 +148,8 @@ export interface Services {
   streams: StreamRegistry;
   /** Open web terminals of every environment: the per-user cap and the idle timeout. */
   terminals: TerminalSessions;
+  /** The regex workers of every log search: its searches per user (diagnostics, tests). */
+  regexPool: RegexPool;
   /** The environments (stored ones and `local`): their CRUD and status. */
   environmentsAdmin: EnvironmentsService;
   /** Every environment's engine-backed services, built on first use. */
@@ -217,7 +220,9 @@ export async function buildServices(
       maxPerUser: config.terminalMaxSessionsPerUser,
       idleMs: config.terminalIdleMs,
     });
-    const shared: ScopeShared = { variables, notifications, audit, historyRepo, terminals };
+    const regexPool = new RegexPool();
+    closers.push(() => regexPool.close());
+    const shared: ScopeShared = { variables, notifications, audit, historyRepo, terminals, regexPool };
     const { scopes: environments, admin: environmentsAdmin } = createEnvironments(ctx, signingKey, (id, envCtx) =>
       buildScope(id, envCtx, shared),
     );
@@ -232,6 +237,7 @@ export async function buildServices(
       serverInfo,
       auth,
       streams,
+      regexPool,
       variables,
       templates: createTemplates(ctx),
       settings,
@@ -261,12 +267,14 @@ export interface ScopeShared {
   audit: AuditService;
   historyRepo: StatsHistoryRepo;
   terminals: ReturnType<typeof createTerminals>;
+  /** The regex workers of every log search (one small pool for the server). */
+  regexPool: RegexPool;
 }
 
 export function buildScope(
   id: string,
   envCtx: AppContext,
-  { variables, notifications, audit, historyRepo, terminals }: ScopeShared,
+  { variables, notifications, audit, historyRepo, terminals, regexPool }: ScopeShared,
 ): EngineScope {
   const { runtime, apps, appUpdates, appStreams } = createApps(envCtx, historyRepo, id);
   const { projects, projectActions, projectPlan, projectEnv } = createProjects(envCtx, {
@@ -301,7 +309,7 @@ export function buildScope(
     appStreams,
     history: runtime.history,
     host,
-    ...createLogs(envCtx, runtime.events, projects),
+    ...createLogs(envCtx, runtime.events, projects, regexPool),
     events: runtime.events,
     hub: runtime.hub,
     eventHistory,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LogEntry, LogSearchResult } from '@berth/contract';
-import { createTestApp, type TestApp } from './helpers/app';
+import { createTestApp, REAUTH, type TestApp } from './helpers/app';
 import { dockerCli, testEngine, tryDockerCli } from './helpers/engine';
 import { cleanup, uniqueName } from './images-fixtures';
 import { cookieHeader, listen, SseReader, until } from './apps-fixtures';
@@ -168,6 +168,40 @@ describe('app log download and search', () => {
     // The server was never stalled: it answers at once.
     expect((await get('/api/health')).status).toBe(200);
   });
+});
+
+describe('log searches under load (hardening II #14)', () => {
+  it('caps a user at 2 searches at once (429) and keeps answering health while catastrophic searches run', async () => {
+    const viewer = { email: 'logs-viewer@berth.test', password: 'logs-viewer-password' };
+    expect((await t.client.post('/api/users', { ...viewer, role: 'viewer', ...REAUTH })).status).toBe(200);
+    const other = t.anon();
+    await other.login(viewer.email, viewer.password);
+    const evil = `/api/apps/${big}/logs/search?q=${encodeURIComponent('^(a+)+$')}&regex=1`;
+    const users = [cookie, cookieHeader(other)];
+    let settled = 0;
+    const searches = users.flatMap((c) =>
+      [1, 2].map(() =>
+        fetch(base + evil, { headers: { cookie: c } }).then(async (r) => {
+          settled++;
+          return { status: r.status, body: (await r.json()) as { detail: string } };
+        }),
+      ),
+    );
+    await until(() => t.services.regexPool.searches() === 4, 'four searches to run');
+    const third = await get(evil);
+    expect(third.status).toBe(429);
+    expect(((await third.json()) as { detail: string }).detail).toMatch(/2 log searches running \(the limit is 2\)/);
+    // The event loop is free while the pool's threads backtrack: health answers with the searches still in flight.
+    const health = await get('/api/health');
+    expect(health.status).toBe(200);
+    expect(settled).toBeLessThan(4);
+    for (const res of await Promise.all(searches)) {
+      expect(res.status).toBe(400);
+      expect(res.body.detail).toMatch(/backtracks catastrophically/);
+    }
+    // Places are given back: the same user searches again.
+    expect((await get(`/api/apps/${big}/logs/search?q=big-1`)).status).toBe(200);
+  }, 60_000);
 });
 
 describe('project logs', () => {

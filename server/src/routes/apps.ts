@@ -3,7 +3,7 @@ import { appsApi, logsApi } from '@berth/contract';
 import { route } from '../lib/route';
 import { openSse } from '../lib/sse';
 import { sendAttachment } from '../lib/attachment';
-import { envShownTo } from '../plugins/auth';
+import { envShownTo, requirePrincipal } from '../plugins/auth';
 import { maskAppEnv } from '../services/auth/env-visibility';
 import { LOG_TAIL_LINES, parseLogRange } from '../services/logs/log-range';
 
@@ -72,7 +72,8 @@ export function appsRoutes(app: FastifyInstance): void {
   });
   route(app, logsApi.appSearch, async (req) => {
     const env = req.scope;
-    return env.appLogs.search(await env.apps.inspect(req.params.name), req.query);
+    const user = String(requirePrincipal(req).userId);
+    return env.appLogs.search(await env.apps.inspect(req.params.name), req.query, user);
   });
   route(app, appsApi.stats, async (req, reply) => {
     const env = req.scope;

@@ -5,7 +5,7 @@ import type { ContainerDetail } from '../../docker/engine';
 import { openLogStream, readLogBatches, readLogBytes, type LogLine } from '../../docker/logs';
 import { bareName } from '../../docker/names';
 import { isOn, logEntry, parseLogRange, type LogRange } from './log-range';
-import { compilePattern, startMatcher } from './log-search';
+import { compilePattern, type RegexPool } from './log-search';
 
 /** Lines handed to the matcher at once. */
 const SEARCH_BATCH = 2000;
@@ -26,7 +26,10 @@ export const logFileName = (name: string) =>
 
 /** Downloads and server-side search of one app's log. */
 export class AppLogsService {
-  constructor(private readonly ctx: Uses<'docker'>) {}
+  constructor(
+    private readonly ctx: Uses<'docker'>,
+    private readonly regexPool: RegexPool,
+  ) {}
 
   /** The log as a byte stream: the engine's, without frame headers, read only as fast as the client takes it. */
   async download(target: ContainerDetail, q: LogDownloadQuery): Promise<{ filename: string; body: Readable }> {
@@ -44,15 +47,16 @@ export class AppLogsService {
 
   /**
    * Reads the log of the range (the whole log by default) and keeps the newest `limit` matching
-   * lines; the pattern runs in a worker with a time budget (see log-search.ts).
+   * lines; the pattern runs in the server's regex workers with a time budget, at most two
+   * searches per user at once (see log-search.ts).
    */
-  async search(target: ContainerDetail, q: LogSearchQuery): Promise<LogSearchResult> {
+  async search(target: ContainerDetail, q: LogSearchQuery, user: string): Promise<LogSearchResult> {
     const compiled = compilePattern(q.q, isOn(q.regex), isOn(q.case));
+    const matcher = this.regexPool.begin(user, compiled);
     const range = parseLogRange(q, undefined);
     const limit = Math.min(Number(q.limit ?? DEFAULT_LIMIT), MAX_LIMIT);
     const abort = new AbortController();
     const deadline = setTimeout(() => abort.abort(), SEARCH_BUDGET_MS);
-    const matcher = startMatcher(compiled);
     const matches: LogLine[] = [];
     let matched = 0;
     let scanned = 0;
@@ -85,7 +89,7 @@ export class AppLogsService {
       await flush();
     } finally {
       clearTimeout(deadline);
-      await matcher.close();
+      matcher.close();
     }
     const timedOut = abort.signal.aborted;
     return {

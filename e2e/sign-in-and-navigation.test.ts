@@ -49,7 +49,7 @@ const ROUTES: [hash: string, name: string][] = [
   ['#/resources/networks/berth-t-shell-none', 'Network Details'],
 ];
 
-describe('shell', () => {
+describe('sign-in and navigation', () => {
   let server: TestServer;
   let browser: Browser;
   let password: string;
@@ -206,7 +206,7 @@ describe('shell', () => {
   });
 });
 
-describe('shell without authentication (DISABLE_AUTH=true)', () => {
+describe('sign-in and navigation without authentication (DISABLE_AUTH=true)', () => {
   let server: TestServer;
   let browser: Browser;
   beforeAll(async () => {
@@ -228,7 +228,7 @@ describe('shell without authentication (DISABLE_AUTH=true)', () => {
   });
 });
 
-describe('shell with an unreachable engine', () => {
+describe('navigation with an unreachable engine', () => {
   let server: TestServer;
   let browser: Browser;
   beforeAll(async () => {

@@ -52,7 +52,7 @@ async function box(locator: Locator): Promise<DOMRect> {
   return locator.evaluate((el) => el.getBoundingClientRect().toJSON() as DOMRect);
 }
 
-describe('polish (issue 23.3, 23.10)', () => {
+describe('what the user is told after an action, and how lists and forms read', () => {
   let run: ConsoleRun;
   withConsole((r) => (run = r));
   let context: BrowserContext;

@@ -9,7 +9,7 @@ import { expectRouteName, launchBrowser, newPage, signIn } from './helpers/brows
 import { startServer, type TestServer } from './helpers/server';
 
 /**
- * Issue 23: what a new user stumbles on, as one journey over every screen of the spec at a desktop
+ * What a new user stumbles on, as one journey over every screen of the spec at a desktop
  * and a phone size. Each page must leave a clean console (no error, no warning, no failed API
  * call) and have no serious or critical axe-core violation.
  */
@@ -175,7 +175,7 @@ async function expectOnScreen(page: Page, locator: ReturnType<Page['locator']>, 
   expect(box!.x + box!.width, where).toBeLessThanOrEqual(width);
 }
 
-describe('ux journey (issue 23)', () => {
+describe('every screen at a desktop and a phone size', () => {
   let server: TestServer;
   let browser: Browser;
   let catalogueServer: http.Server;

@@ -9,7 +9,7 @@ const EMAIL = 'admin@berth.local';
 const PASSWORD = 'berth-e2e-resources-password';
 const octet = 1 + Math.floor(Math.random() * 200);
 
-describe('resources', () => {
+describe('images, volumes and networks', () => {
   let server: TestServer;
   let browser: Browser;
   let page: Page;

@@ -243,10 +243,18 @@ describe('navigation with an unreachable engine', () => {
     await server?.stop();
   });
 
-  it('shows a banner saying the engine is unreachable', async () => {
+  it('shows a banner saying the engine is unreachable, and no empty-list sentence under it', async () => {
     const { context, page } = await newPage(browser, server.baseUrl);
     await signIn(page, EMAIL, 'berth-e2e-password');
     await page.getByRole('alert').filter({ hasText: 'Docker engine unreachable' }).waitFor();
+    // A failed read is said as one (issue 39 #6), on the dashboard and the apps list alike.
+    const unread = 'Cannot read the applications while the engine is unreachable.';
+    await page.getByText(unread).waitFor();
+    expect(await page.getByText('No running applications yet.').count()).toBe(0);
+    await page.goto('/#/apps');
+    await expectRouteName(page, 'View Applications');
+    await page.getByText(unread).waitFor();
+    expect(await page.getByText('No applications yet.').count()).toBe(0);
     await context.close();
   });
 });

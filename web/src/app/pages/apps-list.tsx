@@ -24,6 +24,7 @@ export default function AppsListPage() {
       )}
       <AppsTable
         apps={apps.data}
+        error={apps.data ? undefined : apps.error}
         loading={apps.isLoading}
         progress={check.progress ?? undefined}
         busy={busy}

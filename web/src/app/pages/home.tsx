@@ -32,7 +32,7 @@ export default function HomePage() {
         }
       />
       <HostHeader host={host} />
-      <DashboardGrid series={series} running={apps.isError ? [] : running} />
+      <DashboardGrid series={series} running={apps.isError ? [] : running} error={apps.data ? undefined : apps.error} />
       <AllEnvironments />
     </>
   );

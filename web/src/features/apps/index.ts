@@ -2,3 +2,4 @@
 export { appKeys } from './api/keys';
 export { appQuery } from './api/queries';
 export { chartColumns, historyQuery, mergeHistory, RANGE_SECONDS } from './api/history';
+export { failedReadText } from './model';

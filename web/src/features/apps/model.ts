@@ -1,4 +1,5 @@
-import { parseImageReference, type App, type AppAction, type PortMap } from '@berth/contract';
+import { ErrorCode, parseImageReference, type App, type AppAction, type PortMap } from '@berth/contract';
+import { ApiError } from '../../lib/api-client';
 
 /** Pure helpers that read an app (a container) for display; no React, no fetch. */
 
@@ -185,4 +186,14 @@ export function portRows(ports: PortMap, labels: Record<string, string>, pageHos
 export function statusText(state: App['State']): string {
   if (state.Status !== 'exited' || state.ExitCode === null || state.ExitCode === undefined) return state.Status;
   return `${state.Status} (${state.ExitCode})${state.OOMKilled ? ' OOM killed' : ''}`;
+}
+
+/** What a page says in place of its list when the list could not be read (never "No applications yet"). */
+export function failedReadText(error: unknown): string {
+  const engineDown =
+    error instanceof ApiError &&
+    (error.code === ErrorCode.dockerUnavailable || error.code === ErrorCode.environmentUnreachable);
+  return engineDown
+    ? 'Cannot read the applications while the engine is unreachable.'
+    : 'The applications could not be read.';
 }

@@ -13,6 +13,7 @@ import { portChips, projectOf } from '../model';
 import { BATCH_ACTIONS } from './actions';
 import { AppRowMenu } from './AppRowMenu';
 import { AppStatusBadge } from './AppStatusBadge';
+import { failedReadText } from '../model';
 import { ColumnsMenu } from './ColumnsMenu';
 import { PortChips } from './PortChips';
 
@@ -104,10 +105,21 @@ export interface AppsTableProps {
   onRefresh: () => void;
   onCheckUpdates: () => void;
   checking: boolean;
+  /** Why the list could not be read: then the table says so instead of calling the list empty. */
+  error?: unknown;
 }
 
 /** The Applications list: toolbar (search, add, Updates, Refresh, Columns), the table and its row menus. */
-export function AppsTable({ apps, loading, progress, busy, onRefresh, onCheckUpdates, checking }: AppsTableProps) {
+export function AppsTable({
+  apps,
+  loading,
+  progress,
+  busy,
+  onRefresh,
+  onCheckUpdates,
+  checking,
+  error,
+}: AppsTableProps) {
   const navigate = useNavigate();
   const [hidden, setHidden] = useLocalStorage<string[]>({ key: 'berth.apps.hiddenColumns', defaultValue: [] });
   const { selection, selectedRows } = useBatchSelection(apps, appId, appName, appsApi.batch);
@@ -170,7 +182,7 @@ export function AppsTable({ apps, loading, progress, busy, onRefresh, onCheckUpd
         loading={loading || progress !== undefined || busy.length > 0}
         progress={progress}
         toolbar={<Group gap="xs">{toolbar}</Group>}
-        emptyText="No applications yet."
+        emptyText={error ? failedReadText(error) : 'No applications yet.'}
       />
     </Box>
   );

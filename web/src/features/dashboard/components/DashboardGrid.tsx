@@ -1,5 +1,6 @@
 import { Center, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { StatsSample } from '@berth/contract';
+import { failedReadText } from '../../apps';
 import { AppStatsCard } from './AppStatsCard';
 
 /**
@@ -10,9 +11,12 @@ import { AppStatsCard } from './AppStatsCard';
 export function DashboardGrid({
   series,
   running,
+  error,
 }: {
   series: Record<string, StatsSample[]>;
   running: readonly string[] | undefined;
+  /** Why the list could not be read: an empty grid then says that, never that nothing runs. */
+  error?: unknown;
 }) {
   const names = [...new Set([...(running ?? []), ...Object.keys(series).filter((n) => series[n]?.length)])].sort(
     (a, b) => a.localeCompare(b),
@@ -20,7 +24,9 @@ export function DashboardGrid({
   if (names.length === 0) {
     return (
       <Center py="xl">
-        {running === undefined ? (
+        {error ? (
+          <Text c="dimmed">{failedReadText(error)}</Text>
+        ) : running === undefined ? (
           <Stack align="center" gap="xs">
             <Loader aria-label="Loading applications" />
             <Text c="dimmed">Loading running applications…</Text>

@@ -36,6 +36,7 @@ import { createEnvironments } from './services/environments';
 import type { EnvironmentScopes } from './services/environments/environment-scopes';
 import { createEventHistory } from './services/events';
 import type { EventHistory } from './services/events/event-history';
+import { StorageStatus } from './services/storage/storage-status';
 import { composeFailureNotifier, createNotifications, type NotificationService } from './services/notifications';
 import { loadSigningKey } from './services/auth/tokens';
 import type { EnvironmentsService } from './services/environments/environments';
@@ -140,6 +141,8 @@ export interface Services {
   selfUpdate: SelfUpdateService;
   /** The audit log; `audit.record()` for features that change state outside a request. */
   audit: AuditService;
+  /** Whether DATA_DIR has room to write (health, and the refusal of changes while it has none). */
+  storage: StorageStatus;
   /** Notification channels, rules and deliveries; `notifications.notify()` for features that report something. */
   notifications: NotificationService;
   /** Prometheus metrics of the local environment. */
@@ -208,7 +211,8 @@ export async function buildServices(
 
     const historyRepo = new StatsHistoryRepo(config.dataDir);
     closers.push(() => historyRepo.close());
-    const audit = createAudit(ctx);
+    const storage = new StorageStatus(config.dataDir);
+    const audit = createAudit(ctx, storage);
     closers.push(() => audit.close());
     const streams = createStreams(ctx);
     const auth = await createAuthService(ctx, streams);
@@ -232,7 +236,7 @@ export async function buildServices(
     const metrics = createMetrics(() => ({ ...environments.local, docker: environments.local.ctx.docker }));
     closers.push(() => metrics.close());
 
-    const { serverInfo, settings } = createSettings(ctx, () => environments.local.hub.source);
+    const { serverInfo, settings } = createSettings(ctx, () => environments.local.hub.source, storage);
     const services: Services = {
       serverInfo,
       auth,
@@ -243,6 +247,7 @@ export async function buildServices(
       settings,
       selfUpdate: createSelfUpdate(ctx),
       audit,
+      storage,
       notifications,
       metrics,
       terminals: terminals.sessions,

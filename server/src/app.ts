@@ -92,11 +92,15 @@ export async function buildApp(
   app.addHook('preHandler', async (req) => {
     if (ctx.composeReady && req.routeOptions.config.usesCompose === true) await ctx.composeReady;
   });
-  registerErrorHandler(app);
+  registerErrorHandler(app, services.storage);
   registerSecurityHeaders(app);
   registerAllowedHosts(app, config);
   registerAuth(app, ctx, services.auth);
-  registerAudit(app, services.audit);
+  registerAudit(app, {
+    audit: services.audit,
+    storage: services.storage,
+    accountName: (name) => services.auth.users.accountName(name),
+  });
   await registerOpenApi(app, ctx.version);
   collectEnvironmentRoutes(app);
 

@@ -92,6 +92,7 @@ const EnvSchema = z.object({
   EVENTS_RETENTION_DAYS: z.coerce.number().min(0.01).max(3650).default(7),
   EVENTS_MAX_ROWS: z.coerce.number().int().min(100).max(10_000_000).default(200_000),
   AUDIT_RETENTION_DAYS: z.coerce.number().min(1).max(36500).default(90),
+  AUDIT_MAX_ROWS: z.coerce.number().int().min(100).max(100_000_000).default(200_000),
   /** Waits before each retry of a failed notification (the first try is at once). */
   NOTIFY_RETRY_SECONDS: z
     .string()
@@ -156,6 +157,8 @@ export interface Config {
   eventsRetentionMs: number;
   eventsMaxRows: number;
   auditRetentionMs: number;
+  /** The audit log keeps at most this many entries, dropping the oldest first. */
+  auditMaxRows: number;
   notifyRetryDelaysMs: number[];
   /** Open terminal sessions one user may have at a time (across environments). */
   terminalMaxSessionsPerUser: number;
@@ -234,6 +237,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventsRetentionMs: Math.round(e.EVENTS_RETENTION_DAYS * DAY_MS),
     eventsMaxRows: e.EVENTS_MAX_ROWS,
     auditRetentionMs: Math.round(e.AUDIT_RETENTION_DAYS * DAY_MS),
+    auditMaxRows: e.AUDIT_MAX_ROWS,
     notifyRetryDelaysMs: e.NOTIFY_RETRY_SECONDS,
     terminalMaxSessionsPerUser: e.TERMINAL_MAX_SESSIONS_PER_USER,
     streamsMaxPerUser: e.STREAMS_MAX_PER_USER,

@@ -37,6 +37,8 @@ export const ERROR_STATUS = {
   not_in_swarm: 409,
   environment_unreachable: 502,
   shutting_down: 503,
+  insufficient_storage: 507,
+  database_busy: 503,
 } as const satisfies Record<ErrorCode, number>;
 
 /** An error meant for the client: its message is the human `detail`, safe to show. Throw a named subclass. */
@@ -114,6 +116,23 @@ export class CsrfError extends UnauthorizedError {
 export class ForbiddenError extends AppError {
   constructor(detail: string) {
     super(ErrorCode.forbidden, detail);
+  }
+}
+
+/** DATA_DIR's disk is full; the detail names DATA_DIR. */
+export class InsufficientStorageError extends AppError {
+  constructor(detail: string) {
+    super(ErrorCode.insufficientStorage, detail);
+  }
+}
+
+/** Another process holds the database's write lock past the request path's short wait. */
+export class DatabaseBusyError extends AppError {
+  constructor() {
+    super(
+      ErrorCode.databaseBusy,
+      'The database is busy: another process holds its write lock. Try again in a few seconds.',
+    );
   }
 }
 

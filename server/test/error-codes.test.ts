@@ -10,7 +10,9 @@ import { ErrorCodeSchema, type ApiError, type ErrorCode } from '@berth/contract'
 import {
   AppError,
   ComposeFailedError,
+  DatabaseBusyError,
   ERROR_STATUS,
+  InsufficientStorageError,
   RestoreFailedError,
   UpdaterMissingError,
   UpToDateError,
@@ -326,6 +328,16 @@ describe('codes no request can produce today, and the generic 500', () => {
       expect(err.statusCode).toBe(ERROR_STATUS[err.code]);
       seen.set(err.code, err.statusCode);
     }
+  });
+
+  it('insufficient_storage and database_busy carry their table status (caused for real in storage-faults.test.ts)', () => {
+    // A full DATA_DIR (a filled tmpfs) and a second process holding the write lock need a test app of their own.
+    const made: AppError[] = [new InsufficientStorageError('Disk full: …'), new DatabaseBusyError()];
+    for (const err of made) {
+      expect(err.statusCode).toBe(ERROR_STATUS[err.code]);
+      seen.set(err.code, err.statusCode);
+    }
+    expect(ERROR_STATUS.insufficient_storage).toBe(507);
   });
 
   it('internal_error: an unexpected failure answers the generic text, never its own message', async () => {

@@ -6,7 +6,10 @@ import { QueryInstant as Instant } from './time';
 export const AuditEntry = z.object({
   id: z.number().int(),
   time: z.string(),
-  /** The user's email, `<email> (key <key name>)` for an API key, or null when nobody was signed in. */
+  /**
+   * The user's email, `<email> (key <key name>)` for an API key, `unknown user` for a failed
+   * sign-in naming no account, or null when nobody was signed in.
+   */
   user: z.string().nullable(),
   client: z.string(),
   method: z.string(),
@@ -42,7 +45,7 @@ export const auditApi = {
     path: '/api/audit',
     scope: 'global',
     tag: 'audit',
-    role: 'viewer',
+    role: 'admin',
     summary: 'Audit log of state-changing calls, newest first (kept for AUDIT_RETENTION_DAYS; read-only)',
     querystring: AuditQuery,
     response: z.array(AuditEntry),
@@ -52,7 +55,7 @@ export const auditApi = {
     path: '/api/audit/export',
     scope: 'global',
     tag: 'audit',
-    role: 'viewer',
+    role: 'admin',
     summary: 'The audit log (same filters) as a CSV or JSON download',
     querystring: AuditExportQuery,
     response: z.string().describe('text/csv or application/json'),

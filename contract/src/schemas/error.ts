@@ -38,6 +38,10 @@ export const ErrorCodeSchema = z.enum({
   notInSwarm: 'not_in_swarm',
   environmentUnreachable: 'environment_unreachable',
   shuttingDown: 'shutting_down',
+  /** The disk holding DATA_DIR is full (SQLITE_FULL, ENOSPC, EDQUOT): HTTP 507. */
+  insufficientStorage: 'insufficient_storage',
+  /** Another process holds berth.db's write lock: HTTP 503, try again shortly. */
+  databaseBusy: 'database_busy',
 });
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
 /** The members by name: `ErrorCode.notFound === 'not_found'`. */

@@ -20,6 +20,8 @@ export const Health = z.object({
    * `engine` = the engine's stats API (no readable cgroup tree, or a remote engine).
    */
   stats: z.object({ source: StatsSourceKind }),
+  /** Whether the disk holding DATA_DIR is full (changes are then refused with 507 insufficient_storage). */
+  storage: z.object({ full: z.boolean(), error: z.string().nullable() }),
 });
 export type Health = z.infer<typeof Health>;
 

@@ -40,4 +40,15 @@ export class AuditRepo {
   pruneBefore(before: number): number {
     return this.db.prepare('DELETE FROM audit_log WHERE time < ?').run(before).changes;
   }
+
+  count(): number {
+    return this.db.prepare('SELECT count(*) FROM audit_log').pluck().get() as number;
+  }
+
+  /** Drops all but the newest `maxRows` entries; returns how many went. */
+  keepNewest(maxRows: number): number {
+    const cut = this.db.prepare('SELECT id FROM audit_log ORDER BY id DESC LIMIT 1 OFFSET ?').pluck().get(maxRows) as
+      number | undefined;
+    return cut === undefined ? 0 : this.db.prepare('DELETE FROM audit_log WHERE id <= ?').run(cut).changes;
+  }
 }

@@ -1,18 +1,40 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ErrorCode, type ApiError } from '@berth/contract';
-import { AppError, TooManyRequestsError } from '../errors';
+import { AppError, DatabaseBusyError, InsufficientStorageError, TooManyRequestsError } from '../errors';
+import { isDatabaseBusy, isStorageFull } from '../services/storage/storage-status';
 
 function fieldName(instancePath: string, context: string): string {
   const path = instancePath.replace(/^\//, '').replace(/\//g, '.');
   return path || context;
 }
 
-/** Every error leaves as JSON `{detail, code}`; a 5xx never carries internal text. */
-export function registerErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((err: FastifyError, req, reply) => {
+/** Where Berth writes; a full disk there is named in the answer. */
+interface Storage {
+  dataDir: string;
+  writeFailed(err: unknown): void;
+  readonly detail: string;
+}
+
+/**
+ * Every error leaves as JSON `{detail, code}`; a 5xx never carries internal text. A write that
+ * failed for lack of room (SQLite's SQLITE_FULL, the file system's ENOSPC or EDQUOT) answers 507
+ * naming DATA_DIR, and SQLite's lock held by another process answers 503: neither is a bug.
+ */
+export function registerErrorHandler(app: FastifyInstance, storage?: Storage): void {
+  app.setErrorHandler((thrown: FastifyError, req, reply) => {
+    let err = thrown;
+    if (storage && isStorageFull(err)) {
+      storage.writeFailed(err);
+      req.log.warn({ code: err.code }, 'a write failed: the disk holding DATA_DIR is full');
+      err = new InsufficientStorageError(storage.detail) as unknown as FastifyError;
+    } else if (isDatabaseBusy(err)) {
+      req.log.warn({ code: err.code }, 'the database is locked by another process');
+      err = new DatabaseBusyError() as unknown as FastifyError;
+    }
     if (err instanceof AppError) {
       if (err instanceof TooManyRequestsError) reply.header('Retry-After', String(err.retryAfterSeconds));
+      if (err instanceof DatabaseBusyError) reply.header('Retry-After', '2');
       // One `msg` per line: the reason goes in the message itself, never in a second `msg` key.
       if (err.statusCode >= 500) req.log.warn({ code: err.code }, `request failed: ${err.message}`);
       const body: ApiError = { detail: err.message, code: err.code, ...(err.fields ? { fields: err.fields } : {}) };

@@ -64,6 +64,11 @@ export class UserService {
     return (await this.passwords.verify(user.password_hash, password)) ? user : null;
   }
 
+  /** The account's email when `name` is one (any case, spaces around), else null. */
+  accountName(name: string): string | null {
+    return this.repo.byEmail(name.trim().toLowerCase())?.email ?? null;
+  }
+
   find(id: number): UserRow | undefined {
     return this.repo.byId(id);
   }

@@ -10,6 +10,8 @@ export class ServerInfoService {
     >,
     /** Which source the local stats hub runs. */
     private readonly statsSource: () => StatsSourceKind,
+    /** Whether DATA_DIR has room to write. */
+    private readonly storage: { readonly full: boolean; readonly detail: string },
   ) {}
 
   private compose() {
@@ -19,13 +21,15 @@ export class ServerInfoService {
 
   async health(): Promise<Health> {
     const engine = await this.ctx.engine.check();
+    const full = this.storage.full;
     return {
       // `checking` while the compose CLI is still being looked for in the background.
-      status: this.ctx.composeReady ? 'checking' : engine.reachable && this.ctx.compose ? 'ok' : 'degraded',
+      status: this.ctx.composeReady ? 'checking' : engine.reachable && this.ctx.compose && !full ? 'ok' : 'degraded',
       version: this.ctx.version,
       engine,
       compose: this.compose(),
       stats: { source: this.statsSource() },
+      storage: { full, error: full ? this.storage.detail : null },
     };
   }
 

@@ -1,5 +1,5 @@
 import { Alert } from '@mantine/core';
-import { IconPlugConnectedX } from '@tabler/icons-react';
+import { IconDatabaseExclamation, IconPlugConnectedX } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { LOCAL_ENVIRONMENT } from '@berth/contract';
 import { environmentsQuery } from '../../features/environments';
@@ -7,8 +7,8 @@ import { useEnvironment } from '../../lib/environment';
 import { healthQuery } from './health';
 
 /**
- * Says so when the selected environment's Docker engine (or Berth itself) cannot be reached;
- * clears when it returns. Another environment's status comes from the environments list.
+ * Says so when the selected environment's Docker engine (or Berth itself) cannot be reached, or
+ * when the disk holding Berth's data is full; clears when it returns. Another environment's status comes from the environments list.
  */
 export function EngineBanner() {
   const { data, error } = useQuery(healthQuery());
@@ -32,6 +32,13 @@ export function EngineBanner() {
         role="alert"
       >
         {selected.status.error ?? 'The Docker engine does not answer.'} Berth reconnects by itself when it is back.
+      </Alert>
+    );
+  }
+  if (data?.storage.full) {
+    return (
+      <Alert color="red" icon={<IconDatabaseExclamation size={18} />} title="Disk full" mb="md" role="alert">
+        {data.storage.error} Retrying every 10 seconds.
       </Alert>
     );
   }

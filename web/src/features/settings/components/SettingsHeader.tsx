@@ -13,7 +13,7 @@ import {
   IconVariable,
 } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { environmentApi, pruneApi, settingsApi, usersApi } from '@berth/contract';
+import { auditApi, environmentApi, pruneApi, settingsApi, usersApi } from '@berth/contract';
 import { PageHeader } from '../../../components/PageHeader';
 import { RouteTabs, type RouteTab } from '../../../components/RouteTabs';
 import { serverInfoQuery } from '../api';
@@ -27,7 +27,7 @@ const TABS: RouteTab[] = [
   { to: '/settings/update', label: 'Update', icon: IconCloudDownload, route: settingsApi.update },
   { to: '/settings/auto-update', label: 'Auto-update', icon: IconCalendarRepeat },
   { to: '/settings/notifications', label: 'Notifications', icon: IconBell },
-  { to: '/settings/audit', label: 'Audit log', icon: IconListCheck },
+  { to: '/settings/audit', label: 'Audit log', icon: IconListCheck, route: auditApi.list },
   { to: '/settings/users', label: 'Users', icon: IconUsers, route: usersApi.list },
 ];
 

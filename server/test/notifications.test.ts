@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import type { Channel, Delivery, EngineEventRecord, Rule } from '@berth/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers/app';
+import { createTestApp, REAUTH, type TestApp } from './helpers/app';
 import { removeContainersNamed, testEngine, tryDockerCli } from './helpers/engine';
 import { until } from './apps-fixtures';
 
@@ -31,6 +31,8 @@ let smtp: SMTPServer;
 let smtpPort: number;
 const posts: Received[] = [];
 const mails: Mail[] = [];
+/** Every password an SMTP client offered the server. */
+const smtpPasswords: string[] = [];
 const channels = {} as Record<'hook' | 'mail' | 'failing', Channel>;
 
 const hooksFor = (app: string) => posts.filter((p) => p.path === '/hook' && p.body.includes(app));
@@ -71,6 +73,7 @@ beforeAll(async () => {
     authOptional: true,
     logger: false,
     onAuth(auth, _session, cb) {
+      smtpPasswords.push(auth.password ?? '');
       if (auth.password === SMTP_PASSWORD) cb(null, { user: auth.username });
       else cb(new Error('bad password'));
     },
@@ -268,5 +271,78 @@ describe('notifications', () => {
     const seen = [renamed.text, cleared.text, ...reads.map((r) => r.text)].join('\n');
     for (const s of SECRETS) expect(seen).not.toContain(s);
     expect(JSON.stringify(t.ctx.db.prepare('SELECT * FROM notification_channels').all())).not.toContain(SMTP_PASSWORD);
+  });
+});
+
+describe('where a channel sends and who reads it (issue 38 #9, #13)', () => {
+  it('drops the stored secrets when the destination changes, unless they are sent again', async () => {
+    const header = `hdr-move-${randomBytes(6).toString('hex')}`;
+    const signing = `sig-move-${randomBytes(6).toString('hex')}`;
+    const hook = await addChannel({
+      name: 'moving-hook',
+      type: 'webhook',
+      url: `${hookBase}/before`,
+      header_name: 'X-Token',
+      header_value: header,
+      signing_secret: signing,
+    });
+    const moved = await t.client.patch<Channel>(`/api/notifications/channels/${hook.id}`, { url: `${hookBase}/after` });
+    expect(moved.status, moved.text).toBe(200);
+    expect(moved.body.secrets_set).toEqual([]);
+    expect((await t.client.post<Delivery>(`/api/notifications/channels/${hook.id}/test`)).body.status).toBe('sent');
+    const atNew = posts.filter((p) => p.path === '/after');
+    expect(atNew).toHaveLength(1);
+    expect(atNew[0]!.headers['x-token']).toBeUndefined();
+    expect(atNew[0]!.headers['x-berth-signature']).toBeUndefined();
+    expect(JSON.stringify(atNew)).not.toContain(header);
+
+    // Sent again with the move, a secret stays; a change elsewhere (the name) keeps them all.
+    const again = await t.client.patch<Channel>(`/api/notifications/channels/${hook.id}`, {
+      url: `${hookBase}/again`,
+      header_value: header,
+    });
+    expect(again.body.secrets_set).toEqual(['header_value']);
+    const renamed = await t.client.patch<Channel>(`/api/notifications/channels/${hook.id}`, { name: 'moved-hook' });
+    expect(renamed.body.secrets_set).toEqual(['header_value']);
+
+    const password = `smtp-move-${randomBytes(6).toString('hex')}`;
+    const mail = await addChannel({
+      name: 'moving-mail',
+      type: 'email',
+      host: '127.0.0.1',
+      port: smtpPort,
+      tls: 'none',
+      user: 'berth',
+      password,
+      from: 'berth@example.test',
+      to: 'ops@example.test',
+    });
+    expect(mail.secrets_set).toEqual(['password']);
+    const rehosted = await t.client.patch<Channel>(`/api/notifications/channels/${mail.id}`, { host: 'localhost' });
+    expect(rehosted.body.secrets_set).toEqual([]);
+    await t.client.post<Delivery>(`/api/notifications/channels/${mail.id}/test`);
+    expect(smtpPasswords).not.toContain(password);
+  });
+
+  it('shows a viewer a webhook URL up to its host and no ntfy topic; an admin sees them whole', async () => {
+    const token = `tok${randomBytes(6).toString('hex')}`;
+    await addChannel({ name: 'tokened', type: 'webhook', url: `${hookBase}/hooks/${token}?key=${token}` });
+    const topic = `topic-${randomBytes(6).toString('hex')}`;
+    await addChannel({ name: 'ntfy-topic', type: 'ntfy', url: hookBase, topic });
+    const email = `ntf-viewer-${randomBytes(3).toString('hex')}@berth.test`;
+    const password = `pw-${randomBytes(8).toString('hex')}`;
+    const made = await t.client.post('/api/users', { email, password, role: 'viewer', ...REAUTH });
+    expect(made.status, made.text).toBe(200);
+    const viewer = t.anon();
+    await viewer.login(email, password);
+    const seen = await viewer.get<Channel[]>('/api/notifications/channels');
+    expect(seen.status).toBe(200);
+    expect(seen.text).not.toContain(token);
+    expect(seen.text).not.toContain(topic);
+    expect(seen.body.find((c) => c.name === 'tokened')!.url).toBe(`${hookBase}/••••`);
+    expect(seen.body.find((c) => c.name === 'ntfy-topic')).toMatchObject({ url: `${hookBase}/`, topic: '••••' });
+    const admin = (await t.client.get<Channel[]>('/api/notifications/channels')).text;
+    expect(admin).toContain(token);
+    expect(admin).toContain(topic);
   });
 });

@@ -26,6 +26,16 @@ export const CHANNEL_SECRETS = {
   slack: ['url'],
 } as const satisfies Record<ChannelType, readonly string[]>;
 
+/**
+ * The fields that say where a channel's messages go. Changing one drops the channel's stored
+ * secrets unless they are sent again in the same change (a new receiver must not get them).
+ */
+export const CHANNEL_DESTINATION_FIELDS: Partial<Record<ChannelType, readonly string[]>> = {
+  webhook: ['url'],
+  ntfy: ['url'],
+  email: ['host', 'port'],
+};
+
 const HttpUrl = z
   .string()
   .trim()

@@ -1,10 +1,15 @@
 import type { FastifyInstance } from 'fastify';
-import { notificationsApi as api } from '@berth/contract';
+import { notificationsApi as api, roleAllows } from '@berth/contract';
 import { route } from '../lib/route';
+import { requirePrincipal } from '../plugins/auth';
+import { maskChannel } from '../services/notifications/channels';
 import type { Services } from '../app-services';
 
 export function notificationsRoutes(app: FastifyInstance, { notifications: n }: Services): void {
-  route(app, api.channels, () => n.channels.list());
+  route(app, api.channels, (req) => {
+    const list = n.channels.list();
+    return roleAllows(requirePrincipal(req).role, 'admin') ? list : list.map(maskChannel);
+  });
   route(app, api.addChannel, (req) => n.channels.add(req.body));
   route(app, api.editChannel, (req) => n.channels.edit(req.params.id, req.body));
   route(app, api.removeChannel, (req) => {

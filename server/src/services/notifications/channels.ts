@@ -1,4 +1,10 @@
-import { CHANNEL_SECRETS, ChannelBody, type Channel } from '@berth/contract';
+import {
+  CHANNEL_DESTINATION_FIELDS,
+  CHANNEL_SECRETS,
+  ChannelBody,
+  type Channel,
+  type ChannelType,
+} from '@berth/contract';
 import type { ChannelRow, NotificationsRepo } from '../../db/notifications-repo';
 import { BlockedAddressError, ConflictError, NotFoundError, ValidationError } from '../../errors';
 import { blockedAddressReason } from '../../lib/safe-fetch';
@@ -7,6 +13,29 @@ import { open, seal } from '../../lib/secret-box';
 type Fields = Record<string, unknown>;
 
 const secretNames = (type: string): readonly string[] => CHANNEL_SECRETS[type as keyof typeof CHANNEL_SECRETS] ?? [];
+
+const MASK = '••••';
+
+/**
+ * A channel as a non-admin reads it: a URL shows its scheme and host only (a token may sit in
+ * the path or query of a generic webhook) and the ntfy topic (which anyone knowing it may read) is hidden.
+ */
+export function maskChannel(c: Channel): Channel {
+  const out = { ...c };
+  if (out.url !== undefined) out.url = maskUrl(out.url);
+  if (out.topic !== undefined) out.topic = MASK;
+  return out;
+}
+
+function maskUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return u.pathname === '/' && !u.search && !u.hash && !u.username ? `${u.origin}/` : `${u.origin}/${MASK}`;
+  } catch {
+    // Not a URL we can split: nothing of it is shown.
+    return MASK;
+  }
+}
 
 /**
  * Notification channels: the secret fields of each type are sealed at rest (lib/secret-box.ts)
@@ -34,10 +63,20 @@ export class ChannelsService {
     return this.get(id);
   }
 
-  /** Changes the fields sent; a secret field sent as null is cleared, one left out is kept. */
+  /**
+   * Changes the fields sent; a secret field sent as null is cleared, one left out is kept, unless
+   * the change sends the channel somewhere else (its URL, SMTP host or port): then the stored
+   * secrets are dropped unless sent again in the same change, so "change the host, press Test"
+   * cannot hand them to a new receiver.
+   */
   edit(id: number, patch: Fields): Channel {
     const row = this.row(id);
-    const merged: Fields = { ...this.full(row) };
+    const current = this.full(row);
+    const merged: Fields = { ...current };
+    const moved = (CHANNEL_DESTINATION_FIELDS[row.type as ChannelType] ?? []).some(
+      (f) => f in patch && patch[f] !== current[f],
+    );
+    if (moved) for (const k of secretNames(row.type)) if (!(k in patch)) delete merged[k];
     for (const [k, v] of Object.entries(patch)) {
       if (v === null) delete merged[k];
       else merged[k] = v;

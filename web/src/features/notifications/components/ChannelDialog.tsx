@@ -1,6 +1,12 @@
 import { useState } from 'react';
 import { Button, Checkbox, Group, Modal, NumberInput, SegmentedControl, Select, Stack, TextInput } from '@mantine/core';
-import { CHANNEL_TYPES, type Channel, type ChannelBody, type ChannelType } from '@berth/contract';
+import {
+  CHANNEL_DESTINATION_FIELDS,
+  CHANNEL_TYPES,
+  type Channel,
+  type ChannelBody,
+  type ChannelType,
+} from '@berth/contract';
 import { PasswordField } from '../../../components/PasswordField';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useAddChannel, useEditChannel } from '../api';
@@ -20,6 +26,12 @@ export function ChannelDialog({ channel, onClose }: Props) {
   const add = useAddChannel();
   const edit = useEditChannel();
   const set = (key: string, v: string) => setValues((prev) => ({ ...prev, [key]: v }));
+  // A new address drops the stored secrets on the server unless they are typed again (issue 38 #13).
+  const moved =
+    channel !== null &&
+    (CHANNEL_DESTINATION_FIELDS[channel.type] ?? []).some(
+      (k) => (values[k] ?? '') !== String(channel[k as keyof Channel] ?? ''),
+    );
 
   const save = () => {
     const body = toBody(type, values, channel !== null, clear);
@@ -57,13 +69,18 @@ export function ChannelDialog({ channel, onClose }: Props) {
         />
       );
     if (f.kind === 'secret') {
-      const isSet = channel?.secrets_set.includes(f.key) ?? false;
+      const isSet = !moved && (channel?.secrets_set.includes(f.key) ?? false);
       return (
         <Stack key={f.key} gap={4}>
           <PasswordField
             label={label}
             required={f.required && !isSet}
             placeholder={isSet ? 'Set (leave empty to keep)' : f.placeholder}
+            description={
+              moved && channel?.secrets_set.includes(f.key)
+                ? 'The address changed: enter it again, or it is removed.'
+                : undefined
+            }
             value={values[f.key] ?? ''}
             disabled={clear.includes(f.key)}
             onChange={(e) => set(f.key, e.currentTarget.value)}

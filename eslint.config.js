@@ -107,6 +107,17 @@ const WEB_FEATURES = fs
   .filter((d) => d.isDirectory())
   .map((d) => d.name);
 const WEB_NEVER_SERVER = { group: ['**/server/**', '@berth/server'], message: 'Boundary: web never imports server.' };
+/** The shell, router and pages compose features; nothing imports them back. */
+const WEB_NEVER_APP = {
+  regex: '^(\\.\\./)+app(/|$)',
+  message:
+    'Boundary: nothing imports web/src/app (the shell, the router and the pages); move what is shared to components/ or lib/.',
+};
+/** Shared pieces know no feature: what a feature needs of them is passed in. */
+const WEB_SHARED_NEVER_FEATURES = {
+  regex: '^(\\.\\./)+features(/|$)',
+  message: 'Boundary: web/src/components and web/src/lib never import a feature; they are what features share.',
+};
 
 function webFeatureConfig(feature) {
   const others = WEB_FEATURES.filter((f) => f !== feature);
@@ -119,6 +130,7 @@ function webFeatureConfig(feature) {
         {
           patterns: [
             WEB_NEVER_SERVER,
+            WEB_NEVER_APP,
             {
               regex: `^(\\.\\./)+(features/)?(${others.join('|')})/.+`,
               message:
@@ -167,10 +179,19 @@ export default tseslint.config(
   },
   ...ALL.flatMap((area) => [serverAreaConfig(area, false), serverAreaConfig(area, true)]),
   {
-    name: 'boundaries/web',
-    files: ['web/src/**/*.{ts,tsx}'],
-    ignores: ['web/src/features/**'],
+    name: 'boundaries/web/app',
+    files: ['web/src/*.{ts,tsx}', 'web/src/app/**/*.{ts,tsx}'],
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [WEB_NEVER_SERVER] }] },
+  },
+  {
+    name: 'boundaries/web/shared',
+    files: ['web/src/components/**/*.{ts,tsx}', 'web/src/lib/**/*.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [WEB_NEVER_SERVER, WEB_NEVER_APP, WEB_SHARED_NEVER_FEATURES] },
+      ],
+    },
   },
   ...WEB_FEATURES.map(webFeatureConfig),
   ...PLACEMENT.map(placementConfig),

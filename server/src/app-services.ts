@@ -23,6 +23,7 @@ import { createMetrics } from './services/stats';
 import type { MetricsService } from './services/stats/metrics';
 import type { StatsHistory } from './services/stats/stats-history';
 import type { AppUpdateService } from './services/apps/apps-update';
+import type { AppChangesService } from './services/apps/app-changes';
 import { createAuthService, type AuthService } from './services/auth';
 import { createAutoUpdate } from './services/auto-update';
 import type { AutoUpdateService } from './services/auto-update/auto-update';
@@ -95,6 +96,8 @@ export interface EngineScope {
   ctx: AppContext;
   apps: AppsService;
   appUpdates: AppUpdateService;
+  /** Changes that keep an app's container: rename, limits, networks, commit. */
+  appChanges: AppChangesService;
   appStreams: AppStreams;
   appLogs: AppLogsService;
   projectLogs: ProjectLogsService;
@@ -281,7 +284,7 @@ export function buildScope(
   envCtx: AppContext,
   { variables, notifications, audit, historyRepo, terminals, regexPool }: ScopeShared,
 ): EngineScope {
-  const { runtime, apps, appUpdates, appStreams } = createApps(envCtx, historyRepo, id);
+  const { runtime, apps, appUpdates, appChanges, appStreams } = createApps(envCtx, historyRepo, id);
   const { projects, projectActions, projectPlan, projectEnv } = createProjects(envCtx, {
     // Host paths are only Berth's own to check on the engine it runs beside.
     checkBinds: id === LOCAL_ENVIRONMENT,
@@ -312,6 +315,7 @@ export function buildScope(
     ctx: envCtx,
     ...single,
     appStreams,
+    appChanges,
     history: runtime.history,
     host,
     ...createLogs(envCtx, runtime.events, projects, regexPool),

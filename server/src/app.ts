@@ -21,6 +21,7 @@ import { swarmRoutes } from './routes/swarm';
 import { healthRoutes } from './routes/health';
 import { settingsRoutes } from './routes/settings';
 import { appsRoutes } from './routes/apps';
+import { appChangesRoutes } from './routes/app-changes';
 import { templatesRoutes } from './routes/templates';
 import { deployRoutes } from './routes/deploy';
 import { variablesRoutes } from './routes/variables';
@@ -107,6 +108,7 @@ export async function buildApp(
   healthRoutes(app, services);
   settingsRoutes(app, services);
   appsRoutes(app);
+  appChangesRoutes(app);
   templatesRoutes(app, services);
   deployRoutes(app);
   variablesRoutes(app, services);

@@ -24,6 +24,7 @@ import { foundByIdPrefix, SHORT_ID_LENGTH } from './names';
 import { ConflictError, EngineError, EngineTimeoutError, NotFoundError } from '../errors';
 import { translate, type DockerodeError, type Target } from './engine-errors';
 import { DockerodeSwarm, type SwarmEngine } from './swarm-engine';
+import { DockerodeContainerChanges, type ContainerChanges } from './container-changes';
 
 export interface EngineConfig {
   dockerHost: string | undefined;
@@ -55,6 +56,7 @@ const HEXISH = /^(sha256:)?[0-9a-f]{1,63}$/;
  */
 class DockerodeEngine implements Engine {
   readonly swarm: SwarmEngine;
+  readonly containers: ContainerChanges;
 
   constructor(
     private readonly docker: Docker,
@@ -62,6 +64,7 @@ class DockerodeEngine implements Engine {
     private readonly slowMs: number,
   ) {
     this.swarm = new DockerodeSwarm(docker, (t, fn, opts) => this.call(t, fn, opts));
+    this.containers = new DockerodeContainerChanges(docker, (t, fn, opts) => this.call(t, fn, opts));
   }
 
   private async call<T>(t: Target, fn: (signal: AbortSignal) => Promise<T>, opts: CallOptions<T> = {}): Promise<T> {

@@ -2,6 +2,7 @@
 // engine's JSON (the implementation lives in dockerode-engine.ts).
 import type Docker from 'dockerode';
 import type { Processes } from '@berth/contract';
+import type { ContainerChanges } from './container-changes';
 import type { SwarmEngine } from './swarm-engine';
 
 /** One container as the engine's list shows it. */
@@ -209,4 +210,6 @@ export interface Engine {
 
   /** Nodes, services, tasks, configs and secrets (a swarm manager only; else NotInSwarmError). */
   readonly swarm: SwarmEngine;
+  /** Changes that keep a container: limits, commit, network disconnect. */
+  readonly containers: ContainerChanges;
 }

@@ -1,6 +1,7 @@
 import type { Uses } from '../../context';
 import type { StatsHistoryRepo } from '../../db/stats-history-repo';
 import { AppsService } from './apps';
+import { AppChangesService } from './app-changes';
 import { AppStreams } from './apps-live';
 import { createAppsRuntime } from './apps-runtime';
 import { AppUpdateService } from './apps-update';
@@ -25,6 +26,7 @@ export function createApps(
     runtime,
     apps,
     appUpdates: new AppUpdateService(ctx, apps, runtime),
+    appChanges: new AppChangesService(ctx, apps),
     appStreams: new AppStreams(ctx, runtime),
   };
 }

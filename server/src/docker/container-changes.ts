@@ -1,0 +1,79 @@
+import type Docker from 'dockerode';
+import { ConflictError, EngineError } from '../errors';
+import type { Target } from './engine-errors';
+import type { Caller } from './swarm-engine';
+
+/** The engine's container update body (`docker update`): only the fields Berth changes. */
+export interface ContainerUpdate {
+  NanoCpus?: number;
+  Memory?: number;
+  MemorySwap?: number;
+  CpuShares?: number;
+  PidsLimit?: number;
+  RestartPolicy?: { Name: string; MaximumRetryCount?: number };
+}
+
+export interface CommitOptions {
+  repo: string;
+  tag: string;
+  comment: string;
+}
+
+/** Changes to an existing container that keep it (same id, same writable layer). */
+export interface ContainerChanges {
+  /**
+   * Limits and restart policy, applied live. A value the engine refuses (memory below what the
+   * container uses, memory above its swap limit…) is a ConflictError with the engine's words; the
+   * engine then keeps the container's previous settings.
+   */
+  update(ref: string, update: ContainerUpdate): Promise<void>;
+  /** An image of the container as it is now (paused meanwhile, as `docker commit` does); answers its id. */
+  commit(ref: string, opts: CommitOptions): Promise<string>;
+  disconnectNetwork(network: string, containerId: string, force: boolean): Promise<void>;
+}
+
+const container = (ref: string, doing: string): Target => ({
+  kind: 'container',
+  ref,
+  doing: `${doing} container ${ref}`,
+});
+
+export class DockerodeContainerChanges implements ContainerChanges {
+  constructor(
+    private readonly docker: Docker,
+    private readonly call: Caller,
+  ) {}
+
+  async update(ref: string, update: ContainerUpdate): Promise<void> {
+    try {
+      await this.call(container(ref, 'updating'), (abortSignal) =>
+        this.docker.getContainer(ref).update({ ...update, abortSignal }),
+      );
+    } catch (err) {
+      // The engine answers a refused value with 400 or 500 ("Cannot update container: ... unable to set memory limit").
+      if (err instanceof EngineError && (err.statusCode === 400 || err.statusCode === 500))
+        throw new ConflictError(`The engine refused the change: ${err.message}`);
+      throw err;
+    }
+  }
+
+  async commit(ref: string, opts: CommitOptions): Promise<string> {
+    const answer = (await this.call(
+      container(ref, 'committing'),
+      (abortSignal) =>
+        this.docker.getContainer(ref).commit({ ...opts, pause: true, abortSignal }) as Promise<{ Id: string }>,
+      { slow: true },
+    )) as { Id: string };
+    return answer.Id;
+  }
+
+  async disconnectNetwork(network: string, containerId: string, force: boolean): Promise<void> {
+    await this.call(
+      { kind: 'network', ref: network, doing: `disconnecting a container from network ${network}` },
+      (abortSignal) =>
+        this.docker
+          .getNetwork(network)
+          .disconnect({ Container: containerId, Force: force, abortSignal }) as Promise<unknown>,
+    );
+  }
+}

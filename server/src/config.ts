@@ -74,6 +74,8 @@ const EnvSchema = z.object({
   OIDC_ADMIN_GROUP: z.string().min(1).optional(),
   OIDC_OPERATOR_GROUP: z.string().min(1).optional(),
   OIDC_ONLY: bool.default(false),
+  /** Sign-on may link an existing account by verified email (a risk: see the README's Security section). */
+  OIDC_LINK_BY_EMAIL: bool.default(false),
   ENGINE_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(3600).default(10),
   ENGINE_SLOW_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(7200).default(300),
   COMPOSE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(600),
@@ -192,6 +194,12 @@ export interface OidcConfig {
   operatorGroup: string | undefined;
   /** Password sign-in is off. */
   only: boolean;
+  /**
+   * OIDC_LINK_BY_EMAIL: a first sign-on may take over the existing account with the same verified
+   * email (never one with TOTP on or whose email its owner typed in). Off: linking is done by the
+   * signed-in owner (password and TOTP asked).
+   */
+  linkByEmail: boolean;
 }
 
 export class ConfigError extends Error {
@@ -282,6 +290,7 @@ function oidcConfig(e: z.infer<typeof EnvSchema>): OidcConfig | null {
     adminGroup: e.OIDC_ADMIN_GROUP,
     operatorGroup: e.OIDC_OPERATOR_GROUP,
     only: e.OIDC_ONLY,
+    linkByEmail: e.OIDC_LINK_BY_EMAIL,
   };
 }
 

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Provider from 'oidc-provider';
+import { generate } from 'otplib';
 import { OIDC_ERROR_PARAM, type ApiError, type AuthStatus, type OidcError, type User } from '@berth/contract';
 import { createTestApp, REAUTH, TEST_ADMIN, type TestApp } from './helpers/app';
 
@@ -15,6 +16,8 @@ const ADMIN_GROUP = 'berth-admins';
 
 let t: TestApp;
 let idp: http.Server;
+/** Berth's settings for the test provider. */
+let OIDC_ENV: Record<string, string> = {};
 
 beforeAll(async () => {
   let handler: http.RequestListener = (_req, res) => res.writeHead(503).end();
@@ -46,14 +49,15 @@ beforeAll(async () => {
     cookies: { keys: ['oidc-test-cookie-key'] },
   });
   handler = provider.callback();
-  t = await createTestApp({
+  OIDC_ENV = {
     OIDC_ISSUER: issuer,
     OIDC_CLIENT_ID: 'berth',
     OIDC_CLIENT_SECRET: 'berth-client-secret',
     OIDC_REDIRECT_URL: REDIRECT,
     OIDC_NAME: 'Test IdP',
     OIDC_ADMIN_GROUP: ADMIN_GROUP,
-  });
+  };
+  t = await createTestApp(OIDC_ENV);
 });
 afterAll(async () => {
   await t?.close();
@@ -61,8 +65,8 @@ afterAll(async () => {
 });
 
 /** GET /api/auth/oidc/login: the provider's URL and the flow cookie Berth set. */
-async function start(): Promise<{ url: URL; flowCookie: string }> {
-  const res = await t.app.inject({ method: 'GET', url: '/api/auth/oidc/login' });
+async function start(on: TestApp = t): Promise<{ url: URL; flowCookie: string }> {
+  const res = await on.app.inject({ method: 'GET', url: '/api/auth/oidc/login' });
   expect(res.statusCode, res.body).toBe(302);
   const cookie = res.cookies.find((c) => c.name === 'berth_oidc_flow')!;
   expect(cookie.httpOnly).toBe(true);
@@ -107,14 +111,25 @@ async function atProvider(authorizeUrl: URL, login: string): Promise<string> {
   throw new Error('the provider never redirected back');
 }
 
-async function callback(redirect: string, flowCookie: string) {
+async function callback(redirect: string, flowCookie: string, on: TestApp = t) {
   const u = new URL(redirect);
-  return t.app.inject({ method: 'GET', url: `/api/auth/oidc/callback${u.search}`, headers: { cookie: flowCookie } });
+  return on.app.inject({ method: 'GET', url: `/api/auth/oidc/callback${u.search}`, headers: { cookie: flowCookie } });
 }
 
-async function signInAs(login: string) {
-  const { url, flowCookie } = await start();
-  return callback(await atProvider(url, login), flowCookie);
+async function signInAs(login: string, on: TestApp = t) {
+  const { url, flowCookie } = await start(on);
+  return callback(await atProvider(url, login), flowCookie, on);
+}
+
+/** Who the session cookies of a callback's answer sign in as. */
+async function whoIs(res: Awaited<ReturnType<typeof callback>>, on: TestApp = t) {
+  const access = res.cookies.find((c) => c.name === 'access_token_cookie')!;
+  const status = await on.app.inject({
+    method: 'GET',
+    url: '/api/auth/status',
+    headers: { cookie: `access_token_cookie=${access.value}` },
+  });
+  return status.json<AuthStatus>();
 }
 
 const userByEmail = async (email: string) =>
@@ -152,15 +167,73 @@ describe('OpenID Connect sign-in', () => {
     expect(users[0]!.role).toBe('viewer');
   });
 
-  it('links an existing account by verified email and keeps its role', async () => {
+  it('never takes over an existing password account by email; its owner links it after re-authenticating (hardening II #2)', async () => {
     await t.client.post('/api/users', {
       email: 'carol@idp.test',
       password: 'carol-local-pw',
       role: 'operator',
       ...REAUTH,
     });
-    expect((await signInAs('carol')).statusCode).toBe(302);
-    expect(await userByEmail('carol@idp.test')).toMatchObject({ role: 'operator' });
+    expectRefused(await signInAs('carol'), 'link_required');
+    const carol = t.anon();
+    await carol.login('carol@idp.test', 'carol-local-pw');
+    expect((await carol.post<ApiError>('/api/auth/oidc/link', {})).body.code).toBe('reauth_failed');
+    const wrong = await carol.post<ApiError>('/api/auth/oidc/link', { current_password: 'not-carols' });
+    expect(wrong.status).toBe(403);
+    const linkStart = await carol.post<{ url: string }>('/api/auth/oidc/link', { current_password: 'carol-local-pw' });
+    expect(linkStart.status, linkStart.text).toBe(200);
+    const flowCookie = `berth_oidc_flow=${carol.cookies.get('berth_oidc_flow')!}`;
+    const linked = await callback(await atProvider(new URL(linkStart.body.url), 'carol'), flowCookie);
+    expect(linked.statusCode, linked.body).toBe(302);
+    expect(linked.headers.location).toBe('/#/user/security');
+    // From now on the provider signs carol in, with the role an admin gave her.
+    const again = await signInAs('carol');
+    expect(again.headers.location).toBe('/');
+    expect(await whoIs(again)).toMatchObject({ signedIn: true, username: 'carol@idp.test', role: 'operator' });
+    // Another Berth account cannot link the same provider account.
+    const other = t.anon();
+    await other.login(TEST_ADMIN.username, TEST_ADMIN.password);
+    const otherStart = await other.post<{ url: string }>('/api/auth/oidc/link', REAUTH);
+    expectRefused(
+      await callback(
+        await atProvider(new URL(otherStart.body.url), 'carol'),
+        `berth_oidc_flow=${other.cookies.get('berth_oidc_flow')!}`,
+      ),
+      'already_linked',
+    );
+  });
+
+  it('with OIDC_LINK_BY_EMAIL links by email, but never an account with TOTP on or an email its owner typed in (hardening II #2)', async () => {
+    const byEmail = await createTestApp({ ...OIDC_ENV, OIDC_LINK_BY_EMAIL: 'true' });
+    try {
+      const add = (email: string, role: string) =>
+        byEmail.client.post('/api/users', { email, password: `${email}-pw`, role, ...REAUTH });
+      await add('erin@idp.test', 'operator');
+      const erin = await signInAs('erin', byEmail);
+      expect(erin.headers.location).toBe('/');
+      expect(await whoIs(erin, byEmail)).toMatchObject({ username: 'erin@idp.test', role: 'operator' });
+
+      // An admin with TOTP on: the provider must not stand in for the code.
+      await add('boss-tina@idp.test', 'admin');
+      const tina = byEmail.anon();
+      await tina.login('boss-tina@idp.test', 'boss-tina@idp.test-pw');
+      const { secret } = (await tina.post<{ secret: string }>('/api/auth/totp/setup')).body;
+      expect((await tina.post('/api/auth/totp/enable', { code: await generate({ secret }) })).status).toBe(200);
+      expectRefused(await signInAs('boss-tina', byEmail), 'link_required');
+
+      // A viewer who types a colleague's address into their own account does not pre-claim the colleague's sign-on.
+      await add('vic@berth.test', 'viewer');
+      const vic = byEmail.anon();
+      await vic.login('vic@berth.test', 'vic@berth.test-pw');
+      const changed = await vic.post('/api/auth/me', {
+        username: 'frank@idp.test',
+        current_password: 'vic@berth.test-pw',
+      });
+      expect(changed.status, changed.text).toBe(200);
+      expectRefused(await signInAs('frank', byEmail), 'link_required');
+    } finally {
+      await byEmail.close();
+    }
   });
 
   /** A refusal: back to the login page with the reason's code only, and no session. */

@@ -27,6 +27,8 @@ export const AuthStatus = z.object({
   oidc_name: z.string().optional(),
   /** False when only single sign-on may sign in (OIDC_ONLY). */
   password_login: z.boolean().optional(),
+  /** Signed in with single sign-on configured: whether the account is linked to the provider. */
+  oidc_linked: z.boolean().optional(),
   /** Not signed in, but a live refresh cookie can mint a new access token (POST /api/auth/refresh). */
   canRefresh: z.boolean(),
 });
@@ -52,6 +54,10 @@ export const OIDC_ERRORS = [
   'account_disabled',
   /** The provider could not be reached. */
   'provider_unreachable',
+  /** A Berth account with this email exists and is not linked: its owner links it from Account > Security. */
+  'link_required',
+  /** The provider's account is already linked to another Berth account. */
+  'already_linked',
 ] as const;
 export type OidcError = (typeof OIDC_ERRORS)[number];
 /** The query parameter of the login page carrying an OidcError. */
@@ -125,6 +131,14 @@ export const TotpCode = z
   .trim()
   .regex(/^\d{6}$/, 'The code is 6 digits.');
 export const RecoveryCode = z.string().trim().min(1).max(64);
+
+/** Linking single sign-on to one's account: the current password, and a code (or a recovery code) when TOTP is on. */
+export const OidcLinkBody = z.strictObject({
+  current_password: CurrentPassword.optional(),
+  totp_code: z.union([TotpCode, RecoveryCode]).optional(),
+});
+/** Where the browser goes next to sign in at the provider. */
+export const OidcLinkStart = z.object({ url: z.string() });
 
 /** The second step of a sign-in: the challenge and either a code from the app or a recovery code. */
 export const LoginTotpBody = z
@@ -203,9 +217,20 @@ export const authApi = {
     scope: 'global',
     tag: 'auth',
     summary:
-      "The provider's redirect back: checks state, nonce and PKCE, signs in (creating or linking the account by verified email) and redirects to the app",
+      "The provider's redirect back: checks state, nonce and PKCE, signs in (the linked account, or a new one; an existing account by email only with OIDC_LINK_BY_EMAIL) and redirects to the app",
     open: true,
     response: z.unknown().describe('302 redirect'),
+  }),
+  oidcLink: defineRoute({
+    method: 'POST',
+    role: 'viewer',
+    path: '/api/auth/oidc/link',
+    scope: 'global',
+    tag: 'auth',
+    summary:
+      "Link single sign-on to the signed-in account (current password, and a TOTP code when on): sets the flow cookie and answers the provider's URL to go to",
+    body: OidcLinkBody,
+    response: OidcLinkStart,
   }),
   totpSetup: defineRoute({
     method: 'POST',

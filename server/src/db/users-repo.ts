@@ -11,6 +11,8 @@ export interface UserRow {
   totp_enabled_at: string | null;
   totp_last_step: number | null;
   oidc_subject: string | null;
+  /** 1 once the owner changed the email themselves: never a key for single sign-on to link by. */
+  email_self_set: number;
   created_at: string;
   updated_at: string;
 }
@@ -31,7 +33,7 @@ export class UsersRepo {
       insert: db.prepare(
         'INSERT INTO users (email, password_hash, role, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
       ),
-      setEmail: db.prepare('UPDATE users SET email = ?, updated_at = ? WHERE id = ?'),
+      setEmail: db.prepare('UPDATE users SET email = ?, email_self_set = 1, updated_at = ? WHERE id = ?'),
       setPassword: db.prepare('UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?'),
       setRole: db.prepare('UPDATE users SET role = ?, updated_at = ? WHERE id = ?'),
       setDisabled: db.prepare('UPDATE users SET disabled_at = ?, updated_at = ? WHERE id = ?'),
@@ -85,6 +87,7 @@ export class UsersRepo {
     return Number(this.stmts.insert.run(email, passwordHash, role, now, now).lastInsertRowid);
   }
 
+  /** The owner's own change of email (marks it self-set). */
   setEmail(id: number, email: string): void {
     this.stmts.setEmail.run(email, new Date().toISOString(), id);
   }

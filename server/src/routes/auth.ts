@@ -25,6 +25,18 @@ function ssoFailure(req: FastifyRequest, reply: FastifyReply, err: unknown) {
   return reply.redirect(`/?${OIDC_ERROR_PARAM}=${code}`, 302);
 }
 
+/** Keeps the signed flow (PKCE verifier, state, nonce, link) until the provider's redirect back. */
+function setFlowCookie(req: FastifyRequest, reply: FastifyReply, flow: string): void {
+  // Lax, not Strict: the provider's redirect back is a cross-site top-level navigation.
+  reply.setCookie(OIDC_FLOW_COOKIE, flow, {
+    path: OIDC_COOKIE_PATH,
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: req.protocol === 'https',
+    maxAge: FLOW_SECONDS,
+  });
+}
+
 export function authRoutes(app: FastifyInstance, { auth }: Services): void {
   route(app, authApi.login, async (req, reply) => {
     const result = await auth.login(req.body.username, req.body.password, deviceOf(req));
@@ -89,12 +101,13 @@ export function authRoutes(app: FastifyInstance, { auth }: Services): void {
       };
     const principal = await auth.sessions.peek(req.cookies[COOKIES.access]);
     if (principal) {
-      const totpEnabled = auth.users.find(principal.userId)?.totp_enabled_at != null;
+      const user = auth.users.find(principal.userId);
       return {
         signedIn: true,
         username: principal.username,
         role: principal.role,
-        totp_enabled: totpEnabled,
+        totp_enabled: user?.totp_enabled_at != null,
+        ...(auth.oidc ? { oidc_name: auth.oidc.config.name, oidc_linked: user?.oidc_subject != null } : {}),
         authDisabled: false,
         canRefresh: false,
       };
@@ -117,27 +130,29 @@ export function authRoutes(app: FastifyInstance, { auth }: Services): void {
     } catch (err) {
       return ssoFailure(req, reply, err);
     }
-    const { url, flow } = started;
-    // Lax, not Strict: the provider's redirect back is a cross-site top-level navigation.
-    reply.setCookie(OIDC_FLOW_COOKIE, flow, {
-      path: OIDC_COOKIE_PATH,
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: req.protocol === 'https',
-      maxAge: FLOW_SECONDS,
-    });
-    return reply.redirect(url, 302);
+    setFlowCookie(req, reply, started.flow);
+    return reply.redirect(started.url, 302);
+  });
+
+  // A fetch (JSON errors: a wrong password is said in the dialog); the page then goes to the provider.
+  route(app, authApi.oidcLink, async (req, reply) => {
+    const { url, flow } = await auth.startOidcLink(requirePrincipal(req), req.body, req.ip);
+    setFlowCookie(req, reply, flow);
+    return { url };
   });
 
   route(app, authApi.oidcCallback, async (req, reply) => {
     const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
     reply.clearCookie(OIDC_FLOW_COOKIE, { path: OIDC_COOKIE_PATH });
+    let linked: boolean;
     try {
-      setSessionCookies(req, reply, await auth.loginOidc(req.cookies[OIDC_FLOW_COOKIE], query, deviceOf(req)));
+      const done = await auth.loginOidc(req.cookies[OIDC_FLOW_COOKIE], query, deviceOf(req));
+      setSessionCookies(req, reply, done.tokens);
+      linked = done.linked;
     } catch (err) {
       return ssoFailure(req, reply, err);
     }
-    return reply.redirect('/', 302);
+    return reply.redirect(linked ? '/#/user/security' : '/', 302);
   });
 
   route(app, authApi.me, async (req) => {

@@ -65,16 +65,39 @@ export class AuthService {
     return { username: user.email, tokens: await this.sessions.start(user.id, device) };
   }
 
-  /** Finishes a single sign-on (the provider's redirect); a session for the linked or new account. */
+  /**
+   * Finishes a single sign-on (the provider's redirect); a session for the linked or new account,
+   * and whether the flow was one that linked the signed-in user's account.
+   */
   async loginOidc(
     flowToken: string | undefined,
     query: string,
     device: Device & { ip: string },
-  ): Promise<SessionTokens> {
+  ): Promise<{ tokens: SessionTokens; linked: boolean }> {
     if (this.disabled) throw new AuthDisabledError('Signing in');
-    const user = await requireOidc(this.oidc).finish(flowToken, query);
+    const { user, linked } = await requireOidc(this.oidc).finish(flowToken, query);
     if (user.disabled_at !== null) throw new OidcSignInError('account_disabled', ACCOUNT_DISABLED);
-    return this.sessions.start(user.id, device);
+    return { tokens: await this.sessions.start(user.id, device), linked };
+  }
+
+  /**
+   * Starts a single sign-on that links the provider's account to the signed-in user: only from a
+   * session (not an API key), with the current password and, when TOTP is on, a code.
+   */
+  async startOidcLink(
+    principal: Principal,
+    reauth: { current_password?: string; totp_code?: string },
+    ip: string,
+  ): Promise<{ url: string; flow: string }> {
+    const oidc = requireOidc(this.oidc);
+    this.assertAccount(principal, 'Linking single sign-on');
+    await this.confirmFromSession(
+      principal,
+      reauth,
+      ip,
+      'An API key cannot link single sign-on. Sign in with your password.',
+    );
+    return oidc.start(principal.userId);
   }
 
   /** The second step of a sign-in with TOTP: the challenge from login and a code or recovery code. */
@@ -187,16 +210,28 @@ export class AuthService {
    * from a signed-in session (a leaked API key must not mint admins), with the acting admin's
    * current password and, when their TOTP is on, a current code or a recovery code.
    */
-  async confirmUserAdmin(
+  confirmUserAdmin(
     principal: Principal,
     reauth: { current_password?: string; totp_code?: string } | undefined,
     ip: string,
   ): Promise<void> {
+    return this.confirmFromSession(
+      principal,
+      reauth,
+      ip,
+      'An API key cannot add, change or delete accounts. Sign in with your password to manage users.',
+    );
+  }
+
+  /** A sensitive change from a signed-in session only (`keyRefusal` for an API key): password, then TOTP when on. */
+  private async confirmFromSession(
+    principal: Principal,
+    reauth: { current_password?: string; totp_code?: string } | undefined,
+    ip: string,
+    keyRefusal: string,
+  ): Promise<void> {
     if (principal.via === 'disabled') return;
-    if (principal.via === 'api_key')
-      throw new ForbiddenError(
-        'An API key cannot add, change or delete accounts. Sign in with your password to manage users.',
-      );
+    if (principal.via === 'api_key') throw new ForbiddenError(keyRefusal);
     await this.reauthenticate(principal, reauth?.current_password, ip);
     const user = this.users.byId(principal.userId);
     if (user.totp_enabled_at === null) return;

@@ -20,9 +20,12 @@ const DISCOVERY_TIMEOUT_MS = 10_000;
  * OpenID Connect sign-in through openid-client: authorization code with PKCE, state and nonce.
  * The verifier, state and nonce ride in a signed, short-lived cookie (see routes), so nothing is
  * kept in memory between the two steps. The callback signs in the account linked to the
- * provider's subject, else links the account with the same verified email, else creates one
- * whose role comes from the groups claim (admin group → admin, operator group → operator,
- * anyone else → viewer). A linked or existing account keeps the role an admin gave it.
+ * provider's subject, else creates one whose role comes from the groups claim (admin group →
+ * admin, operator group → operator, anyone else → viewer). An existing account with the same
+ * email is never taken over by default (its password and TOTP would be skipped): its owner links
+ * it from a signed-in session after re-authenticating (a flow that carries `link`), or, only with
+ * OIDC_LINK_BY_EMAIL, the sign-on links it, except an account with TOTP on or whose email its
+ * owner typed in themselves. A linked account keeps the role an admin gave it.
  */
 export class OidcService {
   private discovered: Promise<Client.Configuration> | null = null;
@@ -35,8 +38,11 @@ export class OidcService {
     private readonly log: AppContext['log'],
   ) {}
 
-  /** The provider's authorization URL and the signed flow token to keep in a cookie until the callback. */
-  async start(): Promise<{ url: string; flow: string }> {
+  /**
+   * The provider's authorization URL and the signed flow token to keep in a cookie until the
+   * callback. `link`: the signed-in, re-authenticated user whose account the sign-on links.
+   */
+  async start(link?: number): Promise<{ url: string; flow: string }> {
     const [config, client] = await Promise.all([this.provider(), openid()]);
     const verifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
@@ -49,11 +55,12 @@ export class OidcService {
       state,
       nonce,
     });
-    return { url: url.href, flow: await this.signer.issueShort(FLOW_TYPE, { verifier, state, nonce }, FLOW_SECONDS) };
+    const claims = { verifier, state, nonce, ...(link !== undefined ? { link: String(link) } : {}) };
+    return { url: url.href, flow: await this.signer.issueShort(FLOW_TYPE, claims, FLOW_SECONDS) };
   }
 
   /** Finishes the flow from the provider's redirect (its query string); returns the account to sign in. */
-  async finish(flowToken: string | undefined, query: string): Promise<UserRow> {
+  async finish(flowToken: string | undefined, query: string): Promise<{ user: UserRow; linked: boolean }> {
     if (!flowToken)
       throw new OidcSignInError(
         'flow_missing',
@@ -92,7 +99,27 @@ export class OidcService {
       );
     }
     if (!claims) throw new OidcSignInError('refused', 'Single sign-on failed: the provider sent no ID token.');
-    return this.accountFor(claims);
+    const link = typeof flow.link === 'string' ? Number(flow.link) : undefined;
+    return {
+      user: link === undefined ? await this.accountFor(claims) : this.link(claims, link),
+      linked: link !== undefined,
+    };
+  }
+
+  /** Links the provider's account to the signed-in user who started the flow after re-authenticating. */
+  private link(claims: Client.IDToken, userId: number): UserRow {
+    const subject = `${claims.iss} ${claims.sub}`;
+    const holder = this.repo.byOidcSubject(subject);
+    if (holder && holder.id !== userId)
+      throw new OidcSignInError(
+        'already_linked',
+        'Single sign-on failed: this provider account is linked to another user.',
+      );
+    const user = this.repo.byId(userId);
+    if (!user) throw new OidcSignInError('refused', 'Single sign-on failed: the account to link no longer exists.');
+    this.repo.setOidcSubject(user.id, subject);
+    this.log.info({ userId }, 'single sign-on linked to an account by its owner');
+    return this.repo.byId(userId)!;
   }
 
   private async accountFor(claims: Client.IDToken): Promise<UserRow> {
@@ -108,6 +135,17 @@ export class OidcService {
     }
     const existing = this.repo.byEmail(email);
     if (existing) {
+      const refusal = this.linkByEmailRefusal(existing);
+      if (refusal) {
+        this.log.warn(
+          { userId: existing.id, why: refusal },
+          'single sign-on refused to link an existing account by email',
+        );
+        throw new OidcSignInError(
+          'link_required',
+          'Single sign-on failed: an account with this email exists; its owner signs in with the password and links single sign-on under Account > Security.',
+        );
+      }
       this.repo.setOidcSubject(existing.id, subject);
       return existing;
     }
@@ -116,6 +154,17 @@ export class OidcService {
     const id = this.repo.insert(email, hash, this.roleFrom(claims));
     this.repo.setOidcSubject(id, subject);
     return this.repo.byId(id)!;
+  }
+
+  /** Why an existing account may not be linked by its email alone, or null when it may (OIDC_LINK_BY_EMAIL). */
+  private linkByEmailRefusal(user: UserRow): string | null {
+    if (!this.config.linkByEmail) return 'OIDC_LINK_BY_EMAIL is off';
+    // The provider would stand in for the second factor nobody asked.
+    if (user.totp_enabled_at !== null) return 'the account has TOTP on';
+    // Anyone may type any address into their own account: it proves nothing about who owns it.
+    if (user.email_self_set) return 'the email was set by its owner';
+    if (user.oidc_subject !== null) return 'the account is linked to another provider account';
+    return null;
   }
 
   private roleFrom(claims: Client.IDToken): Role {

@@ -122,6 +122,13 @@ export const useTotpEnable = () =>
 export const useTotpDisable = () =>
   useMutation({ mutationFn: (body: { password: string; code: string }) => api(authApi.totpDisable, { body }) });
 
+/** Starts linking single sign-on to this account; the page then goes to the provider's URL. */
+export const useOidcLink = () =>
+  useMutation({
+    mutationFn: (body: { current_password: string; totp_code?: string }) => api(authApi.oidcLink, { body }),
+    meta: { notifyError: false },
+  });
+
 /** The second sign-in step with TOTP on; then the status call brings the session. */
 export function useLoginTotp() {
   return useMutation({

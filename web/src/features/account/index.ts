@@ -2,4 +2,5 @@
 export { useLogout, authStatusQuery } from './api';
 export { SessionsCard } from './components/SessionsCard';
 export { TotpCard } from './components/TotpCard';
+export { SsoLinkCard } from './components/SsoLinkCard';
 export { TotpLoginForm } from './components/TotpLoginForm';

@@ -10,6 +10,9 @@ const SSO_MESSAGES: Record<OidcError, string> = {
     'The sign-in provider gave no verified email address for your account. Verify it there, or ask an admin.',
   account_disabled: 'Your Berth account is disabled. Ask an admin to enable it.',
   provider_unreachable: 'The sign-in provider cannot be reached. Try again later.',
+  link_required:
+    'A Berth account with this email already exists. Sign in with its password, then link single sign-on under Account > Security.',
+  already_linked: 'This sign-in provider account is already linked to another Berth account.',
 };
 
 const isOidcError = (code: string): code is OidcError => (OIDC_ERRORS as readonly string[]).includes(code);

@@ -5,6 +5,7 @@ import { AppAutoUpdatePanel } from '../../features/auto-update';
 import { AppAdvanced } from '../../features/apps/components/AppAdvanced';
 import { AppEnvironment, AppLabels } from '../../features/apps/components/AppConfigTables';
 import { AppNetworking } from '../../features/apps/components/AppNetworking';
+import { AppResources } from '../../features/apps/components/AppResources';
 import { AppStorage } from '../../features/apps/components/AppStorage';
 import { AppSummary } from '../../features/apps/components/AppSummary';
 import { AppLoading } from '../../features/apps/components/RunningOnly';
@@ -23,6 +24,7 @@ export default function AppInfoPage() {
         <AppNetworking app={app} />
         <AppStorage app={app} />
       </SimpleGrid>
+      <AppResources key={app.Id + app.name} app={app} />
       <AppEnvironment app={app} />
       <AppLabels app={app} />
       <AppAdvanced app={app} />

@@ -9,6 +9,7 @@ import { PageHeader } from '../../../components/PageHeader';
 import { appKeys } from '../api/keys';
 import { useAppAction, useAppBusyTexts, useSupportBundle } from '../api/mutations';
 import { actionsFor } from './actions';
+import { AppChangeActions } from './AppChangeActions';
 import { AppStatusBadge } from './AppStatusBadge';
 import { RemoveAppDialog } from './RemoveAppDialog';
 
@@ -79,6 +80,7 @@ export function AppHeader({ name, app }: { name: string; app: App | undefined })
                 Edit
               </Button>
             </Can>
+            <AppChangeActions app={app} />
             <Button variant="default" size="xs" leftSection={<IconRefresh size={16} />} onClick={refresh}>
               Refresh
             </Button>

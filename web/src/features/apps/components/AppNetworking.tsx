@@ -1,6 +1,8 @@
 import { Anchor, Tabs, Text } from '@mantine/core';
 import { Link } from 'react-router-dom';
-import type { App } from '@berth/contract';
+import { appChangesApi, type App } from '@berth/contract';
+import { useCan } from '../../../lib/session';
+import { NetworkConnect, disconnectColumn } from './AppNetworkLinks';
 import type { Column } from '../../../components/DataTable';
 import { isRunning, networkRows, portRows, type NetworkRow, type PortRow } from '../model';
 import { KeyValueTable } from '../../../components/KeyValueTable';
@@ -45,6 +47,7 @@ const NETWORK_COLUMNS: Column<NetworkRow>[] = [
 /** Networking: Ports (only while running) and Networks. */
 export function AppNetworking({ app }: { app: App }) {
   const ports = portRows(app.ports, app.Config.Labels, window.location.hostname);
+  const canChange = useCan(appChangesApi.connect);
   return (
     <Section title="Networking">
       <Tabs defaultValue="ports">
@@ -69,10 +72,11 @@ export function AppNetworking({ app }: { app: App }) {
           <KeyValueTable
             label="Networks"
             rows={networkRows(app)}
-            columns={NETWORK_COLUMNS}
+            columns={canChange ? [...NETWORK_COLUMNS, disconnectColumn(app.name)] : NETWORK_COLUMNS}
             rowKey={(n) => n.name}
             emptyText="Not attached to any network."
           />
+          {canChange && <NetworkConnect app={app} />}
         </Tabs.Panel>
       </Tabs>
     </Section>

@@ -227,6 +227,43 @@ describe('account', () => {
     await context.close();
   });
 
+  it('changes a role and deletes a user only once the admin confirms with their own password (hardening II #12)', async () => {
+    const email = `confirm-${Math.random().toString(36).slice(2, 8)}@berth.test`;
+    await addUser(
+      server.baseUrl,
+      { email: EMAIL, password },
+      { email, password: 'confirm-user-password', role: 'viewer' },
+    );
+    const { context, page } = await newPage(browser, server.baseUrl);
+    await signIn(page, EMAIL, password, { path: '/#/settings/users' });
+    const role = page.getByRole('textbox', { name: `Role of ${email}` });
+    await role.click();
+    await page.getByRole('option', { name: 'Operator', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: `Change the role of ${email}` });
+    const confirm = dialog.getByRole('button', { name: 'Change Role' });
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByLabel('Your current password').fill('not-the-admin-password');
+    await confirm.click();
+    await page
+      .getByText(/current password is wrong/)
+      .first()
+      .waitFor();
+    expect(await role.inputValue()).toBe('Viewer');
+    await dialog.getByLabel('Your current password').fill(password);
+    await confirm.click();
+    await dialog.waitFor({ state: 'hidden' });
+    await expect.poll(() => role.inputValue()).toBe('Operator');
+
+    await page.getByRole('button', { name: `Actions for ${email}` }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    const remove = page.getByRole('dialog', { name: 'Delete user' });
+    await remove.getByLabel('Your current password').fill(password);
+    await remove.getByRole('button', { name: 'Delete' }).click();
+    await remove.waitFor({ state: 'hidden' });
+    await role.waitFor({ state: 'detached' });
+    await context.close();
+  });
+
   describe('roles', () => {
     const tag = Math.random().toString(36).slice(2, 8);
     const app = `berth-t-roles-${tag}`;

@@ -1,3 +1,2 @@
 // The projects feature's public face: what other features may import (lint holds it).
-export { ComposeEditor } from './components/ComposeEditor';
 export { foldOutput, parseActionStream, type ActionOutput, type StreamItem } from './api/live';

@@ -8,7 +8,7 @@ import { PageHeader } from '../../../components/PageHeader';
 import { errorMessage, notifyPlain } from '../../../lib/notify';
 import { useSaveProject } from '../api/mutations';
 import { yamlProblem } from '../yaml-check';
-import { ComposeEditor } from './ComposeEditor';
+import { ComposeEditor } from '../../../components/compose-editor';
 import { RunToCompose } from './RunToCompose';
 
 /**

@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router-dom';
 import { PROJECT_NAME_PATTERN, swarmApi } from '@berth/contract';
 import { Can, EnvValuesNote } from '../../../components/RoleGate';
 import { errorMessage, notifySuccess } from '../../../lib/notify';
-import { ComposeEditor } from '../../projects';
+import { ComposeEditor } from '../../../components/compose-editor';
 import { useDeployStack, useStack } from '../api';
 import { StackOutput } from './StackOutput';
 

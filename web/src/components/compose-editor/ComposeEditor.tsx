@@ -3,8 +3,8 @@ import { Box, useComputedColorScheme } from '@mantine/core';
 import { useViewportSize } from '@mantine/hooks';
 import { yaml, yamlLanguage } from '@codemirror/lang-yaml';
 import CodeMirror, { EditorView } from '@uiw/react-codemirror';
-import { composeCompletion, composeHover } from '../compose-completion';
-import { composeLint } from '../compose-lint';
+import { composeCompletion, composeHover } from './compose-completion';
+import { composeLint } from './compose-lint';
 import { textmate, twilight } from './editor-themes';
 
 /** Spec: the editor is the window's height minus 205 and its width minus 80 (never wider than the page). */

@@ -188,7 +188,7 @@ describe('account', () => {
     });
     expect(oldLogin.status).toBe(401);
     await signIn(page, EMAIL, newPassword);
-    await expectRouteName(page, 'Home');
+    await expectRouteName(page, 'Dashboard');
     password = newPassword;
     await context.close();
   });
@@ -332,7 +332,7 @@ describe('account', () => {
       expect(await page.getByRole('checkbox').count()).toBe(0);
 
       await openAppPage(page);
-      await expectNone(page, ['Edit', 'Remove', 'Start', 'Help', 'Save auto-update']);
+      await expectNone(page, ['Edit', 'Remove', 'Start', 'Download support bundle', 'Save auto-update']);
       await expectNone(page, ['Terminal'], tab);
       await page.goto(`/#/apps/${app}/terminal`);
       await page.getByText('This page needs the operator role and your account is a viewer').waitFor();
@@ -379,7 +379,8 @@ describe('account', () => {
         await control(page, name).or(page.getByRole('checkbox', { name })).first().waitFor();
 
       await openAppPage(page);
-      for (const name of ['Edit', 'Remove', 'Start', 'Help']) await control(page, name).first().waitFor();
+      for (const name of ['Edit', 'Remove', 'Start', 'Download support bundle'])
+        await control(page, name).first().waitFor();
       await tab(page, 'Terminal').waitFor();
 
       await openProjects(page);

@@ -48,7 +48,7 @@ describe('applications', () => {
     const name = startTicker();
     const { context, page } = await newPage(browser, server.baseUrl);
     await signIn(page, EMAIL, PASSWORD);
-    await expectRouteName(page, 'Home');
+    await expectRouteName(page, 'Dashboard');
 
     // The dashboard shows a card for the running app, with whole-number percentages once measured.
     const card = page.locator('[data-testid="app-card"][data-measured="true"]').filter({ hasText: name });

@@ -59,7 +59,7 @@ function pages(ids: Ids): { hash: string; name: string; ready?: (page: Page) => 
   return [
     {
       hash: '#/',
-      name: 'Home',
+      name: 'Dashboard',
       ready: (p) =>
         p
           .locator('[data-testid="app-card"][data-measured="true"]')
@@ -95,7 +95,7 @@ function pages(ids: Ids): { hash: string; name: string; ready?: (page: Page) => 
       ready: (p) => p.getByRole('group', { name: 'Plain Logo App' }).waitFor(),
     },
     { hash: '#/projects', name: 'View Projects', ready: row(PROJECT) },
-    { hash: '#/projects/_/edit', name: 'Edit Project' },
+    { hash: '#/projects/_/edit', name: 'New project' },
     {
       hash: `#/projects/${PROJECT}`,
       name: 'Project Details',
@@ -264,11 +264,13 @@ describe('every screen at a desktop and a phone size', () => {
   });
 
   const open: BrowserContext[] = [];
-  async function openPage(size: {
-    width: number;
-    height: number;
-  }): Promise<{ context: BrowserContext; page: Page; watch: ConsoleWatch }> {
+  async function openPage(
+    size: { width: number; height: number },
+    theme: 'dark' | 'light' = 'dark',
+  ): Promise<{ context: BrowserContext; page: Page; watch: ConsoleWatch }> {
     const { context, page } = await newPage(browser, server.baseUrl, size);
+    // The theme switch's own storage key, set before the app reads it.
+    await context.addInitScript((dark) => localStorage.setItem('dark_theme', dark), String(theme === 'dark'));
     open.push(context);
     return { context, page, watch: new ConsoleWatch(page) };
   }
@@ -277,14 +279,16 @@ describe('every screen at a desktop and a phone size', () => {
     for (const c of open.splice(0)) await c.close().catch(() => undefined);
   });
 
-  for (const [label, size] of [
-    ['1440×900', DESKTOP],
-    ['390×844', PHONE],
+  for (const [label, size, theme] of [
+    ['1440×900 dark', DESKTOP, 'dark'],
+    ['390×844 dark', PHONE, 'dark'],
+    ['1440×900 light', DESKTOP, 'light'],
+    ['390×844 light', PHONE, 'light'],
   ] as const) {
     it(
       `starts signed out with the login form alone, no 401 and nothing in the console, at ${label}`,
       async () => {
-        const { context, page, watch } = await openPage(size);
+        const { context, page, watch } = await openPage(size, theme);
         await page.goto('/#/apps');
         await page.getByRole('button', { name: 'Login' }).waitFor();
         await expectCleanAndAccessible(page, watch, `login ${label}`);
@@ -296,7 +300,7 @@ describe('every screen at a desktop and a phone size', () => {
     it(
       `visits every screen at ${label} with a clean console and no serious accessibility violation`,
       async () => {
-        const { context, page, watch } = await openPage(size);
+        const { context, page, watch } = await openPage(size, theme);
         await signIn(page, EMAIL, PASSWORD);
         // Every page is judged, then all findings are reported together.
         const found: string[] = [];
@@ -422,7 +426,7 @@ describe('every screen at a desktop and a phone size', () => {
         }).observe(document, { subtree: true, childList: true, characterData: true });
       });
       await signIn(page, EMAIL, PASSWORD);
-      await expectRouteName(page, 'Home');
+      await expectRouteName(page, 'Dashboard');
       const card = page.locator('[data-testid="app-card"][data-measured="true"]').filter({ hasText: APP });
       await card.waitFor({ timeout: 30_000 });
       // The observer watches the card through a few more seconds of samples (one a second); a steady reading does not change the text, so time, not distinct texts, is what is waited for.

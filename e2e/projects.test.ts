@@ -53,21 +53,21 @@ describe('compose projects in the browser', () => {
     await page.getByText('No Projects available.').waitFor();
 
     await page.getByRole('link', { name: 'Add' }).click();
-    await expectRouteName(page, 'Edit Project');
+    await expectRouteName(page, 'New project');
     expect(page.url()).toMatch(/#\/projects\/_\/edit$/);
-    await page.getByRole('heading', { name: 'New Compose Template' }).waitFor();
-    await page.getByLabel('Template Name').fill(name);
+    await page.getByRole('heading', { name: 'New project' }).first().waitFor();
+    await page.getByLabel('Project name').fill(name);
 
     await setEditorText(page, 'services:\n  web:\n    image: x\n   broken: y\n');
     await page
       .getByTestId('yaml-error')
       .filter({ hasText: /Line 4, column \d+/ })
       .waitFor();
-    expect(await page.getByRole('button', { name: 'Submit' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Save', exact: true }).isDisabled()).toBe(true);
 
     await setEditorText(page, twoServiceYaml());
     await page.getByTestId('yaml-error').waitFor({ state: 'detached' });
-    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
 
     await expectRouteName(page, 'Project Details');
     expect(page.url()).toMatch(new RegExp(`#/projects/${name}$`));
@@ -115,6 +115,9 @@ describe('compose projects in the browser', () => {
         'The project directory and all files within it will be permanently deleted. This action cannot be revoked.',
       )
       .waitFor();
+    await dialog
+      .getByText('Its containers are stopped and removed, and its default network too; its volumes stay.')
+      .waitFor();
     await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
     await expectRouteName(page, 'View Projects');
     await page.getByText('No Projects available.').waitFor();
@@ -152,14 +155,14 @@ describe('compose projects in the browser', () => {
     await page.getByRole('menuitem', { name: 'Edit' }).click();
     await expectRouteName(page, 'Edit Project');
     await page.getByRole('heading', { name: `Edit ${name} Project` }).waitFor();
-    expect(await page.getByLabel('Template Name').count()).toBe(0);
+    expect(await page.getByLabel('Project name').count()).toBe(0);
     const before = fs.readFileSync(path.join(dir, 'docker-compose.yml'));
     await setEditorText(page, 'services:\n  web: [unclosed\n');
     await page
       .getByTestId('yaml-error')
       .filter({ hasText: /Line \d+, column \d+/ })
       .waitFor();
-    expect(await page.getByRole('button', { name: 'Submit' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Save', exact: true }).isDisabled()).toBe(true);
     expect(fs.readFileSync(path.join(dir, 'docker-compose.yml')).equals(before)).toBe(true);
 
     // the editor marks where a file breaks the Compose Specification's schema before saving, and explains keys on hover
@@ -175,16 +178,19 @@ describe('compose projects in the browser', () => {
       .filter({ hasText: /^The image to run/ })
       .waitFor();
     // … and the server refuses it, writing nothing
-    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page
       .getByRole('alert')
       .filter({ hasText: /breaks the Compose Specification at line 6, column 5 \(services\.web\.frobnicate\)/ })
       .waitFor();
     expect(fs.readFileSync(path.join(dir, 'docker-compose.yml')).equals(before)).toBe(true);
 
+    // Save and deploy: saved, then the project page brings it up (after its plan).
     await setEditorText(page, twoServiceYaml().replace('# two services', '# edited in the browser'));
-    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.getByRole('button', { name: 'Save and deploy' }).click();
     await expectRouteName(page, 'Project Details');
+    await page.getByText(`${name} has been brought up.`).waitFor({ timeout: 30_000 });
+    await waitForStatus(page, 'web', 'running');
     expect(fs.readFileSync(path.join(dir, 'docker-compose.yml'), 'utf8')).toContain('# edited in the browser');
 
     await page.goto('/#/projects');

@@ -17,7 +17,7 @@ const SIDEBAR: [link: string, routeName: string, hash: string][] = [
   ['Volumes', 'Volumes', '#/resources/volumes'],
   ['Networks', 'Networks', '#/resources/networks'],
   ['Settings', 'Server Info', '#/settings/info'],
-  ['Dashboard', 'Home', '#/'],
+  ['Dashboard', 'Dashboard', '#/'],
 ];
 
 // Deep links into the route table; each must name its screen in the top bar.
@@ -32,7 +32,7 @@ const ROUTES: [hash: string, name: string][] = [
   ['#/apps/berth-t-shell-none/top', 'Processes'],
   ['#/apps/berth-t-shell-none/logs', 'Logs'],
   ['#/apps/berth-t-shell-none/stats', 'Stats'],
-  ['#/projects/_/edit', 'Edit Project'],
+  ['#/projects/_/edit', 'New project'],
   ['#/projects/berth-t-shell-none', 'Project Details'],
   ['#/user/info', 'User Info'],
   ['#/user/changePassword', 'Change Password'],
@@ -99,7 +99,7 @@ describe('sign-in and navigation', () => {
   it('signs in with the generated password and visits every sidebar link', async () => {
     const { context, page } = await newPage(browser, server.baseUrl);
     await signIn(page, EMAIL, password);
-    await expectRouteName(page, 'Home');
+    await expectRouteName(page, 'Dashboard');
     const nav = page.getByRole('navigation', { name: 'Main' });
     for (const [link, name, hash] of SIDEBAR) {
       await nav.getByRole('link', { name: link, exact: true }).click();
@@ -112,10 +112,12 @@ describe('sign-in and navigation', () => {
       expect(await link.getAttribute('rel')).toContain('noopener');
       expect(await link.getAttribute('href')).toMatch(/^https:\/\/github\.com\/berth-console\/berth/);
     }
+    // The API reference sits beside them and is Berth's own.
+    expect(await nav.getByRole('link', { name: 'API reference' }).getAttribute('href')).toBe('/api/docs');
     const shotDir = path.join(REPO_ROOT, 'test-results');
     fs.mkdirSync(shotDir, { recursive: true });
     await page.goto('/#/');
-    await expectRouteName(page, 'Home');
+    await expectRouteName(page, 'Dashboard');
     // Live widgets keep a stream open, so 'networkidle' never comes; give the cards a moment.
     await page.waitForTimeout(1500);
     await page.screenshot({ path: path.join(shotDir, 'dashboard.png') });
@@ -143,14 +145,21 @@ describe('sign-in and navigation', () => {
     const bottom = page.getByRole('navigation', { name: 'Bottom navigation' });
     await bottom.waitFor();
     expect(await page.getByRole('navigation', { name: 'Main' }).count()).toBe(0);
-    await bottom.getByRole('button', { name: 'Containers' }).click();
+    // The groups carry the sidebar's names and items.
+    await bottom.getByRole('button', { name: 'Applications' }).click();
+    expect(await page.getByRole('menuitem').allTextContents()).toEqual([
+      'Applications',
+      'Templates',
+      'Projects',
+      'Events',
+    ]);
     await page.getByRole('menuitem', { name: 'Projects' }).click();
     await expectRouteName(page, 'View Projects');
     await page.getByRole('menuitem', { name: 'Applications' }).waitFor({ state: 'detached' });
     await bottom.getByRole('button', { name: 'Resources' }).click();
     await page.getByRole('menuitem', { name: 'Networks' }).waitFor();
     const items = await page.getByRole('menuitem').allTextContents();
-    expect(items).toEqual(['Templates', 'Images', 'Volumes', 'Networks']);
+    expect(items).toEqual(['Images', 'Volumes', 'Networks']);
     await page.getByRole('menuitem', { name: 'Volumes' }).click();
     await expectRouteName(page, 'Volumes');
     await context.close();

@@ -41,7 +41,7 @@ export const routes: RouteObject[] = [
       </Center>
     ),
     children: [
-      { index: true, handle: named('Home'), lazy: page(() => import('./pages/home')) },
+      { index: true, handle: named('Dashboard'), lazy: page(() => import('./pages/home')) },
       {
         path: 'templates',
         element: <Outlet />,
@@ -107,6 +107,12 @@ export const routes: RouteObject[] = [
         element: <Outlet />,
         children: [
           { index: true, handle: named('View Projects'), lazy: page(() => import('./pages/projects-list')) },
+          // A static segment outranks `:projectName`: '_' is the new project (the spec's marker).
+          {
+            path: '_/edit',
+            handle: named('New project'),
+            lazy: gated(projectApi.create, () => import('./pages/project-edit')),
+          },
           {
             path: ':projectName/edit',
             handle: named('Edit Project'),

@@ -148,7 +148,7 @@ function SelectionBar<T, K extends string>({
         onConfirm={() => confirming && void confirm(confirming)}
         onCancel={() => setConfirming(null)}
       >
-        <ScrollArea.Autosize mah={240}>
+        <ScrollArea.Autosize mah={240} viewportProps={{ tabIndex: 0, 'aria-label': 'Selected items' }}>
           <List size="sm">
             {selectedRows.map((r) => (
               <List.Item key={rowKey(r)}>{labelOf(r)}</List.Item>

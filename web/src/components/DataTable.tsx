@@ -224,7 +224,17 @@ export function DataTable<T>(props: DataTableProps<T>) {
               : `${pageSize === 0 ? 1 : (page - 1) * pageSize + 1}-${pageSize === 0 ? rows.length : Math.min(page * pageSize, rows.length)}`}{' '}
             of {rows.length}
           </Text>
-          {pages > 1 && <Pagination size="sm" total={pages} value={Math.min(page, pages)} onChange={setPage} />}
+          {pages > 1 && (
+            <Pagination
+              size="sm"
+              total={pages}
+              value={Math.min(page, pages)}
+              onChange={setPage}
+              // Mantine's arrow buttons carry only an icon: each gets a name a screen reader can say.
+              getControlProps={(control) => ({ 'aria-label': `${control[0]!.toUpperCase()}${control.slice(1)} page` })}
+              getItemProps={(n) => ({ 'aria-label': `Page ${n}` })}
+            />
+          )}
         </Group>
       )}
     </Box>

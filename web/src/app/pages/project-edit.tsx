@@ -23,7 +23,13 @@ export default function ProjectEditPage() {
   if (!project.data) return <Loader size="sm" />;
   return (
     <Stack gap="md">
-      <ProjectEditForm key={name} name={name} isNew={false} initial={project.data.content} />
+      <ProjectEditForm
+        key={name}
+        name={name}
+        isNew={false}
+        initial={project.data.content}
+        running={project.data.status.runningContainers > 0}
+      />
       <ProjectEnvCard name={name} />
     </Stack>
   );

@@ -1,5 +1,4 @@
 import { Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
-import { IconBox as IconContainers } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { useIsSwarmManager } from '../../features/swarm';
@@ -59,11 +58,16 @@ function GroupMenu({
   );
 }
 
-/** Narrow screens: Dashboard, Containers (Applications, Projects, Events), Resources (Templates, Images, Volumes, Networks), Swarm (on a swarm manager), Settings. */
+/**
+ * Narrow screens, in the sidebar's words: Dashboard, Applications (the sidebar's top items:
+ * Applications, Templates, Projects, Events), Resources (Images, Volumes, Networks), Swarm (on a
+ * swarm manager), Settings.
+ */
 export function BottomBar() {
   const { pathname } = useLocation();
   const DashIcon = dashboard.icon;
   const SetIcon = SETTINGS_ITEM.icon;
+  const AppsIcon = apps.icon;
   const swarm = useIsSwarmManager();
   return (
     <Group component="nav" aria-label="Bottom navigation" h="100%" gap={0} wrap="nowrap" justify="space-around">
@@ -75,17 +79,12 @@ export function BottomBar() {
         active={isActive(pathname, '/')}
       />
       <GroupMenu
-        label="Containers"
-        icon={<IconContainers size={20} />}
-        items={[apps, projects, events]}
+        label={apps.label}
+        icon={<AppsIcon size={20} />}
+        items={[apps, templates, projects, events]}
         pathname={pathname}
       />
-      <GroupMenu
-        label="Resources"
-        icon={<ResourcesIcon size={20} />}
-        items={[templates, ...RESOURCE_ITEMS]}
-        pathname={pathname}
-      />
+      <GroupMenu label="Resources" icon={<ResourcesIcon size={20} />} items={RESOURCE_ITEMS} pathname={pathname} />
       {swarm && <GroupMenu label="Swarm" icon={<SwarmIcon size={20} />} items={SWARM_ITEMS} pathname={pathname} />}
       <BarButton
         component={Link}

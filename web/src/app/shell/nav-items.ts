@@ -1,5 +1,6 @@
 import {
   IconActivity,
+  IconApi,
   IconApps,
   IconBook,
   IconBox,
@@ -57,6 +58,8 @@ export const SETTINGS_ITEM: NavItem = { to: '/settings/info', label: 'Settings',
 export const EXTERNAL_ITEMS = [
   { href: `${PROJECT_URL}#readme`, label: 'Docs', icon: IconBook },
   { href: PROJECT_URL, label: 'Source', icon: IconBrandGithub },
+  // Berth's own interactive reference of its API (served behind sign-in).
+  { href: '/api/docs', label: 'API reference', icon: IconApi },
 ];
 
 export const ResourcesIcon = IconLayersLinked;

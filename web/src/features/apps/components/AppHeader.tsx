@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { Button, Group, Loader, Text } from '@mantine/core';
-import { IconEdit, IconHelp, IconRefresh, IconTrash } from '@tabler/icons-react';
+import { Button, Group, Loader, Text, Tooltip } from '@mantine/core';
+import { IconDownload, IconEdit, IconRefresh, IconTrash } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router-dom';
 import { appsApi, deployApi, type App } from '@berth/contract';
@@ -13,7 +13,7 @@ import { AppChangeActions } from './AppChangeActions';
 import { AppStatusBadge } from './AppStatusBadge';
 import { RemoveAppDialog } from './RemoveAppDialog';
 
-/** The app page's header: name and status, Help (support bundle), Edit, Refresh and the actions. */
+/** The app page's header: name and status, Download support bundle, Edit, Refresh and the actions. */
 export function AppHeader({ name, app }: { name: string; app: App | undefined }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -58,16 +58,21 @@ export function AppHeader({ name, app }: { name: string; app: App | undefined })
         actions={
           <>
             <Can route={appsApi.support}>
-              <Button
-                variant="default"
-                size="xs"
-                leftSection={<IconHelp size={16} />}
-                onClick={() => support.mutate(name)}
-                loading={support.isPending}
-                title="Download a support bundle"
+              <Tooltip
+                label="A zip of this app's log (its last 10 MiB) and its configuration, environment values redacted, to attach to a bug report"
+                multiline
+                w={300}
               >
-                Help
-              </Button>
+                <Button
+                  variant="default"
+                  size="xs"
+                  leftSection={<IconDownload size={16} />}
+                  onClick={() => support.mutate(name)}
+                  loading={support.isPending}
+                >
+                  Download support bundle
+                </Button>
+              </Tooltip>
             </Can>
             <Can route={deployApi.deploy}>
               <Button

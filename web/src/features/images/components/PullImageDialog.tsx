@@ -15,7 +15,7 @@ function PullProgressView({ state, done }: { state: PullState; done: boolean }) 
         striped={percent === null}
         aria-label="Pull progress bar"
       />
-      <ScrollArea.Autosize mah={180} type="auto">
+      <ScrollArea.Autosize mah={180} type="auto" viewportProps={{ tabIndex: 0 }}>
         <Stack gap={0}>
           {state.messages.map((m, i) => (
             <Text key={`m${i}`} size="xs" ff="monospace">

@@ -3,7 +3,9 @@ import { projectApi, type ActionResult, type ProjectAction, type ServiceAction }
 import { api, apiDownload } from '../../../lib/api-client';
 import { notifySuccess } from '../../../lib/notify';
 import { runningText, successText } from '../model';
-import { projectKeys } from './keys';
+import { autoUpdateKeys } from '../../auto-update';
+import { projectKeys, projectLiveKeys } from './keys';
+import type { ActionOutput } from './live';
 
 const actionKey = [...projectKeys.all, 'action'] as const;
 
@@ -33,6 +35,8 @@ export function useProjectAction() {
       if (action === 'delete') queryClient.removeQueries({ queryKey: projectKeys.detail(name) });
       else void queryClient.invalidateQueries({ queryKey: projectKeys.detail(name) });
       void queryClient.invalidateQueries({ queryKey: ['apps'] });
+      // Cards that read the project's containers (auto-update's) change when containers come and go.
+      void queryClient.invalidateQueries({ queryKey: autoUpdateKeys.all });
       notifySuccess(successText(service ?? name, action));
     },
     // The notification comes from the QueryClient's default; a failed action may still have changed the project.
@@ -81,6 +85,10 @@ export function useSaveProject() {
     onSuccess: (_, { name }) => {
       void queryClient.invalidateQueries({ queryKey: projectKeys.list() });
       void queryClient.invalidateQueries({ queryKey: projectKeys.detail(name) });
+      // The last action's output was about the previous file: a save clears a finished one.
+      queryClient.setQueryData<ActionOutput>(projectLiveKeys.output(name), (prev) =>
+        prev && !prev.running ? { ...prev, dismissed: true } : prev,
+      );
     },
   });
 }

@@ -43,7 +43,12 @@ export function ActionOutputCard({ output, onDismiss }: { output: ActionOutput |
           {!output.running && <CloseButton aria-label="Dismiss action output" onClick={onDismiss} />}
         </Group>
       </Group>
-      <ScrollArea.Autosize mah={300} viewportRef={viewport}>
+      {/* Focusable so the keyboard can scroll a long output (axe: scrollable-region-focusable). */}
+      <ScrollArea.Autosize
+        mah={300}
+        viewportRef={viewport}
+        viewportProps={{ tabIndex: 0, 'aria-label': 'Compose output' }}
+      >
         <Text
           component="pre"
           size="xs"

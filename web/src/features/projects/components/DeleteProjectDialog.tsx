@@ -1,6 +1,7 @@
+import { Stack, Text } from '@mantine/core';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 
-/** Spec: 'Delete {name} project?' with the permanent-deletion warning. */
+/** Spec: 'Delete {name} project?' with the permanent-deletion warning, and what else goes (the delete runs down first). */
 export function DeleteProjectDialog({
   name,
   opened,
@@ -22,7 +23,12 @@ export function DeleteProjectDialog({
       onConfirm={onConfirm}
       onCancel={onCancel}
     >
-      The project directory and all files within it will be permanently deleted. This action cannot be revoked.
+      <Stack gap="xs">
+        <Text size="sm">
+          The project directory and all files within it will be permanently deleted. This action cannot be revoked.
+        </Text>
+        <Text size="sm">Its containers are stopped and removed, and its default network too; its volumes stay.</Text>
+      </Stack>
     </ConfirmDialog>
   );
 }

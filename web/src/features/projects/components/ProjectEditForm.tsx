@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconDeviceFloppy } from '@tabler/icons-react';
+import { IconDeviceFloppy, IconRocket } from '@tabler/icons-react';
 import { useNavigate } from 'react-router-dom';
 import { PROJECT_NAME_PATTERN, PROJECT_NAME_RULE } from '@berth/contract';
 import { PageHeader } from '../../../components/PageHeader';
@@ -11,23 +11,42 @@ import { yamlProblem } from '../yaml-check';
 import { ComposeEditor } from '../../../components/compose-editor';
 import { RunToCompose } from './RunToCompose';
 
+/** What the project page reads from the navigation: bring the project up (plan first) once it opens. */
+export interface DeployOnOpen {
+  deploy?: boolean;
+}
+
 /**
- * New project (Template Name + file) or the file of an existing one. The YAML is checked as it
+ * New project (Project name + file) or the file of an existing one, saved alone or saved and
+ * deployed (save, then the project page plans and brings it up). The YAML is checked as it
  * is typed, so its line and column show before saving; the server checks again (the Compose
  * Specification's schema, then the compose CLI's own check) before it writes anything.
  */
-export function ProjectEditForm({ name, isNew, initial }: { name: string; isNew: boolean; initial: string }) {
+export function ProjectEditForm({
+  name,
+  isNew,
+  initial,
+  running = false,
+}: {
+  name: string;
+  isNew: boolean;
+  initial: string;
+  /** Some of its services run now: a plain save does not change them. */
+  running?: boolean;
+}) {
   const navigate = useNavigate();
   const save = useSaveProject();
   const [projectName, setProjectName] = useState(isNew ? '' : name);
   const [content, setContent] = useState(initial);
+  const [deploying, setDeploying] = useState(false);
   const [checked] = useDebouncedValue(content, 250);
   const problem = checked.trim() ? yamlProblem(checked) : null;
   const nameError = isNew && projectName !== '' && !PROJECT_NAME_PATTERN.test(projectName) ? PROJECT_NAME_RULE : null;
   const canSave = projectName !== '' && !nameError && content.trim() !== '' && !yamlProblem(content);
 
-  const submit = () => {
+  const submit = (deploy: boolean) => {
     if (!canSave) return;
+    setDeploying(deploy);
     save.mutate(
       { name: projectName, content, isNew },
       {
@@ -35,7 +54,14 @@ export function ProjectEditForm({ name, isNew, initial }: { name: string; isNew:
           // Saved, but the file needs something before it can run: say what, where it stays visible.
           if (res.warnings.length)
             notifyPlain(`Saved ${res.name}; before it can run: ${res.warnings.join(' ')}`, 'yellow', false);
-          void navigate(`/projects/${encodeURIComponent(res.name)}`);
+          else if (running && !deploy)
+            notifyPlain(
+              `Saved ${res.name}. Its running services still run the previous file until the project is brought up again.`,
+              'blue',
+              8000,
+            );
+          const state: DeployOnOpen = { deploy };
+          void navigate(`/projects/${encodeURIComponent(res.name)}`, { state });
         },
       },
     );
@@ -44,21 +70,32 @@ export function ProjectEditForm({ name, isNew, initial }: { name: string; isNew:
   return (
     <Stack gap="sm">
       <PageHeader
-        title={isNew ? 'New Compose Template' : `Edit ${name} Project`}
+        title={isNew ? 'New project' : `Edit ${name} Project`}
         actions={
-          <Button
-            leftSection={<IconDeviceFloppy size={16} />}
-            onClick={submit}
-            disabled={!canSave}
-            loading={save.isPending}
-          >
-            Submit
-          </Button>
+          <Group gap="xs">
+            <Button
+              variant="default"
+              leftSection={<IconDeviceFloppy size={16} />}
+              onClick={() => submit(false)}
+              disabled={!canSave}
+              loading={save.isPending && !deploying}
+            >
+              Save
+            </Button>
+            <Button
+              leftSection={<IconRocket size={16} />}
+              onClick={() => submit(true)}
+              disabled={!canSave}
+              loading={save.isPending && deploying}
+            >
+              Save and deploy
+            </Button>
+          </Group>
         }
       />
       {isNew && (
         <TextInput
-          label="Template Name"
+          label="Project name"
           placeholder="my-project"
           required
           value={projectName}

@@ -1,9 +1,9 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { projectApi, type ProjectAction, type ProjectPlan } from '@berth/contract';
 import { Button, Menu } from '@mantine/core';
 import { IconChevronDown, IconDownload, IconEdit, IconTrash } from '@tabler/icons-react';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { PageHeader } from '../../../components/PageHeader';
 import { Can } from '../../../components/RoleGate';
 import { useProjectAction, useProjectBusyTexts, useProjectSupportBundle } from '../api/mutations';
@@ -12,6 +12,7 @@ import { projectPlanQuery } from '../api/queries';
 import { AdoptButton } from './AdoptButton';
 import { DeleteProjectDialog } from './DeleteProjectDialog';
 import { UpPlanDialog, planNeedsConfirmation } from './UpPlanDialog';
+import type { DeployOnOpen } from './ProjectEditForm';
 
 /** The project page's header: name, running action, the whole-project actions, Edit, Delete, support bundle. */
 export function ProjectHeader({ name, external = false }: { name: string; external?: boolean }) {
@@ -29,6 +30,15 @@ export function ProjectHeader({ name, external = false }: { name: string; extern
       (p) => (planNeedsConfirmation(p) ? setPlan(p) : run('up')),
       () => run('up'),
     );
+  // "Save and deploy" lands here asking for an up: once, and the history entry forgets it (a reload does not redeploy).
+  const location = useLocation();
+  const deployAsked = useRef(false);
+  useEffect(() => {
+    if (!(location.state as DeployOnOpen | null)?.deploy || deployAsked.current) return;
+    deployAsked.current = true;
+    void navigate(location.pathname, { replace: true, state: null });
+    void up();
+  });
   return (
     <>
       <PageHeader

@@ -218,6 +218,7 @@ export async function buildServices(
     const audit = createAudit(ctx, storage);
     closers.push(() => audit.close());
     const streams = createStreams(ctx);
+    closers.push(() => streams.close());
     const auth = await createAuthService(ctx, streams);
     // The auth service made the signing key on a first start; this reads it back.
     const signingKey = loadSigningKey(config.dataDir, config.secretKey, log);

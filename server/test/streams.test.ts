@@ -195,6 +195,25 @@ describe('live streams end when their user loses the right to them (hardening II
   });
 });
 
+describe('the periodic check of stream holders (hardening II #1)', () => {
+  it('ends a stream whose session ended where no revoke call is (it expired)', async () => {
+    const u = await operator();
+    const sse = await openStream(byCookie(u.c));
+    await until(() => sse.blocks.length > 0, 'the event stream to start');
+    expect(t.services.streams.sweep()).toBe(0);
+    // As if the session had reached its end of life: time ends it, no call does.
+    const sid = (await u.c.get<{ id: string; current: boolean }[]>('/api/auth/sessions')).body.find(
+      (s) => s.current,
+    )!.id;
+    t.ctx.db
+      .prepare('UPDATE sessions SET expires_at = ? WHERE id = ?')
+      .run(new Date(Date.now() - 1000).toISOString(), sid);
+    expect(t.services.streams.sweep()).toBe(1);
+    await until(() => sse.ended, 'the event stream to end');
+    expect(sse.end()).toMatchObject({ reason: 'revoked', detail: expect.stringMatching(/session .* has ended/) });
+  });
+});
+
 describe('live stream caps (hardening II #17)', () => {
   it('refuses a user past 20 open streams with a 429 that says so, and takes one again once a stream closes', async () => {
     const u = await operator();

@@ -44,6 +44,10 @@ export class ApiKeysRepo {
     return this.stmts.byId.get(id) as ApiKeyRow;
   }
 
+  exists(id: number): boolean {
+    return this.stmts.byId.get(id) !== undefined;
+  }
+
   listForUser(userId: number): ApiKeyRow[] {
     return this.stmts.listForUser.all(userId) as ApiKeyRow[];
   }

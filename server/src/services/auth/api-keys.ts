@@ -51,6 +51,11 @@ export class ApiKeyService {
     return n;
   }
 
+  /** Whether a key still exists (not revoked), for the live-stream check. */
+  exists(id: number): boolean {
+    return this.repo.exists(id);
+  }
+
   authenticate(token: string): Principal {
     const row = KEY_SHAPE.test(token) ? this.repo.byHash(sha256(token)) : undefined;
     if (!row) throw new UnauthorizedError('Unknown or revoked API key.');

@@ -2,7 +2,7 @@ import type { Uses } from '../../context';
 import { ApiKeysRepo } from '../../db/api-keys-repo';
 import { SessionsRepo } from '../../db/sessions-repo';
 import { UsersRepo } from '../../db/users-repo';
-import type { Session, TotpSetup } from '@berth/contract';
+import { roleAllows, type Session, type TotpSetup } from '@berth/contract';
 import {
   ConflictError,
   ForbiddenError,
@@ -21,7 +21,7 @@ import { TotpService } from './totp';
 import { OidcService, requireOidc } from './oidc';
 import { UserAdminService } from './user-admin';
 import { UserService } from './users';
-import type { StreamRegistry } from '../streams/registry';
+import type { StreamHolder, StreamRegistry } from '../streams/registry';
 
 export type { Principal } from './principal';
 export type { Device, SessionTokens } from './sessions';
@@ -257,6 +257,20 @@ export class AuthService {
     return this.apiKeys.create(principal.userId, keyName);
   }
 
+  /** Why the holder of a live stream may no longer keep it, or null (the registry's periodic check). */
+  streamRefusal(holder: StreamHolder & { userId: number }): string | null {
+    const user = this.users.find(holder.userId);
+    if (!user) return 'This account was deleted.';
+    if (user.disabled_at !== null) return 'This account is disabled.';
+    if (holder.need !== undefined && !roleAllows(user.role, holder.need))
+      return `This account's role is now ${user.role}.`;
+    if (holder.sessionId !== undefined && !this.sessions.isLive(holder.sessionId))
+      return 'The session this stream was opened with has ended.';
+    if (holder.keyId !== undefined && !this.apiKeys.exists(holder.keyId))
+      return 'The API key this stream was opened with was revoked.';
+    return null;
+  }
+
   /** The CSRF token for DISABLE_AUTH (see TokenSigner.openCsrfToken); null while auth is on. */
   openCsrfToken(): string | null {
     return this.disabled ? this.signer.openCsrfToken() : null;
@@ -303,7 +317,7 @@ export async function createAuthService(
   await users.ensureAdmin(config.adminEmail, config.adminPassword);
   const sessions = new SessionService(new SessionsRepo(db), signer, log, streams);
   const apiKeys = new ApiKeyService(new ApiKeysRepo(db), streams);
-  return new AuthService(
+  const auth = new AuthService(
     config.disableAuth,
     users,
     sessions,
@@ -315,4 +329,6 @@ export async function createAuthService(
     throttle,
     signer,
   );
+  streams.watch((holder) => auth.streamRefusal(holder));
+  return auth;
 }

@@ -150,6 +150,12 @@ export class SessionService {
     return n;
   }
 
+  /** Whether a session is still live (not ended, not expired), for the live-stream check. */
+  isLive(sessionId: string): boolean {
+    const s = this.repo.find(sessionId);
+    return s !== undefined && s.revoked_at === null && s.expires_at > new Date().toISOString();
+  }
+
   /** Ends a session and the live streams opened with it. */
   private revoke(sessionId: string): void {
     this.repo.revoke(sessionId);

@@ -13,6 +13,14 @@ interface Entry {
   abort: AbortController;
 }
 
+/** Who holds a stream, as the periodic check sees it. */
+export type StreamHolder = Pick<Entry, 'userId' | 'sessionId' | 'keyId' | 'need'>;
+/** Why a holder may no longer keep its stream (a sentence for the user), or null while it may. */
+export type HolderCheck = (holder: StreamHolder & { userId: number }) => string | null;
+
+/** How often every open stream's holder is checked again (sessions also end by time, not only by a call). */
+const CHECK_EVERY_MS = 60_000;
+
 /** How a stream's holder lost the right to it, for the revocation calls below. */
 export interface StreamRevoker {
   revokeUser(userId: number, reason: string): number;
@@ -33,8 +41,38 @@ export interface StreamRevoker {
 export class StreamRegistry implements LiveStreamTracker, StreamRevoker {
   private readonly entries = new Set<Entry>();
   private readonly perUser = new Map<number, number>();
+  private check: HolderCheck | null = null;
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly limits: { maxPerUser: number; maxTotal: number }) {}
+
+  /**
+   * A safety net beside the revoke calls: every minute each holder is checked again (an expired
+   * session, a change made where no revoke call is), so no stream outlives its right by long.
+   */
+  watch(check: HolderCheck): void {
+    this.check = check;
+    clearInterval(this.timer);
+    this.timer = setInterval(() => this.sweep(), CHECK_EVERY_MS);
+    this.timer.unref();
+  }
+
+  /** Checks every holder now; returns how many streams it ended. */
+  sweep(): number {
+    let n = 0;
+    for (const e of this.entries) {
+      if (e.userId === null || e.abort.signal.aborted || !this.check) continue;
+      const refusal = this.check({ ...e, userId: e.userId });
+      if (refusal === null) continue;
+      e.abort.abort(refusal);
+      n += 1;
+    }
+    return n;
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+  }
 
   open(req: FastifyRequest): LiveStreamSlot {
     const p = req.principal;

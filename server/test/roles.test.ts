@@ -237,6 +237,39 @@ describe('environment values', () => {
     expect(opDetail.text).toContain(`${secret}-list`);
     expect(opImage.text).not.toContain(masked);
   });
+
+  it("masks the .env's values in a project's plan and action stream for a viewer (issue 38 #9)", async () => {
+    const tag = `tag${Date.now().toString(16)}envsecret`;
+    const name = projectName('roles-plan');
+    const content = `services:\n  web:\n    image: 127.0.0.1:5000/berth-absent:\${TAG}\n    labels:\n      berth.test: "1"\n`;
+    expect((await t.client.post('/api/compose/', { name, content })).status).toBe(200);
+    expect((await t.client.request('PUT', `/api/compose/${name}/env`, { content: `TAG=${tag}\n` })).status).toBe(200);
+    const viewer = actors[0]!.cookie;
+    const plan = await viewer.get<contract.ProjectPlan>(`/api/compose/${name}/plan`);
+    expect(plan.status, plan.text).toBe(200);
+    expect(plan.text).not.toContain(tag);
+    expect(plan.body.services[0]!.image).toBe(`127.0.0.1:5000/berth-absent:${contract.ENV_VALUE_MASK}`);
+    expect((await t.client.get(`/api/compose/${name}/plan`)).text).toContain(tag);
+
+    // The pull fails on the local registry, after naming the interpolated image.
+    await t.client.post(`/api/compose/${name}/actions/pull`);
+    const cookie = [...viewer.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    if (!t.app.server.listening) await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const base = `http://127.0.0.1:${(t.app.server.address() as import('node:net').AddressInfo).port}`;
+    const controller = new AbortController();
+    const res = await fetch(`${base}/api/compose/${name}/actions/stream`, {
+      headers: { cookie },
+      signal: controller.signal,
+    });
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    while (!/event: state[^]*?\n\n/.test(text)) text += (await reader.read()).value ?? '';
+    controller.abort();
+    // The replayed state holds the last action's output: the image, its tag masked.
+    expect(text).toContain('berth-absent');
+    expect(text).not.toContain(tag);
+    expect(text).toContain(contract.ENV_VALUE_MASK);
+  });
 });
 
 describe('users', () => {

@@ -4,7 +4,7 @@ import type { EngineScope, Services } from '../app-services';
 import { openSse } from '../lib/sse';
 import { route, type Handler } from '../lib/route';
 import { envShownTo, requireReauth } from '../plugins/auth';
-import { maskProjectDetailEnv, maskProjectsEnv } from '../services/auth/env-visibility';
+import { maskProjectDetailEnv, maskProjectsEnv, maskValuesIn } from '../services/auth/env-visibility';
 import { convertDockerRun } from '../services/projects/run-to-compose';
 import { sendAttachment } from '../lib/attachment';
 
@@ -24,7 +24,12 @@ export function composeRoutes(app: FastifyInstance, { environments, templates, v
   );
   composeRoute(projectApi.create, (req) => req.scope.projects.write(req.body.name, req.body.content, 'create'));
   composeRoute(projectApi.adopt, (req) => req.scope.projects.adopt(req.params.name));
-  composeRoute(projectApi.plan, (req) => req.scope.projectPlan.plan(req.params.name));
+  // The plan interpolates the .env (image names, paths): a viewer reads it with the .env's values masked.
+  composeRoute(projectApi.plan, async (req) => {
+    const plan = await req.scope.projectPlan.plan(req.params.name);
+    const secrets = await req.scope.projectEnv.values(req.params.name);
+    return envShownTo(req, plan, (p) => maskValuesIn(p, secrets));
+  });
   composeRoute(projectApi.env, (req) => req.scope.projectEnv.read(req.params.name));
   composeRoute(projectApi.writeEnv, (req) => req.scope.projectEnv.write(req.params.name, req.body.content));
   composeRoute(projectApi.revealEnv, async (req) => {
@@ -38,9 +43,16 @@ export function composeRoutes(app: FastifyInstance, { environments, templates, v
   });
   composeRoute(projectApi.edit, (req) => req.scope.projects.edit(req.params.name, req.body));
   composeRoute(projectApi.stream, async (req, reply) => {
-    const { projects } = req.scope;
-    await projects.resolveExisting(req.params.name);
-    return streamActivity(req, reply, projects.activity, req.params.name);
+    const { projects, projectEnv } = req.scope;
+    const { name } = req.params;
+    await projects.resolveExisting(name);
+    // CLI output names interpolated images and paths: a viewer's copy has the .env's values masked
+    // (read again for each event, so a .env changed while the stream is open is masked too).
+    const masked = envShownTo(req, false, () => true);
+    const mask = masked
+      ? async (data: unknown) => maskValuesIn(data, await projectEnv.values(name).catch(() => []))
+      : undefined;
+    return streamActivity(req, reply, projects.activity, name, mask);
   });
   composeRoute(projectApi.action, (req) => req.scope.projectActions.run(req.params.name, req.params.action, null));
   composeRoute(projectApi.serviceAction, (req) =>
@@ -69,12 +81,14 @@ export function streamActivity(
   reply: FastifyReply,
   activity: EngineScope['projects']['activity'],
   name: string,
+  /** What the caller may not read, taken out of each event (a viewer's copy). */
+  mask: (data: unknown) => Promise<unknown> = async (data) => data,
 ): FastifyReply {
   const sse = openSse(req, reply);
   // One queue so events keep their order while send() waits for a slow client.
-  let queue = sse.send(activity.snapshot(name), ActionStreamEvent.state);
+  let queue = mask(activity.snapshot(name)).then((data) => sse.send(data, ActionStreamEvent.state));
   const unsubscribe = activity.subscribe(name, (event) => {
-    queue = queue.then(() => sse.send(event.data, event.type));
+    queue = queue.then(async () => sse.send(await mask(event.data), event.type));
   });
   sse.signal.addEventListener('abort', unsubscribe, { once: true });
   return reply;

@@ -1,6 +1,6 @@
 import type { App, ComposeService, ImageDetail, Project, ProjectDetail, StackDetail } from '@berth/contract';
 import { parseCompose, redactEnvironment } from '../../compose/document';
-import { maskEnvValues } from '../../lib/env-mask';
+import { MASK, maskEnvValues } from '../../lib/env-mask';
 
 /*
  * Each response that carries environment values, as a role that may not read them (a viewer,
@@ -64,3 +64,23 @@ export const maskProjectDetailEnv = (project: ProjectDetail): ProjectDetail => (
 /** Stack details: the stack file (swarm service details carry variable names only already). */
 export const maskStackEnv = (stack: StackDetail): StackDetail =>
   stack.content === null ? stack : { ...stack, content: maskFileEnv(stack.content) };
+
+/** Values shorter than this are left alone: masking every "1" or "on" would garble the text, not protect it. */
+const MIN_MASKED_VALUE = 4;
+
+/**
+ * `value` (any JSON) with every occurrence of the given secret values replaced by the mask, in
+ * every string it holds: what compose derived from a project's .env (interpolated image names,
+ * paths, CLI output) read by a role that may not see the .env's values.
+ */
+export function maskValuesIn<T>(value: T, secrets: readonly string[]): T {
+  const kept = [...new Set(secrets)].filter((s) => s.length >= MIN_MASKED_VALUE).sort((a, b) => b.length - a.length);
+  if (!kept.length) return value;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return kept.reduce((s, secret) => s.split(secret).join(MASK), v);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  return walk(value) as T;
+}

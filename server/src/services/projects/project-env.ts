@@ -89,6 +89,12 @@ export class ProjectEnvService {
     return this.read(name);
   }
 
+  /** The .env's values (what `${…}` in the compose file turns into), for masking what compose derived from them. */
+  async values(name: string): Promise<string[]> {
+    const { content } = await this.read(name, true);
+    return Object.values(parseDotenv(content));
+  }
+
   private async file(name: string): Promise<string> {
     const p = await this.projects.resolveExisting(name);
     return path.join(p.dir, '.env');

@@ -94,6 +94,11 @@ const EnvSchema = z.object({
   EVENTS_RETENTION_DAYS: z.coerce.number().min(0.01).max(3650).default(7),
   EVENTS_MAX_ROWS: z.coerce.number().int().min(100).max(10_000_000).default(200_000),
   AUDIT_RETENTION_DAYS: z.coerce.number().min(1).max(36500).default(90),
+  /** The shortest gap any auto-update schedule may have. */
+  AUTO_UPDATE_MIN_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  /** Auto-update runs kept: the newest this many, none older than AUTO_UPDATE_RUNS_DAYS. */
+  AUTO_UPDATE_RUNS_KEPT: z.coerce.number().int().min(10).max(100_000).default(500),
+  AUTO_UPDATE_RUNS_DAYS: z.coerce.number().min(1).max(3650).default(90),
   AUDIT_MAX_ROWS: z.coerce.number().int().min(100).max(100_000_000).default(200_000),
   /** Waits before each retry of a failed notification (the first try is at once). */
   NOTIFY_RETRY_SECONDS: z
@@ -159,6 +164,10 @@ export interface Config {
   eventsRetentionMs: number;
   eventsMaxRows: number;
   auditRetentionMs: number;
+  autoUpdateMinIntervalMs: number;
+  /** Auto-update run history: at most this many runs per environment, none older than autoUpdateRunsMaxAgeMs. */
+  autoUpdateRunsKept: number;
+  autoUpdateRunsMaxAgeMs: number;
   /** The audit log keeps at most this many entries, dropping the oldest first. */
   auditMaxRows: number;
   notifyRetryDelaysMs: number[];
@@ -246,6 +255,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventsMaxRows: e.EVENTS_MAX_ROWS,
     auditRetentionMs: Math.round(e.AUDIT_RETENTION_DAYS * DAY_MS),
     auditMaxRows: e.AUDIT_MAX_ROWS,
+    autoUpdateMinIntervalMs: e.AUTO_UPDATE_MIN_INTERVAL_SECONDS * 1000,
+    autoUpdateRunsKept: e.AUTO_UPDATE_RUNS_KEPT,
+    autoUpdateRunsMaxAgeMs: Math.round(e.AUTO_UPDATE_RUNS_DAYS * DAY_MS),
     notifyRetryDelaysMs: e.NOTIFY_RETRY_SECONDS,
     terminalMaxSessionsPerUser: e.TERMINAL_MAX_SESSIONS_PER_USER,
     streamsMaxPerUser: e.STREAMS_MAX_PER_USER,

@@ -3,7 +3,7 @@ import type { ApiError, AppAutoUpdate, AuditEntry, AutoUpdateRun, AutoUpdateSett
 import { createTestApp, type TestApp } from './helpers/app';
 import { autoUpdateHook, runAutoUpdate, testRepository } from './helpers/auto-update';
 import { dockerCli } from './helpers/engine';
-import { cleanup, uniqueName } from './images-fixtures';
+import { buildImage, cleanup, uniqueName } from './images-fixtures';
 import { inspect, runTicker } from './apps-fixtures';
 
 interface Inspected {
@@ -35,7 +35,8 @@ let hook: Awaited<ReturnType<typeof autoUpdateHook>>;
 const notification = (...words: string[]) => hook.notification(...words);
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // The scheduler test below fires every 2 s: the minimum interval (5 min by default) is lowered for it.
+  t = await createTestApp({ AUTO_UPDATE_MIN_INTERVAL_SECONDS: '1' });
   hook = await autoUpdateHook(t.client, { app: name });
 });
 
@@ -52,6 +53,36 @@ afterAll(async () => {
 
 // The global policy stays disabled: only this test's app (enabled by its override) is ever touched on the shared engine.
 describe('auto-update', () => {
+  it("reads berth.* labels from the container's own configuration, never from its image (issue 38 #15)", async () => {
+    const tag = `${uniqueName('au-labels')}:latest`;
+    const [inherits, owns] = [uniqueName('au-inherit'), uniqueName('au-own')];
+    buildImage(tag, { 'berth.auto-update': 'true', 'berth.auto-update.schedule': '* * * * * *' });
+    try {
+      dockerCli(['create', '--name', inherits, '--label', 'berth.test=1', tag, 'true']);
+      dockerCli([
+        'create',
+        '--name',
+        owns,
+        '--label',
+        'berth.test=1',
+        '--label',
+        'berth.auto-update.schedule=0 3 * * *',
+        tag,
+        'true',
+      ]);
+      const inherited = await t.client.get<AppAutoUpdate>(`/api/apps/${inherits}/auto-update`);
+      expect(inherited.status, inherited.text).toBe(200);
+      expect(inherited.body.labels).toEqual({});
+      expect(inherited.body.effective).toMatchObject({ enabled: false, schedule: '0 4 * * *' });
+      const own = await t.client.get<AppAutoUpdate>(`/api/apps/${owns}/auto-update`);
+      expect(own.body.labels).toEqual({ 'berth.auto-update.schedule': '0 3 * * *' });
+      expect(own.body.effective).toMatchObject({ enabled: false, schedule: '0 3 * * *' });
+    } finally {
+      cleanup('container', inherits, owns);
+      cleanup('image', tag);
+    }
+  });
+
   it('shows the global policy with its next run, previews a schedule, and refuses one croner cannot read', async () => {
     const res = await t.client.get<AutoUpdateSettings>('/api/settings/auto-update');
     expect(res.body).toMatchObject({ enabled: false, mode: 'notify', schedule: '0 4 * * *', settle_seconds: 30 });

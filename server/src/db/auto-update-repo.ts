@@ -112,6 +112,22 @@ export class AutoUpdateRepo {
     return row ? toRun(row) : null;
   }
 
+  /** Drops this environment's runs beyond the newest `keep` and those started before `before` (ISO); returns how many went. */
+  pruneRuns(keep: number, before: string): number {
+    const old = this.db
+      .prepare('DELETE FROM auto_update_runs WHERE env = ? AND started_at < ? AND finished_at IS NOT NULL')
+      .run(this.env, before).changes;
+    const cut = this.db
+      .prepare('SELECT id FROM auto_update_runs WHERE env = ? ORDER BY id DESC LIMIT 1 OFFSET ?')
+      .pluck()
+      .get(this.env, keep) as number | undefined;
+    const over =
+      cut === undefined
+        ? 0
+        : this.db.prepare('DELETE FROM auto_update_runs WHERE env = ? AND id <= ?').run(this.env, cut).changes;
+    return old + over;
+  }
+
   runs(limit: number): AutoUpdateRun[] {
     return (
       this.db

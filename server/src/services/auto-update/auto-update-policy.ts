@@ -6,6 +6,28 @@ import { ValidationError } from '../../errors';
 export const AUTO_UPDATE_LABEL = 'berth.auto-update';
 export const AUTO_UPDATE_SCHEDULE_LABEL = 'berth.auto-update.schedule';
 
+/** No schedule (global, override or label) may fire more often than this: each run pulls every image it covers. */
+export const MIN_SCHEDULE_INTERVAL_MS = 5 * 60 * 1000;
+let minIntervalMs = MIN_SCHEDULE_INTERVAL_MS;
+
+/** AUTO_UPDATE_MIN_INTERVAL_SECONDS, set once at start (tests of the scheduler lower it to see a run fire). */
+export function setMinScheduleInterval(ms: number): void {
+  minIntervalMs = ms;
+}
+/** How many next runs are compared to find a schedule's shortest gap (a day's pattern shows within them). */
+const RUNS_COMPARED = 50;
+
+/**
+ * The container's own `berth.*` labels: those the image also carries with the same value are the
+ * image's (a container inherits its image's labels), and an image must not switch its own updates on.
+ */
+export function ownPolicyLabels(
+  container: Record<string, string>,
+  image: Record<string, string> | null | undefined,
+): Record<string, string> {
+  return Object.fromEntries(Object.entries(policyLabels(container)).filter(([k, v]) => !image || image[k] !== v));
+}
+
 /** Off until an admin turns it on; a run at 04:00 in notify mode when they do. */
 export const DEFAULT_POLICY: AutoUpdatePolicy = {
   enabled: false,
@@ -38,21 +60,37 @@ export const policyLabels = (labels: Record<string, string>) =>
     Object.entries(labels).filter(([k]) => k === AUTO_UPDATE_LABEL || k === AUTO_UPDATE_SCHEDULE_LABEL),
   );
 
-function isSchedule(expr: string): boolean {
-  try {
-    new Cron(expr, { paused: true }).stop();
-    return true;
-  } catch {
-    return false;
-  }
+/** Whether croner reads `expr` and it never fires twice within the minimum interval. */
+export function isSchedule(expr: string): boolean {
+  return scheduleProblem(expr) === null;
 }
 
-/** A 400 naming the schedule when croner cannot read it. */
+function scheduleProblem(expr: string): 'unreadable' | 'too_often' | null {
+  let job: Cron;
+  try {
+    job = new Cron(expr, { paused: true });
+  } catch {
+    return 'unreadable';
+  }
+  const runs = job.nextRuns(RUNS_COMPARED).map((d) => d.getTime());
+  job.stop();
+  for (let i = 1; i < runs.length; i++) if (runs[i]! - runs[i - 1]! < minIntervalMs) return 'too_often';
+  return null;
+}
+
+/** A 400 naming the schedule when croner cannot read it or it would run more often than every 5 minutes. */
 export function checkSchedule(expr: string | null): void {
-  if (expr !== null && !isSchedule(expr)) {
+  const problem = expr === null ? null : scheduleProblem(expr);
+  if (problem === 'unreadable') {
     throw new ValidationError(
       `"${expr}" is not a cron expression (5 fields, or 6 with seconds first, e.g. "0 4 * * *").`,
       [{ field: 'schedule', message: 'Not a cron expression.' }],
+    );
+  }
+  if (problem === 'too_often') {
+    throw new ValidationError(
+      `"${expr}" runs more often than every ${minIntervalMs / 1000} seconds; each run pulls every image it covers.`,
+      [{ field: 'schedule', message: `At most one run every ${minIntervalMs / 1000} seconds.` }],
     );
   }
 }
@@ -63,4 +101,11 @@ export function nextRun(expr: string): string | null {
   const next = job.nextRun();
   job.stop();
   return next ? next.toISOString() : null;
+}
+
+/** Every image's labels by image ID, from one engine call (a container's `berth.*` labels are compared with them). */
+export async function imageLabels(docker: {
+  listImages(): Promise<{ Id: string; Labels?: Record<string, string> | null }[]>;
+}): Promise<Map<string, Record<string, string>>> {
+  return new Map((await docker.listImages()).map((i) => [i.Id, i.Labels ?? {}]));
 }

@@ -12,7 +12,7 @@ import { PROJECT_LABEL, SERVICE_LABEL } from '../../docker/names';
 import { NotFoundError } from '../../errors';
 import type { ExistingProject, ProjectsService } from '../projects/projects';
 import { SERVICE_NAME } from '../projects/projects-actions';
-import { effectivePolicy } from './auto-update-policy';
+import { effectivePolicy, imageLabels, ownPolicyLabels } from './auto-update-policy';
 
 /** A compose service with a container: its labels (the first container's), the container ids and whether one runs. */
 export interface ComposeServiceState {
@@ -69,10 +69,13 @@ export class ProjectAutoUpdate {
 
   /** Compose services with containers, by project (one engine call); `skipId` (Berth itself) is left out. */
   async services(skipId: string | null, project?: string): Promise<Map<string, ComposeServiceState[]>> {
-    const list = await this.ctx.docker.listContainers({
-      all: true,
-      filters: { label: [project ? `${PROJECT_LABEL}=${project}` : PROJECT_LABEL] },
-    });
+    const [list, images] = await Promise.all([
+      this.ctx.docker.listContainers({
+        all: true,
+        filters: { label: [project ? `${PROJECT_LABEL}=${project}` : PROJECT_LABEL] },
+      }),
+      imageLabels(this.ctx.docker),
+    ]);
     const out = new Map<string, ComposeServiceState[]>();
     for (const c of list) {
       const [name, service] = [c.Labels[PROJECT_LABEL] ?? '', c.Labels[SERVICE_LABEL] ?? ''];
@@ -83,7 +86,13 @@ export class ProjectAutoUpdate {
       if (known) {
         known.ids.push(c.Id);
         known.running ||= c.State === 'running';
-      } else states.push({ name: service, labels: c.Labels, ids: [c.Id], running: c.State === 'running' });
+      } else
+        states.push({
+          name: service,
+          labels: ownPolicyLabels(c.Labels, images.get(c.ImageID)),
+          ids: [c.Id],
+          running: c.State === 'running',
+        });
     }
     return out;
   }

@@ -19,7 +19,16 @@ import { NotFoundError, ValidationError } from '../../errors';
 import { PROJECT_LABEL } from '../../docker/names';
 import type { AppsService } from '../apps/apps';
 import type { AppUpdateService } from '../apps/apps-update';
-import { checkSchedule, DEFAULT_POLICY, effectivePolicy, nextRun, policyLabels } from './auto-update-policy';
+import {
+  checkSchedule,
+  DEFAULT_POLICY,
+  effectivePolicy,
+  isSchedule,
+  nextRun,
+  imageLabels,
+  ownPolicyLabels,
+  setMinScheduleInterval,
+} from './auto-update-policy';
 import { ProjectAutoUpdate, serviceTarget, type ProjectTarget } from './auto-update-projects';
 import type { ProjectsService } from '../projects/projects';
 
@@ -48,7 +57,15 @@ export class AutoUpdateService {
   private closed = false;
 
   constructor(
-    private readonly ctx: Uses<'composeReady' | 'db' | 'docker' | 'log', 'containerName' | 'dataDir' | 'hostname'>,
+    private readonly ctx: Uses<
+      'composeReady' | 'db' | 'docker' | 'log',
+      | 'containerName'
+      | 'dataDir'
+      | 'hostname'
+      | 'autoUpdateMinIntervalMs'
+      | 'autoUpdateRunsKept'
+      | 'autoUpdateRunsMaxAgeMs'
+    >,
     private readonly env: string,
     private readonly apps: AppsService,
     private readonly updates: AppUpdateService,
@@ -57,6 +74,7 @@ export class AutoUpdateService {
     private readonly announce: { notify: (n: NotifyInput) => void; audit: (r: AuditRecord) => void } | null = null,
   ) {
     this.repo = new AutoUpdateRepo(ctx.db, env);
+    setMinScheduleInterval(ctx.config.autoUpdateMinIntervalMs);
     this.projectUpdates = new ProjectAutoUpdate(ctx, projects, this.repo);
   }
 
@@ -74,12 +92,13 @@ export class AutoUpdateService {
 
   async forApp(name: string): Promise<AppAutoUpdate> {
     const info = await this.apps.inspect(name);
-    const labels = info.Config.Labels ?? {};
+    const image = info.Image ? await this.ctx.docker.inspectImage(info.Image).catch(() => null) : null;
+    const labels = ownPolicyLabels(info.Config.Labels ?? {}, image?.Config?.Labels);
     const override = this.repo.policy('app', name) ?? NO_OVERRIDE;
     return {
       override,
       effective: effectivePolicy(this.global(), override, labels),
-      labels: policyLabels(labels),
+      labels,
       last: this.lastResult(name),
     };
   }
@@ -106,7 +125,7 @@ export class AutoUpdateService {
       .map((s) => ({
         name: s.name,
         effective: effectivePolicy(global, override, s.labels),
-        labels: policyLabels(s.labels),
+        labels: s.labels,
         last: this.lastResult(serviceTarget(name, s.name)),
       }))
       .sort((a, b) => a.name.localeCompare(b.name));
@@ -178,19 +197,27 @@ export class AutoUpdateService {
 
   /** Enabled apps and compose services (Berth itself left out) whose effective policy `pick` accepts. */
   private async targets(pick: (p: AutoUpdatePolicy) => boolean): Promise<Targets> {
-    const [list, self] = await Promise.all([
+    const [list, self, images] = await Promise.all([
       this.apps.list(),
       findSelfContainer(this.ctx.docker, {
         containerName: this.ctx.config.containerName,
         hostname: this.ctx.config.hostname,
       }),
+      imageLabels(this.ctx.docker),
     ]);
     const global = this.global();
     const overrides = this.repo.policies('app');
     const apps = list
       // Compose containers are updated through their project, never swapped behind compose's back.
       .filter((app) => app.Id !== self.container?.Id && !app.Config.Labels[PROJECT_LABEL])
-      .map((app) => ({ app, policy: effectivePolicy(global, overrides.get(app.name) ?? null, app.Config.Labels) }))
+      .map((app) => ({
+        app,
+        policy: effectivePolicy(
+          global,
+          overrides.get(app.name) ?? null,
+          ownPolicyLabels(app.Config.Labels, app.Image ? images.get(app.Image) : null),
+        ),
+      }))
       .filter((t) => t.policy.enabled && pick(t.policy));
     return { apps, projects: await this.projectUpdates.targets(global, self.container?.Id ?? null, pick) };
   }
@@ -218,6 +245,8 @@ export class AutoUpdateService {
     }
     this.repo.saveResults(id, results, true);
     this.report(this.repo.run(id)!);
+    const { autoUpdateRunsKept: keep, autoUpdateRunsMaxAgeMs: maxAge } = this.ctx.config;
+    this.repo.pruneRuns(keep, new Date(Date.now() - maxAge).toISOString());
   }
 
   private async one(name: string, policy: AutoUpdatePolicy): Promise<AutoUpdateItem> {
@@ -328,6 +357,14 @@ export class AutoUpdateService {
     }
     for (const expr of wanted) {
       if (this.jobs.has(expr)) continue;
+      // A schedule stored before the minimum interval existed is not run more often than it allows.
+      if (expr !== RESYNC_SCHEDULE && !isSchedule(expr)) {
+        this.ctx.log.warn(
+          { schedule: expr },
+          'auto-update: schedule runs more often than the minimum interval; ignored',
+        );
+        continue;
+      }
       this.jobs.set(expr, new Cron(expr, { protect: true }, () => void this.fire(expr)));
     }
   }

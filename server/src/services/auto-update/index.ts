@@ -8,7 +8,15 @@ type Announce = NonNullable<ConstructorParameters<typeof AutoUpdateService>[5]>;
 
 /** One environment's scheduled updates of its apps and compose projects, told to the notifications and the audit log. */
 export function createAutoUpdate(
-  ctx: Uses<'composeReady' | 'db' | 'docker' | 'log', 'containerName' | 'dataDir' | 'hostname'>,
+  ctx: Uses<
+    'composeReady' | 'db' | 'docker' | 'log',
+    | 'containerName'
+    | 'dataDir'
+    | 'hostname'
+    | 'autoUpdateMinIntervalMs'
+    | 'autoUpdateRunsKept'
+    | 'autoUpdateRunsMaxAgeMs'
+  >,
   environment: string,
   use: { apps: AppsService; appUpdates: AppUpdateService; projects: ProjectsService },
   announce: Announce,

@@ -127,8 +127,8 @@ describe('deploy form', () => {
       // Step 3: both halves of a volume row.
       await button(page, 'Add volume').click();
       await expect.poll(() => cont.isDisabled()).toBe(true);
-      await fillAndLeave(page, 'Volume host 1', '');
-      await shown(page, 'Host path is required.');
+      // An empty host is an anonymous volume (issue 39 #7), and the field says so.
+      expect(await field(page, 'Volume host 1').getAttribute('placeholder')).toBe('anonymous volume');
       await fillAndLeave(page, 'Volume container 1', '');
       await shown(page, 'Container path is required.');
       await button(page, 'Remove volume 1').click();

@@ -28,13 +28,16 @@ function payloadFrom(item: TemplateItem, name: string): DeployBody {
     network_mode: item.network_mode as DeployBody['network_mode'],
     ports: item.ports,
     volumes: item.volumes,
-    env: item.env,
+    env: item.env.map(({ options: _options, ...e }) => e),
     labels: item.labels,
     devices: item.devices,
     sysctls: item.sysctls,
     cap_add: item.cap_add as DeployBody['cap_add'],
     cpus: item.cpus,
     mem_limit: item.mem_limit,
+    privileged: item.privileged,
+    interactive: item.interactive,
+    hostname: item.hostname,
   };
 }
 
@@ -43,6 +46,7 @@ describe('deploy from a template', () => {
   let cat: CatalogueServer;
   let dir: string;
   const name = uniqueName('deploy-tpl');
+  const anonymousVolumes: string[] = [];
 
   beforeAll(async () => {
     t = await createTestApp({ TEMPLATE_FETCH_ALLOW_LOOPBACK: 'true' });
@@ -51,6 +55,7 @@ describe('deploy from a template', () => {
   });
   afterAll(async () => {
     cleanup('container', name);
+    cleanup('volume', ...anonymousVolumes);
     fs.rmSync(dir, { recursive: true, force: true });
     await t?.close();
     await cat?.close();
@@ -76,12 +81,22 @@ describe('deploy from a template', () => {
   volumes:
     - bind: "!berthtestdir/config"
       container: /config
+    - container: /anonymous
   env:
     - name: PUID
       label: User id
       default: "!PUID"
     - name: LITERAL
       default: "pass!PUID"
+    - name: VENDOR ID
+      select:
+        - text: First
+          value: "1"
+        - text: Second
+          value: "2"
+          default: true
+  interactive: true
+  hostname: tpl-host
   labels:
     - label: berth.test
       value: "1"
@@ -98,6 +113,19 @@ describe('deploy from a template', () => {
     const [summary] = (await t.client.get<TemplateDetail>(`/api/templates/${created.body.id}`)).body.items;
     const item = (await t.client.get<TemplateItem>(`/api/templates/app/${summary!.id}`)).body;
     expect(item.volumes[0]!.bind).toBe('!berthtestdir/config');
+    // Issue 39 #7, #8, #9, #11: an anonymous volume, select options, a name with a space, and the
+    // privileged / interactive / hostname fields all reach the item.
+    expect(item.volumes[1]).toEqual({ bind: '', container: '/anonymous' });
+    expect(item.env[2]).toMatchObject({
+      name: 'VENDOR ID',
+      default: '2',
+      options: [
+        { label: 'First', value: '1' },
+        { label: 'Second', value: '2' },
+      ],
+    });
+    // privileged is read too (unit tests); this engine, itself in a container, cannot start a privileged one.
+    expect(item).toMatchObject({ privileged: false, interactive: true, hostname: 'tpl-host' });
     expect(item.ports).toEqual([{ label: null, host_ip: '127.0.0.1', hport: null, cport: '8080', proto: 'tcp' }]);
 
     const res = await t.client.post<DeployResult>('/api/apps/deploy', payloadFrom(item, name));
@@ -106,7 +134,17 @@ describe('deploy from a template', () => {
     expect(info.HostConfig.Binds).toEqual([`${dir}/config:/config`]);
     // The catalogue's host IP is kept: a loopback-only port stays loopback-only (issue 39 #1).
     expect(info.HostConfig.PortBindings).toEqual({ '8080/tcp': [{ HostIp: '127.0.0.1', HostPort: '' }] });
-    expect(info.Config.Env).toEqual(expect.arrayContaining(['PUID=1000', 'LITERAL=pass!PUID']));
+    expect(info.Config.Env).toEqual(expect.arrayContaining(['PUID=1000', 'LITERAL=pass!PUID', 'VENDOR ID=2']));
+    expect(info.Mounts).toEqual(
+      expect.arrayContaining([expect.objectContaining({ Type: 'volume', Destination: '/anonymous', RW: true })]),
+    );
+    anonymousVolumes.push(
+      ...(info.Mounts as { Destination: string; Name: string }[])
+        .filter((m) => m.Destination === '/anonymous')
+        .map((m) => m.Name),
+    );
+    expect(info.Config).toMatchObject({ Hostname: 'tpl-host', Tty: true, OpenStdin: true });
+    expect(info.HostConfig.Privileged).toBe(false);
     expect(info.Config.Labels).toMatchObject({ 'berth.test': '1', 'data.dir': dir });
     expect(info.Config.Cmd).toEqual(['sh', '-c', 'sleep 3600']);
     expect(info.HostConfig.Memory).toBe(32 * 1024 * 1024);

@@ -129,7 +129,13 @@ export const DeployPort = z.strictObject({
     .transform((v) => v ?? 'tcp'),
 });
 export const DeployVolume = z.strictObject({
-  bind: text('Host path', 4096),
+  /** A host path or a volume name; empty = an anonymous volume (as in Portainer). */
+  bind: z
+    .string({ error: 'Host path must be text.' })
+    .trim()
+    .max(4096, 'Host path is at most 4096 characters.')
+    .nullish()
+    .transform((v) => v ?? ''),
   container: text('Container path', 4096).refine(
     (v) => v.startsWith('/'),
     'Container path must be absolute (start with /).',
@@ -214,6 +220,26 @@ export const DeployBody = z
           ctx.addIssue({ code: 'custom', message: 'CPU cores must be a number such as 0.5 or 2.' });
         return n;
       }),
+    /** Full access to the host's devices (the role policy judges it like any other privilege). */
+    privileged: z
+      .boolean({ error: 'Privileged must be true or false.' })
+      .nullish()
+      .transform((v) => v ?? false),
+    /** Keep stdin open and give the app a terminal (docker run -it), for images whose command is a shell. */
+    interactive: z
+      .boolean({ error: 'Interactive must be true or false.' })
+      .nullish()
+      .transform((v) => v ?? false),
+    hostname: z
+      .string({ error: 'Hostname must be text.' })
+      .trim()
+      .max(253, 'Hostname is at most 253 characters.')
+      .regex(
+        /^$|^[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/,
+        'Hostname must be letters, digits, - and dots (a DNS name).',
+      )
+      .nullish()
+      .transform((v) => v || null),
     mem_limit: z
       .union([z.string(), z.number()], {
         error: 'Memory limit must be a number with b, k, m or g (1000b, 100k, 10m, 1g).',

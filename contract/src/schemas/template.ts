@@ -49,11 +49,14 @@ export const TemplatePort = z.object({
 export type TemplatePort = z.infer<typeof TemplatePort>;
 export const TemplateVolume = z.object({ bind: z.string(), container: z.string(), readonly: z.boolean().optional() });
 export type TemplateVolume = z.infer<typeof TemplateVolume>;
+export const TemplateEnvOption = z.object({ label: z.string(), value: z.string() });
 export const TemplateEnv = z.object({
   name: z.string(),
   label: z.string().nullable(),
   default: z.string(),
   description: z.string().nullable(),
+  /** Portainer's `select`: the choices offered for the value (empty = free text). */
+  options: z.array(TemplateEnvOption).default([]),
 });
 export type TemplateEnv = z.infer<typeof TemplateEnv>;
 export const TemplateDevice = z.object({ container: z.string(), host: z.string() });
@@ -92,6 +95,10 @@ export const TemplateItemData = z.object({
   cap_add: z.array(z.string()),
   cpus: z.number().nullable(),
   mem_limit: z.string().nullable(),
+  privileged: z.boolean().default(false),
+  /** Portainer's `interactive`: stdin kept open and a terminal (docker run -it). */
+  interactive: z.boolean().default(false),
+  hostname: z.string().default(''),
   /** Set for a stack template (then `image` is empty); null for a container template. */
   stack: TemplateStack.nullable().default(null),
 });

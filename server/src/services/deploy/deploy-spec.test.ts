@@ -114,6 +114,33 @@ describe('buildContainerSpec', () => {
   });
 });
 
+describe('buildContainerSpec for template fields', () => {
+  it('makes an empty host an anonymous volume and carries privileged, interactive and hostname (issue 39 #7, #9)', () => {
+    const spec = buildContainerSpec(
+      parse({
+        volumes: [
+          { bind: '', container: '/cache', readonly: true },
+          { bind: '/srv', container: '/srv' },
+        ],
+        privileged: true,
+        interactive: true,
+        hostname: 'edge',
+      }),
+      vars,
+    );
+    expect(spec.HostConfig).toMatchObject({
+      Binds: ['/srv:/srv'],
+      Mounts: [{ Type: 'volume', Source: '', Target: '/cache', ReadOnly: true }],
+      Privileged: true,
+    });
+    expect(spec).toMatchObject({ Hostname: 'edge', Tty: true, OpenStdin: true });
+    const plain = buildContainerSpec(parse({}), vars);
+    expect(plain.HostConfig?.Privileged).toBeUndefined();
+    expect(plain.Tty).toBeUndefined();
+    expect(() => parse({ hostname: 'not a host' })).toThrow('Hostname must be');
+  });
+});
+
 describe('keepRandomHostPorts', () => {
   it('keeps the host port the engine chose for a random port, and leaves fixed and newly fixed ports alone', () => {
     const spec = buildContainerSpec(

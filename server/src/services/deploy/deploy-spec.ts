@@ -40,11 +40,16 @@ function volumeSource(bind: string, field: string, vars: Substituter, errors: Fi
 export function buildContainerSpec(req: DeployRequest, vars: Substituter): ContainerSpec {
   const errors: FieldError[] = [];
 
-  const binds = req.volumes.map((v, i) => {
+  const binds: string[] = [];
+  // An empty host is an anonymous volume (as in Portainer): a mount with no source.
+  const anonymous: { Type: 'volume'; Source: ''; Target: string; ReadOnly: boolean }[] = [];
+  req.volumes.forEach((v, i) => {
+    if (!v.bind)
+      return void anonymous.push({ Type: 'volume', Source: '', Target: v.container, ReadOnly: !!v.readonly });
     const source = volumeSource(v.bind, `volumes.${i}.bind`, vars, errors);
     if (v.container.includes(':'))
       errors.push({ field: `volumes.${i}.container`, message: 'Container path must not contain ":".' });
-    return `${source}:${v.container}${v.readonly ? ':ro' : ''}`;
+    binds.push(`${source}:${v.container}${v.readonly ? ':ro' : ''}`);
   });
 
   const env = req.env.map((e, i) => {
@@ -85,11 +90,15 @@ export function buildContainerSpec(req: DeployRequest, vars: Substituter): Conta
   return {
     Image: req.image,
     ...(req.command.length ? { Cmd: req.command } : {}),
+    ...(req.hostname ? { Hostname: req.hostname } : {}),
+    ...(req.interactive ? { Tty: true, OpenStdin: true } : {}),
     Env: env,
     Labels: labels,
     ExposedPorts: exposed,
     HostConfig: {
       Binds: binds,
+      ...(anonymous.length ? { Mounts: anonymous } : {}),
+      ...(req.privileged ? { Privileged: true } : {}),
       PortBindings: bindings,
       Devices: req.devices.map((d) => ({ PathOnHost: d.host, PathInContainer: d.container, CgroupPermissions: 'rwm' })),
       Sysctls: Object.fromEntries(req.sysctls.map((s) => [s.name, s.value])),

@@ -105,11 +105,14 @@ export function parseVolumes(v: unknown): TemplateVolume[] {
   });
 }
 
-/** Portainer's `select` lists choices; the one marked default (or the first) is the value. */
-function selectDefault(select: unknown): string | undefined {
-  if (!Array.isArray(select)) return undefined;
-  const options = select.filter(isObj);
-  return scalar((options.find((o) => o.default === true) ?? options[0])?.value);
+/** Portainer's `select` lists choices as `{text, value, default}`; the one marked default (or the first) is the value. */
+function selectOptions(select: unknown): { label: string; value: string; isDefault: boolean }[] {
+  if (!Array.isArray(select)) return [];
+  return select.filter(isObj).flatMap((o) => {
+    const value = scalar(o.value);
+    if (value === undefined) return [];
+    return [{ label: scalar(o.text) ?? scalar(o.label) ?? value, value, isDefault: o.default === true }];
+  });
 }
 
 export function parseEnv(v: unknown): TemplateEnv[] {
@@ -118,17 +121,21 @@ export function parseEnv(v: unknown): TemplateEnv[] {
       const eq = entry.indexOf('=');
       const name = (eq === -1 ? entry : entry.slice(0, eq)).trim();
       if (!name) throw new ItemError(`env[${i}] has no name`);
-      return { name, label: null, default: eq === -1 ? '' : entry.slice(eq + 1), description: null };
+      return { name, label: null, default: eq === -1 ? '' : entry.slice(eq + 1), description: null, options: [] };
     }
     if (!isObj(entry)) throw new ItemError(`env[${i}] must be an object with a name`);
     const name = scalar(entry.name)?.trim();
-    if (!name || /[=\s]/.test(name)) throw new ItemError(`env[${i}] needs a name without spaces or =`);
+    // The engine and the deploy contract accept any name without = or a line break ("VENDOR ID" is in real catalogues).
+    if (!name || /[=\0\r\n]/.test(name)) throw new ItemError(`env[${i}] needs a name without = or line breaks`);
+    const options = selectOptions(entry.select);
     return {
       name,
       label: scalar(entry.label) ?? null,
       // Old Yacht catalogues write `set`; Portainer writes `default` or a `select` list.
-      default: scalar(entry.default) ?? scalar(entry.set) ?? selectDefault(entry.select) ?? '',
+      default:
+        scalar(entry.default) ?? scalar(entry.set) ?? (options.find((o) => o.isDefault) ?? options[0])?.value ?? '',
       description: scalar(entry.description) ?? null,
+      options: options.map(({ label, value }) => ({ label, value })),
     };
   });
 }

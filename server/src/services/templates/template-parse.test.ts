@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CatalogueError, MAX_ITEMS, containerName, parseCatalogue } from './template-parse';
-import { ItemError, parsePortString, parsePorts, splitCommand } from './template-parse-fields';
+import { ItemError, parseEnv, parsePortString, parsePorts, splitCommand } from './template-parse-fields';
 
 const SRC = { url: 'https://example.test/catalogue.json', contentType: 'application/json' };
 const YAML_SRC = { url: 'https://example.test/catalogue.yml', contentType: 'text/plain' };
@@ -93,6 +93,13 @@ describe('containerName', () => {
   });
 });
 
+describe('parseEnv', () => {
+  it('accepts a name with a space, as the engine does, and refuses = and line breaks (issue 39 #11)', () => {
+    expect(parseEnv([{ name: 'VENDOR ID', default: '1' }])[0]).toMatchObject({ name: 'VENDOR ID', default: '1' });
+    for (const name of ['A=B', 'A\nB']) expect(() => parseEnv([{ name }]), name).toThrow(ItemError);
+  });
+});
+
 describe('parseCatalogue', () => {
   const yachtItem = {
     type: 1,
@@ -159,6 +166,9 @@ describe('parseCatalogue', () => {
             },
           ],
           categories: ['web', 3],
+          privileged: true,
+          interactive: true,
+          hostname: 'edge',
         },
         { type: 3, title: 'Stack', repository: { url: 'https://x', stackfile: 'a.yml' } },
       ],
@@ -167,7 +177,19 @@ describe('parseCatalogue', () => {
     expect(items).toHaveLength(2);
     expect(items[0]).toMatchObject({
       logo: 'https://example.test/logos/nginx.png',
-      env: [{ name: 'MODE', default: 'b' }],
+      env: [
+        {
+          name: 'MODE',
+          default: 'b',
+          options: [
+            { label: 'A', value: 'a' },
+            { label: 'B', value: 'b' },
+          ],
+        },
+      ],
+      privileged: true,
+      interactive: true,
+      hostname: 'edge',
       volumes: [
         { bind: '/srv/nginx', container: '/etc/nginx', readonly: true },
         { bind: '', container: '/cache' },
@@ -178,6 +200,9 @@ describe('parseCatalogue', () => {
       type: 3,
       title: 'Stack',
       image: '',
+      privileged: false,
+      interactive: false,
+      hostname: '',
       stack: { kind: 'compose', url: 'https://x/a.yml' },
     });
     expect(skipped).toEqual([]);

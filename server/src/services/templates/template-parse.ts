@@ -196,6 +196,9 @@ export function parseItem(raw: unknown, catalogueUrl: string): TemplateItemData 
     cap_add: parseCapAdd(raw.cap_add),
     cpus: number(raw.cpus),
     mem_limit: scalar(raw.mem_limit)?.trim() || null,
+    privileged: raw.privileged === true || raw.privileged === 'true',
+    interactive: raw.interactive === true || raw.interactive === 'true',
+    hostname: text(raw.hostname, 253),
     stack,
   };
 }

@@ -60,8 +60,8 @@ describe('validateDeploy (spec section 5, keyed by form path)', () => {
         command: ['sh', ''],
       }),
     );
+    // An empty host is an anonymous volume (issue 39 #7); the container path stays required.
     expect(errors).toEqual({
-      'volumes.0.bind': 'Host path is required.',
       'volumes.0.container': 'Container path is required.',
       'env.0.name': 'Variable name is required.',
       'env.0.default': 'Value is required.',
@@ -121,13 +121,28 @@ describe('fromTemplateItem', () => {
     network_mode: 'bridge',
     ports: [{ label: 'WebUI', host_ip: '127.0.0.1', hport: null, cport: '5800', proto: 'tcp' }],
     volumes: [{ bind: '!config/handbrake', container: '/config' }],
-    env: [{ name: 'PUID', label: 'PUID', default: '!PUID', description: null }],
+    env: [
+      { name: 'PUID', label: 'PUID', default: '!PUID', description: null, options: [] },
+      {
+        name: 'MODE',
+        label: null,
+        default: 'b',
+        description: null,
+        options: [
+          { label: 'A', value: 'a' },
+          { label: 'B', value: 'b' },
+        ],
+      },
+    ],
     devices: [],
     labels: [],
     sysctls: [],
     cap_add: ['NET_ADMIN'],
     cpus: 2,
     mem_limit: '1g',
+    privileged: true,
+    interactive: true,
+    hostname: 'edge',
   };
   it('keeps variables unsubstituted and turns nulls into empty fields', () => {
     const v = fromTemplateItem(item);
@@ -135,6 +150,16 @@ describe('fromTemplateItem', () => {
     expect(v.env[0]).toEqual({ name: 'PUID', default: '!PUID', label: 'PUID', description: '' });
     expect(v.ports[0]).toEqual({ label: 'WebUI', host_ip: '127.0.0.1', hport: '', cport: '5800', proto: 'tcp' });
     expect(v).toMatchObject({ command: [], cpus: '2', mem_limit: '1g', restart_policy: 'unless-stopped' });
+  });
+  it('carries select options, privileged, interactive and hostname into the form and the payload (issue 39 #8, #9)', () => {
+    const v = fromTemplateItem(item);
+    expect(v.env[1]?.options).toEqual([
+      { label: 'A', value: 'a' },
+      { label: 'B', value: 'b' },
+    ]);
+    const payload = toPayload(v);
+    expect(payload).toMatchObject({ privileged: true, interactive: true, hostname: 'edge' });
+    expect(payload.env?.[1]).toEqual({ name: 'MODE', default: 'b', label: null, description: null });
   });
   it('keeps the network when a catalogue names both a network and a mode', () => {
     expect(fromTemplateItem(item)).toMatchObject({ network: 'proxy', network_mode: '' });

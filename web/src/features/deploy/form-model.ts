@@ -18,6 +18,8 @@ export interface EnvRow {
   default: string;
   label: string;
   description: string;
+  /** A template's choices for the value (shown as a select; not sent). */
+  options?: { label: string; value: string }[];
 }
 export interface DeviceRow {
   container: string;
@@ -49,6 +51,9 @@ export interface DeployFormValues {
   cap_add: string[];
   cpus: string;
   mem_limit: string;
+  privileged: boolean;
+  interactive: boolean;
+  hostname: string;
 }
 
 export const emptyRow = {
@@ -77,6 +82,9 @@ export function emptyDeployValues(): DeployFormValues {
     cap_add: [],
     cpus: '',
     mem_limit: '',
+    privileged: false,
+    interactive: false,
+    hostname: '',
   };
 }
 
@@ -102,6 +110,7 @@ export function fromTemplateItem(item: TemplateItem): DeployFormValues {
       default: e.default,
       label: e.label ?? '',
       description: e.description ?? '',
+      ...(e.options.length ? { options: e.options } : {}),
     })),
     command: item.command ?? [],
     devices: item.devices.map((d) => ({ ...d })),
@@ -110,6 +119,9 @@ export function fromTemplateItem(item: TemplateItem): DeployFormValues {
     cap_add: [...item.cap_add],
     cpus: item.cpus === null ? '' : String(item.cpus),
     mem_limit: item.mem_limit ?? '',
+    privileged: item.privileged,
+    interactive: item.interactive,
+    hostname: item.hostname,
   };
 }
 
@@ -149,6 +161,9 @@ export function toPayload(v: DeployFormValues, editId?: string): DeployBody {
     cap_add: v.cap_add as DeployBody['cap_add'],
     cpus: v.cpus,
     mem_limit: v.mem_limit,
+    privileged: v.privileged,
+    interactive: v.interactive,
+    hostname: v.hostname,
     ...(editId ? { edit: true, id: editId } : {}),
   };
 }
@@ -158,7 +173,19 @@ export const STEP_FIELDS: readonly (readonly (keyof DeployFormValues)[])[] = [
   ['name', 'image', 'restart_policy'],
   ['network', 'network_mode', 'ports'],
   ['volumes'],
-  ['env', 'command', 'devices', 'labels', 'sysctls', 'cap_add', 'cpus', 'mem_limit'],
+  [
+    'env',
+    'command',
+    'devices',
+    'labels',
+    'sysctls',
+    'cap_add',
+    'cpus',
+    'mem_limit',
+    'privileged',
+    'interactive',
+    'hostname',
+  ],
 ];
 export const ADVANCED_FIELDS: readonly (keyof DeployFormValues)[] = [
   'command',
@@ -168,6 +195,9 @@ export const ADVANCED_FIELDS: readonly (keyof DeployFormValues)[] = [
   'cap_add',
   'cpus',
   'mem_limit',
+  'privileged',
+  'interactive',
+  'hostname',
 ];
 
 export type DeployErrors = Record<string, string>;

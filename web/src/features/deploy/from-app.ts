@@ -119,5 +119,9 @@ export function fromApp(app: App, image?: ImageContainerConfig | null): DeployFo
       .map((c) => c.replace(/^CAP_/, '')),
     cpus: nanoCpus ? String(nanoCpus / 1e9) : '',
     mem_limit: formatMemLimit(num(hostConfig.Memory)),
+    privileged: hostConfig.Privileged === true,
+    interactive: config.Tty === true && config.OpenStdin === true,
+    // The engine names a container's host after its short ID when none was chosen; that is not the user's.
+    hostname: str(config.Hostname) === app.Id.slice(0, 12) ? '' : str(config.Hostname),
   };
 }

@@ -1,4 +1,4 @@
-import { Accordion, Badge, Group, MultiSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Accordion, Badge, Group, MultiSelect, SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
 import { CAPABILITIES } from '@berth/contract';
 import { useState } from 'react';
 import { ADVANCED_FIELDS, hasErrorsIn } from '../form-model';
@@ -14,7 +14,10 @@ export function AdvancedPanel({ form, errors }: { form: DeployForm; errors: Reco
   const used =
     v.command.length + v.devices.length + v.labels.length + v.sysctls.length + v.cap_add.length > 0 ||
     !!v.cpus ||
-    !!v.mem_limit;
+    !!v.mem_limit ||
+    v.privileged ||
+    v.interactive ||
+    !!v.hostname;
   const [open, setOpen] = useState<string | null>(used ? 'advanced' : null);
   const invalid = hasErrorsIn(errors, ADVANCED_FIELDS);
   return (
@@ -90,6 +93,24 @@ export function AdvancedPanel({ form, errors }: { form: DeployForm; errors: Reco
               {...form.getInputProps('cap_add')}
             />
             <SimpleGrid cols={{ base: 1, sm: 2 }} maw={640}>
+              <TextInput
+                label="Hostname"
+                placeholder="the container's ID"
+                description="The name the app sees as its host"
+                {...form.getInputProps('hostname')}
+              />
+              <Stack gap="xs" justify="center">
+                <Switch
+                  label="Interactive (keep stdin open, with a terminal)"
+                  description="Like docker run -it: needed when the command is a shell"
+                  {...form.getInputProps('interactive', { type: 'checkbox' })}
+                />
+                <Switch
+                  label="Privileged"
+                  description="Full access to the host's devices; the role policy may refuse it"
+                  {...form.getInputProps('privileged', { type: 'checkbox' })}
+                />
+              </Stack>
               <TextInput
                 label="CPU Cores"
                 placeholder="e.g. 0.5 or 2"

@@ -1,4 +1,4 @@
-import { Stack, TextInput } from '@mantine/core';
+import { Select, Stack, TextInput } from '@mantine/core';
 import { emptyRow } from '../form-model';
 import type { DeployForm } from '../use-deploy-form';
 import { AdvancedPanel } from './AdvancedPanel';
@@ -19,6 +19,9 @@ export function EnvironmentStep({ form, errors }: { form: DeployForm; errors: Re
         hint="Template variables such as !config are replaced when the app is deployed."
         renderRow={(i) => {
           const row = form.values.env[i];
+          const description =
+            [row?.label && row.label !== row.name ? row.label : '', row?.description].filter(Boolean).join(': ') ||
+            undefined;
           return (
             <>
               <TextInput
@@ -28,17 +31,26 @@ export function EnvironmentStep({ form, errors }: { form: DeployForm; errors: Re
                 placeholder="TZ"
                 {...form.getInputProps(`env.${i}.name`)}
               />
-              <TextInput
-                label={i === 0 ? 'Value' : undefined}
-                withAsterisk={i === 0}
-                aria-label={`Variable value ${i + 1}`}
-                description={
-                  [row?.label && row.label !== row.name ? row.label : '', row?.description]
-                    .filter(Boolean)
-                    .join(': ') || undefined
-                }
-                {...form.getInputProps(`env.${i}.default`)}
-              />
+              {row?.options?.length ? (
+                // A template's `select`: its choices (and their labels), not free text.
+                <Select
+                  label={i === 0 ? 'Value' : undefined}
+                  withAsterisk={i === 0}
+                  aria-label={`Variable value ${i + 1}`}
+                  description={description}
+                  data={row.options.map((o) => ({ value: o.value, label: o.label }))}
+                  allowDeselect={false}
+                  {...form.getInputProps(`env.${i}.default`)}
+                />
+              ) : (
+                <TextInput
+                  label={i === 0 ? 'Value' : undefined}
+                  withAsterisk={i === 0}
+                  aria-label={`Variable value ${i + 1}`}
+                  description={description}
+                  {...form.getInputProps(`env.${i}.default`)}
+                />
+              )}
             </>
           );
         }}

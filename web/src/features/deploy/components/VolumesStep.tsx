@@ -10,9 +10,9 @@ export function VolumesStep({ form }: { form: DeployForm }) {
       field="volumes"
       title="Volumes"
       noun="volume"
-      hint="Host: a path (/srv/app) or a volume name. Container: an absolute path."
+      hint="Host: a path (/srv/app), a volume name, or empty for an anonymous volume (a new unnamed volume, as in Portainer). Container: an absolute path."
       columns={[
-        { key: 'bind', label: 'Host', aria: 'Volume host', required: true, placeholder: '/srv/app or volume-name' },
+        { key: 'bind', label: 'Host', aria: 'Volume host', placeholder: 'anonymous volume' },
         { key: 'container', label: 'Container', aria: 'Volume container', required: true, placeholder: '/data' },
       ]}
       extra={(i) => (

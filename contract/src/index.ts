@@ -14,6 +14,7 @@ export * from './schemas/variables';
 export * from './schemas/stats';
 export * from './schemas/app';
 export * from './schemas/app-changes';
+export * from './schemas/app-files';
 export * from './schemas/settings';
 export * from './schemas/batch';
 export * from './schemas/auto-update';

@@ -24,6 +24,7 @@ import type { MetricsService } from './services/stats/metrics';
 import type { StatsHistory } from './services/stats/stats-history';
 import type { AppUpdateService } from './services/apps/apps-update';
 import type { AppChangesService } from './services/apps/app-changes';
+import type { AppFilesService } from './services/files/app-files';
 import { createAuthService, type AuthService } from './services/auth';
 import { createAutoUpdate } from './services/auto-update';
 import type { AutoUpdateService } from './services/auto-update/auto-update';
@@ -98,6 +99,8 @@ export interface EngineScope {
   appUpdates: AppUpdateService;
   /** Changes that keep an app's container: rename, limits, networks, commit. */
   appChanges: AppChangesService;
+  /** The files inside an app's container. */
+  appFiles: AppFilesService;
   appStreams: AppStreams;
   appLogs: AppLogsService;
   projectLogs: ProjectLogsService;
@@ -285,7 +288,7 @@ export function buildScope(
   envCtx: AppContext,
   { variables, notifications, audit, historyRepo, terminals, regexPool }: ScopeShared,
 ): EngineScope {
-  const { runtime, apps, appUpdates, appChanges, appStreams } = createApps(envCtx, historyRepo, id);
+  const { runtime, apps, appUpdates, appChanges, appFiles, appStreams } = createApps(envCtx, historyRepo, id);
   const { projects, projectActions, projectPlan, projectEnv } = createProjects(envCtx, {
     // Host paths are only Berth's own to check on the engine it runs beside.
     checkBinds: id === LOCAL_ENVIRONMENT,
@@ -317,6 +320,7 @@ export function buildScope(
     ...single,
     appStreams,
     appChanges,
+    appFiles,
     history: runtime.history,
     host,
     ...createLogs(envCtx, runtime.events, projects, regexPool),

@@ -22,6 +22,7 @@ import { healthRoutes } from './routes/health';
 import { settingsRoutes } from './routes/settings';
 import { appsRoutes } from './routes/apps';
 import { appChangesRoutes } from './routes/app-changes';
+import { appFilesRoutes } from './routes/app-files';
 import { templatesRoutes } from './routes/templates';
 import { deployRoutes } from './routes/deploy';
 import { variablesRoutes } from './routes/variables';
@@ -109,6 +110,7 @@ export async function buildApp(
   settingsRoutes(app, services);
   appsRoutes(app);
   appChangesRoutes(app);
+  appFilesRoutes(app);
   templatesRoutes(app, services);
   deployRoutes(app);
   variablesRoutes(app, services);

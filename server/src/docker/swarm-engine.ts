@@ -167,7 +167,7 @@ export interface SwarmEngine {
 export type Caller = <T>(
   t: Target,
   fn: (signal: AbortSignal) => Promise<T>,
-  opts?: { slow?: boolean; signal?: AbortSignal },
+  opts?: { slow?: boolean; signal?: AbortSignal; timeoutMs?: number },
 ) => Promise<T>;
 
 type Modem = { dial: (o: object, cb: (err: unknown, data: unknown) => void) => void };

@@ -2,6 +2,7 @@ import type { Uses } from '../../context';
 import type { StatsHistoryRepo } from '../../db/stats-history-repo';
 import { AppsService } from './apps';
 import { AppChangesService } from './app-changes';
+import { AppFilesService } from '../files/app-files';
 import { AppStreams } from './apps-live';
 import { createAppsRuntime } from './apps-runtime';
 import { AppUpdateService } from './apps-update';
@@ -27,6 +28,7 @@ export function createApps(
     apps,
     appUpdates: new AppUpdateService(ctx, apps, runtime),
     appChanges: new AppChangesService(ctx, apps),
+    appFiles: new AppFilesService(ctx, apps),
     appStreams: new AppStreams(ctx, runtime),
   };
 }

@@ -17,17 +17,19 @@ export interface AdminReauth {
 export function useAdminReauth() {
   const status = useQuery(authStatusQuery());
   const totp = status.data?.totp_enabled === true;
+  // Without accounts (DISABLE_AUTH) there is no password to confirm with; the server asks none.
+  const none = status.data?.authDisabled === true;
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const value: AdminReauth = { current_password: password, ...(totp && code.trim() ? { totp_code: code.trim() } : {}) };
   return {
     value,
-    complete: password !== '' && (!totp || code.trim() !== ''),
+    complete: none || (password !== '' && (!totp || code.trim() !== '')),
     reset: () => {
       setPassword('');
       setCode('');
     },
-    fields: (
+    fields: none ? null : (
       <>
         <PasswordField
           label="Your current password"

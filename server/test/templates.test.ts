@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiError, Template, TemplateDetail, TemplateItem, TemplateWriteResult } from '@berth/contract';
 import { createTestApp, type TestApp } from './helpers/app';
+import { dockerCli, testEngine } from './helpers/engine';
 import { json, startCatalogueServer, type CatalogueServer } from './templates-fixtures';
 
 const API = '/api/templates/';
@@ -169,6 +170,55 @@ describe('templates', () => {
     expect(refused.status).toBe(400);
     expect(refused.body.detail).toContain('container template');
     expect((await t.client.get(`/api/compose/${name}-2`)).status).toBe(404);
+  });
+
+  it('keeps $, ${...} and $$ in a stack value exactly, and names a blank variable the file needs (issue 39 #10, #36)', async () => {
+    const stackPath = `/stack${++n}/docker-compose.yml`;
+    cat.routes.set(
+      stackPath,
+      json(
+        `services:\n  app:\n    image: ${testEngine().image}\n    command: ["sleep", "3600"]\n    labels:\n      berth.test: "1"\n    environment:\n      - SECRET=\${SECRET}\n    ports:\n      - "\${PORT}:80"\n`,
+        'text/plain',
+      ),
+    );
+    const catalogue = [
+      {
+        type: 3,
+        title: 'Secretive',
+        repository: { url: `${cat.base}/${stackPath.split('/')[1]}`, stackfile: 'docker-compose.yml' },
+        env: [{ name: 'SECRET' }, { name: 'PORT' }],
+      },
+    ];
+    const created = await create({ title: title('Dollars'), url: serve(json(catalogue)) });
+    const [stack] = (await t.client.get<TemplateDetail>(`${API}${created.body.id}`)).body.items;
+    const name = `dollar-${Date.now().toString(36)}`;
+
+    const blank = await t.client.post<ApiError>('/api/compose/from-template', {
+      item_id: stack!.id,
+      name,
+      env: { SECRET: 'x', PORT: '' },
+    });
+    expect(blank.status).toBe(400);
+    expect(blank.body.detail).toMatch(/^The stack template's variable PORT was left empty, and the file uses it: /);
+    expect((await t.client.get(`/api/compose/${name}`)).status).toBe(404);
+
+    const secret = 'pa$word p@ss${HOME}x a$$b $';
+    const res = await t.client.post<{ content: string }>('/api/compose/from-template', {
+      item_id: stack!.id,
+      name,
+      // A random host port on loopback: nothing is sent to it.
+      env: { SECRET: secret, PORT: '127.0.0.1:0' },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    try {
+      const up = await t.client.post(`/api/compose/${name}/actions/up`);
+      expect(up.status, up.text).toBe(200);
+      const id = dockerCli(['ps', '-q', '--filter', `label=com.docker.compose.project=${name}`]).trim();
+      const env = JSON.parse(dockerCli(['inspect', '--format', '{{json .Config.Env}}', id])) as string[];
+      expect(env).toContain(`SECRET=${secret}`);
+    } finally {
+      await t.client.post(`/api/compose/${name}/actions/delete`);
+    }
   });
 
   it('imports Portainer v2 JSON and v3 YAML objects', async () => {

@@ -37,10 +37,11 @@ export function composeRoutes(app: FastifyInstance, { environments, templates, v
     return req.scope.projectEnv.read(req.params.name, true);
   });
   composeRoute(projectApi.convertRun, (req) => convertDockerRun(req.body.command));
-  composeRoute(projectApi.fromTemplate, async (req) => {
-    const content = await templates.stackFile(req.body.item_id, req.body.env, variables.substituter());
-    return req.scope.projects.write(req.body.name, content, 'create');
-  });
+  composeRoute(projectApi.fromTemplate, (req) =>
+    templates.saveStack(req.body.item_id, req.body.env, variables.substituter(), (content) =>
+      req.scope.projects.write(req.body.name, content, 'create'),
+    ),
+  );
   composeRoute(projectApi.edit, (req) => req.scope.projects.edit(req.params.name, req.body));
   composeRoute(projectApi.stream, async (req, reply) => {
     const { projects, projectEnv } = req.scope;

@@ -42,10 +42,11 @@ export function swarmRoutes(app: FastifyInstance, { environments, templates, var
   route(app, swarmApi.redeployStack, (req) =>
     req.scope.swarm.stacks.deploy(req.params.name, req.body.content, 'redeploy'),
   );
-  route(app, swarmApi.stackFromTemplate, async (req) => {
-    const content = await templates.stackFile(req.body.item_id, req.body.env, variables.substituter());
-    return req.scope.swarm.stacks.save(req.body.name, content);
-  });
+  route(app, swarmApi.stackFromTemplate, (req) =>
+    templates.saveStack(req.body.item_id, req.body.env, variables.substituter(), (content) =>
+      req.scope.swarm.stacks.save(req.body.name, content),
+    ),
+  );
   route(app, swarmApi.stackStream, (req, reply) =>
     streamActivity(req, reply, req.scope.swarm.stacks.activity, req.params.name),
   );

@@ -8,6 +8,7 @@ import {
 } from '@berth/contract';
 import type { TemplatesRepo } from '../../db/templates-repo';
 import {
+  AppError,
   BlockedAddressError,
   CatalogueTooLargeError,
   ConflictError,
@@ -16,7 +17,6 @@ import {
   UpstreamError,
   UpstreamTimeoutError,
   ValidationError,
-  type AppError,
 } from '../../errors';
 import { safeFetch, SafeFetchError, type SafeFetchOptions } from '../../lib/safe-fetch';
 import { CatalogueError, parseCatalogue, type ParsedCatalogue } from './template-parse';
@@ -46,13 +46,24 @@ function fetchFailure(err: SafeFetchError, what = 'the catalogue'): AppError {
   }
 }
 
-/** Sets one variable in compose text the way compose would read it; `$$NAME` (an escaped dollar) stays. */
-function fillEnv(content: string, name: string, value: string): string {
+/** Where `name` is used in compose text the way compose would read it; `$$NAME` (an escaped dollar) is not a use. */
+const usePattern = (name: string) => {
   const n = escapeRegExp(name);
-  return content.replace(
-    new RegExp(`(?<!\\$)\\$(?:\\{${n}(?:(?::?[-?])[^}]*)?\\}|${n}(?![A-Za-z0-9_]))`, 'g'),
-    () => value,
-  );
+  return new RegExp(`(?<!\\$)\\$(?:\\{${n}(?:(?::?[-?])[^}]*)?\\}|${n}(?![A-Za-z0-9_]))`, 'g');
+};
+
+/**
+ * Sets one variable in compose text. The value's own `$` is written `$$` (compose's escape), so
+ * compose keeps it literally: `pa$word` stays `pa$word`, never `pa` with `$word` interpolated.
+ */
+function fillEnv(content: string, name: string, value: string): string {
+  return content.replace(usePattern(name), () => value.replaceAll('$', '$$$$'));
+}
+
+/** A blank variable said as the cause, ahead of what the check refused. */
+function blankSentence(names: string[]): string {
+  const them = names.length === 1 ? `variable ${names[0]} was` : `variables ${names.join(', ')} were`;
+  return `The stack template's ${them} left empty, and the file uses ${names.length === 1 ? 'it' : 'them'}:`;
 }
 
 /** Template sources: a title and a catalogue URL whose items are fetched, normalised and stored. */
@@ -81,7 +92,11 @@ export class TemplatesService {
    * entries (`${NAME}`, `${NAME:-…}`, `$NAME`) set to `env`'s values or their defaults and the
    * template variables applied. Nothing is written here: the caller saves it as a project.
    */
-  async stackFile(itemId: number, env: Record<string, string>, variables: Substituter): Promise<string> {
+  async stackFile(
+    itemId: number,
+    env: Record<string, string>,
+    variables: Substituter,
+  ): Promise<{ content: string; blank: string[] }> {
     const item = this.item(itemId);
     if (!item.stack)
       throw new ValidationError(`Template "${item.title}" is a container template; deploy it with the deploy form.`, [
@@ -104,8 +119,33 @@ export class TemplatesService {
       if (err instanceof SafeFetchError) throw fetchFailure(err, 'the stack file');
       throw err;
     }
-    for (const entry of item.env) content = fillEnv(content, entry.name, env[entry.name] ?? entry.default);
-    return variables.apply(content);
+    const blank: string[] = [];
+    for (const entry of item.env) {
+      const value = env[entry.name] ?? entry.default;
+      if (!value.trim() && usePattern(entry.name).test(content)) blank.push(entry.name);
+      content = fillEnv(content, entry.name, value);
+    }
+    return { content: variables.apply(content), blank };
+  }
+
+  /**
+   * Saves a stack template's filled file with `save`; when the save is refused and a variable the
+   * file uses was left empty, the refusal names that variable first ("ports contains an invalid
+   * type" alone did not say which value was missing).
+   */
+  async saveStack<T>(
+    itemId: number,
+    env: Record<string, string>,
+    variables: Substituter,
+    save: (content: string) => Promise<T>,
+  ): Promise<T> {
+    const { content, blank } = await this.stackFile(itemId, env, variables);
+    try {
+      return await save(content);
+    } catch (err) {
+      if (!blank.length || !(err instanceof AppError) || err.statusCode >= 500) throw err;
+      throw err.withDetail(`${blankSentence(blank)} ${err.message}`);
+    }
   }
 
   async create(body: NewTemplateBody): Promise<TemplateWriteResult> {

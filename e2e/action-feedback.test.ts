@@ -248,7 +248,7 @@ describe('what the user is told after an action, and how lists and forms read', 
         .click();
       await button(page, 'Deploy').click();
       await page.getByRole('dialog').getByRole('button', { name: 'Deploy' }).click();
-      await expectRouteName(page, 'View Applications');
+      await expectRouteName(page, 'Info');
       expect(idOf()).not.toBe(before.id);
       expect(portOf()).toBe(before.port);
     },

@@ -230,7 +230,9 @@ describe('deploy form', () => {
       });
       await button(page, 'Deploy').click();
       await button(page, 'Deploying').waitFor();
-      await expectRouteName(page, 'View Applications');
+      // Lands on the new app's page (issue 39 #13).
+      await expectRouteName(page, 'Info');
+      expect(new URL(page.url()).hash).toBe(`#/apps/${appName}/info`);
       await page.unroute('**/api/apps/deploy');
 
       const c = inspect(appName);
@@ -282,7 +284,7 @@ describe('deploy form', () => {
       const dialog = page.getByRole('dialog');
       await dialog.getByText('will be removed and replaced', { exact: false }).waitFor();
       await dialog.getByRole('button', { name: 'Deploy' }).click();
-      await expectRouteName(page, 'View Applications');
+      await expectRouteName(page, 'Info');
 
       const after = inspect(appName);
       expect(after.Id).not.toBe(before.Id);

@@ -259,7 +259,7 @@ describe('templates', () => {
       // Shown as written; the server replaces it.
       expect(await field(page, 'Variable value 1').inputValue()).toBe('!berthgreet');
       await button(page, 'Deploy').click();
-      await expectRouteName(page, 'View Applications');
+      await expectRouteName(page, 'Info');
 
       const c = (JSON.parse(dockerCli(['inspect', `${PREFIX}-app`])) as Inspect[])[0]!;
       expect(c.Config.Env).toContain('GREETING=hi from berth');

@@ -39,7 +39,8 @@ export function DeployForm({ initial, prefilled = false, edit }: DeployFormProps
     deploy.mutate(toPayload(form.getValues(), edit?.id), {
       onSuccess: (res) => {
         notifySuccess(`${res.name} ${edit ? 'replaced' : 'deployed'}.`);
-        navigate('/apps');
+        // The app's own page, not a list scrolled to where the form was (issue 39 #13).
+        navigate(`/apps/${encodeURIComponent(res.name)}/info`);
       },
       onError: (err) => {
         setActive(0);

@@ -1,6 +1,6 @@
 import { Center, Loader } from '@mantine/core';
 import { Navigate, Outlet, type RouteObject } from 'react-router-dom';
-import { deployApi, networkApi, projectApi, swarmApi, templateApi, terminalApi } from '@berth/contract';
+import { appFilesApi, deployApi, networkApi, projectApi, swarmApi, templateApi, terminalApi } from '@berth/contract';
 import { RoleGate } from '../components/RoleGate';
 import { importOrReload } from '../lib/chunk-reload';
 import type { RouteHandle } from '../lib/route-name';
@@ -98,6 +98,11 @@ export const routes: RouteObject[] = [
                 lazy: gated(terminalApi.appExec, () => import('./pages/app-terminal')),
               },
               { path: 'stats', handle: named('Stats'), lazy: page(() => import('./pages/app-stats')) },
+              {
+                path: 'files',
+                handle: named('Files'),
+                lazy: gated(appFilesApi.list, () => import('./pages/app-files')),
+              },
             ],
           },
         ],

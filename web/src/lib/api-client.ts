@@ -40,7 +40,7 @@ export class ApiError extends Error {
 
 export interface FetchInit {
   method?: string;
-  /** JSON by default; a FormData is sent as multipart as it is. */
+  /** JSON by default; a FormData is sent as multipart as it is, a Blob (a File) as octet-stream. */
   body?: unknown;
   /** The answer wanted: JSON unless said otherwise ('text/event-stream' for streams). */
   accept?: string;
@@ -124,7 +124,11 @@ async function send(url: string, init: FetchInit): Promise<Response> {
   if (csrf) headers['X-CSRF-TOKEN'] = csrf;
   let payload: BodyInit | undefined;
   if (init.body instanceof FormData) payload = init.body;
-  else if (init.body !== undefined) {
+  else if (init.body instanceof Blob) {
+    // A file sent as the body itself (uploads the server streams through).
+    headers['Content-Type'] = 'application/octet-stream';
+    payload = init.body;
+  } else if (init.body !== undefined) {
     headers['Content-Type'] = 'application/json';
     payload = JSON.stringify(init.body);
   }

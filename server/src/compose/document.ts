@@ -1,4 +1,15 @@
-import { Document, isMap, isScalar, isSeq, LineCounter, parseDocument, stringify, visit, type Node } from 'yaml';
+import {
+  Document,
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseDocument,
+  stringify,
+  visit,
+  type Node,
+} from 'yaml';
 import { COMPOSE_SERVICE_FIELDS, ComposeService, MAX_COMPOSE_BYTES } from '@berth/contract';
 import { composeSchemaProblem, deref, isMergeKey, mapsOf } from '@berth/contract/compose-schema';
 import { PayloadTooLargeError, ValidationError } from '../errors';
@@ -6,8 +17,57 @@ import { MASK, maskEnvEntry, maskEnvValues } from '../lib/env-mask';
 
 /** Real compose files are a handful of levels deep; far deeper is an attack on the parser. */
 export const MAX_YAML_DEPTH = 32;
-/** Aliases a file may expand; a "billion laughs" file needs thousands. */
-export const MAX_ALIAS_COUNT = 100;
+/**
+ * How big a file may become once its aliases are expanded, in nodes plus scalar characters: 16
+ * times the largest file accepted. Real files that reuse anchors heavily (Sentry's self-hosted
+ * file: 40 services each merging defaults that merge defaults) stay far below it; a "billion
+ * laughs" file exceeds it after a few levels. A count of alias uses refused those real files.
+ */
+export const MAX_EXPANDED_SIZE = 16 * MAX_COMPOSE_BYTES;
+
+/**
+ * The size `doc` would have with every alias expanded, found without expanding it: each node's
+ * size is computed once and an alias costs its target's size. Stops counting past `limit`, so
+ * the walk is linear in the file and the expansion that follows (toJS) is bounded in time too.
+ */
+export function expandedSize(doc: Document, limit = MAX_EXPANDED_SIZE): number {
+  const sizes = new Map<unknown, number>();
+  const sizeOf = (node: unknown, path: Set<unknown>): number => {
+    if (node === null || node === undefined) return 1;
+    const known = sizes.get(node);
+    if (known !== undefined) return known;
+    // An alias inside its own anchor cannot be expanded at all; count it as over the limit.
+    if (path.has(node)) return limit + 1;
+    path.add(node);
+    let size = 1;
+    if (isAlias(node)) size = sizeOf(node.resolve(doc), path);
+    else if (isScalar(node)) size += typeof node.value === 'string' ? node.value.length : 1;
+    else if (isMap(node)) {
+      for (const pair of node.items) {
+        size += sizeOf(pair.key, path) + sizeOf(pair.value, path);
+        if (size > limit) break;
+      }
+    } else if (isSeq(node)) {
+      for (const item of node.items) {
+        size += sizeOf(item, path);
+        if (size > limit) break;
+      }
+    }
+    path.delete(node);
+    sizes.set(node, size);
+    return size;
+  };
+  return sizeOf(doc.contents, new Set());
+}
+
+/** The plain data of a parsed file, refused when its aliases would expand past MAX_EXPANDED_SIZE. */
+export function expandCompose(doc: Document): unknown {
+  if (expandedSize(doc) > MAX_EXPANDED_SIZE)
+    throw yamlError(
+      `too many aliases: expanded, the file would exceed ${MAX_EXPANDED_SIZE / 1024 / 1024} MiB (nodes and characters)`,
+    );
+  return doc.toJS({ maxAliasCount: -1 });
+}
 
 export interface ParsedCompose {
   doc: Document.Parsed;
@@ -84,10 +144,10 @@ export function parseCompose(content: string): ParsedCompose {
   if (depthOf(doc.contents) > MAX_YAML_DEPTH) throw yamlError(`nested deeper than ${MAX_YAML_DEPTH} levels`);
   let data: unknown;
   try {
-    data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    data = expandCompose(doc);
   } catch (err) {
     if (err instanceof ReferenceError || err instanceof RangeError)
-      throw yamlError(`too many aliases (at most ${MAX_ALIAS_COUNT} expansions): ${err.message}`);
+      throw yamlError(`the aliases cannot be expanded: ${err.message}`);
     throw err;
   }
   if (data === null || data === undefined) throw yamlError('the file is empty.');
@@ -162,7 +222,7 @@ function redactEnvNode(doc: Document, node: unknown): void {
 
 /** Whether every environment value of the resolved model (aliases and merges applied) is redacted. */
 function fullyRedacted(text: string): boolean {
-  const data = parseDocument(text, { merge: true }).toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as unknown;
+  const data = expandCompose(parseDocument(text, { merge: true }));
   const services = isRecord(data) && isRecord(data.services) ? Object.values(data.services) : [];
   return services.every((svc) => {
     const env = isRecord(svc) ? svc.environment : undefined;

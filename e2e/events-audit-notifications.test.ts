@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeContainersNamed, testEngine, tryDockerCli } from '../server/test/helpers/engine';
 import { expectRouteName, newPage, signIn } from './helpers/browser';
 import type { TestServer } from './helpers/server';
@@ -49,6 +49,16 @@ describe('events, audit log and notifications', () => {
       .getByText('exitCode=2')
       .first()
       .waitFor({ timeout: 20_000 });
+    // Type and action are plain text shown whole, not chips cut to "c…".
+    const died = page.getByRole('row').filter({ hasText: 'exitCode=2' }).first();
+    for (const [i, text] of [
+      [1, 'container'],
+      [2, 'die'],
+    ] as const) {
+      const cell = died.getByRole('cell').nth(i);
+      expect(await cell.textContent()).toBe(text);
+      expect(await cell.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    }
 
     await page.goto('/#/settings/notifications');
     await expectRouteName(page, 'Notifications');

@@ -163,6 +163,20 @@ describe('images, volumes and networks', () => {
     await field('IP Range').fill(`${p}.128/25`);
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     await expectRouteName(page, 'Networks');
+    // The list shows each network's subnet and gateway, sorted by name.
+    await row(name)
+      .getByRole('cell', { name: `${p}.0/24`, exact: true })
+      .waitFor();
+    await row(name)
+      .getByRole('cell', { name: `${p}.1`, exact: true })
+      .waitFor();
+    const names = await page
+      .getByRole('table', { name: 'Networks' })
+      .getByRole('row')
+      .evaluateAll((rows) =>
+        rows.slice(1, 50).map((r) => r.querySelectorAll('td')[1]?.textContent?.replace(/Unused$/, '') ?? ''),
+      );
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
     await row(name).click();
     await expectRouteName(page, 'Network Details');
     await page.getByText(`${p}.0/24`, { exact: true }).waitFor();

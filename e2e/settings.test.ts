@@ -107,6 +107,14 @@ describe('settings', () => {
     await page.getByLabel('Current Password').fill(password);
     expect(await importButton.isDisabled()).toBe(false);
     await importButton.click();
+    // It asks first, naming what it replaces.
+    const ask = page.getByRole('dialog', { name: 'Replace templates and variables?' });
+    await ask
+      .getByText(
+        /^The import replaces the \d+ template sources? \(with their items\) and the \d+ template variables? on this server with the ones in berth-settings\.json\./,
+      )
+      .waitFor();
+    await ask.getByRole('button', { name: 'Replace' }).click();
     await page.getByText(/Import Successful/).waitFor();
     await context.close();
   });

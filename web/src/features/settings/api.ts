@@ -1,12 +1,32 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { settingsApi } from '@berth/contract';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { settingsApi, templateApi, variablesApi } from '@berth/contract';
 import { api, apiDownload } from '../../lib/api-client';
 
 export const settingsKeys = {
   all: ['settings'] as const,
   info: () => [...settingsKeys.all, 'info'] as const,
   updateCheck: () => [...settingsKeys.all, 'update-check'] as const,
+  importTargets: () => [...settingsKeys.all, 'import-targets'] as const,
 };
+
+/** '1 template' / '2 templates'. */
+export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** What an import would replace: how many template sources and variables the server holds now (read when asked). */
+export function useImportTargets(enabled: boolean) {
+  return useQuery({
+    queryKey: settingsKeys.importTargets(),
+    queryFn: async ({ signal }) => {
+      const [templates, variables] = await Promise.all([
+        api(templateApi.list, { signal }),
+        api(variablesApi.list, { signal }),
+      ]);
+      return { templates: templates.length, variables: variables.length };
+    },
+    enabled,
+    staleTime: 0,
+  });
+}
 
 export const serverInfoQuery = () =>
   queryOptions({

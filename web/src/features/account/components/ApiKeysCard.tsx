@@ -18,7 +18,8 @@ const columns: Column<ApiKey>[] = [
 
 /** User Info: the user's API keys, 5 per page, with generate and revoke. */
 export function ApiKeysCard() {
-  const keys = useQuery(apiKeysQuery());
+  // Last Used changes whenever a key is used elsewhere: read again while the page is open.
+  const keys = useQuery({ ...apiKeysQuery(), refetchInterval: 30_000, refetchOnWindowFocus: true });
   const revoke = useRevokeApiKey();
   const [generating, setGenerating] = useState(false);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
@@ -35,7 +36,7 @@ export function ApiKeysCard() {
     <Card withBorder style={{ background: 'var(--berth-surface)' }}>
       <Group justify="space-between" mb="sm">
         <Title order={3} size="h4">
-          API Keys
+          API keys
         </Title>
         <Tooltip label="Generate API Key">
           <ActionIcon variant="filled" aria-label="Generate API Key" onClick={() => setGenerating(true)}>

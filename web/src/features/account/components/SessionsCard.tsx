@@ -5,6 +5,7 @@ import { DataTable, type Column } from '../../../components/DataTable';
 import { formatDate } from '../../../lib/format';
 import { notifySuccess } from '../../../lib/notify';
 import { sessionsQuery, useEndSession } from '../api';
+import { describeDevice } from '../device';
 
 /** User > Security: where this account is signed in, with a way to end each other session. */
 export function SessionsCard() {
@@ -16,7 +17,8 @@ export function SessionsCard() {
       header: 'Device',
       render: (s) => (
         <Text size="sm">
-          {s.device ?? 'Unknown'} {s.current && <Badge variant="light">This browser</Badge>}
+          <span title={s.device ?? undefined}>{describeDevice(s.device)}</span>{' '}
+          {s.current && <Badge variant="light">This browser</Badge>}
         </Text>
       ),
     },

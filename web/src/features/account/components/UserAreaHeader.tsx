@@ -6,7 +6,8 @@ import { RouteTabs, type RouteTab } from '../../../components/RouteTabs';
 import { useSession } from '../../../lib/session';
 
 const TABS: RouteTab[] = [
-  { to: '/user/info', label: 'Info', icon: IconKey },
+  // The route keeps the spec's name (User Info); the tab says what is on it.
+  { to: '/user/info', label: 'API keys', icon: IconKey },
   { to: '/user/changePassword', label: 'Change Password', icon: IconLock },
   { to: '/user/security', label: 'Security', icon: IconShieldLock },
 ];

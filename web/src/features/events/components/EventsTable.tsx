@@ -1,16 +1,8 @@
-import { Badge, Code } from '@mantine/core';
+import { Text } from '@mantine/core';
 import type { EngineEventRecord } from '@berth/contract';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { formatDate } from '../../../lib/format';
 
-const COLOR: Record<string, string> = {
-  container: 'blue',
-  image: 'grape',
-  volume: 'teal',
-  network: 'orange',
-  service: 'cyan',
-  node: 'gray',
-};
 const BAD = /^(die|oom|kill|health_status: unhealthy)$/;
 
 const details = (e: EngineEventRecord) =>
@@ -21,29 +13,44 @@ const details = (e: EngineEventRecord) =>
 
 const COLUMNS: Column<EngineEventRecord>[] = [
   { key: 'time', header: 'Time', render: (e) => formatDate(e.time), sortValue: (e) => e.id, width: 190 },
+  // Plain text that fits (badges were cut to "I.." at 1440 px); only a failure is coloured.
   {
     key: 'type',
     header: 'Type',
     render: (e) => (
-      <Badge color={COLOR[e.type] ?? 'gray'} variant="light">
+      <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
         {e.type}
-      </Badge>
+      </Text>
     ),
   },
   {
     key: 'action',
     header: 'Action',
     render: (e) => (
-      <Badge color={BAD.test(e.action) ? 'red' : 'gray'} variant="outline" tt="none">
+      <Text size="sm" c={BAD.test(e.action) ? 'red' : undefined} fw={BAD.test(e.action) ? 600 : undefined}>
         {e.action}
-      </Badge>
+      </Text>
     ),
   },
-  { key: 'name', header: 'Name' },
+  {
+    key: 'name',
+    header: 'Name',
+    render: (e) => (
+      <Text size="sm" style={{ wordBreak: 'break-all' }}>
+        {e.name}
+      </Text>
+    ),
+  },
   {
     key: 'details',
     header: 'Details',
-    render: (e) => <Code>{details(e)}</Code>,
+    // Wraps between its key=value pairs (and inside a long one) instead of widening the table; nothing when empty.
+    render: (e) =>
+      details(e) ? (
+        <Text size="xs" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+          {details(e)}
+        </Text>
+      ) : null,
     searchValue: details,
     sortable: false,
   },

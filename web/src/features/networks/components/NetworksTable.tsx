@@ -14,6 +14,25 @@ import { useDeleteNetwork, useNetworks, useRemoveNetworks } from '../api';
 const networkId = (n: Network) => n.Id;
 const networkName = (n: Network) => n.Name;
 
+const subnets = (n: Network) => n.IPAM.Config.map((c) => c.Subnet ?? '').join(' ');
+const gateways = (n: Network) => n.IPAM.Config.map((c) => c.Gateway ?? '').join(' ');
+
+/** One line per address pool (IPv4 and IPv6 networks have two); '-' when the engine assigned none. */
+function PoolCell({ values }: { values: (string | undefined)[] }) {
+  const shown = values.filter((v): v is string => !!v);
+  if (!shown.length) return '-';
+  return (
+    <Text size="sm" ff="monospace" style={{ whiteSpace: 'nowrap' }}>
+      {shown.map((v, i) => (
+        <span key={v}>
+          {i > 0 && <br />}
+          {v}
+        </span>
+      ))}
+    </Text>
+  );
+}
+
 const columns: Column<Network>[] = [
   {
     key: 'Name',
@@ -48,6 +67,22 @@ const columns: Column<Network>[] = [
     ),
   },
   { key: 'Driver', header: 'Driver', sortable: true },
+  {
+    key: 'Subnet',
+    header: 'Subnet',
+    sortable: true,
+    sortValue: (n) => subnets(n),
+    searchValue: (n) => subnets(n),
+    render: (n) => <PoolCell values={n.IPAM.Config.map((c) => c.Subnet)} />,
+  },
+  {
+    key: 'Gateway',
+    header: 'Gateway',
+    sortable: true,
+    sortValue: (n) => gateways(n),
+    searchValue: (n) => gateways(n),
+    render: (n) => <PoolCell values={n.IPAM.Config.map((c) => c.Gateway)} />,
+  },
   {
     key: 'Created',
     header: 'Created',
@@ -101,6 +136,7 @@ export function NetworksTable() {
         selection={selection}
         searchPlaceholder="Search networks"
         loading={networks.isLoading}
+        defaultSort={{ key: 'Name', direction: 'asc' }}
         onRowClick={open}
         rowMenu={rowMenu}
         emptyText="No Networks available."

@@ -2,10 +2,11 @@ import { useState } from 'react';
 import { Button, Card, FileInput, Group, Stack, Text, Title } from '@mantine/core';
 import { IconDownload, IconFileUpload, IconUpload } from '@tabler/icons-react';
 import { settingsApi } from '@berth/contract';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { PasswordField } from '../../../components/PasswordField';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useCan, useSession } from '../../../lib/session';
-import { exportSettings, importFileError, useImportSettings } from '../api';
+import { exportSettings, importFileError, plural, useImportSettings, useImportTargets } from '../api';
 
 /** Server Settings: import a settings file (replaces templates and variables) or export them, as the role allows. */
 export function ImportExportCard() {
@@ -19,6 +20,8 @@ export function ImportExportCard() {
   const canExport = useCan(settingsApi.export);
   const problem = importFileError(file);
   const needsPassword = !authDisabled && current === '';
+  const [confirming, setConfirming] = useState(false);
+  const targets = useImportTargets(confirming);
 
   const runImport = () =>
     file &&
@@ -26,11 +29,14 @@ export function ImportExportCard() {
       { file, currentPassword: current },
       {
         onSuccess: (r) => {
-          notifySuccess(`${r.success}: ${r.templates} templates with ${r.items} items, ${r.variables} variables.`);
+          notifySuccess(
+            `${r.success}: ${plural(r.templates, 'template')} with ${plural(r.items, 'item')}, ${plural(r.variables, 'variable')}.`,
+          );
           setFile(null);
           setCurrent('');
           setTouched(false);
         },
+        onSettled: () => setConfirming(false),
       },
     );
 
@@ -90,7 +96,7 @@ export function ImportExportCard() {
                 leftSection={<IconUpload size={16} />}
                 disabled={problem !== null || needsPassword}
                 loading={importer.isPending}
-                onClick={runImport}
+                onClick={() => setConfirming(true)}
               >
                 Import
               </Button>
@@ -108,6 +114,21 @@ export function ImportExportCard() {
           )}
         </Group>
       </Stack>
+      <ConfirmDialog
+        opened={confirming}
+        title="Replace templates and variables?"
+        confirmLabel="Replace"
+        loading={importer.isPending}
+        confirmDisabled={!targets.data}
+        onConfirm={() => void runImport()}
+        onCancel={() => setConfirming(false)}
+      >
+        {targets.data
+          ? `The import replaces the ${plural(targets.data.templates, 'template source')} (with their items) and the ${plural(targets.data.variables, 'template variable')} on this server with the ones in ${file?.name ?? 'the file'}. Users, API keys and other settings stay.`
+          : targets.error
+            ? targets.error.message
+            : 'Reading what the import would replace…'}
+      </ConfirmDialog>
     </Card>
   );
 }

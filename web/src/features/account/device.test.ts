@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { describeDevice } from './device';
+
+describe('describeDevice', () => {
+  it('names the browser and the system as a person would', () => {
+    expect(
+      describeDevice(
+        'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+      ),
+    ).toBe('Chrome on Linux');
+    expect(
+      describeDevice(
+        'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0',
+      ),
+    ).toBe('Edge on Windows');
+    expect(describeDevice('Mozilla/5.0 (Macintosh; Intel Mac OS X 14.1; rv:132.0) Gecko/20100101 Firefox/132.0')).toBe(
+      'Firefox on macOS',
+    );
+    expect(
+      describeDevice(
+        'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1',
+      ),
+    ).toBe('Safari on iOS');
+    expect(
+      describeDevice(
+        'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36',
+      ),
+    ).toBe('Chrome on Android');
+  });
+
+  it('keeps the product token of a client that is not a browser, and says Unknown for none', () => {
+    expect(describeDevice('curl/8.5.0')).toBe('curl/8.5.0');
+    expect(describeDevice(null)).toBe('Unknown');
+  });
+});

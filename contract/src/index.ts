@@ -28,3 +28,5 @@ export * from './schemas/host';
 export * from './schemas/terminal';
 export * from './schemas/users';
 export * from './schemas/environment';
+export * from './schemas/policy';
+export * from './schemas/policy-judge';

@@ -75,6 +75,8 @@ import type { VariablesService } from './services/variables/variables';
 import { createVolumes } from './services/volumes';
 import type { VolumesService } from './services/volumes/volumes';
 import { readBerthVersion } from './version';
+import { createPolicies, createPolicyGate, type PolicyGate } from './services/policy';
+import type { PolicyService } from './services/policy/policy';
 
 export interface AppDeps {
   db?: Db;
@@ -134,6 +136,8 @@ export interface EngineScope {
     secrets: SwarmObjectsService;
   };
   terminal: TerminalService;
+  /** What non-admins may put into containers here: the one judge every container-making path asks. */
+  policy: PolicyGate;
   close(): Promise<void>;
 }
 
@@ -163,6 +167,8 @@ export interface Services {
   environmentsAdmin: EnvironmentsService;
   /** Every environment's engine-backed services, built on first use. */
   environments: EnvironmentScopes<EngineScope>;
+  /** Each environment's policy for non-admins (GET/PUT /api/environments/{env}/policy). */
+  policies: PolicyService;
 }
 
 export interface BuiltServices {
@@ -233,7 +239,8 @@ export async function buildServices(
     });
     const regexPool = new RegexPool();
     closers.push(() => regexPool.close());
-    const shared: ScopeShared = { variables, notifications, audit, historyRepo, terminals, regexPool };
+    const policies = createPolicies(ctx);
+    const shared: ScopeShared = { variables, notifications, audit, historyRepo, terminals, regexPool, policies };
     const { scopes: environments, admin: environmentsAdmin } = createEnvironments(ctx, signingKey, (id, envCtx) =>
       buildScope(id, envCtx, shared),
     );
@@ -260,6 +267,7 @@ export async function buildServices(
       terminals: terminals.sessions,
       environmentsAdmin,
       environments,
+      policies,
     };
     return { ctx, services, close };
   } catch (err) {
@@ -281,18 +289,21 @@ export interface ScopeShared {
   terminals: ReturnType<typeof createTerminals>;
   /** The regex workers of every log search (one small pool for the server). */
   regexPool: RegexPool;
+  policies: PolicyService;
 }
 
 export function buildScope(
   id: string,
   envCtx: AppContext,
-  { variables, notifications, audit, historyRepo, terminals, regexPool }: ScopeShared,
+  { variables, notifications, audit, historyRepo, terminals, regexPool, policies }: ScopeShared,
 ): EngineScope {
+  const policy = createPolicyGate(policies, id, envCtx);
   const { runtime, apps, appUpdates, appChanges, appFiles, appStreams } = createApps(envCtx, historyRepo, id);
   const { projects, projectActions, projectPlan, projectEnv } = createProjects(envCtx, {
     // Host paths are only Berth's own to check on the engine it runs beside.
     checkBinds: id === LOCAL_ENVIRONMENT,
     onFailed: composeFailureNotifier(notifications, id),
+    policy,
   });
   const autoUpdate = createAutoUpdate(
     envCtx,
@@ -328,11 +339,12 @@ export function buildScope(
     hub: runtime.hub,
     eventHistory,
     prune: createPrune(envCtx.docker),
-    deploy: createDeploy(envCtx, variables),
+    deploy: createDeploy(envCtx, variables, policy),
     batch: createBatch({ ...single, log: envCtx.log }),
     autoUpdate,
-    swarm: createSwarm(envCtx, id),
+    swarm: createSwarm(envCtx, id, policy),
     terminal: terminals.forEnvironment(envCtx),
+    policy,
     close: async () => {
       await autoUpdate.close();
       await projects.shutdown();

@@ -34,6 +34,7 @@ import { auditRoutes } from './routes/audit';
 import { notificationsRoutes } from './routes/notifications';
 import { hostRoutes } from './routes/host';
 import { terminalRoutes } from './routes/terminal';
+import { policyRoutes } from './routes/policy';
 import { environmentsRoutes } from './routes/environments';
 import { collectEnvironmentRoutes, registerEnvironmentRoutes } from './lib/route';
 
@@ -123,6 +124,7 @@ export async function buildApp(
   terminalRoutes(app, services);
   authRoutes(app, services);
   eventsRoutes(app);
+  policyRoutes(app, services);
   auditRoutes(app, services);
   notificationsRoutes(app, services);
   usersRoutes(app, services);

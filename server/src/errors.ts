@@ -1,6 +1,6 @@
 import { ErrorCode, type OidcError } from '@berth/contract';
 
-type Field = { field: string; message: string };
+type Field = { field: string; message: string; rule?: string; line?: number; column?: number };
 
 /** The HTTP status each machine code answers with (EngineError and ComposeFailedError may pass the engine's or CLI's own). */
 export const ERROR_STATUS = {
@@ -36,6 +36,7 @@ export const ERROR_STATUS = {
   reauth_failed: 403,
   not_in_swarm: 409,
   environment_unreachable: 502,
+  policy_denied: 403,
   shutting_down: 503,
   insufficient_storage: 507,
   database_busy: 503,
@@ -320,5 +321,12 @@ export class NotInSwarmError extends AppError {
 export class EnvironmentUnreachableError extends AppError {
   constructor(detail: string) {
     super(ErrorCode.environmentUnreachable, detail);
+  }
+}
+
+/** A request the environment's policy refuses for the acting role (403), naming the rule, the field and where to change it. */
+export class PolicyDeniedError extends AppError {
+  constructor(detail: string, fields: Field[]) {
+    super(ErrorCode.policyDenied, detail, { fields });
   }
 }

@@ -121,7 +121,7 @@ describe('file modes', () => {
       const t = await start({ DATA_DIR: dataDir, ADMIN_PASSWORD: '' });
       const password = fs.readFileSync(path.join(dataDir, 'initial-admin-password'), 'utf8').trim();
       await t.anon().login(TEST_ADMIN.username, password); // writes to the WAL
-      for (const f of ['berth.db', 'berth.db-wal', 'berth.db-shm', 'secret.key', 'initial-admin-password']) {
+      for (const f of ['berth.db', 'berth.db-wal', 'berth.db-shm', 'keys/secret.key', 'initial-admin-password']) {
         expect(mode(path.join(dataDir, f)), f).toBe(0o600);
       }
       await t.close();
@@ -139,7 +139,7 @@ describe('signing key', () => {
   it('is made once with mode 0600 and reused after a restart, so sessions survive it', async () => {
     const dataDir = tempDir();
     const first = await start({ DATA_DIR: dataDir });
-    const file = path.join(dataDir, 'secret.key');
+    const file = path.join(dataDir, 'keys', 'secret.key');
     expect(mode(file)).toBe(0o600);
     const key = fs.readFileSync(file, 'utf8');
     expect(key.trim()).toMatch(/^[0-9a-f]{64}$/);
@@ -154,10 +154,30 @@ describe('signing key', () => {
     expect((await c.get('/api/auth/me')).status).toBe(200);
   });
 
+  it('moves the key file of an older version into the 0700 keys folder, so sessions survive the move', async () => {
+    const dataDir = tempDir();
+    const first = await start({ DATA_DIR: dataDir });
+    const cookies = new Map(first.client.cookies);
+    await first.close();
+    open.length = 0;
+    const key = fs.readFileSync(path.join(dataDir, 'keys', 'secret.key'), 'utf8');
+    // The layout before issue 32: the key beside the database.
+    fs.renameSync(path.join(dataDir, 'keys', 'secret.key'), path.join(dataDir, 'secret.key'));
+    fs.rmdirSync(path.join(dataDir, 'keys'));
+
+    const second = await start({ DATA_DIR: dataDir });
+    expect(fs.existsSync(path.join(dataDir, 'secret.key'))).toBe(false);
+    expect(fs.readFileSync(path.join(dataDir, 'keys', 'secret.key'), 'utf8')).toBe(key);
+    expect(mode(path.join(dataDir, 'keys'))).toBe(0o700);
+    const c = second.anon();
+    for (const [k, v] of cookies) c.cookies.set(k, v);
+    expect((await c.get('/api/auth/me')).status).toBe(200);
+  });
+
   it('comes from SECRET_KEY when set: no key file is written', async () => {
     const dataDir = tempDir();
     const t = await start({ DATA_DIR: dataDir, SECRET_KEY: 'k'.repeat(40) });
-    expect(fs.existsSync(path.join(dataDir, 'secret.key'))).toBe(false);
+    expect(fs.existsSync(path.join(dataDir, 'keys', 'secret.key'))).toBe(false);
     expect((await t.client.get('/api/auth/me')).status).toBe(200);
   });
 });

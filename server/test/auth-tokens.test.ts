@@ -9,7 +9,7 @@ let t: TestApp;
 let key: Uint8Array;
 beforeAll(async () => {
   t = await createTestApp();
-  key = Buffer.from(fs.readFileSync(path.join(t.dataDir, 'secret.key'), 'utf8').trim(), 'hex');
+  key = Buffer.from(fs.readFileSync(path.join(t.dataDir, 'keys', 'secret.key'), 'utf8').trim(), 'hex');
 });
 afterAll(async () => {
   await t?.close();

@@ -301,10 +301,10 @@ describe('hostile compose content', () => {
 
   it('judges paths after interpolation and merge keys: defaults, Berth variables and <<: are refused and nothing is saved', async () => {
     const image = testEngine().image;
-    const secret = path.join(t.dataDir, 'secret.key');
+    const secret = path.join(t.dataDir, 'keys', 'secret.key');
     const bodies: [string, string][] = [
       ['services.a.env_file', `services:\n  a:\n    image: ${image}\n    env_file: \${X:-${secret}}\n`],
-      ['services.a.env_file', `services:\n  a:\n    image: ${image}\n    env_file: \${DATA_DIR}/secret.key\n`],
+      ['services.a.env_file', `services:\n  a:\n    image: ${image}\n    env_file: \${DATA_DIR}/keys/secret.key\n`],
       [
         'services.a.env_file',
         `x-base: &base\n  env_file: ${secret}\nservices:\n  a:\n    <<: *base\n    image: ${image}\n`,

@@ -229,6 +229,24 @@ describe('every error code, produced by a real request', () => {
     );
   });
 
+  it("policy_denied: an operator's privileged compose file under the default policy", async () => {
+    await t.client.post('/api/users', {
+      email: 'codes-operator@berth.test',
+      password: 'codes-operator-pw',
+      role: 'operator',
+      ...REAUTH,
+    });
+    const operator = t.anon();
+    await operator.login('codes-operator@berth.test', 'codes-operator-pw');
+    expectCode(
+      await operator.post<ApiError>('/api/compose/', {
+        name: 'codes-policy',
+        content: `services:\n  a:\n    image: ${testEngine().image}\n    privileged: true\n`,
+      }),
+      'policy_denied',
+    );
+  });
+
   it('host_not_allowed: a request naming a host Berth does not serve (DNS rebinding)', async () => {
     expectCode(
       await t.client.request<ApiError>('GET', '/api/apps/', undefined, { host: 'attacker.example' }),

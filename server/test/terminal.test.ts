@@ -69,6 +69,30 @@ describe('web terminal', () => {
     expect(execIds(stopped)).toEqual([]);
   });
 
+  it("refuses an operator's user=0 before any exec (issue 32), naming the policy rule; the admin may", async () => {
+    const made = await t.client.post('/api/users', {
+      email: 'term-op@berth.test',
+      password: 'operator-password-long',
+      role: 'operator',
+      ...REAUTH,
+    });
+    expect(made.status, made.text).toBe(200);
+    const op = t.anon();
+    await op.login('term-op@berth.test', 'operator-password-long');
+    const key = (
+      await op.post<NewApiKey>('/api/auth/api/keys/new', { key_name: 'op', current_password: 'operator-password-long' })
+    ).body;
+    const path = `/api/apps/${running}/exec?user=0`;
+    expect(await refusal(Term.open(wsBase + path, { authorization: `Bearer ${key.token}` }))).toEqual({
+      status: 403,
+      code: 'policy_denied',
+    });
+    expect(execIds(running)).toEqual([]);
+    const term = await browser(`${path}&cmd=id`);
+    await term.waitFor('uid=0(root)');
+    term.ws.close();
+  });
+
   it('lists the shells of a running app, first usable first', async () => {
     const res = await t.client.get<{ shells: string[] }>(`/api/apps/${running}/shells`);
     expect(res.body).toEqual({ shells: ['ash', 'sh'] });

@@ -23,3 +23,4 @@ export { composeSchemaProblem, formatPath, type SchemaProblem } from './check';
 export { deref, isMergeKey, locate, mapsOf, type DataPath, type Span } from './locate';
 export { descriptionAt, keysAt, schemasAt } from './navigate';
 export type { SchemaNode } from './types';
+export { composePolicyFeatures, isHostPathSource } from './policy-features';

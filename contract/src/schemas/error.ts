@@ -37,6 +37,7 @@ export const ErrorCodeSchema = z.enum({
   upToDate: 'up_to_date',
   notInSwarm: 'not_in_swarm',
   environmentUnreachable: 'environment_unreachable',
+  policyDenied: 'policy_denied',
   shuttingDown: 'shutting_down',
   /** The disk holding DATA_DIR is full (SQLITE_FULL, ENOSPC, EDQUOT): HTTP 507. */
   insufficientStorage: 'insufficient_storage',
@@ -51,6 +52,16 @@ export const ErrorCode = ErrorCodeSchema.enum;
 export const ApiError = z.object({
   detail: z.string(),
   code: ErrorCodeSchema,
-  fields: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+  fields: z
+    .array(
+      z.object({
+        field: z.string(),
+        message: z.string(),
+        rule: z.string().optional(),
+        line: z.number().optional(),
+        column: z.number().optional(),
+      }),
+    )
+    .optional(),
 });
 export type ApiError = z.infer<typeof ApiError>;

@@ -3,7 +3,7 @@ import { ActionStreamEvent, logsApi, projectApi, type RouteDef } from '@berth/co
 import type { EngineScope, Services } from '../app-services';
 import { openSse } from '../lib/sse';
 import { route, type Handler } from '../lib/route';
-import { envShownTo, requireReauth } from '../plugins/auth';
+import { envShownTo, requirePrincipal, requireReauth } from '../plugins/auth';
 import { maskProjectDetailEnv, maskProjectsEnv, maskValuesIn } from '../services/auth/env-visibility';
 import { convertDockerRun } from '../services/projects/run-to-compose';
 import { sendAttachment } from '../lib/attachment';
@@ -22,8 +22,10 @@ export function composeRoutes(app: FastifyInstance, { environments, templates, v
   composeRoute(projectApi.get, async (req) =>
     envShownTo(req, await req.scope.projects.get(req.params.name), maskProjectDetailEnv),
   );
-  composeRoute(projectApi.create, (req) => req.scope.projects.write(req.body.name, req.body.content, 'create'));
-  composeRoute(projectApi.adopt, (req) => req.scope.projects.adopt(req.params.name));
+  composeRoute(projectApi.create, (req) =>
+    req.scope.projects.write(req.body.name, req.body.content, 'create', requirePrincipal(req)),
+  );
+  composeRoute(projectApi.adopt, (req) => req.scope.projects.adopt(req.params.name, requirePrincipal(req)));
   // The plan interpolates the .env (image names, paths): a viewer reads it with the .env's values masked.
   composeRoute(projectApi.plan, async (req) => {
     const plan = await req.scope.projectPlan.plan(req.params.name);
@@ -31,18 +33,24 @@ export function composeRoutes(app: FastifyInstance, { environments, templates, v
     return envShownTo(req, plan, (p) => maskValuesIn(p, secrets));
   });
   composeRoute(projectApi.env, (req) => req.scope.projectEnv.read(req.params.name));
-  composeRoute(projectApi.writeEnv, (req) => req.scope.projectEnv.write(req.params.name, req.body.content));
+  composeRoute(projectApi.writeEnv, (req) =>
+    req.scope.projectEnv.write(req.params.name, req.body.content, requirePrincipal(req)),
+  );
   composeRoute(projectApi.revealEnv, async (req) => {
     await requireReauth(req, req.body.current_password);
     return req.scope.projectEnv.read(req.params.name, true);
   });
-  composeRoute(projectApi.convertRun, (req) => convertDockerRun(req.body.command));
+  composeRoute(projectApi.convertRun, async (req) => {
+    const converted = await convertDockerRun(req.body.command);
+    req.scope.projects.judgeText(converted.content, requirePrincipal(req));
+    return converted;
+  });
   composeRoute(projectApi.fromTemplate, (req) =>
     templates.saveStack(req.body.item_id, req.body.env, variables.substituter(), (content) =>
-      req.scope.projects.write(req.body.name, content, 'create'),
+      req.scope.projects.write(req.body.name, content, 'create', requirePrincipal(req)),
     ),
   );
-  composeRoute(projectApi.edit, (req) => req.scope.projects.edit(req.params.name, req.body));
+  composeRoute(projectApi.edit, (req) => req.scope.projects.edit(req.params.name, req.body, requirePrincipal(req)));
   composeRoute(projectApi.stream, async (req, reply) => {
     const { projects, projectEnv } = req.scope;
     const { name } = req.params;
@@ -55,11 +63,15 @@ export function composeRoutes(app: FastifyInstance, { environments, templates, v
       : undefined;
     return streamActivity(req, reply, projects.activity, name, mask);
   });
-  composeRoute(projectApi.action, (req) => req.scope.projectActions.run(req.params.name, req.params.action, null));
-  composeRoute(projectApi.serviceAction, (req) =>
-    req.scope.projectActions.run(req.params.project, req.params.action, req.params.service),
+  composeRoute(projectApi.action, (req) =>
+    req.scope.projectActions.run(req.params.name, req.params.action, null, requirePrincipal(req)),
   );
-  composeRoute(projectApi.batch, (req) => req.scope.batch.projects(req.body.action, req.body.names));
+  composeRoute(projectApi.serviceAction, (req) =>
+    req.scope.projectActions.run(req.params.project, req.params.action, req.params.service, requirePrincipal(req)),
+  );
+  composeRoute(projectApi.batch, (req) =>
+    req.scope.batch.projects(req.body.action, req.body.names, requirePrincipal(req)),
+  );
   composeRoute(logsApi.project, async (req, reply) => {
     const { projectLogs } = req.scope;
     const containers = await projectLogs.containers(req.params.name);

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { swarmApi } from '@berth/contract';
 import type { Services } from '../app-services';
 import { route } from '../lib/route';
-import { envShownTo } from '../plugins/auth';
+import { envShownTo, requirePrincipal } from '../plugins/auth';
 import { maskStackEnv } from '../services/auth/env-visibility';
 import { openSse } from '../lib/sse';
 import { LOG_TAIL_LINES, parseLogRange } from '../services/logs/log-range';
@@ -20,10 +20,10 @@ export function swarmRoutes(app: FastifyInstance, { environments, templates, var
 
   route(app, swarmApi.services, (req) => req.scope.swarm.services.list());
   route(app, swarmApi.service, (req) => req.scope.swarm.services.get(req.params.id));
-  route(app, swarmApi.createService, (req) => req.scope.swarm.services.create(req.body));
+  route(app, swarmApi.createService, (req) => req.scope.swarm.services.create(req.body, requirePrincipal(req)));
   route(app, swarmApi.updateService, (req) => {
     const { version, ...form } = req.body;
-    return req.scope.swarm.services.update(req.params.id, version, form);
+    return req.scope.swarm.services.update(req.params.id, version, form, requirePrincipal(req));
   });
   route(app, swarmApi.rollbackService, (req) => req.scope.swarm.services.rollback(req.params.id));
   route(app, swarmApi.removeService, (req) => req.scope.swarm.services.remove(req.params.id));
@@ -38,13 +38,15 @@ export function swarmRoutes(app: FastifyInstance, { environments, templates, var
   route(app, swarmApi.stack, async (req) =>
     envShownTo(req, await req.scope.swarm.stacks.get(req.params.name), maskStackEnv),
   );
-  route(app, swarmApi.deployStack, (req) => req.scope.swarm.stacks.deploy(req.body.name, req.body.content, 'create'));
+  route(app, swarmApi.deployStack, (req) =>
+    req.scope.swarm.stacks.deploy(req.body.name, req.body.content, 'create', requirePrincipal(req)),
+  );
   route(app, swarmApi.redeployStack, (req) =>
-    req.scope.swarm.stacks.deploy(req.params.name, req.body.content, 'redeploy'),
+    req.scope.swarm.stacks.deploy(req.params.name, req.body.content, 'redeploy', requirePrincipal(req)),
   );
   route(app, swarmApi.stackFromTemplate, (req) =>
     templates.saveStack(req.body.item_id, req.body.env, variables.substituter(), (content) =>
-      req.scope.swarm.stacks.save(req.body.name, content),
+      req.scope.swarm.stacks.save(req.body.name, content, requirePrincipal(req)),
     ),
   );
   route(app, swarmApi.stackStream, (req, reply) =>

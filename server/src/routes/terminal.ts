@@ -31,6 +31,9 @@ export function terminalRoutes(app: FastifyInstance, { terminals }: Services): v
     if (!req.ws) throw new ValidationError('This endpoint is a WebSocket: connect with an Upgrade request.');
     const principal = requirePrincipal(req);
     const env = req.scope;
+    // Non-admins get the image's user unless the policy allows choosing one (user=0 is root in the container).
+    const user = (req.query as TerminalRequest).user;
+    if (user) env.policy.check(principal, [{ rule: 'terminal_user', value: user, field: 'user' }]);
     const target = await find(env.terminal);
     const release = terminals.reserve(principal.userId);
     req.raw.socket.once('close', release);

@@ -34,16 +34,46 @@ const KEY_FILE = 'secret.key';
 
 export const randomToken = (bytes: number) => crypto.randomBytes(bytes).toString('base64url');
 
+/** DATA_DIR/keys: the signing key (and so every key derived from it), 0700, refused as a bind to every non-admin. */
+export const keysDir = (dataDir: string) => path.join(dataDir, 'keys');
+
+/**
+ * Moves a key file of an older version (DATA_DIR/secret.key) into DATA_DIR/keys. A rename within
+ * the folder is atomic: a crash leaves the key in one place or the other, never torn or in both.
+ */
+function migrateKeyFile(dataDir: string, file: string, log: AppContext['log']): void {
+  const legacy = path.join(dataDir, KEY_FILE);
+  if (!fs.existsSync(legacy)) return;
+  if (fs.existsSync(file)) {
+    log.warn({ legacy, file }, 'an old signing key file is left beside the one in keys/; the one in keys/ is used');
+    return;
+  }
+  fs.renameSync(legacy, file);
+  log.info({ file }, 'moved the signing key into the keys folder');
+}
+
+/** DATA_DIR/keys made 0700 (and narrowed to it if it was wider). */
+function ensureKeysDir(dataDir: string, log: AppContext['log']): string {
+  const dir = keysDir(dataDir);
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if ((fs.statSync(dir).mode & 0o077) !== 0) {
+    fs.chmodSync(dir, 0o700);
+    log.warn({ dir }, 'the keys folder was readable by others; its mode is now 0700');
+  }
+  return dir;
+}
+
 /**
  * The HS256 signing key: SECRET_KEY when set, else 32 random bytes kept (hex) in
- * DATA_DIR/secret.key with mode 0600, made on first start and read back on later starts so
- * sessions survive a restart.
+ * DATA_DIR/keys/secret.key with mode 0600 (in a 0700 folder), made on first start and read back
+ * on later starts so sessions survive a restart.
  */
 export function loadSigningKey(dataDir: string, secretKey: string | undefined, log: AppContext['log']): Uint8Array {
   if (secretKey) return new TextEncoder().encode(secretKey);
-  const file = path.join(dataDir, KEY_FILE);
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const file = path.join(ensureKeysDir(dataDir, log), KEY_FILE);
+  migrateKeyFile(dataDir, file, log);
   if (!fs.existsSync(file)) {
-    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const key = crypto.randomBytes(32);
     writePrivateFile(file, `${key.toString('hex')}\n`);
     log.info({ file }, 'made a new token signing key');

@@ -24,6 +24,7 @@ import type { NetworksService } from '../networks/networks';
 import type { ProjectActionsService } from '../projects/projects-actions';
 import type { ProjectsService } from '../projects/projects';
 import type { VolumesService } from '../volumes/volumes';
+import type { Actor } from '../policy';
 
 /**
  * Items acted on at once. The engine serialises much of its work anyway and the host may be
@@ -71,9 +72,9 @@ export class BatchService {
     return { results, networks: await this.d.networks.list() };
   }
 
-  async projects(action: ProjectAction, names: string[]): Promise<Results<'projects', Project>> {
+  async projects(action: ProjectAction, names: string[], actor: Actor): Promise<Results<'projects', Project>> {
     // Names are checked by the project resolver inside run(), like the single-item route.
-    const results = await this.run(names, null, (name) => this.d.projectActions.run(name, action, null));
+    const results = await this.run(names, null, (name) => this.d.projectActions.run(name, action, null, actor));
     return { results, projects: await this.d.projects.list() };
   }
 

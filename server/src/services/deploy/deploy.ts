@@ -1,5 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { formatImageReference, parseImageReference, type DeployRequest, type DeployResult } from '@berth/contract';
+import {
+  deployFormFeatures,
+  formatImageReference,
+  parseImageReference,
+  type DeployRequest,
+  type DeployResult,
+} from '@berth/contract';
 import type { Engine } from '../../docker/engine';
 import { inspectContainer } from '../apps/containers';
 import { createAndStart, findContainer, imagePresent, networkExists } from './deploy-steps';
@@ -8,6 +14,8 @@ import { replaceContainer } from '../apps/replace';
 import { ConflictError, EngineError, ImagePullFailedError, NotFoundError, ValidationError } from '../../errors';
 import { buildContainerSpec, keepRandomHostPorts } from './deploy-spec';
 import type { VariablesService } from '../variables/variables';
+import { containerFeatures } from '../policy/container-features';
+import type { Actor, PolicyGate } from '../policy';
 
 /** Deploys an app from the four-step form (or a template), or replaces one in edit mode. */
 export class DeployService {
@@ -15,13 +23,19 @@ export class DeployService {
     private readonly docker: Engine,
     private readonly variables: VariablesService,
     private readonly log: FastifyBaseLogger,
+    private readonly policy: PolicyGate,
   ) {}
 
-  async deploy(req: DeployRequest): Promise<DeployResult> {
+  async deploy(req: DeployRequest, actor: Actor): Promise<DeployResult> {
     // Everything the payload alone can tell is checked before the engine is asked anything.
-    const spec = buildContainerSpec(req, this.variables.substituter());
+    const vars = this.variables.substituter();
+    const spec = buildContainerSpec(req, vars);
     const old = req.edit ? await findContainer(this.docker, req.id!) : null;
     if (req.edit && !old) throw new NotFoundError('app', req.id!);
+    // An edit keeps what the app already had (an admin may have made it) but cannot widen it.
+    const before = old ? containerFeatures((await inspectContainer(this.docker, old.id)).HostConfig) : [];
+    const features = deployFormFeatures({ ...req, volumes: req.volumes.map((v) => ({ bind: vars.apply(v.bind) })) });
+    this.policy.check(actor, features, { before });
     const holder = await findContainer(this.docker, req.name);
     if (holder && holder.id !== old?.id)
       throw new ConflictError(`The name "${req.name}" is already in use by another container; choose another name.`);

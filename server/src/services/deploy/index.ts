@@ -1,8 +1,13 @@
 import type { Uses } from '../../context';
+import type { PolicyGate } from '../policy';
 import type { VariablesService } from '../variables/variables';
 import { DeployService } from './deploy';
 
 /** One environment's deploys from the form or a template (template variables are shared by every environment). */
-export function createDeploy(ctx: Uses<'docker' | 'log'>, variables: VariablesService): DeployService {
-  return new DeployService(ctx.docker, variables, ctx.log);
+export function createDeploy(
+  ctx: Uses<'docker' | 'log'>,
+  variables: VariablesService,
+  policy: PolicyGate,
+): DeployService {
+  return new DeployService(ctx.docker, variables, ctx.log, policy);
 }

@@ -1,4 +1,5 @@
 import type { Uses } from '../../context';
+import type { PolicyGate } from '../policy';
 import { ProjectEnvService } from './project-env';
 import { ProjectPlanService } from './project-plan';
 import { ProjectsService } from './projects';
@@ -9,6 +10,8 @@ export interface ProjectsOptions {
   checkBinds: boolean;
   /** Told of every compose action that failed. */
   onFailed: (f: ComposeFailure) => void;
+  /** The environment's policy: every document handed to the CLI is judged for its actor. */
+  policy: PolicyGate;
 }
 
 /** One environment's compose projects: the project store over its compose folder, their actions, plan and `.env`. */
@@ -19,7 +22,7 @@ export function createProjects(
   >,
   opts: ProjectsOptions,
 ) {
-  const projects = new ProjectsService(ctx);
+  const projects = new ProjectsService(ctx, opts.policy);
   return {
     projects,
     projectActions: new ProjectActionsService(ctx, projects, opts.onFailed),

@@ -2,11 +2,11 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Uses } from '../../context';
 import { parseDotenv } from '../../compose/interpolate';
-import { checkFileReferences } from '../../compose/references';
 import { ConflictError, ValidationError } from '../../errors';
 import { writeFileAtomic } from '../../lib/atomic-write';
 // Sending the mask back keeps the stored value.
 import { MASK } from '../../lib/env-mask';
+import type { Actor } from '../policy';
 import type { ProjectsService } from './projects';
 
 /** A project's .env is a short list of settings. */
@@ -67,7 +67,7 @@ export class ProjectEnvService {
     return { exists: true, content: reveal ? content : maskEnv(content) };
   }
 
-  async write(name: string, content: string): Promise<{ exists: boolean; content: string }> {
+  async write(name: string, content: string, actor: Actor): Promise<{ exists: boolean; content: string }> {
     if (Buffer.byteLength(content) > MAX_ENV_BYTES)
       throw new ValidationError(`The .env file is larger than ${MAX_ENV_BYTES / 1024} KiB.`, [
         { field: 'content', message: 'Too large.' },
@@ -83,8 +83,7 @@ export class ProjectEnvService {
     if (p.external)
       throw new ConflictError(`Project ${name} was started outside Berth; adopt it before editing its .env.`);
     // The .env feeds the compose file's ${…}: its paths are judged again with the new values, as at a save of the file.
-    const { parsed } = await this.projects.parseExisting(p);
-    checkFileReferences(parsed.data, { ...parseDotenv(next), ...this.ctx.config.cliEnv });
+    await this.projects.judge(p, actor, parseDotenv(next));
     await writeFileAtomic(path.join(p.dir, '.env'), next, { mode: 0o600 });
     return this.read(name);
   }

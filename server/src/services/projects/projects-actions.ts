@@ -9,9 +9,12 @@ import { actionArgs, runCompose } from '../../compose/project-cli';
 import { containerLogTail, listComposeContainers } from './compose-containers';
 import { attachmentName, buildZip, type ZipEntry } from '../../lib/zip';
 import type { ExistingProject, ProjectsService } from './projects';
+import type { Actor } from '../policy';
 
 /** A service name may never read as a CLI option (compose itself would accept `-h`). */
 export const SERVICE_NAME = /^[a-zA-Z0-9][a-zA-Z0-9._-]*$/;
+/** Actions that may create containers (or fetch what they run): the compose-document policy is asked first. */
+const CREATES = new Set<string>(['up', 'create', 'pull']);
 /** Per service log in a support bundle. */
 const BUNDLE_LOG_LINES = 5000;
 const BUNDLE_LOG_BYTES = 1024 * 1024;
@@ -31,9 +34,16 @@ export class ProjectActionsService {
     private readonly onFailed: (f: ComposeFailure) => void = () => {},
   ) {}
 
-  async run(name: string, action: ProjectAction | ServiceAction, service: string | null): Promise<ActionResult> {
+  async run(
+    name: string,
+    action: ProjectAction | ServiceAction,
+    service: string | null,
+    actor: Actor,
+  ): Promise<ActionResult> {
     const p = await this.projects.resolveExisting(name);
     if (service !== null) await this.checkService(p, service);
+    // What may make containers is judged on the file as it is now (a container could have rewritten a bound file).
+    if (CREATES.has(action)) await this.projects.judge(p, actor);
     const runner = this.projects.runner();
     const handle = this.projects.activity.begin(name, action, service);
     try {

@@ -19,7 +19,6 @@ import {
 } from '../../errors';
 import { ProjectActivity } from '../../compose/activity';
 import { checkComposeSchema, parseCompose, summarise, type ParsedCompose } from '../../compose/document';
-import { checkFileReferences } from '../../compose/references';
 import { interpolationEnv } from '../../compose/interpolate';
 import {
   composeRoot,
@@ -34,6 +33,8 @@ import { listComposeContainers, type LabelledContainer } from './compose-contain
 import { findExternalProjects, type ExternalProject } from './projects-external';
 import { projectStatus } from './status';
 import { writeFileAtomic } from '../../lib/atomic-write';
+import { checkComposePolicy } from '../policy/compose-policy';
+import type { Actor, PolicyGate } from '../policy';
 
 export interface ExistingProject extends ProjectPaths {
   file: string;
@@ -71,6 +72,7 @@ export class ProjectsService {
       'compose' | 'docker' | 'log' | 'onClose' | 'remoteEngine',
       'cliEnv' | 'composeDir' | 'composeTimeoutMs' | 'dataDir'
     >,
+    readonly policy: PolicyGate,
     readonly activity = new ProjectActivity(),
   ) {
     ctx.onClose(() => this.closing.abort());
@@ -137,6 +139,24 @@ export class ProjectsService {
   async parseExisting(p: ExistingProject): Promise<{ content: string; parsed: ParsedCompose }> {
     const content = await readComposeFile(p.file);
     return { content, parsed: parseCompose(content) };
+  }
+
+  /**
+   * Judges a project's file as the CLI will read it now (its .env, or `dotenv` about to replace
+   * it), for `actor`: the one compose-document policy, asked again before every up, create and pull.
+   */
+  async judge(p: ExistingProject, actor: Actor, dotenv?: Record<string, string>): Promise<void> {
+    const { parsed } = await this.parseExisting(p);
+    const env = dotenv
+      ? { ...dotenv, ...this.ctx.config.cliEnv }
+      : await interpolationEnv(p.dir, this.ctx.config.cliEnv);
+    checkComposePolicy(this.policy, actor, parsed, env, p.dir);
+  }
+
+  /** A document not yet in a folder (a converted `docker run`): judged as if it were a new project's. */
+  judgeText(content: string, actor: Actor): void {
+    const dir = path.join(this.ctx.config.composeDir, 'new-project');
+    checkComposePolicy(this.policy, actor, parseCompose(content), this.ctx.config.cliEnv, dir);
   }
 
   /** Containers by project; an unreachable engine leaves every project "not in use" rather than failing the list. */
@@ -248,10 +268,10 @@ export class ProjectsService {
    * Makes a project started outside Berth one of Berth's: its compose file (and .env) are copied
    * into COMPOSE_DIR/<name> through the same checks as a save. The containers keep running.
    */
-  async adopt(name: string): Promise<WrittenProject> {
+  async adopt(name: string, actor: Actor): Promise<WrittenProject> {
     const p = await this.resolveExisting(name);
     if (!p.external) throw new ConflictError(`Project ${name} is already in Berth's folder.`);
-    const written = await this.write(name, await readComposeFile(p.file), 'create');
+    const written = await this.write(name, await readComposeFile(p.file), 'create', actor);
     const dotenv = await fs.readFile(path.join(p.dir, '.env')).catch(() => null);
     if (dotenv) await writeFileAtomic(path.join(path.dirname(written.path), '.env'), dotenv, { mode: 0o600 });
     const relative = /(^|[\s"'=:-])\.\.?\//m.test(written.content)
@@ -263,14 +283,14 @@ export class ProjectsService {
   }
 
   /** POST /api/compose/{name}/edit: the body's name must be the path's (no renames); creates the project if missing. */
-  edit(pathName: string, body: { name: string; content: string }) {
+  edit(pathName: string, body: { name: string; content: string }, actor: Actor) {
     checkProjectName(pathName);
     checkProjectName(body.name);
     if (body.name !== pathName)
       throw new ValidationError(
         `The body names project ${body.name} but the path names ${pathName}; renaming a project is not supported.`,
       );
-    return this.write(body.name, body.content, 'edit');
+    return this.write(body.name, body.content, 'edit', actor);
   }
 
   /**
@@ -278,16 +298,21 @@ export class ProjectsService {
    * only then writes, atomically; a refused save leaves the old file byte-identical and a new
    * project leaves no folder.
    */
-  async write(name: string, content: string, mode: 'create' | 'edit'): Promise<WrittenProject> {
+  async write(name: string, content: string, mode: 'create' | 'edit', actor: Actor): Promise<WrittenProject> {
     checkProjectName(name);
     const parsed = parseCompose(content);
     checkComposeSchema(parsed);
-    const { data } = parsed;
     const lock = this.activity.begin(name, 'save', null, { quiet: true });
     try {
       const p = await resolveProject(this.ctx.config.composeDir, name, { createRoot: true });
       if (mode === 'create' && p.file) throw new ConflictError(`Project ${name} already exists; edit it instead.`);
-      checkFileReferences(data, await interpolationEnv(p.exists ? p.dir : null, this.ctx.config.cliEnv));
+      checkComposePolicy(
+        this.policy,
+        actor,
+        parsed,
+        await interpolationEnv(p.exists ? p.dir : null, this.ctx.config.cliEnv),
+        p.dir,
+      );
       const file = p.file ?? path.join(p.dir, NEW_COMPOSE_FILE);
       let warnings: string[] = [];
       if (this.ctx.compose)

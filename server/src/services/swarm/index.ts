@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Uses } from '../../context';
+import type { PolicyGate } from '../policy';
 import { SwarmClusterService } from './swarm';
 import { SwarmObjectsService } from './swarm-objects';
 import { SwarmServicesService } from './swarm-services';
@@ -9,11 +10,12 @@ import { SwarmStacksService } from './swarm-stacks';
 export function createSwarm(
   ctx: Uses<'docker' | 'log' | 'onClose', 'cliEnv' | 'composeTimeoutMs' | 'dataDir'>,
   environment: string,
+  policy: PolicyGate,
 ) {
   return {
     cluster: new SwarmClusterService(ctx.docker),
-    services: new SwarmServicesService(ctx.docker, ctx.log),
-    stacks: new SwarmStacksService(ctx, ctx.docker, path.join(ctx.config.dataDir, 'stacks', environment)),
+    services: new SwarmServicesService(ctx.docker, ctx.log, policy),
+    stacks: new SwarmStacksService(ctx, ctx.docker, path.join(ctx.config.dataDir, 'stacks', environment), policy),
     configs: new SwarmObjectsService(ctx.docker, 'config'),
     secrets: new SwarmObjectsService(ctx.docker, 'secret'),
   };

@@ -1,4 +1,4 @@
-import type { ServiceCreateBody, ServiceDetail, SwarmService, SwarmTask } from '@berth/contract';
+import type { PolicyFeature, ServiceCreateBody, ServiceDetail, SwarmService, SwarmTask } from '@berth/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { Engine } from '../../docker/engine';
@@ -7,6 +7,8 @@ import type { RawService } from '../../docker/swarm-engine';
 import { ConflictError } from '../../errors';
 import type { SseStream } from '../../lib/sse';
 import { endAtUntil, endOfRange, endsInPast, sendLogLines, type LogRange } from '../logs/log-range';
+import type { Actor, PolicyGate } from '../policy';
+import { serviceFeatures } from '../policy/service-features';
 import { applyForm, newSpec, toService, toServiceDetail, toTask, type ObjectIds, type ServiceForm } from './swarm-spec';
 
 const ROLLBACK_ATTEMPTS = 3;
@@ -16,6 +18,7 @@ export class SwarmServicesService {
   constructor(
     private readonly docker: Engine,
     private readonly log: FastifyBaseLogger,
+    private readonly policy: PolicyGate,
   ) {}
 
   async list(): Promise<SwarmService[]> {
@@ -45,9 +48,10 @@ export class SwarmServicesService {
     return ids;
   }
 
-  async create(body: z.output<typeof ServiceCreateBody>): Promise<ServiceDetail> {
+  async create(body: z.output<typeof ServiceCreateBody>, actor: Actor): Promise<ServiceDetail> {
     const { name, mode, ...form } = body;
     const spec = applyForm(newSpec(name, form.image, mode), form, await this.objectIds(form));
+    this.policy.check(actor, [...serviceFeatures(spec), ...hostNetworkOf(form)]);
     const existing = await this.docker.swarm.listServices({ name: [name] });
     if (existing.some((s) => s.Spec.Name === name)) throw new ConflictError(`A service named ${name} already exists.`);
     const id = await this.docker.swarm.createService(spec);
@@ -55,13 +59,17 @@ export class SwarmServicesService {
   }
 
   /** Applies the form's fields at `version`; the engine refuses a stale version (409). */
-  async update(ref: string, version: number, form: ServiceForm): Promise<ServiceDetail> {
+  async update(ref: string, version: number, form: ServiceForm, actor: Actor): Promise<ServiceDetail> {
     const current = await this.docker.swarm.inspectService(ref);
     if (current.Version.Index !== version)
       throw new ConflictError(
         `Service ${current.Spec.Name} was changed meanwhile (version ${current.Version.Index}, the form has ${version}); reload it and try again.`,
       );
     const spec = applyForm(current.Spec, form, await this.objectIds(form));
+    // What the service already had (an admin may have made it) is kept; an update cannot widen it.
+    this.policy.check(actor, [...serviceFeatures(spec), ...hostNetworkOf(form)], {
+      before: serviceFeatures(current.Spec),
+    });
     await this.docker.swarm.updateService(current.ID, version, spec);
     return this.get(current.ID);
   }
@@ -146,4 +154,11 @@ export class SwarmServicesService {
       if (!sse.closed) throw err;
     }
   }
+}
+
+/** The form names networks; `host` is the host's own network stack. */
+function hostNetworkOf(form: ServiceForm): PolicyFeature[] {
+  return (form.networks ?? []).some((n) => n === 'host')
+    ? [{ rule: 'host_network', value: 'host', field: 'networks' }]
+    : [];
 }

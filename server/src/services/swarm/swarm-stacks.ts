@@ -10,6 +10,8 @@ import type { Engine } from '../../docker/engine';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../../errors';
 import { writeFileAtomic } from '../../lib/atomic-write';
 import { STACK_LABEL, toService } from './swarm-spec';
+import { checkComposePolicy } from '../policy/compose-policy';
+import type { Actor, PolicyGate } from '../policy';
 
 const STACK_FILE = 'docker-stack.yml';
 /** The file a deploy runs from until it succeeds (a failed deploy leaves the stored file as it was). */
@@ -30,6 +32,7 @@ export class SwarmStacksService {
     private readonly ctx: Uses<'onClose', 'cliEnv' | 'composeTimeoutMs'>,
     private readonly docker: Engine,
     private readonly root: string,
+    private readonly policy: PolicyGate,
   ) {
     ctx.onClose(() => this.closing.abort());
   }
@@ -98,10 +101,12 @@ export class SwarmStacksService {
   }
 
   /** Size, YAML, depth, aliases, the Compose Specification's schema, at least one service; for a new stack, a free name. */
-  private async validate(name: string, content: string, mode: 'create' | 'redeploy'): Promise<string> {
+  private async validate(name: string, content: string, mode: 'create' | 'redeploy', actor: Actor): Promise<string> {
     const dir = this.dir(name);
     const parsed = parseCompose(content);
     checkComposeSchema(parsed);
+    // `docker stack deploy` interpolates with its own environment (no .env) and reads configs/secrets files itself.
+    checkComposePolicy(this.policy, actor, parsed, this.ctx.config.cliEnv, dir);
     const { data } = parsed;
     const services = data.services;
     if (!services || typeof services !== 'object' || !Object.keys(services).length) {
@@ -116,8 +121,8 @@ export class SwarmStacksService {
   }
 
   /** A new stack's file, validated and stored but not deployed (a template's, opened in the editor for review). */
-  async save(name: string, content: string): Promise<StackDetail> {
-    const dir = await this.validate(name, content, 'create');
+  async save(name: string, content: string, actor: Actor): Promise<StackDetail> {
+    const dir = await this.validate(name, content, 'create', actor);
     // Quiet: holds the lock against a deploy meanwhile, without showing as the stack's last output.
     const run = this.activity.begin(name, 'save', null, { quiet: true });
     try {
@@ -130,8 +135,13 @@ export class SwarmStacksService {
   }
 
   /** Validates, deploys from a side file, and keeps it as the stack's file once deployed. */
-  async deploy(name: string, content: string, mode: 'create' | 'redeploy'): Promise<{ name: string; output: string }> {
-    const dir = await this.validate(name, content, mode);
+  async deploy(
+    name: string,
+    content: string,
+    mode: 'create' | 'redeploy',
+    actor: Actor,
+  ): Promise<{ name: string; output: string }> {
+    const dir = await this.validate(name, content, mode, actor);
     return this.locked(name, 'deploy', async (append) => {
       await fs.mkdir(dir, { recursive: true, mode: 0o700 });
       const next = path.join(dir, NEXT_FILE);

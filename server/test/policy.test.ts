@@ -186,6 +186,7 @@ describe('the attack of issue 32 (bind DATA_DIR, print the key) on every path, a
     };
     const denied = expectDenied(await operator.post('/api/apps/deploy', form), 'bind_mounts');
     expect(denied.fields?.[0]?.field).toBe('volumes.0.bind');
+    expectDenied(await operator.post('/api/apps/deploy', { ...form, volumes: [], privileged: true }), 'privileged');
     expectDenied(
       await operator.post('/api/compose/convert-run', {
         command: `docker run -v ${t.dataDir}:/b --privileged ${image()}`,

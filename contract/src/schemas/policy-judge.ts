@@ -132,6 +132,7 @@ export function deployFormFeatures(body: {
   sysctls?: readonly { name: string }[];
   cap_add?: readonly string[];
   network_mode?: string | null;
+  privileged?: boolean | null;
 }): PolicyFeature[] {
   const out: PolicyFeature[] = [];
   (body.volumes ?? []).forEach((v, i) => {
@@ -141,5 +142,6 @@ export function deployFormFeatures(body: {
   (body.sysctls ?? []).forEach((s, i) => out.push({ rule: 'sysctls', value: s.name, field: `sysctls.${i}.name` }));
   for (const c of body.cap_add ?? []) out.push({ rule: 'cap_add', value: c, field: 'cap_add' });
   if (body.network_mode === 'host') out.push({ rule: 'host_network', value: 'host', field: 'network_mode' });
+  if (body.privileged) out.push({ rule: 'privileged', value: 'true', field: 'privileged' });
   return out;
 }

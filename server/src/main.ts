@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig } from './config';
 import { buildApp } from './app';
 import { endAllStreams } from './lib/sse';
+import { DataDirLockedError, lockDataDir } from './db/data-dir-lock';
 
 /**
  * Last resort if closing hangs: longer than compose's shutdown grace (SIGTERM, then SIGKILL
@@ -19,7 +20,20 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+  let unlock: () => void;
+  try {
+    // Held until the process ends: a second Berth on the same folder would fight over berth.db.
+    unlock = lockDataDir(config.dataDir);
+  } catch (err) {
+    if (err instanceof DataDirLockedError) {
+      console.error(err.message);
+      process.exit(3);
+    }
+    throw err;
+  }
   const { app } = await buildApp(config);
+  // Also keeps the lock's connection referenced: collected, it would close and free the lock.
+  app.addHook('onClose', async () => unlock());
   // After the compose routes' own preClose (running actions stopped and answered), so viewers
   // see each action's end before the stream's last `end`.
   app.addHook('preClose', async () => endAllStreams(app, 'Berth is shutting down.'));

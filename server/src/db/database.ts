@@ -15,6 +15,9 @@ const DB_FILE = 'berth.db';
  */
 export const PAGE_CACHE_KIB = 2000;
 
+/** How long a write waits for another connection's lock before giving up (SQLITE_BUSY). */
+export const BUSY_TIMEOUT_MS = 200;
+
 /** Opens a SQLite file as Berth keeps all of them: write-ahead log, a 2 MB page cache. */
 export function openSqlite(file: string): Db {
   const db = new Database(file);
@@ -36,7 +39,10 @@ export function openDatabase(dataDir: string): Db {
   for (const suffix of ['-wal', '-shm', '-journal']) ensurePrivate(file + suffix, false);
   const db = openSqlite(file);
   db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
+  // Short: SQLite waits for a lock by blocking the event loop, so another process holding the write
+  // lock must not freeze every request (health included). A request that loses answers 503
+  // database_busy; audit entries and engine events wait in a queue and are retried in the background.
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   migrate(db);
   return db;
 }

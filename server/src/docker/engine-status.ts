@@ -1,7 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Engine } from './engine';
 import { DockerUnavailableError } from '../errors';
-import { withTimeout } from '../lib/timeout';
+import { withStallAwareTimeout } from '../lib/timeout';
+
+/** The wait before a failed check of an engine that was answering is made again (a failure counts once confirmed). */
+const CONFIRM_AFTER_MS = 1000;
 
 export interface EngineState {
   reachable: boolean;
@@ -55,20 +58,29 @@ export class EngineStatus {
     const before = this.state.reachable;
     const first = this.lastCheck === null;
     let reason = '';
-    try {
-      if (light && this.state.reachable && this.state.version !== null) {
-        await withTimeout(this.docker.ping(), 5000, 'engine ping timed out');
-      } else {
-        const v = await withTimeout(this.docker.version(), 5000, 'engine version timed out');
-        this.state = { reachable: true, version: v.Version ?? null, apiVersion: v.ApiVersion ?? null, error: null };
+    // An engine that was answering is declared gone only when a second look, a moment later, fails too.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        if (light && this.state.reachable && this.state.version !== null) {
+          await withStallAwareTimeout(this.docker.ping(), 5000, 'engine ping timed out');
+        } else {
+          const v = await withStallAwareTimeout(this.docker.version(), 5000, 'engine version timed out');
+          this.state = { reachable: true, version: v.Version ?? null, apiVersion: v.ApiVersion ?? null, error: null };
+        }
+        break;
+      } catch (err) {
+        if (before && attempt === 0) {
+          await new Promise((r) => setTimeout(r, CONFIRM_AFTER_MS));
+          continue;
+        }
+        const unavailable = err instanceof DockerUnavailableError;
+        reason = unavailable ? (err.reason ?? err.message) : err instanceof Error ? err.message : String(err);
+        const error = unavailable
+          ? `The Docker engine at ${this.address} is not reachable${err.reason ? ` (${err.reason})` : ''}.`
+          : `The Docker engine at ${this.address} did not answer.`;
+        this.state = { reachable: false, version: null, apiVersion: null, error };
+        break;
       }
-    } catch (err) {
-      const unavailable = err instanceof DockerUnavailableError;
-      reason = unavailable ? (err.reason ?? err.message) : err instanceof Error ? err.message : String(err);
-      const error = unavailable
-        ? `The Docker engine at ${this.address} is not reachable${err.reason ? ` (${err.reason})` : ''}.`
-        : `The Docker engine at ${this.address} did not answer.`;
-      this.state = { reachable: false, version: null, apiVersion: null, error };
     }
     this.lastCheck = new Date();
     // The first check logs either way: an engine absent from the start is said once, with the reason.

@@ -1,6 +1,7 @@
 import type { EngineEventRecord, EventsQuery } from '@berth/contract';
 import type { FastifyBaseLogger } from 'fastify';
-import type { EventsRepo } from '../../db/events-repo';
+import type { EventsRepo, NewEngineEvent } from '../../db/events-repo';
+import { WriteQueue } from '../storage/write-queue';
 import type { EngineEvents, EngineObjectEvent } from '../../docker/events';
 import type { SseStream } from '../../lib/sse';
 
@@ -44,7 +45,12 @@ export class EventHistory {
     private readonly events: EngineEvents,
     private readonly opts: EventHistoryOptions,
     private readonly log: FastifyBaseLogger,
-  ) {}
+  ) {
+    this.queue = new WriteQueue('engine event', (row) => this.store(row), log);
+  }
+
+  /** Events wait here while another process holds the database's write lock (or the disk is full), in order. */
+  private readonly queue: WriteQueue<NewEngineEvent>;
 
   start(): void {
     if (this.off) return;
@@ -58,6 +64,7 @@ export class EventHistory {
     this.off?.();
     this.off = null;
     if (this.pruneTimer) clearInterval(this.pruneTimer);
+    this.queue.close();
     this.listeners.clear();
   }
 
@@ -102,22 +109,20 @@ export class EventHistory {
   private record = (e: EngineObjectEvent): void => {
     if (SKIPPED_ACTION.test(e.action)) return;
     const attributes = Object.fromEntries(Object.entries(e.attributes).filter(([k]) => KEPT_ATTRIBUTES.has(k)));
-    const name = e.attributes.name ?? e.id;
-    let stored: EngineEventRecord;
-    try {
-      stored = this.repo.insert({
-        time: e.time,
-        environment: this.opts.environment,
-        type: e.type,
-        action: e.action,
-        actorId: e.id,
-        name,
-        attributes,
-      });
-    } catch (err) {
-      this.log.error({ err }, 'could not store an engine event');
-      return;
-    }
+    this.queue.push({
+      time: e.time,
+      environment: this.opts.environment,
+      type: e.type,
+      action: e.action,
+      actorId: e.id,
+      name: e.attributes.name ?? e.id,
+      attributes,
+    });
+  };
+
+  /** Stores one event (the queue retries it while the database is busy or full), then tells the listeners. */
+  private store(row: NewEngineEvent): void {
+    const stored = this.repo.insert(row);
     for (const fn of [...this.listeners]) {
       try {
         fn(stored);
@@ -125,7 +130,7 @@ export class EventHistory {
         this.log.error({ err }, 'engine event history listener failed');
       }
     }
-  };
+  }
 
   private prune(): void {
     try {

@@ -1,5 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { isDatabaseBusy, isStorageFull, type StorageStatus } from './storage-status';
+import { isDatabaseBusy, isStorageFull } from './storage-status';
+
+/** Told of each write's outcome (StorageStatus: whether DATA_DIR is full). */
+export interface WriteOutcomes {
+  writeFailed(err: unknown): void;
+  writeSucceeded(): void;
+}
 
 /** Rows held while the database cannot take them; beyond it the oldest are given up (and counted in the log). */
 const MAX_QUEUED = 10_000;
@@ -22,7 +28,7 @@ export class WriteQueue<T> {
     private readonly what: string,
     private readonly write: (item: T) => void,
     private readonly log: FastifyBaseLogger,
-    private readonly storage: StorageStatus,
+    private readonly storage: WriteOutcomes | null = null,
   ) {}
 
   get length(): number {
@@ -53,10 +59,10 @@ export class WriteQueue<T> {
   private tryWrite(item: T): boolean | 'dropped' {
     try {
       this.write(item);
-      this.storage.writeSucceeded();
+      this.storage?.writeSucceeded();
       return true;
     } catch (err) {
-      this.storage.writeFailed(err);
+      this.storage?.writeFailed(err);
       if (isDatabaseBusy(err) || isStorageFull(err) || (err as { code?: string }).code === 'SQLITE_LOCKED') {
         if (this.items.length === 0)
           this.log.warn({ err }, `could not write an ${this.what} now; it waits and is retried in the background`);

@@ -71,6 +71,10 @@ describe('images, volumes and networks', () => {
     await page.reload();
     await page.getByLabel('Search').fill(tag);
     await row(tag).getByText('Unused').waitFor();
+    // The Size column says how much the image takes.
+    await row(tag)
+      .getByRole('cell', { name: /^[\d.]+ (Bytes|KB|MB|GB)$/ })
+      .waitFor();
     await row(tag)
       .getByRole('button', { name: `Actions for ${tag}` })
       .click();

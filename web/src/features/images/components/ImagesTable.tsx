@@ -8,7 +8,7 @@ import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { BatchBar, REMOVE_ACTIONS, useBatchSelection } from '../../../components/BatchBar';
 import { AddAction } from '../../../components/AddAction';
 import { DataTable, type Column } from '../../../components/DataTable';
-import { formatDate, toDate } from '../../../lib/format';
+import { formatBytes, formatDate, toDate } from '../../../lib/format';
 import { notifySuccess } from '../../../lib/notify';
 import { useDeleteImage, useImages, useRemoveImages, useRepullImage } from '../api/queries';
 import { imageNames, imageTag, shortImageId } from '../model';
@@ -35,6 +35,18 @@ const columns: Column<ImageSummary>[] = [
     render: (i) => (
       <Text ff="monospace" size="sm">
         {shortImageId(i.Id)}
+      </Text>
+    ),
+  },
+  {
+    key: 'Size',
+    header: 'Size',
+    sortable: true,
+    sortValue: (i) => i.Size,
+    searchValue: (i) => formatBytes(i.Size),
+    render: (i) => (
+      <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+        {formatBytes(i.Size)}
       </Text>
     ),
   },

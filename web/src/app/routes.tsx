@@ -161,6 +161,11 @@ export const routes: RouteObject[] = [
             handle: named('Environments'),
             lazy: page(() => import('./pages/settings-environments')),
           },
+          {
+            path: 'environments/:env/policy',
+            handle: named('Policy'),
+            lazy: page(() => import('./pages/settings-environment-policy')),
+          },
           { path: 'prune', handle: named('Prune'), lazy: page(() => import('./pages/settings-prune')) },
           { path: 'update', handle: named('Update'), lazy: page(() => import('./pages/settings-update')) },
           {

@@ -3,3 +3,4 @@ export { EnvironmentSwitcher, switchEnvironment } from './components/Environment
 export { environmentsQuery, environmentAppsQuery } from './api';
 export { EnvironmentsPanel } from './components/EnvironmentsPanel';
 export { AllEnvironments } from './components/AllEnvironments';
+export { PolicyPanel } from './components/PolicyPanel';

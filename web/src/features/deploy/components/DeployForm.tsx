@@ -25,7 +25,7 @@ export interface DeployFormProps {
 /** The four-step deploy / edit form; Deploy submits, success goes to the apps list. */
 export function DeployForm({ initial, prefilled = false, edit }: DeployFormProps) {
   const navigate = useNavigate();
-  const { form, errors, stepValid, firstInvalidStep } = useDeployForm(initial, prefilled);
+  const { form, errors, stepValid, firstInvalidStep } = useDeployForm(initial, prefilled, edit !== undefined);
   const deploy = useDeploy();
   const [active, setActive] = useState(0);
   const [confirming, setConfirming] = useState(false);

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
-import { IconPencil, IconPlugConnected, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconPencil, IconPlugConnected, IconPlus, IconShieldLock, IconTrash } from '@tabler/icons-react';
+import { useNavigate } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
-import { environmentApi, LOCAL_ENVIRONMENT, type Environment } from '@berth/contract';
+import { environmentApi, LOCAL_ENVIRONMENT, policyApi, type Environment } from '@berth/contract';
 import { Can } from '../../../components/RoleGate';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { DataTable, type Column } from '../../../components/DataTable';
@@ -18,6 +19,7 @@ const statusText = (e: Environment) =>
 
 /** Settings → Environments: every engine Berth manages, with status; add, test, edit, remove. */
 export function EnvironmentsPanel() {
+  const navigate = useNavigate();
   const list = useQuery(environmentsQuery());
   const test = useTestEnvironment();
   const remove = useRemoveEnvironment();
@@ -66,6 +68,17 @@ export function EnvironmentsPanel() {
               loading={test.isPending && test.variables === e.id}
             >
               Test
+            </Button>
+          </Can>
+          <Can route={policyApi.get}>
+            <Button
+              size="compact-sm"
+              variant="default"
+              leftSection={<IconShieldLock size={14} />}
+              onClick={() => navigate(`/settings/environments/${e.id}/policy`)}
+              aria-label={`Policy of ${e.name}`}
+            >
+              Policy
             </Button>
           </Can>
           {e.id !== LOCAL_ENVIRONMENT && (

@@ -73,6 +73,7 @@ function formFeatures(v: DeployFormValues): PolicyFeature[] {
     sysctls: v.sysctls,
     cap_add: v.cap_add,
     network_mode: v.network_mode,
+    privileged: v.privileged,
   });
 }
 

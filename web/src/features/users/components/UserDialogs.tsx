@@ -11,8 +11,9 @@ export const ROLE_OPTIONS = ROLES.map((r) => ({ value: r, label: r[0]!.toUpperCa
 /** What each role may do, one line each (the server's route roles are what enforce it). */
 export const ROLE_HINTS: Record<Role, string> = {
   viewer: 'Viewer: sees apps, projects, resources and logs; environment values stay hidden.',
-  operator: 'Operator: also deploys, edits, starts and stops apps and projects, and reads environment values.',
-  admin: 'Admin: also manages users, environments and settings.',
+  operator:
+    "Operator: also deploys, edits, starts and stops apps and projects, and reads environment values, within each environment's policy (an operator with bind_mounts: allow is root on that host).",
+  admin: 'Admin: also manages users, environments, settings and policies; never restricted by a policy.',
 };
 
 /** 'Add User': email, first password and role, confirmed with the admin's own password (and TOTP). */

@@ -1,8 +1,8 @@
-import { ActionIcon, Badge, Button, Card, Group, Menu, Select, Text, Title } from '@mantine/core';
+import { ActionIcon, Badge, Button, Card, Group, Menu, Select, Stack, Text, Title } from '@mantine/core';
 import { IconDots, IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { Role, User } from '@berth/contract';
+import { ROLES, type Role, type User } from '@berth/contract';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { formatDate } from '../../../lib/format';
 import { notifySuccess } from '../../../lib/notify';
@@ -11,6 +11,7 @@ import {
   AddUserDialog,
   ConfirmChangeDialog,
   ResetPasswordDialog,
+  ROLE_HINTS,
   ROLE_OPTIONS,
   type PendingChange,
 } from './UserDialogs';
@@ -104,6 +105,16 @@ export function UsersCard() {
           Add User
         </Button>
       </Group>
+      <Stack gap={0} mb="sm" data-testid="role-summary">
+        {ROLES.map((r) => (
+          <Text key={r} size="sm" c="dimmed">
+            {ROLE_HINTS[r]}
+          </Text>
+        ))}
+        <Text size="sm" c="dimmed">
+          What operators may put into containers is set per environment in Settings → Environments → Policy.
+        </Text>
+      </Stack>
       {users.error ? (
         <Text c="red">{users.error instanceof Error ? users.error.message : String(users.error)}</Text>
       ) : (

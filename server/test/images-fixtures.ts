@@ -8,10 +8,16 @@ export const uniqueName = (feature: string) => `berth-t-${feature}-${randomBytes
  * Builds a local-only image from the test image (legacy builder, no registry access) and returns
  * its id. `payloadKb` writes a file of that size in its own layer, so removing it frees real space.
  */
-export function buildImage(tag: string, labels: Record<string, string> = {}, payloadKb = 0): string {
+export function buildImage(
+  tag: string,
+  labels: Record<string, string> = {},
+  payloadKb = 0,
+  lines: string[] = [],
+): string {
   const { image } = testEngine();
   const run = payloadKb ? `RUN dd if=/dev/urandom of=/payload bs=1k count=${payloadKb}\n` : '';
-  const dockerfile = `FROM ${image}\n${run}LABEL berth.nonce="${Math.random()}"\n`;
+  const extra = lines.map((l) => `${l}\n`).join('');
+  const dockerfile = `FROM ${image}\n${run}${extra}LABEL berth.nonce="${Math.random()}"\n`;
   const labelArgs = Object.entries({ 'berth.test': '1', ...labels }).flatMap(([k, v]) => ['--label', `${k}=${v}`]);
   return dockerCli(['build', '-q', '-t', tag, ...labelArgs, '-'], { input: dockerfile, timeoutMs: 120_000 }).trim();
 }

@@ -26,6 +26,31 @@ const Mount = z.looseObject({
   Destination: z.string(),
 });
 
+/** A container's health as `docker ps` shows it; `none` without a HEALTHCHECK or while not running. */
+export const HEALTH_STATUSES = ['starting', 'healthy', 'unhealthy', 'none'] as const;
+export const HealthStatus = z.enum(HEALTH_STATUSES);
+export type HealthStatus = z.infer<typeof HealthStatus>;
+
+/** One probe of the healthcheck (the engine keeps the last five). */
+export const HealthProbe = z.looseObject({
+  Start: z.string(),
+  End: z.string().nullish(),
+  ExitCode: z.number(),
+  /** What the probe printed (the engine keeps its first 4 KiB). */
+  Output: z.string().nullish(),
+});
+export type HealthProbe = z.infer<typeof HealthProbe>;
+
+/** The healthcheck a container runs (its own or its image's); durations in nanoseconds as the engine gives them. */
+export const Healthcheck = z.looseObject({
+  Test: z.array(z.string()).nullish(),
+  Interval: z.number().nullish(),
+  Timeout: z.number().nullish(),
+  StartPeriod: z.number().nullish(),
+  Retries: z.number().nullish(),
+});
+export type Healthcheck = z.infer<typeof Healthcheck>;
+
 /**
  * A container as the API shows it: the engine's inspect shape (list entries carry the subset one
  * list call gives) plus `name` (no leading slash), `short_id` (10 characters), `ports` and
@@ -45,6 +70,10 @@ export const App = z.looseObject({
     ExitCode: z.number().nullish(),
     /** Killed for running out of memory (details only: the engine's list does not say). */
     OOMKilled: z.boolean().nullish(),
+    /** The engine's health record with its last probes (details only). */
+    Health: z
+      .looseObject({ Status: z.string(), FailingStreak: z.number().nullish(), Log: z.array(HealthProbe).nullish() })
+      .nullish(),
   }),
   Config: z.looseObject({
     /** The reference the container was created from, e.g. `nginx:latest`. */
@@ -52,6 +81,8 @@ export const App = z.looseObject({
     Labels: z.record(z.string(), z.string()),
     /** NAME=value strings (detail only). */
     Env: z.array(z.string()).nullish(),
+    /** The healthcheck (details only). */
+    Healthcheck: Healthcheck.nullish(),
   }),
   HostConfig: z.looseObject({}).optional(),
   NetworkSettings: z.looseObject({ Networks: z.record(z.string(), NetworkEndpoint).nullish() }).optional(),
@@ -61,6 +92,8 @@ export const App = z.looseObject({
   short_id: z.string(),
   ports: PortMap,
   isUpdatable: z.boolean(),
+  /** Health of a running app (lists read it from the engine's status text, as `docker ps` shows it). */
+  health: HealthStatus,
 });
 export type App = z.infer<typeof App>;
 
@@ -104,6 +137,43 @@ export const AppBatchBody = z.strictObject({
 });
 export const AppBatchResult = z.object({ results: z.array(BatchItemResult), apps: AppList });
 export type AppBatchResult = z.infer<typeof AppBatchResult>;
+
+/** What an exit code usually means (`oom` when the kernel killed it for memory). */
+export const EXIT_KINDS = [
+  'running',
+  'done',
+  'error',
+  'command',
+  'killed',
+  'oom',
+  'segfault',
+  'terminated',
+  'signal',
+] as const;
+export const ExitKind = z.enum(EXIT_KINDS);
+export type ExitKind = z.infer<typeof ExitKind>;
+
+/** Why an app stopped: its exit code read, restarts, and the log lines just before the stop. */
+export const AppDiagnosis = z.object({
+  name: z.string(),
+  status: z.string(),
+  running: z.boolean(),
+  /** Null while the app never exited. */
+  exitCode: z.number().nullable(),
+  kind: ExitKind,
+  /** One sentence, e.g. "Error: the main process exited with code 3." */
+  summary: z.string(),
+  oomKilled: z.boolean(),
+  /** Restarts by the engine's restart policy since the container was (re)started by hand. */
+  restartCount: z.number(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  /** The engine's own error (a start that failed), else null. */
+  error: z.string().nullable(),
+  /** The last 50 log lines before the stop (or of the log, while it never stopped), oldest first. */
+  lastLines: z.array(z.object({ ts: z.string().nullable(), text: z.string() })),
+});
+export type AppDiagnosis = z.infer<typeof AppDiagnosis>;
 
 /** Server-sent events: see StreamEvent in ./stats for the event names and their data. */
 const EventStream = z.string().describe('text/event-stream');
@@ -182,6 +252,17 @@ export const appsApi = {
     summary: 'Support bundle (zip): the log (last 10 MiB) and the configuration with environment values redacted',
     params: AppNameParams,
     response: ZipFile,
+  }),
+  diagnosis: defineRoute({
+    method: 'GET',
+    role: 'viewer',
+    path: '/api/apps/{name}/diagnosis',
+    scope: 'environment',
+    tag: 'apps',
+    summary:
+      'Why the app stopped: exit code and its meaning, OOM kill, restarts and the last 50 log lines before the stop',
+    params: AppNameParams,
+    response: AppDiagnosis,
   }),
   checkUpdate: defineRoute({
     method: 'GET',

@@ -25,9 +25,13 @@ const keyOf = (e: EngineObjectEvent) => `${e.type} ${e.action} ${e.id} ${e.timeN
 /** The engine's "seconds.nanoseconds" for a Date.now() value. */
 const engineTime = (ms: number) => `${Math.floor(ms / 1000)}.${String((ms % 1000) * 1e6).padStart(9, '0')}`;
 
-/** Container actions that change nothing the list shows (commands run inside, health probes, copies). */
+/**
+ * Container actions that change nothing the list shows (commands run inside, copies). A health
+ * change does (the status text says healthy/unhealthy); the engine sends `health_status` only when
+ * the health changes, not per probe (the probes themselves are the quiet exec_ events).
+ */
 const QUIET_CONTAINER_ACTION =
-  /^(?:exec_|health_status|top$|resize$|attach$|detach$|export$|archive-path$|extract-to-dir$|copy$|commit$)/;
+  /^(?:exec_|top$|resize$|attach$|detach$|export$|archive-path$|extract-to-dir$|copy$|commit$)/;
 
 /** Whether an event can change the container list: containers, their networks, and image tags (a moved tag lists as an image ID). */
 export function changesList(e: EngineObjectEvent): boolean {

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { exitMeaning } from './diagnosis';
 import {
   appFromListEntry,
+  healthFromState,
+  healthFromStatus,
   listShowsImageId,
   portsFromList,
   recreateSpec,
@@ -52,6 +55,27 @@ describe('appFromListEntry', () => {
     expect(exited('Exited (137) 3 minutes ago')).toMatchObject({ Status: 'exited', ExitCode: 137 });
     expect(exited('Exited (0) About an hour ago').ExitCode).toBe(0);
     expect(appFromListEntry(listEntry, false).State.ExitCode).toBeNull();
+  });
+
+  it("reads health from the list's status text as docker ps shows it (issue 36)", () => {
+    expect(healthFromStatus('Up 5 minutes (healthy)')).toBe('healthy');
+    expect(healthFromStatus('Up 2 seconds (health: starting)')).toBe('starting');
+    expect(healthFromStatus('Up About a minute (unhealthy)')).toBe('unhealthy');
+    expect(healthFromStatus('Up 5 minutes (Paused)')).toBe('none');
+    expect(healthFromStatus('Exited (1) 3 seconds ago')).toBe('none');
+    expect(healthFromState({ Running: true, Health: { Status: 'healthy' } })).toBe('healthy');
+    expect(healthFromState({ Running: false, Health: { Status: 'unhealthy' } })).toBe('none');
+  });
+
+  it('names what an exit code usually means (issue 36)', () => {
+    expect(exitMeaning(0, false).kind).toBe('done');
+    expect(exitMeaning(3, false)).toEqual({ kind: 'error', summary: 'Error: the main process exited with code 3.' });
+    expect(exitMeaning(127, false).kind).toBe('command');
+    expect(exitMeaning(137, false).kind).toBe('killed');
+    expect(exitMeaning(137, true).kind).toBe('oom');
+    expect(exitMeaning(139, false).kind).toBe('segfault');
+    expect(exitMeaning(143, false).kind).toBe('terminated');
+    expect(exitMeaning(130, false).summary).toContain('signal 2');
   });
 
   it('maps published ports like inspect does, unpublished ones to null', () => {

@@ -1,4 +1,4 @@
-import type { App, AppAction, PortMap, Processes } from '@berth/contract';
+import type { App, AppAction, HealthStatus, PortMap, Processes } from '@berth/contract';
 import type {
   ContainerDetail,
   ContainerHostConfig,
@@ -30,6 +30,23 @@ export function exitCodeFromStatus(status: string | undefined): number | null {
   return m ? Number(m[1]) : null;
 }
 
+/**
+ * Health in the engine's list status, as `docker ps` shows it: "Up 5 minutes (healthy)",
+ * "(unhealthy)", "(health: starting)"; `none` otherwise (no healthcheck, or not running).
+ */
+export function healthFromStatus(status: string | undefined): HealthStatus {
+  const m = /^Up .*\((healthy|unhealthy|health: starting)\)$/.exec(status ?? '');
+  if (!m) return 'none';
+  return m[1] === 'health: starting' ? 'starting' : (m[1] as HealthStatus);
+}
+
+/** Health of an inspected container, the same as its list row says (only a running, unpaused one has one). */
+export function healthFromState(state: { Running?: boolean; Paused?: boolean; Health?: { Status?: string } | null }) {
+  const status = state.Health?.Status;
+  if (!state.Running || state.Paused) return 'none';
+  return status === 'starting' || status === 'healthy' || status === 'unhealthy' ? status : 'none';
+}
+
 /** A name without extra slashes: legacy links add `/other/alias` names to a container. */
 function primaryName(c: ContainerListEntry): string {
   return c.Names?.find((n) => n.lastIndexOf('/') === 0) ?? c.Names?.[0] ?? `/${c.Id.slice(0, 12)}`;
@@ -57,6 +74,7 @@ export function appFromListEntry(c: ContainerListEntry, isUpdatable: boolean, im
     short_id: c.Id.slice(0, SHORT_ID_LENGTH),
     ports: portsFromList(c.Ports),
     isUpdatable,
+    health: healthFromStatus(c.Status),
   };
 }
 
@@ -74,11 +92,17 @@ export function appFromInspect(i: ContainerDetail, isUpdatable: boolean): App {
     Name: i.Name,
     Created: i.Created,
     State: i.State,
-    Config: { ...i.Config, Image: i.Config?.Image ?? i.Image, Labels: i.Config?.Labels ?? {} },
+    Config: {
+      ...i.Config,
+      Image: i.Config?.Image ?? i.Image,
+      Labels: i.Config?.Labels ?? {},
+      Healthcheck: i.Config?.Healthcheck as App['Config']['Healthcheck'],
+    },
     name: bareName(i.Name),
     short_id: i.Id.slice(0, SHORT_ID_LENGTH),
     ports: (i.NetworkSettings?.Ports as PortMap | undefined) ?? {},
     isUpdatable,
+    health: healthFromState(i.State),
   };
 }
 

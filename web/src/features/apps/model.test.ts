@@ -22,6 +22,7 @@ const app = (over: Partial<App> & { labels?: Record<string, string>; image?: str
   short_id: 'abcdef0123',
   ports: {},
   isUpdatable: false,
+  health: 'none',
   ...over,
 });
 

@@ -13,6 +13,7 @@ const app = (over: { Config?: object; HostConfig?: object; Mounts?: App['Mounts'
     short_id: 'f00d',
     ports: {},
     isUpdatable: false,
+    health: 'none',
     State: { Status: 'exited' },
     NetworkSettings: { Ports: {}, Networks: {} },
     Config: { Image: 'nginx:1.27', Labels: {}, Env: [], Cmd: null, ...over.Config },

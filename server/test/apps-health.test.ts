@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { App, AppDiagnosis } from '@berth/contract';
+import { createTestApp, type TestApp } from './helpers/app';
+import { testEngine, tryDockerCli } from './helpers/engine';
+import { buildImage, cleanup, uniqueName } from './images-fixtures';
+import { runTicker, until } from './apps-fixtures';
+
+// Issue 36: health in the list and details, and why an app stopped.
+let t: TestApp;
+const containers: string[] = [];
+const images: string[] = [];
+
+/** An image of the test image with a HEALTHCHECK probing every second (`true` passes, `false` fails). */
+function healthImage(probe: 'true' | 'false'): string {
+  const tag = `${uniqueName('health')}:${probe === 'true' ? 'ok' : 'bad'}`;
+  images.push(tag);
+  buildImage(tag, {}, 0, [
+    `HEALTHCHECK --interval=1s --timeout=2s --retries=2 CMD sh -c 'echo probe says ${probe}; ${probe}'`,
+  ]);
+  return tag;
+}
+
+function run(image: string): string {
+  const name = uniqueName('health');
+  containers.push(name);
+  runTicker(name, [], image);
+  return name;
+}
+
+async function listed(name: string): Promise<App> {
+  const res = await t.client.get<App[]>('/api/apps/');
+  expect(res.status).toBe(200);
+  return res.body.find((a) => a.name === name)!;
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+
+afterAll(async () => {
+  cleanup('container', ...containers);
+  cleanup('image', ...images);
+  await t?.close();
+});
+
+describe('app health', () => {
+  it('shows healthy and unhealthy in the list and the probe log in the details', async () => {
+    const good = run(healthImage('true'));
+    const bad = run(healthImage('false'));
+    const plain = run(testEngine().image);
+
+    await until(async () => (await listed(good)).health === 'healthy', 'the list to say healthy');
+    await until(async () => (await listed(bad)).health === 'unhealthy', 'the list to say unhealthy');
+    expect((await listed(plain)).health).toBe('none');
+
+    const res = await t.client.get<App>(`/api/apps/${bad}`);
+    expect(res.status).toBe(200);
+    expect(res.body.health).toBe('unhealthy');
+    expect(res.body.Config.Healthcheck).toMatchObject({ Interval: 1_000_000_000, Retries: 2 });
+    expect(res.body.Config.Healthcheck?.Test?.join(' ')).toContain('probe says false');
+    const log = res.body.State.Health?.Log ?? [];
+    expect(log.length).toBeGreaterThanOrEqual(2);
+    expect(log.length).toBeLessThanOrEqual(5);
+    expect(log.at(-1)).toMatchObject({ ExitCode: 1, Output: expect.stringContaining('probe says false') });
+    expect((await t.client.get<App>(`/api/apps/${good}`)).body.State.Health?.Log?.at(-1)?.ExitCode).toBe(0);
+  }, 60_000);
+});
+
+describe('GET /api/apps/{name}/diagnosis', () => {
+  it('says error with code 3 and the last lines before the stop', async () => {
+    const name = uniqueName('health-exit');
+    containers.push(name);
+    const exited = tryDockerCli([
+      'run',
+      '--name',
+      name,
+      '--label',
+      'berth.test=1',
+      testEngine().image,
+      'sh',
+      '-c',
+      'for i in $(seq 1 60); do echo "line $i"; done; echo "giving up" >&2; exit 3',
+    ]);
+    expect(exited.status).toBe(3);
+    const res = await t.client.get<AppDiagnosis>(`/api/apps/${name}/diagnosis`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      name,
+      status: 'exited',
+      running: false,
+      exitCode: 3,
+      kind: 'error',
+      oomKilled: false,
+      restartCount: 0,
+      error: null,
+    });
+    expect(res.body.summary).toContain('code 3');
+    expect(res.body.lastLines).toHaveLength(50);
+    expect(res.body.lastLines.at(-1)?.text).toBe('giving up');
+    expect(res.body.lastLines[0]?.text).toBe('line 12');
+
+    expect((await t.client.get(`/api/apps/berth-t-health-nonexistent/diagnosis`)).status).toBe(404);
+  });
+});

@@ -246,4 +246,59 @@ describe('applications', () => {
     tryDockerCli(['rm', '-f', name]);
     await context.close();
   }, 150_000);
+  it('shows health in the list (column and filter), the header and the Health panel, and why an exited app stopped (issue 36)', async () => {
+    const sick = startApp('while true; do sleep 1; done', [
+      '--health-cmd',
+      'echo probe-output-sick; exit 1',
+      '--health-interval',
+      '1s',
+      '--health-retries',
+      '1',
+    ]);
+    const ended = uniqueName();
+    made.push(ended);
+    tryDockerCli([
+      'run',
+      '--name',
+      ended,
+      '--label',
+      'berth.test=1',
+      testEngine().image,
+      'sh',
+      '-c',
+      'echo last-words; exit 3',
+    ]);
+    const { context, page } = await newPage(browser, server.baseUrl);
+    await signIn(page, EMAIL, PASSWORD);
+    await page.goto('/#/apps');
+    const table = page.getByRole('table', { name: 'Applications' });
+    await table.waitFor();
+    const row = table.getByRole('row').filter({ hasText: sick });
+    // The list polls every 10 s; the healthcheck decides within about two seconds.
+    await row.getByTestId('app-health').filter({ hasText: 'unhealthy' }).waitFor({ timeout: 30_000 });
+
+    await page.getByRole('textbox', { name: 'Health' }).click();
+    await page.getByRole('option', { name: 'healthy', exact: true }).click();
+    await row.waitFor({ state: 'detached' });
+    await page.getByRole('textbox', { name: 'Health' }).click();
+    await page.getByRole('option', { name: 'unhealthy', exact: true }).click();
+    await row.waitFor();
+    expect(await table.getByRole('row').filter({ hasText: ended }).count()).toBe(0);
+
+    await page.goto(`/#/apps/${sick}/info`);
+    await page.getByRole('heading', { name: 'Health', exact: true }).waitFor();
+    expect(await page.getByTestId('app-health').first().textContent()).toBe('unhealthy');
+    await page.getByTestId('health-command').filter({ hasText: 'echo probe-output-sick; exit 1' }).waitFor();
+    const probes = page.getByRole('table', { name: 'Last probes' });
+    await probes.getByRole('row').filter({ hasText: 'probe-output-sick' }).first().waitFor();
+    expect(await probes.getByRole('row').count()).toBeLessThanOrEqual(6);
+    await shot(page, 'apps-health.png');
+
+    await page.goto(`/#/apps/${ended}/info`);
+    const diagnosis = page.getByTestId('diagnosis');
+    await diagnosis.getByText('Error: the main process exited with code 3.').waitFor({ timeout: 15_000 });
+    expect(await diagnosis.getByTestId('diagnosis-lines').textContent()).toContain('last-words');
+    await shot(page, 'apps-diagnosis.png');
+    await context.close();
+  }, 90_000);
 });

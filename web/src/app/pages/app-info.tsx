@@ -3,6 +3,8 @@ import { useParams } from 'react-router-dom';
 import { useApp } from '../../features/apps/api/queries';
 import { AppAutoUpdatePanel } from '../../features/auto-update';
 import { AppAdvanced } from '../../features/apps/components/AppAdvanced';
+import { AppDiagnosis } from '../../features/apps/components/AppDiagnosis';
+import { AppHealth } from '../../features/apps/components/AppHealth';
 import { AppEnvironment, AppLabels } from '../../features/apps/components/AppConfigTables';
 import { AppNetworking } from '../../features/apps/components/AppNetworking';
 import { AppResources } from '../../features/apps/components/AppResources';
@@ -20,6 +22,8 @@ export default function AppInfoPage() {
   return (
     <Stack>
       <AppSummary app={app} />
+      <AppDiagnosis app={app} />
+      <AppHealth app={app} />
       <SimpleGrid cols={{ base: 1, lg: 2 }}>
         <AppNetworking app={app} />
         <AppStorage app={app} />

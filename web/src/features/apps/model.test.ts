@@ -4,6 +4,8 @@ import {
   busyText,
   commandOf,
   envRows,
+  healthcheckCommand,
+  healthDuration,
   isBerthImage,
   networkRows,
   portChips,
@@ -142,5 +144,18 @@ describe('statusText', () => {
     expect(statusText({ Status: 'exited', ExitCode: 0 })).toBe('exited (0)');
     expect(statusText({ Status: 'exited' })).toBe('exited');
     expect(statusText({ Status: 'running', ExitCode: 0 })).toBe('running');
+  });
+});
+
+describe('healthcheck display (issue 36)', () => {
+  it('shows the command as written and the engine default for unset durations', () => {
+    expect(healthcheckCommand(['CMD-SHELL', 'curl -f http://localhost/ || exit 1'])).toBe(
+      'curl -f http://localhost/ || exit 1',
+    );
+    expect(healthcheckCommand(['CMD', 'pg_isready', '-U', 'app'])).toBe('pg_isready -U app');
+    expect(healthcheckCommand(['NONE'])).toBeNull();
+    expect(healthcheckCommand(undefined)).toBeNull();
+    expect(healthDuration(1_500_000_000, '30 s')).toBe('1.5 s');
+    expect(healthDuration(0, '30 s')).toBe('30 s (default)');
   });
 });

@@ -197,3 +197,16 @@ export function failedReadText(error: unknown): string {
     ? 'Cannot read the applications while the engine is unreachable.'
     : 'The applications could not be read.';
 }
+
+/** A healthcheck's test as a command line: CMD-SHELL's string, CMD's arguments; null for none (NONE or unset). */
+export function healthcheckCommand(test: readonly string[] | null | undefined): string | null {
+  const [kind, ...rest] = test ?? [];
+  if (!kind || kind === 'NONE') return null;
+  if (kind === 'CMD-SHELL') return rest.join(' ');
+  return (kind === 'CMD' ? rest : [kind, ...rest]).join(' ');
+}
+
+/** A healthcheck duration (the engine's nanoseconds; 0 or unset = the engine's default). */
+export function healthDuration(ns: number | null | undefined, fallback: string): string {
+  return ns ? `${ns / 1e9} s` : `${fallback} (default)`;
+}

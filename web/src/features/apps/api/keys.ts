@@ -7,6 +7,8 @@ export const appKeys = {
   all: ['apps'] as const,
   list: () => [...appKeys.all, 'list'] as const,
   detail: (name: string) => [...appKeys.all, 'detail', name] as const,
+  /** Keyed by the last stop too: a new stop reads the diagnosis again. */
+  diagnosis: (name: string, finishedAt: string) => [...appKeys.all, 'diagnosis', name, finishedAt] as const,
   processes: (name: string) => [...appKeys.all, 'processes', name] as const,
   history: (name: string, range: string) => [...appKeys.all, 'history', name, range] as const,
 };

@@ -10,6 +10,7 @@ import { appKeys } from '../api/keys';
 import { useAppAction, useAppBusyTexts, useSupportBundle } from '../api/mutations';
 import { actionsFor } from './actions';
 import { AppChangeActions } from './AppChangeActions';
+import { AppHealthBadge } from './AppHealthBadge';
 import { AppStatusBadge } from './AppStatusBadge';
 import { RemoveAppDialog } from './RemoveAppDialog';
 
@@ -43,6 +44,7 @@ export function AppHeader({ name, app }: { name: string; app: App | undefined })
           <Group gap="sm">
             <span>{name}</span>
             {app && <AppStatusBadge state={app.State} />}
+            {app && <AppHealthBadge health={app.health} />}
           </Group>
         }
         subtitle={

@@ -1,8 +1,9 @@
-import { Anchor, Box, Button, Group, Indicator, Text, Tooltip } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import { Anchor, Box, Button, Group, Indicator, Select, Text, Tooltip } from '@mantine/core';
 import { useLocalStorage } from '@mantine/hooks';
 import { IconCloudDownload, IconPlus, IconRefresh } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router-dom';
-import { appsApi, deployApi, type App } from '@berth/contract';
+import { appsApi, deployApi, HEALTH_STATUSES, type App, type HealthStatus } from '@berth/contract';
 import { BatchBar, useBatchSelection } from '../../../components/BatchBar';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { formatDate } from '../../../lib/format';
@@ -12,6 +13,7 @@ import { useAppBatch } from '../api/mutations';
 import { portChips, projectOf } from '../model';
 import { BATCH_ACTIONS } from './actions';
 import { AppRowMenu } from './AppRowMenu';
+import { AppHealthBadge } from './AppHealthBadge';
 import { AppStatusBadge } from './AppStatusBadge';
 import { failedReadText } from '../model';
 import { ColumnsMenu } from './ColumnsMenu';
@@ -41,6 +43,10 @@ function AppName({ app }: { app: App }) {
 }
 
 const appId = (a: App) => a.Id;
+const HEALTH_FILTER = [
+  { value: 'all', label: 'Any health' },
+  ...HEALTH_STATUSES.map((h) => ({ value: h, label: h === 'none' ? 'No healthcheck' : h })),
+];
 const appName = (a: App) => a.name;
 
 const COLUMNS: Column<App>[] = [
@@ -71,6 +77,13 @@ const COLUMNS: Column<App>[] = [
     sortable: true,
     sortValue: (a) => a.State.Status,
     render: (a) => <AppStatusBadge state={a.State} />,
+  },
+  {
+    key: 'health',
+    header: 'Health',
+    sortable: true,
+    sortValue: (a) => a.health,
+    render: (a) => <AppHealthBadge health={a.health} showNone />,
   },
   { key: 'image', header: 'Image', sortable: true, sortValue: (a) => a.Config.Image, render: (a) => a.Config.Image },
   {
@@ -121,12 +134,22 @@ export function AppsTable({
   error,
 }: AppsTableProps) {
   const navigate = useNavigate();
+  const [health, setHealth] = useState<HealthStatus | 'all'>('all');
+  const shown = useMemo(() => (health === 'all' ? apps : apps?.filter((a) => a.health === health)), [apps, health]);
   const [hidden, setHidden] = useLocalStorage<string[]>({ key: 'berth.apps.hiddenColumns', defaultValue: [] });
-  const { selection, selectedRows } = useBatchSelection(apps, appId, appName, appsApi.batch);
+  const { selection, selectedRows } = useBatchSelection(shown, appId, appName, appsApi.batch);
   const canAct = useCan(appsApi.action);
   const batch = useAppBatch();
   const toolbar = (
     <>
+      <Select
+        aria-label="Health"
+        data={HEALTH_FILTER}
+        value={health}
+        onChange={(v) => setHealth((v as HealthStatus | 'all' | null) ?? 'all')}
+        allowDeselect={false}
+        w={160}
+      />
       <Can route={deployApi.deploy}>
         <Button component={Link} to="/apps/deploy" leftSection={<IconPlus size={16} />}>
           Add
@@ -170,7 +193,7 @@ export function AppsTable({
       />
       <DataTable
         label="Applications"
-        data={apps}
+        data={shown}
         columns={COLUMNS}
         rowKey={appId}
         selection={selection}

@@ -1,0 +1,56 @@
+import { Alert, Code, Group, Stack, Text } from '@mantine/core';
+import type { App } from '@berth/contract';
+import { Section } from '../../../components/Section';
+import { formatDate } from '../../../lib/format';
+import { useDiagnosis } from '../api/queries';
+
+/** The engine's "never" (FinishedAt of a container that never stopped). */
+const NEVER = /^0001-01-01/;
+
+/** Why the app last stopped: shown once it has stopped at least once (exited, or restarted by its policy). */
+export function AppDiagnosis({ app }: { app: App }) {
+  const finishedAt = typeof app.State.FinishedAt === 'string' ? app.State.FinishedAt : '';
+  const stopped = finishedAt !== '' && !NEVER.test(finishedAt);
+  if (!stopped || (app.State.Running && !app.RestartCount)) return null;
+  return <DiagnosisPanel name={app.name} finishedAt={finishedAt} />;
+}
+
+function DiagnosisPanel({ name, finishedAt }: { name: string; finishedAt: string }) {
+  const { data: d, error } = useDiagnosis(name, finishedAt);
+  return (
+    <Section title="Why it stopped">
+      {error ? (
+        <Text c="red" size="sm">
+          The diagnosis could not be read: {error instanceof Error ? error.message : String(error)}
+        </Text>
+      ) : !d ? (
+        <Text c="dimmed" size="sm">
+          Reading…
+        </Text>
+      ) : (
+        <Stack gap="sm" data-testid="diagnosis">
+          <Alert color={d.kind === 'done' ? 'blue' : 'red'} title={d.summary} />
+          <Group gap="lg">
+            <Text size="sm">Exit code {d.exitCode ?? '-'}</Text>
+            <Text size="sm">Out of memory: {d.oomKilled ? 'yes' : 'no'}</Text>
+            <Text size="sm">Restarts: {d.restartCount}</Text>
+            {d.finishedAt && <Text size="sm">Stopped {formatDate(d.finishedAt)}</Text>}
+          </Group>
+          {d.error && <Text size="sm" c="red">{`Engine error: ${d.error}`}</Text>}
+          <Text size="sm" fw={500}>
+            Last lines before the stop
+          </Text>
+          {d.lastLines.length === 0 ? (
+            <Text c="dimmed" size="sm">
+              The log is empty.
+            </Text>
+          ) : (
+            <Code block data-testid="diagnosis-lines" style={{ maxHeight: 320, overflow: 'auto' }}>
+              {d.lastLines.map((l) => l.text).join('\n')}
+            </Code>
+          )}
+        </Stack>
+      )}
+    </Section>
+  );
+}

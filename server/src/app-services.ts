@@ -298,7 +298,7 @@ export function buildScope(
   { variables, notifications, audit, historyRepo, terminals, regexPool, policies }: ScopeShared,
 ): EngineScope {
   const policy = createPolicyGate(policies, id, envCtx);
-  const { runtime, apps, appUpdates, appChanges, appFiles, appStreams } = createApps(envCtx, historyRepo, id);
+  const { runtime, apps, appUpdates, appChanges, appFiles, appStreams } = createApps(envCtx, historyRepo, id, policy);
   const { projects, projectActions, projectPlan, projectEnv } = createProjects(envCtx, {
     // Host paths are only Berth's own to check on the engine it runs beside.
     checkBinds: id === LOCAL_ENVIRONMENT,

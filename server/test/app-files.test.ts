@@ -1,4 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileContent, FileEntry, FileListing, User } from '@berth/contract';
@@ -10,6 +12,7 @@ import { cookieHeader, listen } from './apps-fixtures';
 let t: TestApp;
 let base: string;
 let viewer: TestClient;
+let operator: TestClient;
 // One running and one stopped busybox app shared by every case.
 const running = uniqueName('files-run');
 const stopped = uniqueName('files-stop');
@@ -34,6 +37,15 @@ beforeAll(async () => {
   expect(made.status, made.text).toBe(200);
   viewer = t.anon();
   await viewer.login('files-viewer@berth.test', 'viewer-password-long');
+  const op = await t.client.post<User>('/api/users', {
+    email: 'files-operator@berth.test',
+    password: 'operator-password-long',
+    role: 'operator',
+    ...REAUTH,
+  });
+  expect(op.status, op.text).toBe(200);
+  operator = t.anon();
+  await operator.login('files-operator@berth.test', 'operator-password-long');
 });
 
 afterAll(async () => {
@@ -128,6 +140,50 @@ describe('files of an app', () => {
     expect((await viewer.post(files(running, '/mkdir'), { path: '/root/v' })).status).toBe(403);
     expect((await viewer.delete(files(running) + q('/etc/motd'))).status).toBe(403);
     expect(exec('cat', '/etc/motd')).toBe('Welcome aboard\n');
+  });
+
+  it("refuses an operator's writes into a container that binds a host path the policy keeps from operators", async () => {
+    // An admin made this app with a bind of a host folder; the default policy lets operators bind nothing.
+    const hostDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-files-bind-'));
+    fs.writeFileSync(path.join(hostDir, 'keep.txt'), 'host\n');
+    const bound = uniqueName('files-bind');
+    const { image } = testEngine();
+    dockerCli([
+      'run',
+      '-d',
+      '--name',
+      bound,
+      '--label',
+      'berth.test=1',
+      '-v',
+      `${hostDir}:/host`,
+      image,
+      'sleep',
+      '3600',
+    ]);
+    try {
+      const write = await operator.request<{ code: string; detail: string }>(
+        'PUT',
+        files(bound, '/content') + q('/host/keep.txt'),
+        { content: 'owned\n' },
+      );
+      expect(write.status, write.text).toBe(403);
+      expect(write.body.code).toBe('policy_denied');
+      expect(write.body.detail).toContain(hostDir);
+      expect((await operator.post(files(bound, '/mkdir'), { path: '/root/x' })).status).toBe(403);
+      expect(fs.readFileSync(path.join(hostDir, 'keep.txt'), 'utf8')).toBe('host\n');
+      // The same operator writes into an app without such a bind, and an admin into this one.
+      const plain = await operator.request('PUT', files(running, '/content') + q('/root/op.txt'), { content: 'op\n' });
+      expect(plain.status, plain.text).toBe(200);
+      const admin = await t.client.request('PUT', files(bound, '/content') + q('/host/keep.txt'), {
+        content: 'admin\n',
+      });
+      expect(admin.status, admin.text).toBe(200);
+      expect(fs.readFileSync(path.join(hostDir, 'keep.txt'), 'utf8')).toBe('admin\n');
+    } finally {
+      cleanup('container', bound);
+      fs.rmSync(hostDir, { recursive: true, force: true });
+    }
   });
 
   it('streams a 50 MB upload without holding it in memory', async () => {

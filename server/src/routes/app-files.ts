@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { appFilesApi } from '@berth/contract';
 import { ValidationError } from '../errors';
 import { route } from '../lib/route';
+import { requirePrincipal } from '../plugins/auth';
 
 /** Ends with the connection: an engine stream or upload stops when the client goes before its answer. */
 function requestSignal(reply: FastifyReply): AbortSignal {
@@ -31,7 +32,9 @@ export function appFilesRoutes(app: FastifyInstance): void {
       .send(stream as Readable);
   });
   route(app, appFilesApi.read, (req) => req.scope.appFiles.read(req.params.name, req.query.path));
-  route(app, appFilesApi.write, (req) => req.scope.appFiles.write(req.params.name, req.query.path, req.body.content));
+  route(app, appFilesApi.write, (req) =>
+    req.scope.appFiles.write(requirePrincipal(req), req.params.name, req.query.path, req.body.content),
+  );
   route(app, appFilesApi.upload, (req, reply) => {
     const size = Number(req.headers['content-length']);
     if (!req.headers['content-length'] || !Number.isSafeInteger(size))
@@ -39,8 +42,20 @@ export function appFilesRoutes(app: FastifyInstance): void {
     const body = req.body as unknown as NodeJS.ReadableStream | undefined;
     if (typeof body?.pipe !== 'function')
       throw new ValidationError('Send the file as the request body with Content-Type: application/octet-stream.');
-    return req.scope.appFiles.upload(req.params.name, req.query.path, req.query.name, body, size, requestSignal(reply));
+    return req.scope.appFiles.upload(
+      requirePrincipal(req),
+      req.params.name,
+      req.query.path,
+      req.query.name,
+      body,
+      size,
+      requestSignal(reply),
+    );
   });
-  route(app, appFilesApi.remove, (req) => req.scope.appFiles.remove(req.params.name, req.query.path));
-  route(app, appFilesApi.mkdir, (req) => req.scope.appFiles.mkdir(req.params.name, req.body.path));
+  route(app, appFilesApi.remove, (req) =>
+    req.scope.appFiles.remove(requirePrincipal(req), req.params.name, req.query.path),
+  );
+  route(app, appFilesApi.mkdir, (req) =>
+    req.scope.appFiles.mkdir(requirePrincipal(req), req.params.name, req.body.path),
+  );
 }

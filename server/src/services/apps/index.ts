@@ -6,6 +6,7 @@ import { AppFilesService } from '../files/app-files';
 import { AppStreams } from './apps-live';
 import { createAppsRuntime } from './apps-runtime';
 import { AppUpdateService } from './apps-update';
+import type { PolicyGate } from '../policy/policy';
 
 export { onThisHost, type AppsRuntime } from './apps-runtime';
 
@@ -20,6 +21,7 @@ export function createApps(
   >,
   historyRepo: StatsHistoryRepo,
   environment: string,
+  policy: PolicyGate,
 ) {
   const runtime = createAppsRuntime(ctx, historyRepo, environment);
   const apps = new AppsService(ctx, runtime);
@@ -28,7 +30,7 @@ export function createApps(
     apps,
     appUpdates: new AppUpdateService(ctx, apps, runtime),
     appChanges: new AppChangesService(ctx, apps),
-    appFiles: new AppFilesService(ctx, apps),
+    appFiles: new AppFilesService(ctx, apps, policy),
     appStreams: new AppStreams(ctx, runtime),
   };
 }

@@ -1,11 +1,13 @@
 import { posix } from 'node:path';
 import { FILE_CONTENT_MAX_BYTES, type FileContent, type FileEntry, type FileListing } from '@berth/contract';
 import type { Uses } from '../../context';
-import type { ByteStream } from '../../docker/engine';
+import type { ByteStream, ContainerDetail } from '../../docker/engine';
 import { FrameDemuxer } from '../../docker/logs';
 import { bareName } from '../../docker/names';
-import { ConflictError, NotFoundError, PayloadTooLargeError, ValidationError } from '../../errors';
+import { ConflictError, NotFoundError, PayloadTooLargeError, PolicyDeniedError, ValidationError } from '../../errors';
 import type { AppsService } from '../apps/apps';
+import { containerFeatures } from '../policy/container-features';
+import type { Actor, PolicyGate } from '../policy/policy';
 import { entryOf, packOne, packStream, readAll, readArchive, type TarHeader } from './tar';
 
 /** Symlinks followed in a row before a path counts as a loop. */
@@ -25,7 +27,26 @@ export class AppFilesService {
   constructor(
     private readonly ctx: Uses<'docker'>,
     private readonly apps: AppsService,
+    private readonly policy: PolicyGate,
   ) {}
+
+  /**
+   * A write reaches the host through a bind mount, and a symlink inside the container can lead
+   * into one: a non-admin writes only into a container whose every bind mount the policy would
+   * let them make (403 policy_denied naming the bind otherwise). Reads stay open to them.
+   */
+  private async writable(name: string, actor: Actor): Promise<ContainerDetail> {
+    const info = await this.apps.inspect(name);
+    const binds = containerFeatures(info.HostConfig).filter((f) => f.rule === 'bind_mounts');
+    const refused = this.policy.violations(actor, binds);
+    if (refused.length)
+      throw new PolicyDeniedError(
+        `Writing files into ${bareName(info.Name)} is refused: it mounts host paths you may not write to. ` +
+          refused.map((v) => v.message).join(' '),
+        refused.map((v) => ({ field: v.field, rule: v.rule, message: v.message })),
+      );
+    return info;
+  }
 
   /** A folder's entries; a symlink to a folder is followed (inside the container: paths are the container's own). */
   async list(name: string, path: string): Promise<FileListing> {
@@ -81,8 +102,8 @@ export class AppFilesService {
   }
 
   /** Writes a text file; an existing one keeps its mode and owner, a new one is 0644 root's. */
-  async write(name: string, path: string, content: string): Promise<FileContent> {
-    const id = (await this.apps.inspect(name)).Id;
+  async write(actor: Actor, name: string, path: string, content: string): Promise<FileContent> {
+    const id = (await this.writable(name, actor)).Id;
     const at = clean(path);
     const old = await this.stat(id, at);
     if (old?.type === 'directory') throw new ValidationError(`${path} is a folder.`);
@@ -104,6 +125,7 @@ export class AppFilesService {
 
   /** Streams one file into the folder `dir` (never held whole here: the tar entry is fed as the body arrives). */
   async upload(
+    actor: Actor,
     name: string,
     dir: string,
     fileName: string,
@@ -112,7 +134,7 @@ export class AppFilesService {
     signal?: AbortSignal,
   ): Promise<FileEntry> {
     if (size > UPLOAD_MAX_BYTES) throw new PayloadTooLargeError(`An upload is at most ${UPLOAD_MAX_BYTES} bytes.`);
-    const id = (await this.apps.inspect(name)).Id;
+    const id = (await this.writable(name, actor)).Id;
     const at = clean(dir);
     const header = { name: fileName, type: 'file' as const, size, mode: 0o644, mtime: new Date() };
     const { pack, done } = packStream(header, body);
@@ -120,8 +142,8 @@ export class AppFilesService {
     return entryOf(header, posix.join(at, fileName));
   }
 
-  async mkdir(name: string, path: string): Promise<FileEntry> {
-    const id = (await this.apps.inspect(name)).Id;
+  async mkdir(actor: Actor, name: string, path: string): Promise<FileEntry> {
+    const id = (await this.writable(name, actor)).Id;
     const at = clean(path);
     if (at === '/') throw new ValidationError('/ exists already.');
     if (await this.stat(id, at)) throw new ConflictError(`${path} exists already.`);
@@ -131,8 +153,8 @@ export class AppFilesService {
   }
 
   /** Deletes with `rm -rf` in the running container (as root): the engine's API has no delete. */
-  async remove(name: string, path: string): Promise<{ deleted: string }> {
-    const info = await this.apps.inspect(name);
+  async remove(actor: Actor, name: string, path: string): Promise<{ deleted: string }> {
+    const info = await this.writable(name, actor);
     const at = clean(path);
     if (at === '/') throw new ValidationError('The root folder cannot be deleted.');
     if (!info.State.Running)

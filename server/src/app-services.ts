@@ -2,7 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { LOCAL_ENVIRONMENT } from '@berth/contract';
 import { DEFAULT_DOCKER_HOST, type Config } from './config';
 import type { AppContext } from './context';
-import { detectComposeCli, type ComposeCli } from './compose/cli';
+import type { ComposeCli } from './compose/cli';
+import { ComposeDetection } from './compose/detection';
 import { openDatabase, type Db } from './db/database';
 import { StatsHistoryRepo } from './db/stats-history-repo';
 import { createEngine } from './docker/dockerode-engine';
@@ -211,13 +212,19 @@ export async function buildServices(
     };
     // The compose CLI is looked for in the background (it takes a second or more), so Berth answers
     // at once; health says `checking` meanwhile and the calls that use the CLI wait for it.
-    const detection = deps.compose !== undefined ? deps.compose : detectComposeCli(config.cliEnv);
-    if (detection instanceof Promise) {
-      ctx.composeReady = detection.then((cli) => {
+    if (deps.compose === undefined) {
+      const detection = new ComposeDetection(ctx, config.cliEnv, config.composeProbeTimeoutMs);
+      detection.start();
+      ctx.composeRetry = () => detection.retryNow();
+      closers.push(() => detection.stop());
+    }
+    const given = deps.compose;
+    if (given instanceof Promise) {
+      ctx.composeReady = given.then((cli) => {
         ctx.compose = cli;
         ctx.composeReady = null;
       });
-    } else ctx.compose = detection;
+    } else if (given !== undefined) ctx.compose = given;
 
     const variables = createVariables(ctx);
 

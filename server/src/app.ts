@@ -93,7 +93,10 @@ export async function buildApp(
   await registerWebSockets(app, services.streams);
   // Calls that may run the compose CLI (their routes say so) wait for its detection at start.
   app.addHook('preHandler', async (req) => {
-    if (ctx.composeReady && req.routeOptions.config.usesCompose === true) await ctx.composeReady;
+    if (req.routeOptions.config.usesCompose !== true) return;
+    if (ctx.composeReady) await ctx.composeReady;
+    // A slow CLI at start: the first compose request looks again rather than waiting for the back-off.
+    if (ctx.composeUnknown && ctx.composeRetry) await ctx.composeRetry();
   });
   registerErrorHandler(app, services.storage);
   registerSecurityHeaders(app);

@@ -78,6 +78,8 @@ const EnvSchema = z.object({
   OIDC_LINK_BY_EMAIL: bool.default(false),
   ENGINE_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(3600).default(10),
   ENGINE_SLOW_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(7200).default(300),
+  /** How long the compose CLI's `version` probe may take; past it the CLI is unknown and looked for again. */
+  COMPOSE_PROBE_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(300).default(10),
   COMPOSE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(600),
   TEMPLATE_FETCH_ALLOW_LOOPBACK: bool.default(false),
   TERMINAL_MAX_SESSIONS_PER_USER: z.coerce.number().int().min(1).max(1000).default(8),
@@ -158,6 +160,7 @@ export interface Config {
   /** The same for stops, removals, prunes and the start of a pull. */
   engineSlowTimeoutMs: number;
   composeTimeoutMs: number;
+  composeProbeTimeoutMs: number;
   templateFetchAllowLoopback: boolean;
   templateFetchTimeoutMs: number;
   /** Engine events are kept this long, and at most eventsMaxRows of them. */
@@ -249,6 +252,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     engineTimeoutMs: Math.round(e.ENGINE_TIMEOUT_SECONDS * 1000),
     engineSlowTimeoutMs: Math.round(e.ENGINE_SLOW_TIMEOUT_SECONDS * 1000),
     composeTimeoutMs: e.COMPOSE_TIMEOUT_SECONDS * 1000,
+    composeProbeTimeoutMs: Math.round(e.COMPOSE_PROBE_TIMEOUT_SECONDS * 1000),
     templateFetchAllowLoopback: e.TEMPLATE_FETCH_ALLOW_LOOPBACK,
     templateFetchTimeoutMs: Math.round(e.TEMPLATE_FETCH_TIMEOUT_SECONDS * 1000),
     eventsRetentionMs: Math.round(e.EVENTS_RETENTION_DAYS * DAY_MS),

@@ -16,6 +16,10 @@ export interface AppContext {
   compose: ComposeCli | null;
   /** Set while the compose CLI is being looked for at start; null once it is known. */
   composeReady: Promise<void> | null;
+  /** The compose CLI did not answer its probe in time (unknown, not absent): looked for again in the background. */
+  composeUnknown?: boolean;
+  /** While the CLI is unknown: looks again now (the first compose request after a slow start). */
+  composeRetry?: () => Promise<void>;
   log: FastifyBaseLogger;
   /** The engine runs on another machine (a tcp:// or ssh:// environment): paths in its labels are not ours to read. */
   remoteEngine?: boolean;

@@ -40,6 +40,7 @@ export const ERROR_STATUS = {
   shutting_down: 503,
   insufficient_storage: 507,
   database_busy: 503,
+  compose_unknown: 503,
 } as const satisfies Record<ErrorCode, number>;
 
 /** An error meant for the client: its message is the human `detail`, safe to show. Throw a named subclass. */
@@ -215,6 +216,16 @@ export class RestoreFailedError extends AppError {
 export class ComposeFailedError extends AppError {
   constructor(detail: string, statusCode = 500) {
     super(ErrorCode.compose, detail, { status: statusCode });
+  }
+}
+
+/** The compose CLI did not answer in time at start and is being looked for again. */
+export class ComposeUnknownError extends AppError {
+  constructor() {
+    super(
+      ErrorCode.composeUnknown,
+      'The compose CLI did not answer in time (a slow host?) and is being looked for again; nothing was saved. Try again shortly.',
+    );
   }
 }
 

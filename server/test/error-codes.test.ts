@@ -10,6 +10,7 @@ import { ErrorCodeSchema, type ApiError, type ErrorCode } from '@berth/contract'
 import {
   AppError,
   ComposeFailedError,
+  ComposeUnknownError,
   DatabaseBusyError,
   ERROR_STATUS,
   InsufficientStorageError,
@@ -348,9 +349,13 @@ describe('codes no request can produce today, and the generic 500', () => {
     }
   });
 
-  it('insufficient_storage and database_busy carry their table status (caused for real in storage-faults.test.ts)', () => {
-    // A full DATA_DIR (a filled tmpfs) and a second process holding the write lock need a test app of their own.
-    const made: AppError[] = [new InsufficientStorageError('Disk full: …'), new DatabaseBusyError()];
+  it('insufficient_storage, database_busy, compose_unknown carry their table status (caused for real in storage-faults.test.ts and health.test.ts)', () => {
+    // A full DATA_DIR (a filled tmpfs), a second process holding the write lock and a slow compose CLI need a test app of their own.
+    const made: AppError[] = [
+      new InsufficientStorageError('Disk full: …'),
+      new DatabaseBusyError(),
+      new ComposeUnknownError(),
+    ];
     for (const err of made) {
       expect(err.statusCode).toBe(ERROR_STATUS[err.code]);
       seen.set(err.code, err.statusCode);

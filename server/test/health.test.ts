@@ -1,8 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Health, ServerInfo } from '@berth/contract';
+import type { ApiError, Health, ServerInfo } from '@berth/contract';
 import { loadConfig } from '../src/config';
 import { buildApp } from '../src/app';
 import { detectComposeCli, type ComposeCli } from '../src/compose/cli';
@@ -107,5 +108,48 @@ describe('an engine absent from the start', () => {
     expect(failed.length).toBeGreaterThan(0);
     expect(JSON.parse(failed[0]!).msg).toMatch(/^request failed: The Docker engine is not reachable/);
     for (const line of lines) expect(line.match(/"msg":/g) ?? [], line).toHaveLength(1);
+  });
+});
+
+describe('a compose CLI slow to answer at start (issue 38 #7)', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-slow-cli-'));
+  const slowFlag = path.join(dir, 'slow');
+  let t: TestApp;
+  beforeAll(async () => {
+    // A real, slow docker-compose: the real one behind a wrapper that sleeps on `version` while the flag exists.
+    const real = execFileSync('sh', ['-c', 'command -v docker-compose']).toString().trim();
+    fs.mkdirSync(path.join(dir, 'bin'));
+    fs.writeFileSync(
+      path.join(dir, 'bin', 'docker-compose'),
+      `#!/bin/sh\nif [ -e '${slowFlag}' ] && [ "$1" = version ]; then sleep 30; fi\nexec '${real}' "$@"\n`,
+      { mode: 0o755 },
+    );
+    fs.writeFileSync(slowFlag, '');
+    t = await createTestApp({
+      PATH: `${path.join(dir, 'bin')}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+      COMPOSE_PROBE_TIMEOUT_SECONDS: '4',
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('tells a timed-out probe from an absent CLI, refuses unchecked saves, and finds the CLI on the next request', async () => {
+    expect((await t.anon().get<Health>('/api/health')).body.compose.found).toBe(false);
+    expect(t.ctx.composeUnknown).toBe(true);
+    const name = `slow-cli-${process.pid}`;
+    // The CLI's check refuses this file; saved unchecked it would be accepted.
+    const content = 'services:\n  web:\n    image: "${IMAGE:?IMAGE is required}"\n';
+    const refused = await t.client.post<ApiError>('/api/compose/', { name, content });
+    expect([refused.status, refused.body.code]).toEqual([503, 'compose_unknown']);
+    expect(fs.existsSync(path.join(t.ctx.config.composeDir, name))).toBe(false);
+
+    fs.rmSync(slowFlag);
+    const checked = await t.client.post<ApiError>('/api/compose/', { name, content });
+    expect(checked.status, checked.text).toBe(400);
+    expect(checked.text).toContain('IMAGE is required');
+    expect(fs.existsSync(path.join(t.ctx.config.composeDir, name, 'compose.yaml'))).toBe(false);
+    expect((await t.anon().get<Health>('/api/health')).body.compose.found).toBe(true);
   });
 });

@@ -43,6 +43,8 @@ export const ErrorCodeSchema = z.enum({
   insufficientStorage: 'insufficient_storage',
   /** Another process holds berth.db's write lock: HTTP 503, try again shortly. */
   databaseBusy: 'database_busy',
+  /** The compose CLI did not answer its probe yet (slow host): calls that need it answer 503 until it does. */
+  composeUnknown: 'compose_unknown',
 });
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
 /** The members by name: `ErrorCode.notFound === 'not_found'`. */

@@ -107,12 +107,28 @@ export function run(
   });
 }
 
+/** How long one `version` probe of a compose CLI may take at start (a loaded host took 5-11 s). */
+export const DEFAULT_PROBE_TIMEOUT_MS = 10_000;
+
+/**
+ * `docker compose` (v2) when present, else `docker-compose` (v1). `timedOut` tells a CLI that did
+ * not answer in time (it may be there, on a slow host) from one that is absent or broken.
+ */
+export async function probeComposeCli(
+  env: Readonly<Record<string, string>>,
+  timeoutMs = DEFAULT_PROBE_TIMEOUT_MS,
+): Promise<{ cli: ComposeCli | null; timedOut: boolean }> {
+  let timedOut = false;
+  for (const argv of [['docker', 'compose'], ['docker-compose']]) {
+    const r = await run([...argv, 'version', '--short'], { timeoutMs, env });
+    const version = r.stdout.trim().split('\n')[0];
+    if (r.code === 0 && version) return { cli: { argv, version }, timedOut: false };
+    timedOut ||= r.timedOut;
+  }
+  return { cli: null, timedOut };
+}
+
 /** `docker compose` (v2) when present, else `docker-compose` (v1); null when neither answers. */
 export async function detectComposeCli(env: Readonly<Record<string, string>>): Promise<ComposeCli | null> {
-  for (const argv of [['docker', 'compose'], ['docker-compose']]) {
-    const r = await run([...argv, 'version', '--short'], { timeoutMs: 10_000, env });
-    const version = r.stdout.trim().split('\n')[0];
-    if (r.code === 0 && version) return { argv, version };
-  }
-  return null;
+  return (await probeComposeCli(env)).cli;
 }

@@ -12,6 +12,7 @@ import type { Uses } from '../../context';
 import {
   AppError,
   ComposeFailedError,
+  ComposeUnknownError,
   ConflictError,
   DockerUnavailableError,
   NotFoundError,
@@ -69,7 +70,7 @@ export class ProjectsService {
 
   constructor(
     private readonly ctx: Uses<
-      'compose' | 'docker' | 'log' | 'onClose' | 'remoteEngine',
+      'compose' | 'composeUnknown' | 'docker' | 'log' | 'onClose' | 'remoteEngine',
       'cliEnv' | 'composeDir' | 'composeTimeoutMs' | 'dataDir'
     >,
     readonly policy: PolicyGate,
@@ -81,6 +82,7 @@ export class ProjectsService {
   /** The compose CLI with our environment and timeout; 503 when none was found at start. */
   runner(): ComposeRunner {
     const cli = this.ctx.compose;
+    if (!cli && this.ctx.composeUnknown) throw new ComposeUnknownError();
     if (!cli)
       throw new ComposeFailedError(
         'No compose CLI was found (neither `docker compose` nor `docker-compose`); install one and restart Berth.',
@@ -315,6 +317,8 @@ export class ProjectsService {
       );
       const file = p.file ?? path.join(p.dir, NEW_COMPOSE_FILE);
       let warnings: string[] = [];
+      // The CLI's check is what refuses `${X:?required}` and the like: never save unchecked because it was slow to answer.
+      if (this.ctx.composeUnknown) throw new ComposeUnknownError();
       if (this.ctx.compose)
         warnings = await checkWithCli(
           this.runner(),

@@ -1,5 +1,4 @@
 import { useEffect, useMemo, useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
 import { createHashRouter, RouterProvider } from 'react-router-dom';
 import { LOCAL_ENVIRONMENT } from '@berth/contract';
 import {
@@ -26,10 +25,10 @@ function startEnvironment(): string {
  * someone is signed in, so the login form does not wait for it. Routes carry the environment
  * (`#/e/{id}/…`): the router runs under that basename, so every link of every page stays in
  * the environment; the spec's own routes are `local`. Another environment in the address
- * selects it and empties the query cache (nothing of one engine shows under another's name).
+ * selects it; the cache stays (every key of an environment route starts with its environment id,
+ * lib/query-keys.ts, so nothing of one engine shows under another's name).
  */
 export default function Router() {
-  const queryClient = useQueryClient();
   // Once, before the first route renders: the address decides the environment.
   useState(() => setEnvironment(startEnvironment()));
   const env = useEnvironment();
@@ -37,12 +36,11 @@ export default function Router() {
     const follow = () => {
       const named = environmentOfHash(window.location.hash);
       if (named === env) return;
-      queryClient.clear();
       setEnvironment(named);
     };
     window.addEventListener('hashchange', follow);
     return () => window.removeEventListener('hashchange', follow);
-  }, [env, queryClient]);
+  }, [env]);
   // Made on first render and per environment, not at import, so nothing listens before the app mounts.
   const router = useMemo(() => createHashRouter(routes, { basename: environmentBasename(env) }), [env]);
   return <RouterProvider router={router} />;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readEvents, type SseMessage } from './api-client';
+import { appsApi, usersApi, type RouteDef } from '@berth/contract';
+import { buildUrl, readEvents, type SseMessage } from './api-client';
 
 function streamOf(chunks: string[], onCancel?: () => void): Response {
   const body = new ReadableStream<Uint8Array>({
@@ -51,5 +52,17 @@ describe('readEvents', () => {
       break;
     }
     expect(cancelled).toBe(true);
+  });
+});
+
+describe('buildUrl', () => {
+  it('sends an environment route to the environment it names (local: the spec path), a global route to its own path', () => {
+    expect(buildUrl(appsApi.get, { env: 'local', params: { name: 'web' } })).toBe('/api/apps/web');
+    expect(buildUrl(appsApi.logs, { env: 'build-2', params: { name: 'web' }, query: { tail: '10' } })).toBe(
+      '/api/environments/build-2/apps/web/logs?tail=10',
+    );
+    expect(buildUrl(usersApi.list, {})).toBe('/api/users');
+    // The type refuses an environment route without `env`; a call that gets round it fails loudly.
+    expect(() => buildUrl(appsApi.list as RouteDef, {})).toThrow(/acts on an environment/);
   });
 });

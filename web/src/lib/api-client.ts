@@ -9,7 +9,6 @@ import {
 } from '@berth/contract';
 import { createParser } from 'eventsource-parser';
 import type { z } from 'zod';
-import { currentEnvironment } from './environment';
 import { session } from './session';
 
 /**
@@ -62,14 +61,27 @@ function csrfFor(path: string): string | undefined {
 }
 
 /**
- * The URL of a call: an environment route's goes to `env` (the selected environment unless
- * named); a global route's path is the same whatever environment is selected.
+ * Where a call goes: an environment route names its environment (`env`, required); a global
+ * route acts on Berth itself and takes none.
  */
-export function buildUrl(def: RouteDef, params?: object, query?: object, env = currentEnvironment()): string {
-  const filled = fillPath(def.path, (params ?? {}) as Record<string, string | number>);
-  const path = def.scope === 'environment' ? environmentPath(filled, env) : filled;
+export type EnvOption<T extends RouteDef> = T['scope'] extends 'environment' ? { env: string } : { env?: undefined };
+
+export type UrlOptions<T extends RouteDef> = EnvOption<T> & {
+  params?: Input<T['params']>;
+  query?: Input<T['querystring']>;
+};
+
+/** The URL of a call: an environment route's goes to its environment (`local`: the spec's own path). */
+export function buildUrl<T extends RouteDef>(def: T, opts: UrlOptions<T>): string {
+  const filled = fillPath(def.path, (opts.params ?? {}) as Record<string, string | number>);
+  let path = filled;
+  if (def.scope === 'environment') {
+    const env = (opts as { env?: string }).env;
+    if (env === undefined) throw new Error(`${def.path} acts on an environment: name it`);
+    path = environmentPath(filled, env);
+  }
   const search = new URLSearchParams();
-  for (const [k, v] of Object.entries(query ?? {})) {
+  for (const [k, v] of Object.entries((opts.query ?? {}) as object)) {
     if (v === undefined || v === null) continue;
     for (const item of Array.isArray(v) ? v : [v]) search.append(k, String(item));
   }
@@ -100,15 +112,15 @@ async function csrfHeader(path: string, method: string): Promise<string | undefi
 // --- end DISABLE_AUTH ---
 
 /**
- * Opens a WebSocket to a contract route in the selected environment. A browser cannot set a
+ * Opens a WebSocket to a contract route (in its environment). A browser cannot set a
  * header on it, so the CSRF token (an upgrade counts as a state change) travels as the
  * `csrf.<token>` subprotocol beside `protocol`; never in the URL.
  */
-export async function openSocket(
-  def: RouteDef,
-  opts: { params?: object; query?: object; protocol: string },
+export async function openSocket<T extends RouteDef>(
+  def: T,
+  opts: UrlOptions<T> & { protocol: string },
 ): Promise<WebSocket> {
-  const url = new URL(buildUrl(def, opts.params, opts.query), window.location.href);
+  const url = new URL(buildUrl(def, opts), window.location.href);
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
   let csrf = await csrfHeader(def.path, 'POST');
   // The csrf cookie lives as long as the access token: without it the session needs refreshing first.
@@ -209,32 +221,34 @@ export async function apiFetch(url: string, init: FetchInit = {}): Promise<Respo
 
 type Input<S> = S extends z.ZodType ? z.input<S> : never;
 
-export interface CallOptions<T extends RouteDef> {
-  /** The environment an environment route acts on (the selected one unless named). */
-  env?: string;
-  params?: Input<T['params']>;
-  query?: Input<T['querystring']>;
+export type CallOptions<T extends RouteDef> = UrlOptions<T> & {
   /** JSON by default; a FormData is sent as multipart as it is. */
   body?: Input<T['body']> | FormData;
   signal?: AbortSignal;
   accept?: string;
-}
+};
+
+/** The options of a call: required (its `env`) for an environment route, optional for a global one. */
+export type CallArgs<T extends RouteDef> = T['scope'] extends 'environment'
+  ? [opts: CallOptions<T>]
+  : [opts?: CallOptions<T>];
 
 /** Calls one endpoint of the contract and returns its raw Response (downloads, streams). */
-export function apiRaw<T extends RouteDef>(def: T, opts: CallOptions<T> = {}): Promise<Response> {
-  const url = buildUrl(def, opts.params as object | undefined, opts.query as object | undefined, opts.env);
+export function apiRaw<T extends RouteDef>(def: T, ...[opts]: CallArgs<T>): Promise<Response> {
+  const o = (opts ?? {}) as CallOptions<T>;
+  const url = buildUrl(def, o);
   return apiFetch(url, {
     method: def.method,
-    body: opts.body,
-    signal: opts.signal,
-    accept: opts.accept,
+    body: o.body,
+    signal: o.signal,
+    accept: o.accept,
     open: def.open,
   });
 }
 
 /** Calls one endpoint of the contract and returns its typed JSON answer. */
-export async function api<T extends RouteDef>(def: T, opts: CallOptions<T> = {}): Promise<RouteResponse<T>> {
-  const res = await apiRaw(def, opts);
+export async function api<T extends RouteDef>(def: T, ...args: CallArgs<T>): Promise<RouteResponse<T>> {
+  const res = await apiRaw(def, ...args);
   if (res.status === 204) return undefined as RouteResponse<T>;
   const text = await res.text();
   return (text ? JSON.parse(text) : undefined) as RouteResponse<T>;
@@ -281,10 +295,10 @@ export async function openEvents(url: string, signal: AbortSignal): Promise<Asyn
 /** Downloads a file answer (support bundles, settings export) under the server's file name. */
 export async function apiDownload<T extends RouteDef>(
   def: T,
-  opts: CallOptions<T> = {},
+  opts: CallOptions<T>,
   fallbackName = 'download',
 ): Promise<void> {
-  const res = await apiRaw(def, opts);
+  const res = await apiRaw(def, ...([opts] as CallArgs<T>));
   const disposition = res.headers.get('Content-Disposition') ?? '';
   const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition);
   const name = match?.[1] ? decodeURIComponent(match[1]) : fallbackName;

@@ -16,7 +16,7 @@ function readStored(): string {
 let current = readStored();
 const listeners = new Set<() => void>();
 
-/** The environment every engine-backed call goes to (the api client moves scoped paths under it). */
+/** The selected environment: pages pass it to every call of an environment route (`api(def, { env })`). */
 export function currentEnvironment(): string {
   return current;
 }

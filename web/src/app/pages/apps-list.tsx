@@ -1,14 +1,16 @@
 import { Alert } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { appKeys } from '../../features/apps/api/keys';
 import { useAppsLiveRefresh } from '../../features/apps/api/live';
 import { useAppBusyTexts, useCheckUpdates } from '../../features/apps/api/mutations';
 import { useApps } from '../../features/apps/api/queries';
 import { AppsTable } from '../../features/apps/components/AppsTable';
 import { errorMessage } from '../../lib/notify';
+import { queryKeys } from '../../lib/query-keys';
+import { useEnvironment } from '../../lib/environment';
 
 /** /apps: every container, kept live by the stats stream (see useAppsLiveRefresh). */
 export default function AppsListPage() {
+  const env = useEnvironment();
   const queryClient = useQueryClient();
   const apps = useApps();
   useAppsLiveRefresh(apps.data);
@@ -30,7 +32,7 @@ export default function AppsListPage() {
         busy={busy}
         checking={check.isPending}
         onCheckUpdates={() => check.mutate((apps.data ?? []).map((a) => a.name))}
-        onRefresh={() => void queryClient.invalidateQueries({ queryKey: appKeys.list(), exact: true })}
+        onRefresh={() => void queryClient.invalidateQueries({ queryKey: queryKeys.apps.list(env), exact: true })}
       />
     </>
   );

@@ -2,11 +2,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import { authApi, type ApiKey, type Me } from '@berth/contract';
 import { api, refreshSession } from '../../lib/api-client';
 import { session } from '../../lib/session';
-
-export const accountKeys = {
-  all: ['account'] as const,
-  apiKeys: () => [...accountKeys.all, 'api-keys'] as const,
-};
+import { queryKeys } from '../../lib/query-keys';
 
 /**
  * The start-up auth check: one open call that never answers 401, so a signed-out start logs no
@@ -70,13 +66,13 @@ export function useChangeAccount() {
     onSuccess: (me) => {
       session.signedIn(me.username, me.authDisabled);
       // A new password revokes the API keys unless they were kept.
-      void queryClient.invalidateQueries({ queryKey: accountKeys.apiKeys() });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.account.apiKeys() });
     },
   });
 }
 
 export const apiKeysQuery = () =>
-  queryOptions({ queryKey: accountKeys.apiKeys(), queryFn: ({ signal }) => api(authApi.keys, { signal }) });
+  queryOptions({ queryKey: queryKeys.account.apiKeys(), queryFn: ({ signal }) => api(authApi.keys, { signal }) });
 
 export function useGenerateApiKey() {
   const queryClient = useQueryClient();
@@ -85,8 +81,8 @@ export function useGenerateApiKey() {
       api(authApi.newKey, { body: { key_name: keyName, current_password: currentPassword } }),
     onSuccess: ({ token: _token, ...key }) => {
       // The list gains the new key; the token itself never enters the cache.
-      queryClient.setQueryData<ApiKey[]>(accountKeys.apiKeys(), (prev) => [...(prev ?? []), key]);
-      void queryClient.invalidateQueries({ queryKey: accountKeys.apiKeys() });
+      queryClient.setQueryData<ApiKey[]>(queryKeys.account.apiKeys(), (prev) => [...(prev ?? []), key]);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.account.apiKeys() });
     },
   });
 }
@@ -96,15 +92,15 @@ export function useRevokeApiKey() {
   return useMutation({
     mutationFn: (id: number) => api(authApi.revokeKey, { params: { id } }),
     onSuccess: (_res, id) => {
-      queryClient.setQueryData<ApiKey[]>(accountKeys.apiKeys(), (prev) => prev?.filter((k) => k.id !== id));
-      void queryClient.invalidateQueries({ queryKey: accountKeys.apiKeys() });
+      queryClient.setQueryData<ApiKey[]>(queryKeys.account.apiKeys(), (prev) => prev?.filter((k) => k.id !== id));
+      void queryClient.invalidateQueries({ queryKey: queryKeys.account.apiKeys() });
     },
   });
 }
 
 export const sessionsQuery = () =>
   queryOptions({
-    queryKey: [...accountKeys.all, 'sessions'],
+    queryKey: queryKeys.account.sessions(),
     queryFn: ({ signal }) => api(authApi.sessions, { signal }),
   });
 
@@ -112,7 +108,7 @@ export function useEndSession() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => api(authApi.endSession, { params: { id } }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: [...accountKeys.all, 'sessions'] }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.account.sessions() }),
   });
 }
 
@@ -143,4 +139,4 @@ export function useLoginTotp() {
 
 /** The status call as a query (User > Security reads whether TOTP is on). */
 export const authStatusQuery = () =>
-  queryOptions({ queryKey: [...accountKeys.all, 'status'], queryFn: ({ signal }) => api(authApi.status, { signal }) });
+  queryOptions({ queryKey: queryKeys.account.status(), queryFn: ({ signal }) => api(authApi.status, { signal }) });

@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { auditApi } from '@berth/contract';
 import { api, apiDownload } from '../../lib/api-client';
+import { queryKeys } from '../../lib/query-keys';
 
 export interface AuditFilter {
   user?: string;
@@ -17,11 +18,9 @@ const query = (f: AuditFilter) => ({
   since: new Date(Date.now() - f.days * 24 * 3600_000).toISOString(),
 });
 
-export const auditKeys = { all: ['audit'] as const, list: (f: AuditFilter) => [...auditKeys.all, f] as const };
-
 export const auditQuery = (f: AuditFilter) =>
   queryOptions({
-    queryKey: auditKeys.list(f),
+    queryKey: queryKeys.audit.list(f),
     queryFn: ({ signal }) => api(auditApi.list, { signal, query: { ...query(f), limit: 1000 } }),
     placeholderData: keepPreviousData,
   });

@@ -3,4 +3,3 @@ export { AppAutoUpdatePanel } from './components/AppAutoUpdatePanel';
 export { AutoUpdatePolicyForm } from './components/AutoUpdatePolicyForm';
 export { AutoUpdateRuns } from './components/AutoUpdateRuns';
 export { ProjectAutoUpdatePanel } from './components/ProjectAutoUpdatePanel';
-export { autoUpdateKeys } from './api';

@@ -1,17 +1,12 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { appsApi, environmentApi, type EnvironmentPatchBody, type NewEnvironmentBody } from '@berth/contract';
 import { api } from '../../lib/api-client';
-
-export const environmentKeys = {
-  all: ['environments'] as const,
-  list: () => [...environmentKeys.all, 'list'] as const,
-  apps: (id: string) => [...environmentKeys.all, 'apps', id] as const,
-};
+import { queryKeys } from '../../lib/query-keys';
 
 /** Every environment with its last known status; the server's watch keeps it fresh, so a poll suffices. */
 export const environmentsQuery = () =>
   queryOptions({
-    queryKey: environmentKeys.list(),
+    queryKey: queryKeys.environments.list(),
     queryFn: ({ signal }) => api(environmentApi.list, { signal }),
     refetchInterval: 15_000,
     staleTime: 5_000,
@@ -20,8 +15,8 @@ export const environmentsQuery = () =>
 /** The apps list of one named environment, whichever is selected (the dashboard's all-environments view). */
 export const environmentAppsQuery = (id: string) =>
   queryOptions({
-    queryKey: environmentKeys.apps(id),
-    queryFn: ({ signal }) => api(appsApi.list, { signal, env: id }),
+    queryKey: queryKeys.apps.list(id),
+    queryFn: ({ signal }) => api(appsApi.list, { env: id, signal }),
     refetchInterval: 15_000,
   });
 
@@ -30,7 +25,7 @@ export function useCreateEnvironment() {
   return useMutation({
     mutationFn: (body: NewEnvironmentBody) => api(environmentApi.create, { body }),
     meta: { notifyError: false },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: environmentKeys.all }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.environments.all }),
   });
 }
 
@@ -40,7 +35,7 @@ export function useUpdateEnvironment() {
     mutationFn: ({ id, body }: { id: string; body: EnvironmentPatchBody }) =>
       api(environmentApi.update, { params: { env: id }, body }),
     meta: { notifyError: false },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: environmentKeys.all }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.environments.all }),
   });
 }
 
@@ -48,7 +43,7 @@ export function useRemoveEnvironment() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => api(environmentApi.remove, { params: { env: id } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: environmentKeys.all }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.environments.all }),
   });
 }
 
@@ -56,6 +51,6 @@ export function useTestEnvironment() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => api(environmentApi.test, { params: { env: id } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: environmentKeys.list() }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.environments.list() }),
   });
 }

@@ -2,6 +2,8 @@ import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { eventsApi, type EngineEventRecord, type EngineEventType } from '@berth/contract';
 import { api, buildUrl } from '../../lib/api-client';
 import { useEventStream } from '../../lib/event-stream';
+import { queryKeys } from '../../lib/query-keys';
+import { useEnvironment } from '../../lib/environment';
 
 export interface EventsFilter {
   type?: EngineEventType;
@@ -20,16 +22,12 @@ const clean = (f: EventsFilter) => ({
   name: f.name?.trim() || undefined,
 });
 
-export const eventKeys = {
-  all: ['events'] as const,
-  list: (f: EventsFilter) => [...eventKeys.all, clean(f), f.hours] as const,
-};
-
-export const eventsQuery = (f: EventsFilter) =>
+export const eventsQuery = (env: string, f: EventsFilter) =>
   queryOptions({
-    queryKey: eventKeys.list(f),
+    queryKey: queryKeys.events.list(env, clean(f), f.hours),
     queryFn: ({ signal }) =>
       api(eventsApi.list, {
+        env,
         signal,
         query: { ...clean(f), since: new Date(Date.now() - f.hours * 3600_000).toISOString(), limit: EVENTS_SHOWN },
       }),
@@ -55,12 +53,15 @@ export function mergeEvents(
  * history was read, so nothing between the two is lost, and new events land in the cache.
  */
 export function useLiveEvents(f: EventsFilter) {
+  const env = useEnvironment();
   const queryClient = useQueryClient();
-  const query = useQuery(eventsQuery(f));
+  const query = useQuery(eventsQuery(useEnvironment(), f));
   const since = query.dataUpdatedAt ? new Date(query.dataUpdatedAt - 5000).toISOString() : null;
-  useEventStream<EngineEventRecord>(since ? buildUrl(eventsApi.stream, undefined, { ...clean(f), since }) : null, {
+  useEventStream<EngineEventRecord>(since ? buildUrl(eventsApi.stream, { env, query: { ...clean(f), since } }) : null, {
     onBatch: (batch) =>
-      queryClient.setQueryData<EngineEventRecord[]>(eventKeys.list(f), (prev) => mergeEvents(prev, batch)),
+      queryClient.setQueryData<EngineEventRecord[]>(queryKeys.events.list(env, clean(f), f.hours), (prev) =>
+        mergeEvents(prev, batch),
+      ),
   });
   return query;
 }

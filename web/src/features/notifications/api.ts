@@ -1,22 +1,16 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { notificationsApi as n, type ChannelBody, type RuleBody, type RulePatch } from '@berth/contract';
 import { api } from '../../lib/api-client';
-
-export const notificationKeys = {
-  all: ['notifications'] as const,
-  channels: () => [...notificationKeys.all, 'channels'] as const,
-  rules: () => [...notificationKeys.all, 'rules'] as const,
-  history: () => [...notificationKeys.all, 'history'] as const,
-};
+import { queryKeys } from '../../lib/query-keys';
 
 export const channelsQuery = () =>
-  queryOptions({ queryKey: notificationKeys.channels(), queryFn: ({ signal }) => api(n.channels, { signal }) });
+  queryOptions({ queryKey: queryKeys.notifications.channels(), queryFn: ({ signal }) => api(n.channels, { signal }) });
 export const rulesQuery = () =>
-  queryOptions({ queryKey: notificationKeys.rules(), queryFn: ({ signal }) => api(n.rules, { signal }) });
+  queryOptions({ queryKey: queryKeys.notifications.rules(), queryFn: ({ signal }) => api(n.rules, { signal }) });
 /** Deliveries change in the background (retries), so the list is read again every few seconds. */
 export const historyQuery = () =>
   queryOptions({
-    queryKey: notificationKeys.history(),
+    queryKey: queryKeys.notifications.history(),
     queryFn: ({ signal }) => api(n.history, { signal, query: { limit: 100 } }),
     refetchInterval: 5000,
   });
@@ -26,7 +20,7 @@ function useNotificationMutation<V, R>(fn: (v: V) => Promise<R>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: fn,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: notificationKeys.all }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.notifications.all }),
   });
 }
 

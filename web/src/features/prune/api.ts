@@ -2,6 +2,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { PRUNE_KEYS, pruneApi, type PruneResource, type PruneResult } from '@berth/contract';
 import { api } from '../../lib/api-client';
 import { formatBytes } from '../../lib/format';
+import { useEnvironment } from '../../lib/environment';
+import { queryKeys } from '../../lib/query-keys';
 
 /** What one of each kind is called in a sentence. */
 const NOUNS: Record<PruneResource, string> = {
@@ -27,9 +29,10 @@ export function pruneMessage(resource: PruneResource, result: PruneResult): stri
 
 /** What a prune would remove now; always asked afresh (it is shown right before acting). */
 export function usePrunePreview(resource: PruneResource | null) {
+  const env = useEnvironment();
   return useQuery({
-    queryKey: ['prune-preview', resource],
-    queryFn: ({ signal }) => api(pruneApi.preview, { params: { resource: resource as PruneResource }, signal }),
+    queryKey: queryKeys.prune.preview(env, resource),
+    queryFn: ({ signal }) => api(pruneApi.preview, { env, params: { resource: resource as PruneResource }, signal }),
     enabled: resource !== null,
     staleTime: 0,
     gcTime: 0,
@@ -37,19 +40,26 @@ export function usePrunePreview(resource: PruneResource | null) {
 }
 
 /** What each prune can change in cached lists. */
-const TOUCHES: Record<PruneResource, string[]> = {
-  images: ['images'],
-  networks: ['networks'],
-  volumes: ['volumes'],
-  containers: ['apps', 'projects', 'images', 'volumes', 'networks'],
+const TOUCHES: Record<PruneResource, ((env: string) => readonly unknown[])[]> = {
+  images: [queryKeys.images.all],
+  networks: [queryKeys.networks.all],
+  volumes: [queryKeys.volumes.all],
+  containers: [
+    queryKeys.apps.all,
+    queryKeys.projects.all,
+    queryKeys.images.all,
+    queryKeys.volumes.all,
+    queryKeys.networks.all,
+  ],
 };
 
 export function usePrune() {
+  const env = useEnvironment();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (resource: PruneResource) => api(pruneApi.prune, { params: { resource } }),
+    mutationFn: (resource: PruneResource) => api(pruneApi.prune, { env, params: { resource } }),
     onSuccess: (_result, resource) => {
-      for (const key of TOUCHES[resource]) void queryClient.invalidateQueries({ queryKey: [key] });
+      for (const key of TOUCHES[resource]) void queryClient.invalidateQueries({ queryKey: key(env) });
     },
   });
 }

@@ -1,13 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { settingsApi, templateApi, variablesApi } from '@berth/contract';
 import { api, apiDownload } from '../../lib/api-client';
-
-export const settingsKeys = {
-  all: ['settings'] as const,
-  info: () => [...settingsKeys.all, 'info'] as const,
-  updateCheck: () => [...settingsKeys.all, 'update-check'] as const,
-  importTargets: () => [...settingsKeys.all, 'import-targets'] as const,
-};
+import { queryKeys } from '../../lib/query-keys';
 
 /** '1 template' / '2 templates'. */
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -15,7 +9,7 @@ export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' :
 /** What an import would replace: how many template sources and variables the server holds now (read when asked). */
 export function useImportTargets(enabled: boolean) {
   return useQuery({
-    queryKey: settingsKeys.importTargets(),
+    queryKey: queryKeys.settings.importTargets(),
     queryFn: async ({ signal }) => {
       const [templates, variables] = await Promise.all([
         api(templateApi.list, { signal }),
@@ -30,7 +24,7 @@ export function useImportTargets(enabled: boolean) {
 
 export const serverInfoQuery = () =>
   queryOptions({
-    queryKey: settingsKeys.info(),
+    queryKey: queryKeys.settings.info(),
     queryFn: ({ signal }) => api(settingsApi.info, { signal }),
     staleTime: 60_000,
   });
@@ -38,7 +32,7 @@ export const serverInfoQuery = () =>
 /** Asks the registry, so it is read once a minute at most. */
 export const updateCheckQuery = () =>
   queryOptions({
-    queryKey: settingsKeys.updateCheck(),
+    queryKey: queryKeys.settings.updateCheck(),
     queryFn: ({ signal }) => api(settingsApi.updateStatus, { signal }),
     staleTime: 60_000,
   });

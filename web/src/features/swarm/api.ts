@@ -9,18 +9,8 @@ import {
 import { api } from '../../lib/api-client';
 import { useEnvironment } from '../../lib/environment';
 import { environmentsQuery } from '../environments';
+import { queryKeys } from '../../lib/query-keys';
 
-export const swarmKeys = {
-  all: (env: string) => ['swarm', env] as const,
-  info: (env: string) => [...swarmKeys.all(env), 'info'] as const,
-  nodes: (env: string) => [...swarmKeys.all(env), 'nodes'] as const,
-  services: (env: string) => [...swarmKeys.all(env), 'services'] as const,
-  service: (env: string, id: string) => [...swarmKeys.all(env), 'service', id] as const,
-  tasks: (env: string, id: string) => [...swarmKeys.all(env), 'tasks', id] as const,
-  stacks: (env: string) => [...swarmKeys.all(env), 'stacks'] as const,
-  stack: (env: string, name: string) => [...swarmKeys.all(env), 'stack', name] as const,
-  objects: (env: string, kind: SwarmObjectKind) => [...swarmKeys.all(env), kind] as const,
-};
 export type SwarmObjectKind = 'configs' | 'secrets';
 
 /** Swarm state moves on its own (tasks converge): lists refresh every few seconds while shown. */
@@ -28,8 +18,8 @@ const LIVE = 3000;
 
 export const swarmInfoQuery = (env: string) =>
   queryOptions({
-    queryKey: swarmKeys.info(env),
-    queryFn: ({ signal }) => api(swarmApi.info, { signal }),
+    queryKey: queryKeys.swarm.info(env),
+    queryFn: ({ signal }) => api(swarmApi.info, { env, signal }),
     // The answer (a swarm, or 409 not_in_swarm) rarely changes.
     staleTime: 30_000,
   });
@@ -48,112 +38,120 @@ export const useSwarmInfo = () => useQuery(swarmInfoQuery(useEnvironment()));
 export const useNodes = () => {
   const env = useEnvironment();
   return useQuery({
-    queryKey: swarmKeys.nodes(env),
-    queryFn: ({ signal }) => api(swarmApi.nodes, { signal }),
+    queryKey: queryKeys.swarm.nodes(env),
+    queryFn: ({ signal }) => api(swarmApi.nodes, { env, signal }),
     refetchInterval: LIVE,
   });
 };
 export const useServices = () => {
   const env = useEnvironment();
   return useQuery({
-    queryKey: swarmKeys.services(env),
-    queryFn: ({ signal }) => api(swarmApi.services, { signal }),
+    queryKey: queryKeys.swarm.services(env),
+    queryFn: ({ signal }) => api(swarmApi.services, { env, signal }),
     refetchInterval: LIVE,
   });
 };
 export const useService = (id: string) => {
   const env = useEnvironment();
   return useQuery({
-    queryKey: swarmKeys.service(env, id),
-    queryFn: ({ signal }) => api(swarmApi.service, { params: { id }, signal }),
+    queryKey: queryKeys.swarm.service(env, id),
+    queryFn: ({ signal }) => api(swarmApi.service, { env, params: { id }, signal }),
     refetchInterval: LIVE,
   });
 };
 export const useTasks = (id: string) => {
   const env = useEnvironment();
   return useQuery({
-    queryKey: swarmKeys.tasks(env, id),
-    queryFn: ({ signal }) => api(swarmApi.tasks, { params: { id }, signal }),
+    queryKey: queryKeys.swarm.tasks(env, id),
+    queryFn: ({ signal }) => api(swarmApi.tasks, { env, params: { id }, signal }),
     refetchInterval: LIVE,
   });
 };
 export const useStacks = () => {
   const env = useEnvironment();
   return useQuery({
-    queryKey: swarmKeys.stacks(env),
-    queryFn: ({ signal }) => api(swarmApi.stacks, { signal }),
+    queryKey: queryKeys.swarm.stacks(env),
+    queryFn: ({ signal }) => api(swarmApi.stacks, { env, signal }),
     refetchInterval: LIVE,
   });
 };
 export const useStack = (name: string | null) => {
   const env = useEnvironment();
   return useQuery({
-    queryKey: swarmKeys.stack(env, name ?? ''),
-    queryFn: ({ signal }) => api(swarmApi.stack, { params: { name: name! }, signal }),
+    queryKey: queryKeys.swarm.stack(env, name ?? ''),
+    queryFn: ({ signal }) => api(swarmApi.stack, { env, params: { name: name! }, signal }),
     enabled: name !== null,
   });
 };
 export const useSwarmObjects = (kind: SwarmObjectKind) => {
   const env = useEnvironment();
   const def = kind === 'configs' ? swarmApi.configs : swarmApi.secrets;
-  return useQuery({ queryKey: swarmKeys.objects(env, kind), queryFn: ({ signal }) => api(def, { signal }) });
+  return useQuery({ queryKey: queryKeys.swarm.objects(env, kind), queryFn: ({ signal }) => api(def, { env, signal }) });
 };
 
 /** Reads everything of this environment's swarm again (resolves once the shown lists are fresh). */
 export const useRereadSwarm = () => {
   const queryClient = useQueryClient();
   const env = useEnvironment();
-  return () => queryClient.invalidateQueries({ queryKey: swarmKeys.all(env) });
+  return () => queryClient.invalidateQueries({ queryKey: queryKeys.swarm.all(env) });
 };
 
 /** A swarm mutation: afterwards everything of this environment's swarm is read again. */
-function useSwarmMutation<V, R>(fn: (v: V) => Promise<R>, opts: { notifyError?: boolean } = {}) {
+function useSwarmMutation<V, R>(fn: (v: V, env: string) => Promise<R>, opts: { notifyError?: boolean } = {}) {
   const queryClient = useQueryClient();
   const env = useEnvironment();
   return useMutation({
-    mutationFn: fn,
+    mutationFn: (v: V) => fn(v, env),
     ...(opts.notifyError === false ? { meta: { notifyError: false } } : {}),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: swarmKeys.all(env) }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.swarm.all(env) }),
   });
 }
 
 export const useUpdateNode = (opts: { notifyError?: boolean } = {}) =>
   useSwarmMutation(
-    (v: { id: string; body: NodeUpdateBody }) => api(swarmApi.updateNode, { params: { id: v.id }, body: v.body }),
+    (v: { id: string; body: NodeUpdateBody }, env: string) =>
+      api(swarmApi.updateNode, { env, params: { id: v.id }, body: v.body }),
     opts,
   );
 export const useCreateService = () =>
-  useSwarmMutation((body: ServiceCreateBody) => api(swarmApi.createService, { body }), { notifyError: false });
+  useSwarmMutation((body: ServiceCreateBody, env: string) => api(swarmApi.createService, { env, body }), {
+    notifyError: false,
+  });
 /** `notifyError: false` where the form shows the failure itself. */
 export const useUpdateService = (opts: { notifyError?: boolean } = {}) =>
   useSwarmMutation(
-    (v: { id: string; body: ServiceUpdateBody }) => api(swarmApi.updateService, { params: { id: v.id }, body: v.body }),
+    (v: { id: string; body: ServiceUpdateBody }, env: string) =>
+      api(swarmApi.updateService, { env, params: { id: v.id }, body: v.body }),
     opts,
   );
 export const useRollbackService = () =>
-  useSwarmMutation((id: string) => api(swarmApi.rollbackService, { params: { id } }));
-export const useRemoveService = () => useSwarmMutation((id: string) => api(swarmApi.removeService, { params: { id } }));
+  useSwarmMutation((id: string, env: string) => api(swarmApi.rollbackService, { env, params: { id } }));
+export const useRemoveService = () =>
+  useSwarmMutation((id: string, env: string) => api(swarmApi.removeService, { env, params: { id } }));
 export const useDeployStack = () =>
   useSwarmMutation(
-    (v: { name: string; content: string; existing: boolean }) =>
+    (v: { name: string; content: string; existing: boolean }, env: string) =>
       v.existing
-        ? api(swarmApi.redeployStack, { params: { name: v.name }, body: { content: v.content } })
-        : api(swarmApi.deployStack, { body: { name: v.name, content: v.content } }),
+        ? api(swarmApi.redeployStack, { env, params: { name: v.name }, body: { content: v.content } })
+        : api(swarmApi.deployStack, { env, body: { name: v.name, content: v.content } }),
     { notifyError: false },
   );
 /** A stack template made into a stored stack (not deployed), opened in the stack editor next. */
 export const useStackFromTemplate = () =>
   useSwarmMutation(
-    (body: { item_id: number; name: string; env: Record<string, string> }) => api(swarmApi.stackFromTemplate, { body }),
+    (body: { item_id: number; name: string; env: Record<string, string> }, env: string) =>
+      api(swarmApi.stackFromTemplate, { env, body }),
     { notifyError: false },
   );
-export const useRemoveStack = () => useSwarmMutation((name: string) => api(swarmApi.removeStack, { params: { name } }));
+export const useRemoveStack = () =>
+  useSwarmMutation((name: string, env: string) => api(swarmApi.removeStack, { env, params: { name } }));
 export const useCreateSwarmObject = (kind: SwarmObjectKind) =>
   useSwarmMutation(
-    (body: SwarmObjectCreateBody) => api(kind === 'configs' ? swarmApi.createConfig : swarmApi.createSecret, { body }),
+    (body: SwarmObjectCreateBody, env: string) =>
+      api(kind === 'configs' ? swarmApi.createConfig : swarmApi.createSecret, { env, body }),
     { notifyError: false },
   );
 export const useRemoveSwarmObject = (kind: SwarmObjectKind) =>
-  useSwarmMutation((id: string) =>
-    api(kind === 'configs' ? swarmApi.removeConfig : swarmApi.removeSecret, { params: { id } }),
+  useSwarmMutation((id: string, env: string) =>
+    api(kind === 'configs' ? swarmApi.removeConfig : swarmApi.removeSecret, { env, params: { id } }),
   );

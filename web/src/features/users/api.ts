@@ -2,18 +2,17 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import { usersApi, type Role } from '@berth/contract';
 import { api } from '../../lib/api-client';
 import type { AdminReauth } from './components/AdminReauth';
-
-export const usersKeys = { all: ['users'] as const };
+import { queryKeys } from '../../lib/query-keys';
 
 export const usersQuery = () =>
-  queryOptions({ queryKey: usersKeys.all, queryFn: ({ signal }) => api(usersApi.list, { signal }) });
+  queryOptions({ queryKey: queryKeys.users.all, queryFn: ({ signal }) => api(usersApi.list, { signal }) });
 
 /** Every users mutation refreshes the list. */
 function useUsersMutation<V, R>(fn: (vars: V) => Promise<R>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: fn,
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: usersKeys.all }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.users.all }),
   });
 }
 

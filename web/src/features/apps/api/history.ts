@@ -1,16 +1,16 @@
 import { queryOptions } from '@tanstack/react-query';
 import { appsApi, type HistoryRange, type HistorySample, type StatsSample } from '@berth/contract';
 import { api } from '../../../lib/api-client';
-import { appKeys } from './keys';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** How often each range's history is read again (its step; 10 m is kept live by the stream instead). */
 const REFRESH_MS: Record<HistoryRange, number | false> = { '10m': false, '1h': 10_000, '24h': 60_000, '7d': 600_000 };
 export const RANGE_SECONDS: Record<HistoryRange, number> = { '10m': 600, '1h': 3600, '24h': 86_400, '7d': 604_800 };
 
-export const historyQuery = (name: string, range: HistoryRange) =>
+export const historyQuery = (env: string, name: string, range: HistoryRange) =>
   queryOptions({
-    queryKey: appKeys.history(name, range),
-    queryFn: ({ signal }) => api(appsApi.statsHistory, { params: { name }, query: { range }, signal }),
+    queryKey: queryKeys.apps.history(env, name, range),
+    queryFn: ({ signal }) => api(appsApi.statsHistory, { env, params: { name }, query: { range }, signal }),
     refetchInterval: REFRESH_MS[range],
     staleTime: range === '10m' ? Infinity : 5_000,
   });

@@ -4,7 +4,6 @@ import { appsApi, StreamEvent, type App, type StatsSample, type StreamStatus } f
 import { buildUrl } from '../../../lib/api-client';
 import { appendCapped, useEventStream } from '../../../lib/event-stream';
 import { isRunning } from '../model';
-import { appKeys, liveKeys } from './keys';
 import { clearLive, removedHere } from './mutations';
 import {
   foldDashboard,
@@ -15,6 +14,8 @@ import {
   type DashboardSeries,
   type StatusEvent,
 } from './live-model';
+import { queryKeys } from '../../../lib/query-keys';
+import { useEnvironment } from '../../../lib/environment';
 
 /** Reads a cache entry that only a stream fills (never fetched). */
 function useLive<T>(queryKey: readonly unknown[]) {
@@ -23,8 +24,9 @@ function useLive<T>(queryKey: readonly unknown[]) {
 
 /** Opens the dashboard stream, which keeps every running app's samples in the query cache. */
 function useDashboardStream() {
+  const env = useEnvironment();
   const queryClient = useQueryClient();
-  useEventStream<DashboardEvent>(appsApi.dashboardStats.path, {
+  useEventStream<DashboardEvent>(buildUrl(appsApi.dashboardStats, { env }), {
     event: [StreamEvent.update, StreamEvent.remove],
     // Samples come about once a second per app; two renders a second show them all.
     flushMs: 500,
@@ -34,24 +36,28 @@ function useDashboardStream() {
         ? { kind: 'remove', name: (JSON.parse(data) as { name: string }).name }
         : { kind: 'update', sample: JSON.parse(data) as StatsSample },
     // A fresh stream reports every running app anew; what was cached from an earlier one may have stopped since.
-    onOpen: () => queryClient.setQueryData<DashboardSeries>(liveKeys.dashboard(), {}),
+    onOpen: () => queryClient.setQueryData<DashboardSeries>(queryKeys.appsLive.dashboard(env), {}),
     onBatch: (batch) =>
-      queryClient.setQueryData<DashboardSeries>(liveKeys.dashboard(), (prev) => foldDashboard(prev, batch)),
+      queryClient.setQueryData<DashboardSeries>(queryKeys.appsLive.dashboard(env), (prev) =>
+        foldDashboard(prev, batch),
+      ),
   });
 }
 
 /** The dashboard: recent samples of every running app (at most 300 each). */
 export function useDashboardStats(): DashboardSeries {
+  const env = useEnvironment();
   useDashboardStream();
-  return useLive<DashboardSeries>(liveKeys.dashboard()) ?? EMPTY;
+  return useLive<DashboardSeries>(queryKeys.appsLive.dashboard(env)) ?? EMPTY;
 }
 const EMPTY: DashboardSeries = {};
 
 /** Which apps the dashboard stream currently reports (a newline-joined, sorted string), re-rendering only when that changes. */
 function useDashboardNames(): string {
+  const env = useEnvironment();
   useDashboardStream();
   const { data } = useQuery({
-    queryKey: liveKeys.dashboard(),
+    queryKey: queryKeys.appsLive.dashboard(env),
     queryFn: skipToken,
     staleTime: Infinity,
     select: (series: DashboardSeries) => Object.keys(series).sort().join('\n'),
@@ -61,8 +67,9 @@ function useDashboardNames(): string {
 
 /** Clears the dashboard's samples; the stream refills them within a second or two. */
 export function useResetDashboard() {
+  const env = useEnvironment();
   const queryClient = useQueryClient();
-  return () => queryClient.setQueryData<DashboardSeries>(liveKeys.dashboard(), {});
+  return () => queryClient.setQueryData<DashboardSeries>(queryKeys.appsLive.dashboard(env), {});
 }
 
 /**
@@ -70,6 +77,7 @@ export function useResetDashboard() {
  * its set of apps disagrees with the list's running apps, the list is read again.
  */
 export function useAppsLiveRefresh(list: readonly App[] | undefined) {
+  const env = useEnvironment();
   const queryClient = useQueryClient();
   const names = useDashboardNames();
   const seen = useRef<Set<string>>(new Set());
@@ -80,20 +88,21 @@ export function useAppsLiveRefresh(list: readonly App[] | undefined) {
     const appeared = [...now].some((n) => !seen.current.has(n) && !running.has(n));
     const left = [...seen.current].some((n) => !now.has(n) && running.has(n));
     seen.current = now;
-    if (appeared || left) void queryClient.invalidateQueries({ queryKey: appKeys.list(), exact: true });
-  }, [names, list, queryClient]);
+    if (appeared || left) void queryClient.invalidateQueries({ queryKey: queryKeys.apps.list(env), exact: true });
+  }, [names, list, queryClient, env]);
 }
 
 /** A per-app stream said the app stopped, was removed or the engine went away: re-read the app. */
 function useOnStatus(name: string) {
+  const env = useEnvironment();
   const queryClient = useQueryClient();
   return (batch: readonly unknown[]) => {
     const last = batch.findLast(isStatus);
     if (!last || last.streamStatus.status === 'running') return;
-    clearLive(queryClient, name);
-    if (last.streamStatus.status === 'removed' && removedHere(queryClient, name)) return;
-    void queryClient.invalidateQueries({ queryKey: appKeys.detail(name), exact: true });
-    void queryClient.invalidateQueries({ queryKey: appKeys.list(), exact: true });
+    clearLive(queryClient, env, name);
+    if (last.streamStatus.status === 'removed' && removedHere(queryClient, env, name)) return;
+    void queryClient.invalidateQueries({ queryKey: queryKeys.apps.detail(env, name), exact: true });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.apps.list(env), exact: true });
   };
 }
 
@@ -105,17 +114,20 @@ export function useLogStatus(name: string): (s: StreamStatus) => void {
 
 /** Live stats samples of an app, at most 300; mount only while it runs. */
 export function useAppStats(name: string): StatsSample[] | undefined {
+  const env = useEnvironment();
   const queryClient = useQueryClient();
   const onStatus = useOnStatus(name);
-  useEventStream<StatsSample | StatusEvent>(buildUrl(appsApi.stats, { name }), {
+  useEventStream<StatsSample | StatusEvent>(buildUrl(appsApi.stats, { env, params: { name } }), {
     event: [StreamEvent.update, StreamEvent.status],
     parse: parseAppStream((data) => JSON.parse(data) as StatsSample),
     onBatch: (batch) => {
       const samples = batch.filter((e): e is StatsSample => !isStatus(e));
       if (samples.length)
-        queryClient.setQueryData<StatsSample[]>(liveKeys.stats(name), (prev) => appendCapped(prev, samples, STATS_CAP));
+        queryClient.setQueryData<StatsSample[]>(queryKeys.appsLive.stats(env, name), (prev) =>
+          appendCapped(prev, samples, STATS_CAP),
+        );
       onStatus(batch);
     },
   });
-  return useLive<StatsSample[]>(liveKeys.stats(name));
+  return useLive<StatsSample[]>(queryKeys.appsLive.stats(env, name));
 }

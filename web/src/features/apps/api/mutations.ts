@@ -4,10 +4,8 @@ import { appsApi, type App, type AppAction, type AppBatchAction } from '@berth/c
 import { api, apiDownload } from '../../../lib/api-client';
 import { notifyError, notifyInfo, notifySuccess } from '../../../lib/notify';
 import { actionDoneText, busyText, ENDS_STREAMS } from '../model';
-import { appKeys, liveKeys } from './keys';
-
-const actionKey = [...appKeys.all, 'action'] as const;
-const updateKey = [...appKeys.all, 'update'] as const;
+import { queryKeys } from '../../../lib/query-keys';
+import { useEnvironment } from '../../../lib/environment';
 
 export interface ActionVars {
   name: string;
@@ -15,27 +13,27 @@ export interface ActionVars {
 }
 
 /** What an action touched: the list comes back in the answer; the app's own reads are re-read. */
-function afterAction(queryClient: QueryClient, name: string, list: App[], action: AppAction | 'update') {
-  queryClient.setQueryData(appKeys.list(), list);
+function afterAction(queryClient: QueryClient, env: string, name: string, list: App[], action: AppAction | 'update') {
+  queryClient.setQueryData(queryKeys.apps.list(env), list);
   if (action === 'remove') {
     // The app page stays mounted until the caller navigates away; removing its queries now would
     // make it fetch them again (a 404 each). Mark them stale only: they go once nobody observes them.
-    for (const queryKey of [appKeys.detail(name), appKeys.processes(name)]) {
+    for (const queryKey of [queryKeys.apps.detail(env, name), queryKeys.apps.processes(env, name)]) {
       void queryClient.cancelQueries({ queryKey });
       void queryClient.invalidateQueries({ queryKey, refetchType: 'none' });
     }
   } else {
-    void queryClient.invalidateQueries({ queryKey: appKeys.detail(name) });
-    void queryClient.invalidateQueries({ queryKey: appKeys.processes(name) });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.apps.detail(env, name) });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.apps.processes(env, name) });
   }
-  if (action === 'update' || ENDS_STREAMS.includes(action)) clearLive(queryClient, name);
+  if (action === 'update' || ENDS_STREAMS.includes(action)) clearLive(queryClient, env, name);
 }
 
 /** Whether this page removed the app (under way or done), so its reads must not be asked for again. */
-export function removedHere(queryClient: QueryClient, name: string): boolean {
+export function removedHere(queryClient: QueryClient, env: string, name: string): boolean {
   return queryClient
     .getMutationCache()
-    .findAll({ mutationKey: actionKey })
+    .findAll({ mutationKey: queryKeys.apps.action(env) })
     .some(
       (m) =>
         m.state.status !== 'error' &&
@@ -45,20 +43,21 @@ export function removedHere(queryClient: QueryClient, name: string): boolean {
 }
 
 /** Spec: stopping (or killing, removing) an app closes and clears its live logs and stats. */
-export function clearLive(queryClient: QueryClient, name: string) {
+export function clearLive(queryClient: QueryClient, env: string, name: string) {
   // Reset, not remove: a mounted view keeps observing the same entry and shows it empty.
-  void queryClient.resetQueries({ queryKey: liveKeys.logs(name), exact: true });
-  void queryClient.resetQueries({ queryKey: liveKeys.stats(name), exact: true });
+  void queryClient.resetQueries({ queryKey: queryKeys.appsLive.logs(env, name), exact: true });
+  void queryClient.resetQueries({ queryKey: queryKeys.appsLive.stats(env, name), exact: true });
 }
 
 /** start, stop, restart, kill, remove, pause, unpause. */
 export function useAppAction() {
+  const env = useEnvironment();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationKey: actionKey,
-    mutationFn: ({ name, action }: ActionVars) => api(appsApi.action, { params: { name, action } }),
+    mutationKey: queryKeys.apps.action(env),
+    mutationFn: ({ name, action }: ActionVars) => api(appsApi.action, { env, params: { name, action } }),
     onSuccess: (list, { name, action }) => {
-      afterAction(queryClient, name, list, action);
+      afterAction(queryClient, env, name, list, action);
       notifySuccess(actionDoneText(name, action));
     },
   });
@@ -66,12 +65,13 @@ export function useAppAction() {
 
 /** Pull the image and recreate the app. */
 export function useUpdateApp() {
+  const env = useEnvironment();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationKey: updateKey,
-    mutationFn: (name: string) => api(appsApi.update, { params: { name } }),
+    mutationKey: queryKeys.apps.update(env),
+    mutationFn: (name: string) => api(appsApi.update, { env, params: { name } }),
     onSuccess: (list, name) => {
-      afterAction(queryClient, name, list, 'update');
+      afterAction(queryClient, env, name, list, 'update');
       notifySuccess(actionDoneText(name, 'update'));
     },
   });
@@ -79,26 +79,28 @@ export function useUpdateApp() {
 
 /** One action (or update) on many apps; the answer's list replaces the cached one. */
 export function useAppBatch() {
+  const env = useEnvironment();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationKey: [...appKeys.all, 'batch'],
-    mutationFn: (body: { action: AppBatchAction; names: string[] }) => api(appsApi.batch, { body }),
+    mutationKey: queryKeys.apps.batch(env),
+    mutationFn: (body: { action: AppBatchAction; names: string[] }) => api(appsApi.batch, { env, body }),
     // The selection bar shows the outcome.
     meta: { notifyError: false },
     onSuccess: ({ apps }, { action, names }) => {
-      for (const name of names) afterAction(queryClient, name, apps, action);
+      for (const name of names) afterAction(queryClient, env, name, apps, action);
     },
   });
 }
 
 /** The loading texts of every app action or update under way ('stop web ...', 'Updating web ...'). */
 export function useAppBusyTexts(name?: string): string[] {
+  const env = useEnvironment();
   const actions = useMutationState({
-    filters: { mutationKey: actionKey, status: 'pending' },
+    filters: { mutationKey: queryKeys.apps.action(env), status: 'pending' },
     select: (m) => m.state.variables as ActionVars,
   });
   const updates = useMutationState({
-    filters: { mutationKey: updateKey, status: 'pending' },
+    filters: { mutationKey: queryKeys.apps.update(env), status: 'pending' },
     select: (m) => m.state.variables as string,
   });
   return [
@@ -111,10 +113,11 @@ export function useAppBusyTexts(name?: string): string[] {
 
 /** Asks the registry about every app, a few at a time, and marks the updatable ones in the list. */
 export function useCheckUpdates() {
+  const env = useEnvironment();
   const queryClient = useQueryClient();
   const [progress, setProgress] = useState<number | null>(null);
   const mutation = useMutation({
-    mutationKey: [...appKeys.all, 'check-updates'],
+    mutationKey: queryKeys.apps.checkUpdates(env),
     mutationFn: async (names: string[]) => {
       let done = 0;
       const failed: string[] = [];
@@ -124,9 +127,9 @@ export function useCheckUpdates() {
       const worker = async () => {
         for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
           try {
-            const check = await api(appsApi.checkUpdate, { params: { name } });
+            const check = await api(appsApi.checkUpdate, { env, params: { name } });
             if (check.isUpdatable) updatable.push(name);
-            markUpdatable(queryClient, name, check.isUpdatable);
+            markUpdatable(queryClient, env, name, check.isUpdatable);
           } catch (err) {
             console.warn(`update check of ${name} failed`, err);
             failed.push(name);
@@ -148,16 +151,17 @@ export function useCheckUpdates() {
   return { ...mutation, progress };
 }
 
-function markUpdatable(queryClient: QueryClient, name: string, isUpdatable: boolean) {
-  queryClient.setQueryData<App[]>(appKeys.list(), (prev) =>
+function markUpdatable(queryClient: QueryClient, env: string, name: string, isUpdatable: boolean) {
+  queryClient.setQueryData<App[]>(queryKeys.apps.list(env), (prev) =>
     prev?.map((a) => (a.name === name ? { ...a, isUpdatable } : a)),
   );
-  queryClient.setQueryData<App>(appKeys.detail(name), (prev) => (prev ? { ...prev, isUpdatable } : prev));
+  queryClient.setQueryData<App>(queryKeys.apps.detail(env, name), (prev) => (prev ? { ...prev, isUpdatable } : prev));
 }
 
 /** Downloads `{name}_bundle.zip` (log and redacted configuration). */
 export function useSupportBundle() {
+  const env = useEnvironment();
   return useMutation({
-    mutationFn: (name: string) => apiDownload(appsApi.support, { params: { name } }, `${name}_bundle.zip`),
+    mutationFn: (name: string) => apiDownload(appsApi.support, { env, params: { name } }, `${name}_bundle.zip`),
   });
 }

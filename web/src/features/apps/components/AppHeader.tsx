@@ -6,16 +6,18 @@ import { Link, useNavigate } from 'react-router-dom';
 import { appsApi, deployApi, type App } from '@berth/contract';
 import { Can } from '../../../components/RoleGate';
 import { PageHeader } from '../../../components/PageHeader';
-import { appKeys } from '../api/keys';
 import { useAppAction, useAppBusyTexts, useSupportBundle } from '../api/mutations';
 import { actionsFor } from './actions';
 import { AppChangeActions } from './AppChangeActions';
 import { AppHealthBadge } from './AppHealthBadge';
 import { AppStatusBadge } from './AppStatusBadge';
 import { RemoveAppDialog } from './RemoveAppDialog';
+import { queryKeys } from '../../../lib/query-keys';
+import { useEnvironment } from '../../../lib/environment';
 
 /** The app page's header: name and status, Download support bundle, Edit, Refresh and the actions. */
 export function AppHeader({ name, app }: { name: string; app: App | undefined }) {
+  const env = useEnvironment();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const action = useAppAction();
@@ -25,8 +27,8 @@ export function AppHeader({ name, app }: { name: string; app: App | undefined })
   const status = app?.State.Status;
 
   const refresh = () => {
-    void queryClient.invalidateQueries({ queryKey: appKeys.detail(name), exact: true });
-    void queryClient.invalidateQueries({ queryKey: appKeys.processes(name), exact: true });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.apps.detail(env, name), exact: true });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.apps.processes(env, name), exact: true });
   };
   const remove = () =>
     action.mutate(

@@ -7,6 +7,7 @@ import type { Column } from '../../../components/DataTable';
 import { networksQuery } from '../../networks';
 import { useNetworkLink } from '../api/changes';
 import type { NetworkRow } from '../model';
+import { useEnvironment } from '../../../lib/environment';
 
 /** Networks a container cannot join or leave live (its own stack of network modes). */
 const FIXED = new Set(['host', 'none']);
@@ -37,7 +38,7 @@ export const disconnectColumn = (app: string): Column<NetworkRow> => ({
 
 /** Connect the app to another network, live (optionally under aliases). */
 export function NetworkConnect({ app }: { app: App }) {
-  const { data: networks } = useQuery(networksQuery());
+  const { data: networks } = useQuery(networksQuery(useEnvironment()));
   const link = useNetworkLink(app.name);
   const [network, setNetwork] = useState<string | null>(null);
   const [aliases, setAliases] = useState('');

@@ -27,6 +27,7 @@ import { Can } from '../../../components/RoleGate';
 import { notifyError } from '../../../lib/notify';
 import { downloadFile, useDeleteFile, useFileListing, useMakeFolder, useUploadFiles } from '../api/files';
 import { FileEditor } from './FileEditor';
+import { useEnvironment } from '../../../lib/environment';
 
 const join = (dir: string, name: string) => (dir === '/' ? `/${name}` : `${dir}/${name}`);
 const ICONS = { directory: IconFolder, symlink: IconLink, file: IconFile, other: IconFile };
@@ -41,6 +42,7 @@ function crumbs(path: string): { label: string; path: string }[] {
 
 /** The files of an app: breadcrumbs, a sortable listing, download, upload (drag and drop), editor, new folder, delete. */
 export function FilesBrowser({ app, path, onPath }: { app: string; path: string; onPath: (p: string) => void }) {
+  const env = useEnvironment();
   const listing = useFileListing(app, path);
   const upload = useUploadFiles(app);
   const mkdir = useMakeFolder(app);
@@ -119,7 +121,7 @@ export function FilesBrowser({ app, path, onPath }: { app: string; path: string;
               <ActionIcon
                 variant="subtle"
                 aria-label={`Download ${e.name}`}
-                onClick={() => void downloadFile(app, e.path).catch(notifyError)}
+                onClick={() => void downloadFile(env, app, e.path).catch(notifyError)}
               >
                 <IconDownload size={16} />
               </ActionIcon>

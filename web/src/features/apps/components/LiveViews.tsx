@@ -3,14 +3,16 @@ import { buildUrl } from '../../../lib/api-client';
 import { LogPanel } from '../../logs';
 import { useAppStats, useLogStatus } from '../api/live';
 import { StatsCharts } from './StatsCharts';
+import { useEnvironment } from '../../../lib/environment';
 
 /** Opens the app's log stream while mounted (the page mounts it only while the app runs). */
 export function AppLogs({ name }: { name: string }) {
+  const env = useEnvironment();
   const onStatus = useLogStatus(name);
   return (
     <LogPanel
-      streamUrl={(q) => buildUrl(appsApi.logs, { name }, q)}
-      downloadUrl={(q) => buildUrl(logsApi.appDownload, { name }, q)}
+      streamUrl={(q) => buildUrl(appsApi.logs, { env, params: { name }, query: q })}
+      downloadUrl={(q) => buildUrl(logsApi.appDownload, { env, params: { name }, query: q })}
       onStatus={onStatus}
     />
   );

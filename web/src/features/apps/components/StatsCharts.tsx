@@ -5,6 +5,7 @@ import { TimeChart, type TimeSeries } from '../../../components/TimeChart';
 import { formatBytes, formatPercent } from '../../../lib/format';
 import { useQuery } from '@tanstack/react-query';
 import { chartColumns, historyQuery, mergeHistory, RANGE_SECONDS } from '../api/history';
+import { useEnvironment } from '../../../lib/environment';
 
 const RANGE_LABELS: Record<HistoryRange, string> = {
   '10m': '10 min',
@@ -88,7 +89,7 @@ export function StatsCharts({ name, live }: { name: string; live: StatsSample[] 
   const [range, setRange] = useState<HistoryRange>('10m');
   // Read afresh when the tab opens and when the range changes: a window cached earlier (by the
   // dashboard's sparkline, or this tab a while ago) would leave a hole before the live samples.
-  const history = useQuery({ ...historyQuery(name, range), staleTime: 0 });
+  const history = useQuery({ ...historyQuery(useEnvironment(), name, range), staleTime: 0 });
   const step = history.data?.step ?? 1;
   const points = mergeHistory(history.data?.samples ?? [], range === '10m' ? (live ?? []) : [], RANGE_SECONDS[range]);
   const last = live?.at(-1);

@@ -5,6 +5,7 @@ import { editAppQuery, imageConfigQuery } from '../api';
 import { fromApp } from '../from-app';
 import { fromTemplateItem } from '../form-model';
 import { DeployForm } from './DeployForm';
+import { useEnvironment } from '../../../lib/environment';
 
 const ErrorText = ({ error }: { error: Error }) => <Text c="red">{error.message}</Text>;
 
@@ -19,9 +20,10 @@ export function DeployFromTemplateItem({ itemId }: { itemId: number }) {
 
 /** The form pre-filled from an existing app's configuration; Deploy replaces it. */
 export function EditApp({ appName }: { appName: string }) {
-  const app = useQuery(editAppQuery(appName));
+  const env = useEnvironment();
+  const app = useQuery(editAppQuery(env, appName));
   const imageId = app.data?.Image ?? '';
-  const image = useQuery({ ...imageConfigQuery(imageId), enabled: !!imageId });
+  const image = useQuery({ ...imageConfigQuery(env, imageId), enabled: !!imageId });
   if (app.isLoading || (imageId && image.isLoading)) return <Loader aria-label="Loading" />;
   if (app.error) return <ErrorText error={app.error} />;
   if (!app.data) return null;

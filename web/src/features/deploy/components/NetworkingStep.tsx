@@ -5,6 +5,7 @@ import { networkNamesQuery } from '../api';
 import { emptyRow, isHostNetworking } from '../form-model';
 import type { DeployForm } from '../use-deploy-form';
 import { RowList } from './RowList';
+import { useEnvironment } from '../../../lib/environment';
 
 function PortRowInputs({ form, i }: { form: DeployForm; i: number }) {
   const proto = form.getInputProps(`ports.${i}.proto`);
@@ -54,7 +55,7 @@ function PortRowInputs({ form, i }: { form: DeployForm; i: number }) {
 
 /** Step 2: a network or a network mode (never both), and published ports unless networking is host. */
 export function NetworkingStep({ form }: { form: DeployForm }) {
-  const networks = useQuery(networkNamesQuery());
+  const networks = useQuery(networkNamesQuery(useEnvironment()));
   const { network, network_mode } = form.values;
   const names = [...new Set([...(networks.data ?? []), ...(network ? [network] : [])])];
   return (

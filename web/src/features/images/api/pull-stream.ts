@@ -7,11 +7,12 @@ import { ApiError, apiRaw, readEvents, type ApiErrorCode } from '../../../lib/ap
  * throws an ApiError like any other call.
  */
 export async function pullWithProgress(
+  env: string,
   image: string,
   onProgress: (batch: PullProgress[]) => void,
   signal?: AbortSignal,
 ): Promise<ImageSummary[]> {
-  const res = await apiRaw(imageApi.pull, { body: { image }, signal, accept: 'text/event-stream' });
+  const res = await apiRaw(imageApi.pull, { env, body: { image }, signal, accept: 'text/event-stream' });
   if (!(res.headers.get('Content-Type') ?? '').includes('text/event-stream'))
     return (await res.json()) as ImageSummary[];
   for await (const batch of readEvents(res)) {

@@ -2,7 +2,8 @@ import { skipToken, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ActionStreamEvent, projectApi, type ActionEnd, type ActionState } from '@berth/contract';
 import { buildUrl } from '../../../lib/api-client';
 import { useEventStream } from '../../../lib/event-stream';
-import { projectKeys, projectLiveKeys } from './keys';
+import { queryKeys } from '../../../lib/query-keys';
+import { useEnvironment } from '../../../lib/environment';
 
 /** The browser keeps this much of an action's output (the server keeps the tail too). */
 const MAX_OUTPUT_CHARS = 200_000;
@@ -46,26 +47,33 @@ export function foldOutput(prev: ActionOutput | undefined, batch: StreamItem[]):
  * page opens mid-action), kept in the query cache. An ended action re-reads the project.
  */
 export function useActionOutput(name: string, enabled = true): ActionOutput | undefined {
+  const env = useEnvironment();
   const queryClient = useQueryClient();
-  useEventStream<StreamItem>(enabled ? buildUrl(projectApi.stream, { name }) : null, {
+  useEventStream<StreamItem>(enabled ? buildUrl(projectApi.stream, { env, params: { name } }) : null, {
     event: [ActionStreamEvent.state, ActionStreamEvent.output, ActionStreamEvent.end],
     parse: parseActionStream,
     onBatch: (batch) => {
-      queryClient.setQueryData<ActionOutput>(projectLiveKeys.output(name), (prev) => foldOutput(prev, batch));
+      queryClient.setQueryData<ActionOutput>(queryKeys.projectsLive.output(env, name), (prev) =>
+        foldOutput(prev, batch),
+      );
       if (batch.some((i) => i.kind === 'end'))
-        void queryClient.invalidateQueries({ queryKey: projectKeys.detail(name) });
+        void queryClient.invalidateQueries({ queryKey: queryKeys.projects.detail(env, name) });
     },
   });
-  return useQuery<ActionOutput>({ queryKey: projectLiveKeys.output(name), queryFn: skipToken, staleTime: Infinity })
-    .data;
+  return useQuery<ActionOutput>({
+    queryKey: queryKeys.projectsLive.output(env, name),
+    queryFn: skipToken,
+    staleTime: Infinity,
+  }).data;
 }
 
 /** Hides the finished action's output card until the next action starts. */
 export function useDismissOutput(name: string): () => void {
+  const env = useEnvironment();
   const queryClient = useQueryClient();
   return () =>
     queryClient.setQueryData<ActionOutput>(
-      projectLiveKeys.output(name),
+      queryKeys.projectsLive.output(env, name),
       (prev) => prev && { ...prev, dismissed: true },
     );
 }

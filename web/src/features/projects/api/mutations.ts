@@ -3,11 +3,9 @@ import { projectApi, type ActionResult, type ProjectAction, type ServiceAction }
 import { api, apiDownload } from '../../../lib/api-client';
 import { notifySuccess } from '../../../lib/notify';
 import { runningText, successText } from '../model';
-import { autoUpdateKeys } from '../../auto-update';
-import { projectKeys, projectLiveKeys } from './keys';
+import { queryKeys } from '../../../lib/query-keys';
+import { useEnvironment } from '../../../lib/environment';
 import type { ActionOutput } from './live';
-
-const actionKey = [...projectKeys.all, 'action'] as const;
 
 export interface ProjectActionVars {
   name: string;
@@ -16,9 +14,9 @@ export interface ProjectActionVars {
   service?: string;
 }
 
-function callAction({ name, action, service }: ProjectActionVars): Promise<ActionResult> {
-  if (service === undefined) return api(projectApi.action, { params: { name, action } });
-  return api(projectApi.serviceAction, { params: { project: name, action: action as ServiceAction, service } });
+function callAction(env: string, { name, action, service }: ProjectActionVars): Promise<ActionResult> {
+  if (service === undefined) return api(projectApi.action, { env, params: { name, action } });
+  return api(projectApi.serviceAction, { env, params: { project: name, action: action as ServiceAction, service } });
 }
 
 /**
@@ -26,45 +24,49 @@ function callAction({ name, action, service }: ProjectActionVars): Promise<Actio
  * success says '{name} has been {action}ed.'
  */
 export function useProjectAction() {
+  const env = useEnvironment();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationKey: actionKey,
-    mutationFn: callAction,
+    mutationKey: queryKeys.projects.action(env),
+    mutationFn: (vars: ProjectActionVars) => callAction(env, vars),
     onSuccess: (result, { name, action, service }) => {
-      queryClient.setQueryData(projectKeys.list(), result.projects);
-      if (action === 'delete') queryClient.removeQueries({ queryKey: projectKeys.detail(name) });
-      else void queryClient.invalidateQueries({ queryKey: projectKeys.detail(name) });
-      void queryClient.invalidateQueries({ queryKey: ['apps'] });
+      queryClient.setQueryData(queryKeys.projects.list(env), result.projects);
+      if (action === 'delete') queryClient.removeQueries({ queryKey: queryKeys.projects.detail(env, name) });
+      else void queryClient.invalidateQueries({ queryKey: queryKeys.projects.detail(env, name) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.apps.all(env) });
       // Cards that read the project's containers (auto-update's) change when containers come and go.
-      void queryClient.invalidateQueries({ queryKey: autoUpdateKeys.all });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.autoUpdate.projects(env) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.autoUpdate.apps(env) });
       notifySuccess(successText(service ?? name, action));
     },
     // The notification comes from the QueryClient's default; a failed action may still have changed the project.
     onError: (_err, { name }) => {
-      void queryClient.invalidateQueries({ queryKey: projectKeys.detail(name) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.projects.detail(env, name) });
     },
   });
 }
 
 /** One compose action on many projects; the answer's list replaces the cached one and apps are re-read. */
 export function useProjectBatch() {
+  const env = useEnvironment();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { action: ProjectAction; names: string[] }) => api(projectApi.batch, { body }),
+    mutationFn: (body: { action: ProjectAction; names: string[] }) => api(projectApi.batch, { env, body }),
     // The selection bar shows the outcome.
     meta: { notifyError: false },
     onSuccess: (result, { names }) => {
-      queryClient.setQueryData(projectKeys.list(), result.projects);
-      for (const name of names) void queryClient.invalidateQueries({ queryKey: projectKeys.detail(name) });
-      void queryClient.invalidateQueries({ queryKey: ['apps'] });
+      queryClient.setQueryData(queryKeys.projects.list(env), result.projects);
+      for (const name of names) void queryClient.invalidateQueries({ queryKey: queryKeys.projects.detail(env, name) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.apps.all(env) });
     },
   });
 }
 
 /** 'Running docker-compose {action} ...' for every action under way (of one project when named). */
 export function useProjectBusyTexts(name?: string): string[] {
+  const env = useEnvironment();
   const running = useMutationState({
-    filters: { mutationKey: actionKey, status: 'pending' },
+    filters: { mutationKey: queryKeys.projects.action(env), status: 'pending' },
     select: (m) => m.state.variables as ProjectActionVars,
   });
   return running
@@ -74,19 +76,20 @@ export function useProjectBusyTexts(name?: string): string[] {
 
 /** Creates (new) or replaces a project's file; the server validates before it writes. */
 export function useSaveProject() {
+  const env = useEnvironment();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ name, content, isNew }: { name: string; content: string; isNew: boolean }) =>
       isNew
-        ? api(projectApi.create, { body: { name, content } })
-        : api(projectApi.edit, { params: { name }, body: { name, content } }),
+        ? api(projectApi.create, { env, body: { name, content } })
+        : api(projectApi.edit, { env, params: { name }, body: { name, content } }),
     // The edit form shows a failed save in its own alert.
     meta: { notifyError: false },
     onSuccess: (_, { name }) => {
-      void queryClient.invalidateQueries({ queryKey: projectKeys.list() });
-      void queryClient.invalidateQueries({ queryKey: projectKeys.detail(name) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.projects.list(env) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.projects.detail(env, name) });
       // The last action's output was about the previous file: a save clears a finished one.
-      queryClient.setQueryData<ActionOutput>(projectLiveKeys.output(name), (prev) =>
+      queryClient.setQueryData<ActionOutput>(queryKeys.projectsLive.output(env, name), (prev) =>
         prev && !prev.running ? { ...prev, dismissed: true } : prev,
       );
     },
@@ -95,7 +98,8 @@ export function useSaveProject() {
 
 /** Downloads `{name}_bundle.zip` (the compose file and each service's log). */
 export function useProjectSupportBundle() {
+  const env = useEnvironment();
   return useMutation({
-    mutationFn: (name: string) => apiDownload(projectApi.support, { params: { name } }, `${name}_bundle.zip`),
+    mutationFn: (name: string) => apiDownload(projectApi.support, { env, params: { name } }, `${name}_bundle.zip`),
   });
 }

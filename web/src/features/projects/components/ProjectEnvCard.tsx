@@ -7,13 +7,14 @@ import { Section } from '../../../components/Section';
 import { api } from '../../../lib/api-client';
 import { errorMessage, notifyPlain } from '../../../lib/notify';
 import { projectEnvQuery } from '../api/queries';
+import { useEnvironment } from '../../../lib/environment';
 
 /**
  * The project's `.env` beside its compose file: values stay masked (`********`) until revealed with
  * the current password; a masked line saved as is keeps its stored value.
  */
 export function ProjectEnvCard({ name }: { name: string }) {
-  const env = useQuery(projectEnvQuery(name));
+  const env = useQuery(projectEnvQuery(useEnvironment(), name));
   return (
     <Section title=".env">
       {env.isLoading && <Loader size="sm" />}
@@ -26,20 +27,21 @@ export function ProjectEnvCard({ name }: { name: string }) {
 }
 
 function EnvEditor({ name, initial, exists }: { name: string; initial: string; exists: boolean }) {
+  const env = useEnvironment();
   const queryClient = useQueryClient();
   const [content, setContent] = useState(initial);
   const [asking, setAsking] = useState(false);
   const [password, setPassword] = useState('');
   const save = useMutation({
-    mutationFn: () => api(projectApi.writeEnv, { params: { name }, body: { content } }),
+    mutationFn: () => api(projectApi.writeEnv, { env, params: { name }, body: { content } }),
     meta: { notifyError: false },
     onSuccess: (res) => {
-      queryClient.setQueryData(projectEnvQuery(name).queryKey, res);
+      queryClient.setQueryData(projectEnvQuery(env, name).queryKey, res);
       notifyPlain('Saved');
     },
   });
   const reveal = useMutation({
-    mutationFn: () => api(projectApi.revealEnv, { params: { name }, body: { current_password: password } }),
+    mutationFn: () => api(projectApi.revealEnv, { env, params: { name }, body: { current_password: password } }),
     meta: { notifyError: false },
     onSuccess: (res) => {
       setContent(res.content);

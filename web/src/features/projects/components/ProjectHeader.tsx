@@ -13,6 +13,7 @@ import { AdoptButton } from './AdoptButton';
 import { DeleteProjectDialog } from './DeleteProjectDialog';
 import { UpPlanDialog, planNeedsConfirmation } from './UpPlanDialog';
 import type { DeployOnOpen } from './ProjectEditForm';
+import { useEnvironment } from '../../../lib/environment';
 
 /** The project page's header: name, running action, the whole-project actions, Edit, Delete, support bundle. */
 export function ProjectHeader({ name, external = false }: { name: string; external?: boolean }) {
@@ -22,11 +23,12 @@ export function ProjectHeader({ name, external = false }: { name: string; extern
   const busy = useProjectBusyTexts(name);
   const [confirming, setConfirming] = useState(false);
   const queryClient = useQueryClient();
+  const env = useEnvironment();
   const [plan, setPlan] = useState<ProjectPlan | null>(null);
   const run = (a: ProjectAction) => action.mutate({ name, action: a });
   // `up` is planned first; the plan is shown when it holds something to confirm. A plan that cannot be made does not stop up: up reports its own error.
   const up = () =>
-    queryClient.fetchQuery(projectPlanQuery(name)).then(
+    queryClient.fetchQuery(projectPlanQuery(env, name)).then(
       (p) => (planNeedsConfirmation(p) ? setPlan(p) : run('up')),
       () => run('up'),
     );

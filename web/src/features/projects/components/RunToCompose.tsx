@@ -4,12 +4,14 @@ import { useState } from 'react';
 import { projectApi, type ConvertedRun } from '@berth/contract';
 import { api } from '../../../lib/api-client';
 import { errorMessage } from '../../../lib/notify';
+import { useEnvironment } from '../../../lib/environment';
 
 /** A `docker run …` line turned into a compose file by the server; the result replaces the editor's content. */
 export function RunToCompose({ onConverted }: { onConverted: (content: string) => void }) {
+  const env = useEnvironment();
   const [command, setCommand] = useState('');
   const convert = useMutation({
-    mutationFn: (cmd: string) => api(projectApi.convertRun, { body: { command: cmd } }),
+    mutationFn: (cmd: string) => api(projectApi.convertRun, { env, body: { command: cmd } }),
     meta: { notifyError: false },
     onSuccess: (res: ConvertedRun) => onConverted(res.content),
   });

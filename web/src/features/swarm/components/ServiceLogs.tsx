@@ -1,8 +1,10 @@
 import { swarmApi } from '@berth/contract';
 import { buildUrl } from '../../../lib/api-client';
 import { LogPanel } from '../../logs';
+import { useEnvironment } from '../../../lib/environment';
 
 /** A service's log (all its tasks) in the shared log view: range, search, levels, pause, as app logs. */
 export function ServiceLogs({ id }: { id: string }) {
-  return <LogPanel streamUrl={(q) => buildUrl(swarmApi.logs, { id }, q)} />;
+  const env = useEnvironment();
+  return <LogPanel streamUrl={(q) => buildUrl(swarmApi.logs, { env, params: { id }, query: q })} />;
 }

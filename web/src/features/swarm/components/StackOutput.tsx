@@ -6,13 +6,14 @@ import { buildUrl } from '../../../lib/api-client';
 import { useEnvironment } from '../../../lib/environment';
 import { useEventStream } from '../../../lib/event-stream';
 import { foldOutput, parseActionStream, type ActionOutput, type StreamItem } from '../../projects';
-import { swarmKeys } from '../api';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** The docker CLI's output of the stack's running (or last) deploy or removal, live, kept in the query cache. */
 export function StackOutput({ name }: { name: string }) {
+  const env = useEnvironment();
   const queryClient = useQueryClient();
-  const key = [...swarmKeys.all(useEnvironment()), 'stack-output', name];
-  useEventStream<StreamItem>(buildUrl(swarmApi.stackStream, { name }), {
+  const key = queryKeys.swarm.stackOutput(env, name);
+  useEventStream<StreamItem>(buildUrl(swarmApi.stackStream, { env, params: { name } }), {
     event: [ActionStreamEvent.state, ActionStreamEvent.output, ActionStreamEvent.end],
     parse: parseActionStream,
     onBatch: (batch) => queryClient.setQueryData<ActionOutput>(key, (prev) => foldOutput(prev, batch)),

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { Box, useComputedColorScheme } from '@mantine/core';
 import type { ShellName } from '@berth/contract';
+import { useEnvironment } from '../../../lib/environment';
 import { openTerminal, type TerminalTarget } from '../api/terminal';
 import { endMessage, terminalTheme, type SessionState } from '../model';
 
@@ -22,6 +23,7 @@ const encoder = new TextEncoder();
  * Remount it (a new key) to reconnect.
  */
 export function XtermSession({ target, shell, onState, onTerminal }: Props) {
+  const env = useEnvironment();
   const box = useRef<HTMLDivElement>(null);
   const term = useRef<XtermTerminal | null>(null);
   const scheme = useComputedColorScheme('light');
@@ -49,7 +51,7 @@ export function XtermSession({ target, shell, onState, onTerminal }: Props) {
       term.current = t;
       onTerminal(t);
       try {
-        socket = await openTerminal(target, shell, t.cols, t.rows);
+        socket = await openTerminal(env, target, shell, t.cols, t.rows);
       } catch (err) {
         onState({ kind: 'ended', message: `The terminal could not connect: ${String(err)}` });
         return;

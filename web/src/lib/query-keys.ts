@@ -1,0 +1,143 @@
+/**
+ * Every query (and mutation) key of the web app, in one place: a feature never spells another
+ * feature's key. Data of an environment route is keyed under its environment id first
+ * (`[env, 'apps', 'list']`), so one engine's data never shows under another's name and switching
+ * environments needs no cache clearing; data of a global route is keyed by its domain alone.
+ * Streams (filled by server-sent events, never fetched) sit under keys of their own (`apps-live`,
+ * `projects-live`, `host-live`), so invalidating server reads can never try to refetch one.
+ */
+
+type Env = string;
+
+const inEnv = <const K extends readonly unknown[]>(env: Env, ...rest: K) => [env, ...rest] as const;
+
+export const queryKeys = {
+  /** Everything cached about one environment. */
+  environment: (env: Env) => [env] as const,
+
+  apps: {
+    all: (env: Env) => inEnv(env, 'apps'),
+    list: (env: Env) => inEnv(env, 'apps', 'list'),
+    detail: (env: Env, name: string) => inEnv(env, 'apps', 'detail', name),
+    processes: (env: Env, name: string) => inEnv(env, 'apps', 'processes', name),
+    /** Keyed by the last stop too: a new stop reads the diagnosis again. */
+    diagnosis: (env: Env, name: string, finishedAt: string) => inEnv(env, 'apps', 'diagnosis', name, finishedAt),
+    history: (env: Env, name: string, range: string) => inEnv(env, 'apps', 'history', name, range),
+    /** Mutation keys: the busy texts find actions and updates under way by them. */
+    action: (env: Env) => inEnv(env, 'apps', 'action'),
+    update: (env: Env) => inEnv(env, 'apps', 'update'),
+    batch: (env: Env) => inEnv(env, 'apps', 'batch'),
+    checkUpdates: (env: Env) => inEnv(env, 'apps', 'check-updates'),
+  },
+  /** An app's files (the file browser): folders listed, files read. */
+  appFiles: {
+    all: (env: Env, name: string) => inEnv(env, 'apps', 'files', name),
+    dirs: (env: Env, name: string) => inEnv(env, 'apps', 'files', name, 'dir'),
+    dir: (env: Env, name: string, path: string) => inEnv(env, 'apps', 'files', name, 'dir', path),
+    content: (env: Env, name: string, path: string) => inEnv(env, 'apps', 'files', name, 'content', path),
+  },
+  appsLive: {
+    dashboard: (env: Env) => inEnv(env, 'apps-live', 'dashboard'),
+    logs: (env: Env, name: string) => inEnv(env, 'apps-live', 'logs', name),
+    stats: (env: Env, name: string) => inEnv(env, 'apps-live', 'stats', name),
+  },
+  host: {
+    overview: (env: Env) => inEnv(env, 'host-live', 'overview'),
+  },
+  images: {
+    all: (env: Env) => inEnv(env, 'images'),
+    list: (env: Env) => inEnv(env, 'images', 'list'),
+    detail: (env: Env, id: string) => inEnv(env, 'images', 'detail', id),
+  },
+  volumes: {
+    all: (env: Env) => inEnv(env, 'volumes'),
+    list: (env: Env) => inEnv(env, 'volumes', 'list'),
+    detail: (env: Env, name: string) => inEnv(env, 'volumes', 'detail', name),
+  },
+  networks: {
+    all: (env: Env) => inEnv(env, 'networks'),
+    list: (env: Env) => inEnv(env, 'networks', 'list'),
+    detail: (env: Env, id: string) => inEnv(env, 'networks', 'detail', id),
+  },
+  projects: {
+    all: (env: Env) => inEnv(env, 'projects'),
+    list: (env: Env) => inEnv(env, 'projects', 'list'),
+    detail: (env: Env, name: string) => inEnv(env, 'projects', 'detail', name),
+    plan: (env: Env, name: string) => inEnv(env, 'projects', 'detail', name, 'plan'),
+    env: (env: Env, name: string) => inEnv(env, 'projects', 'detail', name, 'env'),
+    /** Mutation key of compose actions (the busy texts find them by it). */
+    action: (env: Env) => inEnv(env, 'projects', 'action'),
+  },
+  projectsLive: {
+    output: (env: Env, name: string) => inEnv(env, 'projects-live', 'output', name),
+  },
+  events: {
+    all: (env: Env) => inEnv(env, 'events'),
+    list: (env: Env, filter: object, hours: number) => inEnv(env, 'events', filter, hours),
+  },
+  swarm: {
+    all: (env: Env) => inEnv(env, 'swarm'),
+    info: (env: Env) => inEnv(env, 'swarm', 'info'),
+    nodes: (env: Env) => inEnv(env, 'swarm', 'nodes'),
+    services: (env: Env) => inEnv(env, 'swarm', 'services'),
+    service: (env: Env, id: string) => inEnv(env, 'swarm', 'service', id),
+    tasks: (env: Env, id: string) => inEnv(env, 'swarm', 'tasks', id),
+    stacks: (env: Env) => inEnv(env, 'swarm', 'stacks'),
+    stack: (env: Env, name: string) => inEnv(env, 'swarm', 'stack', name),
+    stackOutput: (env: Env, name: string) => inEnv(env, 'swarm', 'stack-output', name),
+    objects: (env: Env, kind: 'configs' | 'secrets') => inEnv(env, 'swarm', kind),
+  },
+  prune: {
+    preview: (env: Env, resource: string | null) => inEnv(env, 'prune-preview', resource),
+  },
+  terminal: {
+    shells: (env: Env, target: object) => inEnv(env, 'terminal', 'shells', target),
+  },
+  /** The overrides of apps and projects are an environment's; the policy and its runs are Berth's. */
+  autoUpdate: {
+    all: ['auto-update'] as const,
+    settings: () => ['auto-update', 'settings'] as const,
+    runs: () => ['auto-update', 'runs'] as const,
+    nextRun: (schedule: string) => ['auto-update', 'next-run', schedule] as const,
+    apps: (env: Env) => inEnv(env, 'auto-update', 'app'),
+    app: (env: Env, name: string) => inEnv(env, 'auto-update', 'app', name),
+    projects: (env: Env) => inEnv(env, 'auto-update', 'project'),
+    project: (env: Env, name: string) => inEnv(env, 'auto-update', 'project', name),
+  },
+
+  health: () => ['health'] as const,
+  environments: {
+    all: ['environments'] as const,
+    list: () => ['environments', 'list'] as const,
+  },
+  users: { all: ['users'] as const },
+  account: {
+    all: ['account'] as const,
+    apiKeys: () => ['account', 'api-keys'] as const,
+    sessions: () => ['account', 'sessions'] as const,
+    status: () => ['account', 'status'] as const,
+  },
+  templates: {
+    all: ['templates'] as const,
+    list: () => ['templates', 'list'] as const,
+    detail: (id: number) => ['templates', 'detail', id] as const,
+    item: (id: number) => ['templates', 'item', id] as const,
+  },
+  variables: { all: ['template-variables'] as const },
+  notifications: {
+    all: ['notifications'] as const,
+    channels: () => ['notifications', 'channels'] as const,
+    rules: () => ['notifications', 'rules'] as const,
+    history: () => ['notifications', 'history'] as const,
+  },
+  settings: {
+    all: ['settings'] as const,
+    info: () => ['settings', 'info'] as const,
+    updateCheck: () => ['settings', 'update-check'] as const,
+    importTargets: () => ['settings', 'import-targets'] as const,
+  },
+  audit: {
+    all: ['audit'] as const,
+    list: (filter: object) => ['audit', filter] as const,
+  },
+};

@@ -183,7 +183,7 @@ describe('applications', () => {
       .getByRole('status')
       .filter({ hasText: `stop ${name} ...` })
       .waitFor();
-    await row.getByText('exited', { exact: true }).waitFor({ timeout: 30_000 });
+    await row.getByText(/^exited \(\d+\)$/).waitFor({ timeout: 30_000 });
 
     await row.getByRole('button', { name: `Actions for ${name}` }).click();
     await page.getByRole('menuitem', { name: 'Remove' }).click();

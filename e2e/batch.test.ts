@@ -70,7 +70,11 @@ describe('batch actions', () => {
     for (const name of names)
       expect(dockerCli(['inspect', '--format', '{{.State.Status}}', name]).trim()).toBe('exited');
     for (const name of names)
-      await table.getByRole('row').filter({ hasText: name }).getByText('exited', { exact: true }).waitFor();
+      await table
+        .getByRole('row')
+        .filter({ hasText: name })
+        .getByText(/^exited \(\d+\)$/)
+        .waitFor();
     await context.close();
   });
 });

@@ -42,7 +42,7 @@ const openStreams = new WeakMap<object, Set<SseStream>>();
  * closed, so clients know the end is deliberate and the server can close.
  */
 export function endAllStreams(server: FastifyInstance, detail: string): void {
-  for (const sse of openStreams.get(server) ?? []) sse.end({ reason: 'shutdown', detail });
+  for (const sse of openStreams.get(server.server) ?? []) sse.end({ reason: 'shutdown', detail });
 }
 
 /**
@@ -65,8 +65,9 @@ export function openSse(req: FastifyRequest, reply: FastifyReply, pingMs = 15_00
   res.write(': connected\n\n');
   const controller = new AbortController();
   let closed = false;
-  let streams = openStreams.get(req.server);
-  if (!streams) openStreams.set(req.server, (streams = new Set()));
+  // Keyed by the HTTP server, which every encapsulated plugin (the environment routes) shares.
+  let streams = openStreams.get(req.server.server);
+  if (!streams) openStreams.set(req.server.server, (streams = new Set()));
   const close = () => {
     if (closed) return;
     closed = true;

@@ -1,7 +1,7 @@
 import { Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'react-router-dom';
-import { useIsSwarmManager } from '../../features/swarm';
+import { useIsSwarmManager } from '../../features/environments';
 import {
   isActive,
   MAIN_ITEMS,

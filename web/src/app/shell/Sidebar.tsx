@@ -1,7 +1,7 @@
 import { NavLink, ScrollArea, Stack, Text } from '@mantine/core';
 import { IconExternalLink } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router-dom';
-import { useIsSwarmManager } from '../../features/swarm';
+import { useIsSwarmManager } from '../../features/environments';
 import {
   EXTERNAL_ITEMS,
   isActive,

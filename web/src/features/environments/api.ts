@@ -1,6 +1,7 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { appsApi, environmentApi, type EnvironmentPatchBody, type NewEnvironmentBody } from '@berth/contract';
 import { api } from '../../lib/api-client';
+import { useEnvironment } from '../../lib/environment';
 import { queryKeys } from '../../lib/query-keys';
 
 /** Every environment with its last known status; the server's watch keeps it fresh, so a poll suffices. */
@@ -11,6 +12,16 @@ export const environmentsQuery = () =>
     refetchInterval: 15_000,
     staleTime: 5_000,
   });
+
+/**
+ * Whether the selected environment's engine is a swarm manager (the sidebar shows Swarm only then),
+ * from the environments' status, so no page asks /api/swarm of an engine that is not in a swarm.
+ */
+export function useIsSwarmManager(): boolean {
+  const env = useEnvironment();
+  const list = useQuery(environmentsQuery());
+  return list.data?.find((e) => e.id === env)?.status.swarm_role === 'manager';
+}
 
 /** The apps list of one named environment, whichever is selected (the dashboard's all-environments view). */
 export const environmentAppsQuery = (id: string) =>

@@ -8,7 +8,6 @@ import {
 } from '@berth/contract';
 import { api } from '../../lib/api-client';
 import { useEnvironment } from '../../lib/environment';
-import { environmentsQuery } from '../environments';
 import { queryKeys } from '../../lib/query-keys';
 
 export type SwarmObjectKind = 'configs' | 'secrets';
@@ -23,16 +22,6 @@ export const swarmInfoQuery = (env: string) =>
     // The answer (a swarm, or 409 not_in_swarm) rarely changes.
     staleTime: 30_000,
   });
-
-/**
- * Whether the selected environment's engine is a swarm manager (the sidebar shows Swarm only then),
- * from the environments' status, so no page asks /api/swarm of an engine that is not in a swarm.
- */
-export function useIsSwarmManager(): boolean {
-  const env = useEnvironment();
-  const list = useQuery(environmentsQuery());
-  return list.data?.find((e) => e.id === env)?.status.swarm_role === 'manager';
-}
 
 export const useSwarmInfo = () => useQuery(swarmInfoQuery(useEnvironment()));
 export const useNodes = () => {
@@ -134,13 +123,6 @@ export const useDeployStack = () =>
       v.existing
         ? api(swarmApi.redeployStack, { env, params: { name: v.name }, body: { content: v.content } })
         : api(swarmApi.deployStack, { env, body: { name: v.name, content: v.content } }),
-    { notifyError: false },
-  );
-/** A stack template made into a stored stack (not deployed), opened in the stack editor next. */
-export const useStackFromTemplate = () =>
-  useSwarmMutation(
-    (body: { item_id: number; name: string; env: Record<string, string> }, env: string) =>
-      api(swarmApi.stackFromTemplate, { env, body }),
     { notifyError: false },
   );
 export const useRemoveStack = () =>

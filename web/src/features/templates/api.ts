@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { projectApi, templateApi, type Template } from '@berth/contract';
+import { projectApi, swarmApi, templateApi, type Template } from '@berth/contract';
 import { api } from '../../lib/api-client';
 import { queryKeys } from '../../lib/query-keys';
 import { useEnvironment } from '../../lib/environment';
@@ -64,5 +64,17 @@ export function useProjectFromTemplate() {
     // The dialog shows the failure where the user is looking.
     meta: { notifyError: false },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.projects.all(env) }),
+  });
+}
+
+/** A stack template made into a stored swarm stack (not deployed), opened in the stack editor next. */
+export function useStackFromTemplate() {
+  const env = useEnvironment();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { item_id: number; name: string; env: Record<string, string> }) =>
+      api(swarmApi.stackFromTemplate, { env, body }),
+    meta: { notifyError: false },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.swarm.all(env) }),
   });
 }

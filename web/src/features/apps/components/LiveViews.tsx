@@ -1,6 +1,6 @@
 import { appsApi, logsApi } from '@berth/contract';
 import { buildUrl } from '../../../lib/api-client';
-import { LogPanel } from '../../logs';
+import { LogPanel } from '../../../components/logs';
 import { useAppStats, useLogStatus } from '../api/live';
 import { StatsCharts } from './StatsCharts';
 import { useEnvironment } from '../../../lib/environment';

@@ -5,7 +5,7 @@ import { notifySuccess } from '../../../lib/notify';
 import { runningText, successText } from '../model';
 import { queryKeys } from '../../../lib/query-keys';
 import { useEnvironment } from '../../../lib/environment';
-import type { ActionOutput } from './live';
+import type { ActionOutput } from '../../../lib/action-stream';
 
 export interface ProjectActionVars {
   name: string;

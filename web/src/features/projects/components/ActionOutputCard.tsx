@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { Badge, Card, CloseButton, Group, ScrollArea, Text, Title } from '@mantine/core';
 import { formatDate } from '../../../lib/format';
-import type { ActionOutput } from '../api/live';
+import type { ActionOutput } from '../../../lib/action-stream';
 import { runningText } from '../model';
 
 /** When the action started (while it runs) or ended, so old output is not read as new. */

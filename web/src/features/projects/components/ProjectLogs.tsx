@@ -1,6 +1,6 @@
 import { logsApi } from '@berth/contract';
 import { buildUrl } from '../../../lib/api-client';
-import { LogPanel } from '../../logs';
+import { LogPanel } from '../../../components/logs';
 import { useEnvironment } from '../../../lib/environment';
 
 /** Every container's log of the project, merged in time order, each service in its own colour. */

@@ -1,6 +1,6 @@
 import { swarmApi } from '@berth/contract';
 import { buildUrl } from '../../../lib/api-client';
-import { LogPanel } from '../../logs';
+import { LogPanel } from '../../../components/logs';
 import { useEnvironment } from '../../../lib/environment';
 
 /** A service's log (all its tasks) in the shared log view: range, search, levels, pause, as app logs. */

@@ -5,7 +5,7 @@ import { ActionStreamEvent, swarmApi } from '@berth/contract';
 import { buildUrl } from '../../../lib/api-client';
 import { useEnvironment } from '../../../lib/environment';
 import { useEventStream } from '../../../lib/event-stream';
-import { foldOutput, parseActionStream, type ActionOutput, type StreamItem } from '../../projects';
+import { foldOutput, parseActionStream, type ActionOutput, type StreamItem } from '../../../lib/action-stream';
 import { queryKeys } from '../../../lib/query-keys';
 
 /** The docker CLI's output of the stack's running (or last) deploy or removal, live, kept in the query cache. */

@@ -3,8 +3,8 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { swarmApi, type TemplateItem } from '@berth/contract';
 import { useCan } from '../../../lib/session';
-import { useIsSwarmManager, useStackFromTemplate } from '../../swarm';
-import { useProjectFromTemplate } from '../api';
+import { useIsSwarmManager } from '../../environments';
+import { useProjectFromTemplate, useStackFromTemplate } from '../api';
 
 /** A project name from the template's: lower case letters, digits, dashes and underscores. */
 const projectName = (item: TemplateItem) =>

@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import { Badge } from '@mantine/core';
-import { ansiParts, LEVEL_COLOUR, prettyJson, serviceColour, splitMatches, type LogItem } from '../model';
+import { ansiParts, LEVEL_COLOUR, prettyJson, serviceColour, splitMatches, type LogItem } from './model';
 
 export interface LineOptions {
   timestamps: boolean;

@@ -1,8 +1,8 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { Badge, Button, Group } from '@mantine/core';
 import type { StreamStatus } from '@berth/contract';
-import { useLogStream } from '../api';
-import { LEVELS, matches, searchRegExp, type LogBuffer, type LogItem } from '../model';
+import { useLogStream } from './log-stream';
+import { LEVELS, matches, searchRegExp, type LogBuffer, type LogItem } from './model';
 import { LogRows, type LogRowsHandle } from './LogRows';
 import { DEFAULT_SETTINGS, LogToolbar, type LogSettings } from './LogToolbar';
 

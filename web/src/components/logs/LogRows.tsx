@@ -2,7 +2,7 @@ import { forwardRef, useEffect, useImperativeHandle, useLayoutEffect, useRef, us
 import { Box, Button, Group, Text } from '@mantine/core';
 import { IconArrowDown } from '@tabler/icons-react';
 import { useVirtualizer, type Rect } from '@tanstack/react-virtual';
-import { prettyJson, type LogItem } from '../model';
+import { prettyJson, type LogItem } from './model';
 import { LogLine, type LineOptions } from './LogLine';
 
 /** Spec: the log view is 600 px high with 20 px rows. */

@@ -7,7 +7,7 @@ import {
   IconPlayerPlay,
   IconTrash,
 } from '@tabler/icons-react';
-import { LEVELS, type Level } from '../model';
+import { LEVELS, type Level } from './model';
 
 export type RangePreset = 'live' | '5m' | '1h' | '24h' | 'custom';
 

@@ -1,0 +1,2 @@
+// The log viewer (live and ranged, search, levels, download) that apps, projects and swarm services share.
+export { LogPanel, type LogQuery } from './LogPanel';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
 import * as contract from '@berth/contract';
-import { fillPath, type RouteDef } from '@berth/contract';
+import { API_TAGS, fillPath, type RouteDef } from '@berth/contract';
 import { createTestApp, REAUTH, TEST_ADMIN, type TestApp } from './helpers/app';
 
 const COOKIE_NAMES = ['access_token_cookie', 'csrf_access_token', 'refresh_token_cookie', 'csrf_refresh_token'];
@@ -359,14 +359,25 @@ describe('deny by default', () => {
     expect(script.status).toBe(200);
     expect(script.headers['content-type']).toMatch(/javascript/);
     expect((await anon.get('/api/docs/static/swagger-ui-bundle.js')).status).toBe(401);
-    const doc = await c.get<{ openapi: string; paths: Record<string, Record<string, { security?: unknown[] }>> }>(
-      '/api/docs/json',
-    );
+    const doc = await c.get<{
+      openapi: string;
+      paths: Record<string, Record<string, { security?: unknown[]; tags?: string[] }>>;
+    }>('/api/docs/json');
     expect(doc.status).toBe(200);
     expect(doc.body.openapi).toMatch(/^3\./);
     expect(Object.keys(doc.body.paths['/api/auth/api/keys/{id}'] ?? {}).sort()).toEqual(['delete', 'get', 'post']);
     expect(doc.body.paths['/api/auth/login']?.post?.security).toEqual([]);
     expect(doc.body.paths['/api/auth/me']?.get?.security).toBeUndefined();
     expect(Object.keys(doc.body.paths).every((p) => p.startsWith('/api/'))).toBe(true);
+    // The reference groups every operation under one domain tag (the contract's), never "default".
+    const operations = Object.entries(doc.body.paths).flatMap(([p, ops]) =>
+      Object.entries(ops).map(([method, op]) => ({ at: `${method} ${p}`, tags: op.tags })),
+    );
+    expect(operations.length).toBeGreaterThan(200);
+    expect(
+      operations.filter((o) => o.tags?.length !== 1 || !Object.hasOwn(API_TAGS, o.tags[0]!)).map((o) => o.at),
+    ).toEqual([]);
+    expect(doc.body.paths['/api/environments/{env}/apps/']?.get?.tags).toEqual(['apps']);
+    expect(doc.body.paths['/api/users']?.get?.tags).toEqual(['users']);
   });
 });

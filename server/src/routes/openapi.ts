@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { API_TAGS } from '@berth/contract';
 
 export const DOCS_PREFIX = '/api/docs';
 
@@ -72,6 +73,8 @@ async function buildReference(routes: RouteEntry[], version: string): Promise<Fa
         },
       },
       security: [{ apiKey: [] }, { cookie: [] }],
+      // One group per domain, in the contract's order; each route names its own (defineRoute's tag).
+      tags: Object.entries(API_TAGS).map(([name, description]) => ({ name, description })),
     },
     transform: (input) => {
       const out = jsonSchemaTransform(input);

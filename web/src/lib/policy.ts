@@ -10,17 +10,13 @@ import {
 } from '@berth/contract';
 import { api } from './api-client';
 import { useEnvironment } from './environment';
+import { queryKeys } from './query-keys';
 import { useSession } from './session';
-
-export const policyKeys = {
-  all: ['policy'] as const,
-  of: (env: string) => [...policyKeys.all, env] as const,
-};
 
 /** An environment's policy for non-admins (operators may read it, so forms can mark a refused field). */
 export const policyQuery = (env: string) =>
   queryOptions({
-    queryKey: policyKeys.of(env),
+    queryKey: queryKeys.policy(env),
     queryFn: ({ signal }) => api(policyApi.get, { params: { env }, signal }),
     staleTime: 60_000,
   });

@@ -111,6 +111,8 @@ export const queryKeys = {
     list: () => ['environments', 'list'] as const,
   },
   users: { all: ['users'] as const },
+  /** An environment's policy for non-admins: read through the environments' own (global) routes. */
+  policy: (env: Env) => ['policy', env] as const,
   account: {
     all: ['account'] as const,
     apiKeys: () => ['account', 'api-keys'] as const,

@@ -5,7 +5,8 @@ import { POLICY_RULE_INFO, POLICY_RULES, policyApi, type EnvironmentPolicy, type
 import { EditableBy } from '../../../components/RoleGate';
 import { api } from '../../../lib/api-client';
 import { errorMessage, notifySuccess } from '../../../lib/notify';
-import { policyKeys, policyQuery } from '../../../lib/policy';
+import { policyQuery } from '../../../lib/policy';
+import { queryKeys } from '../../../lib/query-keys';
 
 type SwitchRule = Exclude<PolicyRule, 'bind_mounts'>;
 const SWITCHES = POLICY_RULES.filter((r): r is SwitchRule => r !== 'bind_mounts');
@@ -41,7 +42,7 @@ export function PolicyPanel({ env }: { env: string }) {
   const save = useMutation({
     mutationFn: (body: EnvironmentPolicy) => api(policyApi.put, { params: { env }, body }),
     onSuccess: (next) => {
-      queryClient.setQueryData(policyKeys.of(env), next);
+      queryClient.setQueryData(queryKeys.policy(env), next);
       notifySuccess(`The policy of ${env} is saved.`);
     },
   });

@@ -67,12 +67,15 @@ describe('compose projects in the browser', () => {
 
     await setEditorText(page, twoServiceYaml());
     await page.getByTestId('yaml-error').waitFor({ state: 'detached' });
+    // The .env can be written with the new project (issue 39 #32).
+    await page.getByLabel('.env content').fill('GREETING=hi\n');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
 
     await expectRouteName(page, 'Project Details');
     expect(page.url()).toMatch(new RegExp(`#/projects/${name}$`));
     await page.getByRole('heading', { name }).waitFor();
     expect(fs.readFileSync(path.join(server.dataDir, 'compose', name, 'compose.yaml'), 'utf8')).toBe(twoServiceYaml());
+    expect(fs.readFileSync(path.join(server.dataDir, 'compose', name, '.env'), 'utf8')).toBe('GREETING=hi\n');
     await waitForStatus(page, 'web', 'not created');
     await waitForStatus(page, 'worker', 'not created');
 

@@ -88,6 +88,35 @@ describe('the compose CLI environment', () => {
     );
   });
 
+  it('creates a project with its .env in one call, so a file needing a variable saves (issue 39 #32)', async () => {
+    const app = await berthWithEnv({});
+    const name = projects.name('withenv');
+    const content = `services:\n  db:\n    image: ${testEngine().image}\n    environment:\n      PASSWORD: \${PG_PASS:?set PG_PASS}\n    ports:\n      - "127.0.0.1:\${PORT}:80"\n`;
+    const dir = path.join(app.ctx.config.composeDir, name);
+
+    const without = await app.client.post<{ detail: string }>('/api/compose/', { name, content });
+    expect(without.status).toBe(400);
+    expect(fs.existsSync(dir)).toBe(false);
+    const bad = await app.client.post<{ detail: string; code: string }>('/api/compose/', {
+      name,
+      content,
+      env: 'PG_PASS=x\u0001\n',
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.detail).toContain('control characters');
+    expect(fs.existsSync(dir)).toBe(false);
+
+    const env = 'PG_PASS=s3cret\nPORT=18080\n';
+    const res = await app.client.post<{ warnings: string[]; content: string }>('/api/compose/', { name, content, env });
+    expect(res.status, res.text).toBe(200);
+    expect(res.text).not.toContain('s3cret');
+    expect(fs.readFileSync(path.join(dir, '.env'), 'utf8')).toBe(env);
+    expect(fs.statSync(path.join(dir, '.env')).mode & 0o777).toBe(0o600);
+    const shown = await app.client.get<{ exists: boolean; content: string }>(`/api/compose/${name}/env`);
+    expect(shown.body.exists).toBe(true);
+    expect(shown.body.content).not.toContain('s3cret');
+  });
+
   // With no engine at the default socket, compose must fail there rather than obey the .env.
   it.skipIf(fs.existsSync('/var/run/docker.sock'))(
     "ignores a project .env's DOCKER_HOST when Berth's is unset",

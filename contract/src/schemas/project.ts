@@ -110,6 +110,14 @@ export const WriteProjectBody = z.strictObject({
   content: z.string(),
 });
 export type WriteProjectBody = z.infer<typeof WriteProjectBody>;
+/** A new project: its compose file and, optionally, its .env text (written with it, 0600; used by the check). */
+export const CreateProjectBody = WriteProjectBody.extend({
+  env: z
+    .string()
+    .max(1024 * 1024)
+    .nullish(),
+});
+export type CreateProjectBody = z.infer<typeof CreateProjectBody>;
 export const WrittenProject = z.object({
   name: z.string(),
   path: z.string(),
@@ -236,8 +244,8 @@ export const projectApi = {
     path: '/api/compose/',
     scope: 'environment',
     tag: 'projects',
-    summary: 'Create a project (validated, written atomically)',
-    body: WriteProjectBody,
+    summary: 'Create a project (validated, written atomically), optionally with its .env text (`env`)',
+    body: CreateProjectBody,
     response: WrittenProject,
   }),
   adopt: defineRoute({

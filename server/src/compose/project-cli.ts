@@ -141,12 +141,15 @@ export async function checkWithCli(
   projectDir: string | null,
   content: string,
   shownAs: string = NEW_COMPOSE_FILE,
+  /** A new project's .env, checked with the file (it sets the `${…}` the file needs). */
+  dotenv?: string,
 ): Promise<string[]> {
   await fs.mkdir(checkRoot, { recursive: true, mode: 0o700 });
   const tmpDir = path.join(checkRoot, `${CHECK_PREFIX}${randomBytes(6).toString('hex')}`);
   await fs.mkdir(tmpDir, { mode: 0o700 });
   const warnings: string[] = [];
   try {
+    if (dotenv !== undefined && !projectDir) await fs.writeFile(path.join(tmpDir, '.env'), dotenv, { mode: 0o600 });
     const tmpFile = path.join(tmpDir, NEW_COMPOSE_FILE);
     const argv = [
       ...r.cli.argv,

@@ -23,7 +23,7 @@ export function composeRoutes(app: FastifyInstance, { environments, templates, v
     envShownTo(req, await req.scope.projects.get(req.params.name), maskProjectDetailEnv),
   );
   composeRoute(projectApi.create, (req) =>
-    req.scope.projects.write(req.body.name, req.body.content, 'create', requirePrincipal(req)),
+    req.scope.projects.write(req.body.name, req.body.content, 'create', requirePrincipal(req), req.body.env),
   );
   composeRoute(projectApi.adopt, (req) => req.scope.projects.adopt(req.params.name, requirePrincipal(req)));
   // The plan interpolates the .env (image names, paths): a viewer reads it with the .env's values masked.

@@ -51,6 +51,19 @@ export function unmaskEnv(next: string, current: string): string {
  * A project's `.env` (compose reads it for `${…}` values). Read back masked; the values are shown
  * only after re-authentication, and never go into a support bundle.
  */
+/** The rules of a .env text (size, no control characters); `field` names it in the 400. */
+export function checkEnvText(content: string, field: string): void {
+  if (Buffer.byteLength(content) > MAX_ENV_BYTES)
+    throw new ValidationError(`The .env file is larger than ${MAX_ENV_BYTES / 1024} KiB.`, [
+      { field, message: 'Too large.' },
+    ]);
+  if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(content.replace(/\r\n/g, '\n'))) {
+    throw new ValidationError('The .env file contains control characters.', [
+      { field, message: 'No control characters.' },
+    ]);
+  }
+}
+
 export class ProjectEnvService {
   constructor(
     private readonly ctx: Uses<never, 'cliEnv'>,
@@ -68,15 +81,7 @@ export class ProjectEnvService {
   }
 
   async write(name: string, content: string, actor: Actor): Promise<{ exists: boolean; content: string }> {
-    if (Buffer.byteLength(content) > MAX_ENV_BYTES)
-      throw new ValidationError(`The .env file is larger than ${MAX_ENV_BYTES / 1024} KiB.`, [
-        { field: 'content', message: 'Too large.' },
-      ]);
-    if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(content.replace(/\r\n/g, '\n'))) {
-      throw new ValidationError('The .env file contains control characters.', [
-        { field: 'content', message: 'No control characters.' },
-      ]);
-    }
+    checkEnvText(content, 'content');
     const current = await this.read(name, true);
     const next = unmaskEnv(content, current.content);
     const p = await this.projects.resolveExisting(name);

@@ -20,7 +20,7 @@ import {
 } from '../../errors';
 import { ProjectActivity } from '../../compose/activity';
 import { checkComposeSchema, parseCompose, summarise, type ParsedCompose } from '../../compose/document';
-import { interpolationEnv } from '../../compose/interpolate';
+import { interpolationEnv, parseDotenv } from '../../compose/interpolate';
 import {
   composeRoot,
   findComposeFile,
@@ -32,6 +32,7 @@ import {
 import { checkWithCli, sweepCheckFiles, type ComposeRunner } from '../../compose/project-cli';
 import { listComposeContainers, type LabelledContainer } from './compose-containers';
 import { findExternalProjects, type ExternalProject } from './projects-external';
+import { checkEnvText } from './project-env';
 import { projectStatus } from './status';
 import { writeFileAtomic } from '../../lib/atomic-write';
 import { checkComposePolicy } from '../policy/compose-policy';
@@ -300,19 +301,29 @@ export class ProjectsService {
    * only then writes, atomically; a refused save leaves the old file byte-identical and a new
    * project leaves no folder.
    */
-  async write(name: string, content: string, mode: 'create' | 'edit', actor: Actor): Promise<WrittenProject> {
+  async write(
+    name: string,
+    content: string,
+    mode: 'create' | 'edit',
+    actor: Actor,
+    dotenv?: string | null,
+  ): Promise<WrittenProject> {
     checkProjectName(name);
+    // A new project's .env may come with it: files that need a variable before their first check (`${PG_PASS:?}`).
+    const env = mode === 'create' && dotenv ? dotenv : undefined;
+    if (env !== undefined) checkEnvText(env, 'env');
     const parsed = parseCompose(content);
     checkComposeSchema(parsed);
     const lock = this.activity.begin(name, 'save', null, { quiet: true });
     try {
       const p = await resolveProject(this.ctx.config.composeDir, name, { createRoot: true });
       if (mode === 'create' && p.file) throw new ConflictError(`Project ${name} already exists; edit it instead.`);
+      const known = await interpolationEnv(p.exists ? p.dir : null, this.ctx.config.cliEnv);
       checkComposePolicy(
         this.policy,
         actor,
         parsed,
-        await interpolationEnv(p.exists ? p.dir : null, this.ctx.config.cliEnv),
+        env === undefined ? known : { ...parseDotenv(env), ...known },
         p.dir,
       );
       const file = p.file ?? path.join(p.dir, NEW_COMPOSE_FILE);
@@ -327,10 +338,12 @@ export class ProjectsService {
           p.exists ? p.dir : null,
           content,
           path.basename(file),
+          env,
         );
       else this.ctx.log.warn({ project: name }, 'no compose CLI: saved after the YAML check only');
       if (!p.exists) await fs.mkdir(p.dir, { mode: 0o755 });
       try {
+        if (env !== undefined) await writeFileAtomic(path.join(p.dir, '.env'), env, { mode: 0o600 });
         await writeFileAtomic(file, content);
       } catch (err) {
         if (!p.exists) await fs.rm(p.dir, { recursive: true, force: true });

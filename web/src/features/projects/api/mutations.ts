@@ -79,9 +79,20 @@ export function useSaveProject() {
   const env = useEnvironment();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ name, content, isNew }: { name: string; content: string; isNew: boolean }) =>
+    mutationFn: ({
+      name,
+      content,
+      isNew,
+      dotenv,
+    }: {
+      name: string;
+      content: string;
+      isNew: boolean;
+      /** A new project's .env text. */
+      dotenv?: string;
+    }) =>
       isNew
-        ? api(projectApi.create, { env, body: { name, content } })
+        ? api(projectApi.create, { env, body: { name, content, ...(dotenv ? { env: dotenv } : {}) } })
         : api(projectApi.edit, { env, params: { name }, body: { name, content } }),
     // The edit form shows a failed save in its own alert.
     meta: { notifyError: false },

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconDeviceFloppy, IconRocket } from '@tabler/icons-react';
 import { useNavigate } from 'react-router-dom';
@@ -38,6 +38,7 @@ export function ProjectEditForm({
   const save = useSaveProject();
   const [projectName, setProjectName] = useState(isNew ? '' : name);
   const [content, setContent] = useState(initial);
+  const [env, setEnv] = useState('');
   const [deploying, setDeploying] = useState(false);
   const [checked] = useDebouncedValue(content, 250);
   const problem = checked.trim() ? yamlProblem(checked) : null;
@@ -48,7 +49,7 @@ export function ProjectEditForm({
     if (!canSave) return;
     setDeploying(deploy);
     save.mutate(
-      { name: projectName, content, isNew },
+      { name: projectName, content, isNew, dotenv: env },
       {
         onSuccess: (res) => {
           // Saved, but the file needs something before it can run: say what, where it stays visible.
@@ -116,6 +117,19 @@ export function ProjectEditForm({
         </Alert>
       )}
       <ComposeEditor value={content} onChange={setContent} />
+      {isNew && (
+        <Textarea
+          label=".env (optional)"
+          description="KEY=value lines saved beside the file (readable by Berth only) and used by its check, for files that need a variable before they can be saved (${PG_PASS:?}, - ${PORT}:80)."
+          aria-label=".env content"
+          ff="monospace"
+          autosize
+          minRows={2}
+          maxRows={12}
+          value={env}
+          onChange={(e) => setEnv(e.currentTarget.value)}
+        />
+      )}
       <Group justify="flex-end">
         <Text size="xs" c="dimmed">
           {

@@ -8,6 +8,7 @@ import { dockerCli, testEngine, removeContainersNamed } from '../server/test/hel
 import { expectRouteName, launchBrowser, newPage, signIn } from './helpers/browser';
 import { button, choose, clearSelect, field, fillAndLeave, openFresh } from './helpers/form';
 import { startServer, type TestServer } from './helpers/server';
+import { addUser } from './helpers/users';
 
 const EMAIL = 'admin@berth.local';
 const PASSWORD = 'berth-e2e-deploy-pw';
@@ -320,6 +321,40 @@ describe('deploy form', () => {
       expect(await note.isVisible()).toBe(true);
       await note.getByRole('button', { name: 'Close' }).click();
       await note.waitFor({ state: 'detached' });
+    },
+    SLOW,
+  );
+  it(
+    "marks an operator's bind of Berth's data folder with the policy's words before submit, and deploys nothing",
+    async () => {
+      const operator = {
+        email: 'deploy-operator@berth.test',
+        password: 'deploy-operator-pw',
+        role: 'operator' as const,
+      };
+      await addUser(server.baseUrl, { email: EMAIL, password: PASSWORD }, operator);
+      const { context, page: op } = await newPage(browser, server.baseUrl);
+      await signIn(op, operator.email, operator.password);
+      const name = `${PREFIX}-refused`;
+      await openFresh(op, '/#/apps/deploy');
+      await fillAndLeave(op, 'Name', name);
+      await fillAndLeave(op, 'Image', process.env.BERTH_TEST_IMAGE!);
+      await choose(op, 'Restart Policy', 'unless-stopped');
+      await button(op, 'Continue').click();
+      await button(op, 'Continue').click();
+      await button(op, 'Add volume').click();
+      await field(op, 'Volume host 1').fill(server.dataDir);
+      await field(op, 'Volume container 1').fill('/data');
+      // The rule's own words on the field, before anything is sent; the step cannot go on.
+      await op
+        .getByText(`Bind mount ${server.dataDir} would expose`, { exact: false })
+        .first()
+        .waitFor({ timeout: 15_000 });
+      await op.getByText('only an admin can deploy it', { exact: false }).first().waitFor();
+      expect(await field(op, 'Volume host 1').getAttribute('aria-invalid')).toBe('true');
+      expect(await button(op, 'Continue').isDisabled()).toBe(true);
+      expect(dockerCli(['ps', '-aq', '--filter', `name=${name}`]).trim()).toBe('');
+      await context.close();
     },
     SLOW,
   );

@@ -4,6 +4,7 @@ import { useViewportSize } from '@mantine/hooks';
 import { yaml, yamlLanguage } from '@codemirror/lang-yaml';
 import CodeMirror, { EditorView } from '@uiw/react-codemirror';
 import { composeCompletion, composeHover } from './compose-completion';
+import { usePolicyJudge } from '../../lib/policy';
 import { composeLint } from './compose-lint';
 import { textmate, twilight } from './editor-themes';
 
@@ -18,16 +19,18 @@ const WIDTH_OFFSET = 80;
 export function ComposeEditor({ value, onChange }: { value: string; onChange: (value: string) => void }) {
   const scheme = useComputedColorScheme('light');
   const { height, width } = useViewportSize();
+  // Marks what the role policy refuses before a save (for an operator; nothing for an admin).
+  const judge = usePolicyJudge();
   // The name goes on the editable element itself (the wrapper div has no role to carry it).
   const extensions = useMemo(
     () => [
       yaml(),
       yamlLanguage.data.of({ autocomplete: composeCompletion }),
       composeHover,
-      composeLint,
+      composeLint(judge),
       EditorView.contentAttributes.of({ 'aria-label': 'Compose file' }),
     ],
-    [],
+    [judge],
   );
   return (
     <Box

@@ -1,6 +1,10 @@
 import { linter, lintGutter, type Diagnostic } from '@codemirror/lint';
 import { parseDocument } from 'yaml';
-import { composeSchemaProblem } from '@berth/contract/compose-schema';
+import type { PolicyFeature, PolicyViolation } from '@berth/contract';
+import { composePolicyFeatures, composeSchemaProblem, locate } from '@berth/contract/compose-schema';
+
+/** The environment's policy for the signed-in user (an empty answer for an admin). */
+export type PolicyJudge = (features: readonly PolicyFeature[]) => PolicyViolation[];
 
 // Its own module, imported only by the editor: the schema's validator comes with the editor's chunk.
 
@@ -8,9 +12,10 @@ const MAX_MARKS = 5;
 
 /**
  * What the server would refuse, marked where it is written: YAML errors, else the first place the
- * file breaks the Compose Specification's schema (the same check as the save's, run here).
+ * file breaks the Compose Specification's schema (the same check as the save's, run here), and
+ * what the role policy refuses (binds, privileged, host namespaces...), in the rule's own words.
  */
-export function composeDiagnostics(text: string): Diagnostic[] {
+export function composeDiagnostics(text: string, judge?: PolicyJudge): Diagnostic[] {
   if (!text.trim()) return [];
   const end = text.length;
   const mark = (from: number, to: number, source: string, message: string): Diagnostic => {
@@ -29,13 +34,21 @@ export function composeDiagnostics(text: string): Diagnostic[] {
     return []; // too many aliases: the form's own check says so
   }
   const problem = composeSchemaProblem(doc, data);
-  if (!problem) return [];
-  const span = problem.span ?? { from: 0, to: 0 };
-  return [mark(span.from, span.to, 'Compose Specification', `${problem.path}: ${problem.message}`)];
+  if (problem) {
+    const span = problem.span ?? { from: 0, to: 0 };
+    return [mark(span.from, span.to, 'Compose Specification', `${problem.path}: ${problem.message}`)];
+  }
+  if (!judge || typeof data !== 'object' || data === null) return [];
+  return judge(composePolicyFeatures(data as Record<string, unknown>))
+    .slice(0, MAX_MARKS)
+    .map((v) => {
+      const span = (v.at && locate(doc, v.at)) ?? { from: 0, to: 0 };
+      return mark(span.from, span.to, 'Policy', v.message);
+    });
 }
 
 /** The editor's inline marks (and their gutter), checked shortly after typing stops. */
-export const composeLint = [
-  linter((view) => composeDiagnostics(view.state.doc.toString()), { delay: 400 }),
+export const composeLint = (judge?: PolicyJudge) => [
+  linter((view) => composeDiagnostics(view.state.doc.toString(), judge), { delay: 400 }),
   lintGutter(),
 ];

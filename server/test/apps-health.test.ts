@@ -79,7 +79,8 @@ describe('GET /api/apps/{name}/diagnosis', () => {
       testEngine().image,
       'sh',
       '-c',
-      'for i in $(seq 1 60); do echo "line $i"; done; echo "giving up" >&2; exit 3',
+      // stdout and stderr are separate pipes: the pause keeps the stderr line last by timestamp too.
+      'for i in $(seq 1 60); do echo "line $i"; done; sleep 1; echo "giving up" >&2; exit 3',
     ]);
     expect(exited.status).toBe(3);
     const res = await t.client.get<AppDiagnosis>(`/api/apps/${name}/diagnosis`);

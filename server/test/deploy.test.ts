@@ -338,7 +338,6 @@ describe('deploy', () => {
       ['container port not a number', { ports: [{ cport: 'abc' }] }, 'ports.0.cport'],
       ['negative port', { ports: [{ cport: -1 }] }, 'ports.0.cport'],
       ['unknown protocol', { ports: [{ cport: '80', proto: 'sctpx' }] }, 'ports.0.proto'],
-      ['volume host missing', { volumes: [{ container: '/data' }] }, 'volumes.0.bind'],
       ['volume container missing', { volumes: [{ bind: '/tmp/x' }] }, 'volumes.0.container'],
       ['volume container relative', { volumes: [{ bind: '/tmp/x', container: 'data' }] }, 'volumes.0.container'],
       ['volume host relative', { volumes: [{ bind: './data/../..', container: '/data' }] }, 'volumes.0.bind'],

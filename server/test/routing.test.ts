@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import zlib from 'node:zlib';
 import { createTestApp, type TestApp } from './helpers/app';
 
 let t: TestApp;
@@ -51,5 +52,32 @@ describe('routing', () => {
     const malformed = await t.client.get<{ code: string }>('/api/environments/Not_A_Slug/compose/');
     expect(malformed.status).toBe(400);
     expect(malformed.body.code).toBe('validation_error');
+  });
+
+  it('compresses JSON above 1 KB for a client that accepts it, and never inflates a request body', async () => {
+    const cookie = [...t.client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const get = (encoding: string) =>
+      t.app.inject({ method: 'GET', url: '/api/docs/json', headers: { cookie, 'accept-encoding': encoding } });
+    const raw = await get('identity');
+    expect(raw.rawPayload.length).toBeGreaterThan(1024);
+    const br = await get('br, gzip');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(raw.body);
+    expect(br.rawPayload.length).toBeLessThan(raw.rawPayload.length / 4);
+    const gz = await get('gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.rawPayload).toString()).toBe(raw.body);
+    // Below the threshold: sent as it is.
+    const small = await t.app.inject({ method: 'GET', url: '/api/health', headers: { 'accept-encoding': 'br' } });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    // A gzipped body is not inflated: the JSON parser sees bytes, not a login.
+    const csrf = t.client.cookies.get('csrf_access_token') ?? '';
+    const zipped = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', 'x-csrf-token': csrf },
+      payload: zlib.gzipSync(JSON.stringify({ username: 'a@b.c', password: 'x' })),
+    });
+    expect(zipped.statusCode).toBe(400);
   });
 });

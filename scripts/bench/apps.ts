@@ -14,12 +14,13 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { StatsHistoryRepo } from '../../server/src/db/stats-history-repo';
-import { KEEP_SECONDS } from '../../server/src/services/stats/stats-history';
 import { EngineLink, readSseBlocks, type EngineCall } from '../../server/test/apps-fixtures';
 import type { Probe } from './server';
 import { docker, forkBenchServer, mib, parallel, runBench, signInCookies, tally, Viewer } from './lib';
-import { startPrivateEngine, type EngineCpu, type PrivateEngine } from './private-engine';
+import { enginePct, fmtEngine, pairedWindows, pct, type EnginePct, type Paired } from './engine-cpu';
+import { historyDiskPerApp } from './history-disk';
+import { startPrivateEngine, type PrivateEngine } from './private-engine';
+import { WireMeter } from './wire';
 
 const STATS_N = Number(process.env.BENCH_STATS_APPS ?? 50);
 const VIEWERS = Number(process.env.BENCH_VIEWERS ?? 10);
@@ -35,20 +36,6 @@ const ADMIN = { username: 'bench@berth.local', password: randomBytes(12).toStrin
 const log = (msg: string) => console.log(`[bench] ${msg}`);
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const pct = (cpuSeconds: number, ms: number) => (cpuSeconds / (ms / 1000)) * 100;
-/** The engine's CPU between two readings, in % of one core, per part and in total. */
-const enginePct = (a: EngineCpu, b: EngineCpu, ms: number) => {
-  const parts = {
-    dockerd: pct(b.dockerd - a.dockerd, ms),
-    containerd: pct(b.containerd - a.containerd, ms),
-    shims: pct(b.shims - a.shims, ms),
-  };
-  return { ...parts, total: parts.dockerd + parts.containerd + parts.shims };
-};
-type EnginePct = ReturnType<typeof enginePct>;
-const fmtEngine = (e: EnginePct) =>
-  `${e.total.toFixed(2)} % (dockerd ${e.dockerd.toFixed(2)}, containerd ${e.containerd.toFixed(2)}, shims ${e.shims.toFixed(2)})`;
-
 let server: ChildProcess | null = null;
 const dataDirs: string[] = [];
 const viewers: Viewer[] = [];
@@ -101,16 +88,10 @@ interface SourceRun {
   appsSampled: number;
   historyBytes: number;
   rss: number;
+  /** The dashboard stream of one viewer, bytes per second on the wire and decoded. */
+  wire: { raw: number; decoded: number; encoding: string };
   /** Cgroup source only: the engine with Berth running vs frozen, in pairs of short windows. */
   paired?: Paired;
-}
-
-interface Paired {
-  running: EnginePct;
-  stopped: EnginePct;
-  /** Mean of (running − frozen) over the pairs, % of one core, and its standard error. */
-  mean: number;
-  stdErr: number;
 }
 
 /** One window with Berth on the private engine, through the counting proxy, with one stats source. */
@@ -135,6 +116,8 @@ async function measureSource(
     hosts.push(await openHostStream(url, cookie));
   }
   viewers.push(...mine);
+  // One more viewer reads the stream as a browser asks for it, counting the bytes on the wire.
+  const wire = await WireMeter.open(`${url}/api/apps/stats`, cookie);
   const deadline = Date.now() + 90_000;
   while (!mine.every((v) => names.every((n) => v.seen.has(n)))) {
     if (Date.now() > deadline) throw new Error(`viewers did not see every app within 90 s (${source} source)`);
@@ -179,90 +162,15 @@ async function measureSource(
     appsSampled: hubTally.size,
     historyBytes: end.historyBytes,
     rss: end.rss,
-    ...(source === 'cgroup' ? { paired: await pairedWindows() } : {}),
+    wire: { ...wire.rate(t0, t1), encoding: wire.encoding },
+    ...(source === 'cgroup' ? { paired: await pairedWindows(server!, engine!, PAIRS, PAIR_MS) } : {}),
   };
   for (const v of mine) v.close();
+  wire.close();
   for (const a of streams.splice(0)) a.abort();
   if (hosts.some((h) => h.updates === 0)) throw new Error(`a viewer got no host overview (${source} source)`);
   await stopServer();
   return run;
-}
-
-/**
- * The idle engine's own CPU comes in bursts (containerd's periodic work): 20 s windows with no
- * client at all differ by up to ~2 % of a core on a loaded machine, as much as the figure to
- * measure. So Berth is also measured against itself frozen: pairs of short windows with Berth
- * running and frozen (SIGSTOP; its connections stay open), in random order within each pair so
- * a periodic burst cannot side with one state; the mean difference comes with its standard error.
- */
-async function pairedWindows(): Promise<Paired> {
-  const child = server!;
-  const zero = { dockerd: 0, containerd: 0, shims: 0 };
-  const sums = { running: { ...zero }, stopped: { ...zero } };
-  const diffs: number[] = [];
-  let ms = 0;
-  try {
-    for (let i = 0; i < PAIRS; i++) {
-      const order = Math.random() < 0.5 ? (['running', 'stopped'] as const) : (['stopped', 'running'] as const);
-      const pair = { running: 0, stopped: 0 };
-      for (const state of order) {
-        child.kill(state === 'running' ? 'SIGCONT' : 'SIGSTOP');
-        await sleep(500); // let the change settle
-        const a = engine!.cpu();
-        const t0 = Date.now();
-        await sleep(PAIR_MS);
-        const b = engine!.cpu();
-        if (state === 'running') ms += Date.now() - t0;
-        for (const k of ['dockerd', 'containerd', 'shims'] as const) {
-          sums[state][k] += b[k] - a[k];
-          pair[state] += b[k] - a[k];
-        }
-      }
-      diffs.push(pct(pair.running - pair.stopped, PAIR_MS));
-    }
-  } finally {
-    child.kill('SIGCONT');
-  }
-  const mean = diffs.reduce((x, y) => x + y, 0) / diffs.length;
-  const sd = Math.sqrt(diffs.reduce((x, d) => x + (d - mean) ** 2, 0) / Math.max(1, diffs.length - 1));
-  return {
-    running: enginePct(zero, sums.running, ms),
-    stopped: enginePct(zero, sums.stopped, ms),
-    mean,
-    stdErr: sd / Math.sqrt(diffs.length),
-  };
-}
-
-/**
- * Disk use of the stats history per app, measured: two days of 1 s readings for a few apps written
- * the way the recorder writes them (a batch a minute here, purged each minute), the file checked
- * after each day with its write-ahead log folded in.
- */
-function historyDiskPerApp(): { firstDay: number; nextDay: number } {
-  const APPS = 2;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-bench-history-'));
-  dataDirs.push(dir);
-  const file = path.join(dir, 'stats-history.db');
-  const t0 = Math.floor(Date.now() / 1000 / 86400) * 86400 - 7 * 86400;
-  const sizes: number[] = [];
-  for (let day = 0; day < 2; day++) {
-    const repo = new StatsHistoryRepo(dir);
-    for (let m = 0; m < 1440; m++) {
-      const minute = t0 + day * 86400 + m * 60;
-      const points = range(60 * APPS).map((i) => ({
-        env: 'local',
-        app: `app-${i % APPS}`,
-        time: minute + Math.floor(i / APPS),
-        cpu: Math.random() * 100,
-        mem: 5e7 + Math.random() * 1e7,
-      }));
-      repo.add(points);
-      repo.purge(minute + 60, KEEP_SECONDS);
-    }
-    repo.close(); // folds the write-ahead log into the file
-    sizes.push(fs.statSync(file).size);
-  }
-  return { firstDay: sizes[0]! / APPS, nextDay: (sizes[1]! - sizes[0]!) / APPS };
 }
 
 async function stopServer(): Promise<void> {
@@ -391,6 +299,12 @@ async function main(): Promise<void> {
           `target ≤ 1 %: ${p.mean <= 1 ? 'OK' : 'OVER'})`,
       );
     }
+    const kb = (b: number) => `${(b / 1024).toFixed(1)} KB/s`;
+    const perApp = (b: number) => (b / (r.appsSampled || 1)).toFixed(0);
+    console.log(
+      `      dashboard stream per viewer: ${kb(r.wire.raw)} on the wire (${r.wire.encoding}; ${perApp(r.wire.raw)} B per app per second), ` +
+        `${kb(r.wire.decoded)} decoded (${perApp(r.wire.decoded)} B per app per second)`,
+    );
     const fellBack =
       r.source === 'cgroup' && r.statsStreams > 0
         ? ` (${r.statsStreams} containers were not found in the cgroup tree: the engine sampled them)`

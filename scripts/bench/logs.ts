@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { Probe } from './server';
 import { docker, engineGet, forkBenchServer, runBench, signInCookies } from './lib';
+import { downloadMemory, writeBigLog } from './logs-download';
 
 const WINDOW_MS = Number(process.env.BENCH_LOG_WINDOW_MS ?? 10_000);
 const RATE = Number(process.env.BENCH_LOG_RATE ?? 50_000);
@@ -226,9 +227,9 @@ async function main(): Promise<void> {
   const { url, ask: probe } = started;
   const cookie = await signInCookies(url, ADMIN);
   // The big log is written first, so its writing does not load the engine during the flood.
-  if (DOWNLOAD_MIB > 0) await writeBigLog();
+  if (DOWNLOAD_MIB > 0) await writeBigLog({ name: BIG, label: LABEL, mib: DOWNLOAD_MIB, log });
   await flood(url, cookie, probe);
-  if (DOWNLOAD_MIB > 0) await downloadMemory(url, cookie, probe);
+  if (DOWNLOAD_MIB > 0) await downloadMemory({ url, cookie, probe, name: BIG, mib: DOWNLOAD_MIB, log });
 }
 
 async function flood(url: string, cookie: string, probe: () => Promise<Probe>): Promise<void> {
@@ -351,74 +352,6 @@ async function flood(url: string, cookie: string, probe: () => Promise<Probe>): 
 }
 
 /** Lines of the big log: 8 KiB each (under the engine's 16 KiB split), so a GiB is written in seconds. */
-const BIG_LINE = 8191;
-/** How long the download's reader stops half way (server memory must not grow meanwhile). */
-const PAUSE_MS = 3000;
-
-/** [4] A container writes DOWNLOAD_MIB of log; resolves once it is all in the engine. */
-async function writeBigLog(): Promise<void> {
-  const lines = Math.ceil((DOWNLOAD_MIB * 1048576) / (BIG_LINE + 1));
-  const started = Date.now();
-  await docker([
-    'run',
-    '-d',
-    '--name',
-    BIG,
-    '--label',
-    LABEL,
-    process.env.BERTH_TEST_IMAGE!,
-    'sh',
-    '-c',
-    `yes "$(head -c ${BIG_LINE} /dev/zero | tr '\\0' x)" | head -n ${lines}; echo written; sleep 3600`,
-  ]);
-  const deadline = Date.now() + 600_000;
-  while ((await docker(['logs', '--tail', '1', BIG])).trim() !== 'written') {
-    if (Date.now() > deadline) throw new Error('the big log was not written within 10 minutes');
-    await sleep(500);
-  }
-  log(
-    `the big log (${DOWNLOAD_MIB} MiB in ${lines} lines) was written in ${((Date.now() - started) / 1000).toFixed(1)} s`,
-  );
-}
-
-/** [4] The server's RSS is sampled while the big log downloads (read as fast as this process takes it). */
-async function downloadMemory(url: string, cookie: string, probe: () => Promise<Probe>): Promise<void> {
-  const idle = await probe();
-  const res = await fetch(`${url}/api/apps/${BIG}/logs/download`, { headers: { cookie } });
-  if (!res.ok || !res.body) throw new Error(`download failed: ${res.status}`);
-  let bytes = 0;
-  let peak = idle.rss;
-  const samples: number[] = [];
-  let lastProbe = Date.now();
-  const started = Date.now();
-  let paused: { before: number; after: number } | null = null;
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    bytes += chunk.length;
-    if (!paused && bytes > (DOWNLOAD_MIB * 1048576) / 2) {
-      // Half way, this reader stops for 3 s: with back-pressure the server stops reading the
-      // engine too; without, it would buffer the engine's ~80 MiB/s meanwhile.
-      const before = (await probe()).rss;
-      await sleep(PAUSE_MS);
-      paused = { before, after: (await probe()).rss };
-      samples.push(paused.after);
-      peak = Math.max(peak, paused.after);
-    }
-    if (Date.now() - lastProbe > 250) {
-      lastProbe = Date.now();
-      const rss = (await probe()).rss;
-      samples.push(rss);
-      peak = Math.max(peak, rss);
-    }
-  }
-  const secs = (Date.now() - started - PAUSE_MS) / 1000;
-  const after = await probe();
-  const m = (b: number) => Math.round(b / 1048576);
-  const quarter = (q: number) => m(samples[Math.min(samples.length - 1, Math.floor((samples.length * q) / 4))] ?? NaN);
-  log(
-    `[4] download of ${(bytes / 1048576).toFixed(0)} MiB in ${secs.toFixed(1)} s (${(bytes / 1048576 / secs).toFixed(0)} MiB/s): server RSS ${m(idle.rss)} MiB before, peak ${m(peak)} MiB during, ${m(after.rss)} MiB after; at each quarter ${[1, 2, 3, 4].map(quarter).join(' / ')} MiB; the reader paused ${PAUSE_MS / 1000} s half way: ${m(paused?.before ?? NaN)} → ${m(paused?.after ?? NaN)} MiB`,
-  );
-}
-
 async function cleanup(): Promise<void> {
   await browser?.close().catch((err: unknown) => log(`closing the browser: ${String(err)}`));
   await docker(['rm', '-f', NAME, BIG]).catch((err: unknown) => log(`removing the bench containers: ${String(err)}`));

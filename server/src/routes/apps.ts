@@ -29,7 +29,7 @@ export function appsRoutes(app: FastifyInstance): void {
   });
   // A static path: it wins over /api/apps/{name}, so an app literally named "stats" is read by ID.
   route(app, appsApi.dashboardStats, (req, reply) => {
-    req.scope.appStreams.dashboard(openSse(req, reply));
+    req.scope.appStreams.dashboard(openSse(req, reply, { compress: true }));
     return reply;
   });
   route(app, appsApi.get, async (req) => envShownTo(req, await req.scope.apps.get(req.params.name), maskAppEnv));

@@ -76,6 +76,7 @@ import type { VariablesService } from './services/variables/variables';
 import { createVolumes } from './services/volumes';
 import type { VolumesService } from './services/volumes/volumes';
 import { readBerthVersion } from './version';
+import { createRegistries } from './services/registries';
 import { createPolicies, createPolicyGate, type PolicyGate } from './services/policy';
 import type { PolicyService } from './services/policy/policy';
 
@@ -248,8 +249,9 @@ export async function buildServices(
     closers.push(() => regexPool.close());
     const policies = createPolicies(ctx);
     const shared: ScopeShared = { variables, notifications, audit, historyRepo, terminals, regexPool, policies };
+    const registries = createRegistries(ctx, signingKey);
     const { scopes: environments, admin: environmentsAdmin } = createEnvironments(ctx, signingKey, (id, envCtx) =>
-      buildScope(id, envCtx, shared),
+      buildScope(id, registries.bind(id, envCtx), shared),
     );
     closers.push(() => environments.closeAll());
     environments.get(LOCAL_ENVIRONMENT);
@@ -328,7 +330,7 @@ export function buildScope(
     projectActions,
     projectPlan,
     projectEnv,
-    images: createImages(envCtx.docker),
+    images: createImages(envCtx),
     volumes: createVolumes(envCtx.docker),
     networks: createNetworks(envCtx.docker),
   };

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Db } from './db/database';
-import type { Engine } from './docker/engine';
+import type { Engine, RegistryAuth } from './docker/engine';
 import type { EngineStatus } from './docker/engine-status';
 import type { ComposeCli } from './compose/cli';
 
@@ -24,6 +24,12 @@ export interface AppContext {
   /** The engine runs on another machine (a tcp:// or ssh:// environment): paths in its labels are not ours to read. */
   remoteEngine?: boolean;
   version: string;
+  /**
+   * The stored registry credential this environment may use for an image reference (chosen by its
+   * registry host), or undefined: pull anonymously. Set on each environment's context by buildServices
+   * (services/registries); absent in contexts built without the database's registries.
+   */
+  registryAuth?: (image: string) => RegistryAuth | undefined;
   /** Cleanups run on close, last registered first. */
   onClose: (fn: () => Promise<void> | void) => void;
 }

@@ -17,6 +17,7 @@ import type {
   PruneKind,
   RawNetwork,
   RawVolume,
+  RegistryAuth,
   RemovedImage,
 } from './engine';
 import { connectionFromHost, dockerFor, type EngineConnection } from './connection';
@@ -322,12 +323,18 @@ class DockerodeEngine implements Engine {
     );
   }
 
-  async pullImage(repository: string, tag: string, signal?: AbortSignal): Promise<ByteStream> {
+  async pullImage(repository: string, tag: string, signal?: AbortSignal, auth?: RegistryAuth): Promise<ByteStream> {
     const ref = `${repository}${tag.startsWith('sha256:') ? '@' : ':'}${tag}`;
     try {
       return await this.call(
         { kind: 'image', ref, doing: `pulling image ${ref}` },
-        (abortSignal) => this.docker.createImage({ fromImage: repository, tag, abortSignal }) as Promise<ByteStream>,
+        (abortSignal) =>
+          this.docker.createImage({
+            fromImage: repository,
+            tag,
+            abortSignal,
+            ...(auth ? { authconfig: { ...auth } } : {}),
+          }) as Promise<ByteStream>,
         { slow: true, ...(signal ? { signal } : {}) },
       );
     } catch (err) {
@@ -338,7 +345,11 @@ class DockerodeEngine implements Engine {
     }
   }
 
-  distributionInspect(ref: string, timeoutMs: number): Promise<{ Descriptor?: { digest?: string } }> {
+  distributionInspect(
+    ref: string,
+    timeoutMs: number,
+    auth?: RegistryAuth,
+  ): Promise<{ Descriptor?: { digest?: string } }> {
     const modem = this.docker.modem as { dial: (o: object, cb: (err: unknown, data: unknown) => void) => void };
     return this.call(
       { kind: 'image', ref, doing: `asking the registry about ${ref}` },
@@ -349,6 +360,7 @@ class DockerodeEngine implements Engine {
               path: `/distribution/${ref}/json`,
               method: 'GET',
               abortSignal,
+              ...(auth ? { authconfig: { ...auth } } : {}),
               statusCodes: { 200: true, 401: 'unauthorized', 403: 'forbidden', 404: 'not found', 500: 'server error' },
             },
             (err, data) => (err ? reject(err) : resolve(data as { Descriptor?: { digest?: string } })),

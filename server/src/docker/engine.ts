@@ -106,6 +106,16 @@ export interface DiskUsage {
 }
 export type DiskUsageKind = 'image' | 'container' | 'volume';
 
+/**
+ * A registry credential as the engine takes it (the X-Registry-Auth header of a pull, push,
+ * distribution inspect or service call): sent with that one call, never stored on the engine's host.
+ */
+export interface RegistryAuth {
+  username: string;
+  password: string;
+  serveraddress: string;
+}
+
 /** A byte stream from the engine (logs, stats, events, pull progress); destroy it when done. */
 export type ByteStream = NodeJS.ReadableStream & AsyncIterable<Buffer> & { destroy?: (err?: Error) => void };
 
@@ -184,10 +194,14 @@ export interface Engine {
   removeImage(ref: string, force: boolean): Promise<RemovedImage[]>;
   /** Points `repository:tag` at the image `ref` names (moving the tag if another image had it). */
   tagImage(ref: string, repository: string, tag: string): Promise<void>;
-  /** Starts a pull; the stream carries the engine's JSON progress lines. */
-  pullImage(repository: string, tag: string, signal?: AbortSignal): Promise<ByteStream>;
-  /** The registry's descriptor for a reference, asked through the engine (its registry settings). */
-  distributionInspect(ref: string, timeoutMs: number): Promise<{ Descriptor?: { digest?: string } }>;
+  /** Starts a pull (with `auth`, sent as X-Registry-Auth: never stored on the engine); the stream carries the engine's JSON progress lines. */
+  pullImage(repository: string, tag: string, signal?: AbortSignal, auth?: RegistryAuth): Promise<ByteStream>;
+  /** The registry's descriptor for a reference, asked through the engine (its registry settings, and `auth` when given). */
+  distributionInspect(
+    ref: string,
+    timeoutMs: number,
+    auth?: RegistryAuth,
+  ): Promise<{ Descriptor?: { digest?: string } }>;
 
   listVolumes(): Promise<RawVolume[]>;
   inspectVolume(name: string): Promise<RawVolume>;

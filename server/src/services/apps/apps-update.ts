@@ -19,14 +19,17 @@ export class AppUpdateService {
   private readonly busy = new Set<string>();
 
   constructor(
-    private readonly ctx: Uses<'docker' | 'log', 'containerName' | 'hostname'>,
+    private readonly ctx: Uses<'docker' | 'log' | 'registryAuth', 'containerName' | 'hostname'>,
     private readonly apps: AppsService,
     private readonly rt: AppsRuntime,
   ) {}
 
   async check(name: string): Promise<AppUpdateCheck> {
     const info = await this.apps.inspect(name);
-    const res = await checkImageUpdate(this.ctx.docker, info.Config.Image, { imageId: info.Image });
+    const res = await checkImageUpdate(this.ctx.docker, info.Config.Image, {
+      imageId: info.Image,
+      auth: this.ctx.registryAuth?.(info.Config.Image),
+    });
     this.rt.updatable.set(info.Id, res.isUpdatable);
     const { image, remoteDigest, localDigests, checkedAt } = res;
     return {
@@ -63,7 +66,7 @@ export class AppUpdateService {
       throw new ValidationError(`${name} was created from an image ID, so there is no name to pull a newer image by.`);
     this.busy.add(old.Id);
     try {
-      await pullImage(this.ctx.docker, ref, { idleMs: PULL_IDLE_MS });
+      await pullImage(this.ctx.docker, ref, { idleMs: PULL_IDLE_MS, auth: this.ctx.registryAuth?.(ref) });
       const spec = recreateSpec(old, await this.imageDefaults(old.Image), ref);
       const opts = { extraNetworks: spec.extraNetworks, log: this.ctx.log };
       if (gate) {

@@ -62,7 +62,7 @@ export const serviceTarget = (project: string, service: string) => `${project}/$
  */
 export class ProjectAutoUpdate {
   constructor(
-    private readonly ctx: Uses<'composeReady' | 'docker', 'dataDir'>,
+    private readonly ctx: Uses<'composeReady' | 'docker' | 'registryAuth', 'dataDir'>,
     private readonly projects: ProjectsService,
     private readonly repo: AutoUpdateRepo,
   ) {}
@@ -167,7 +167,7 @@ export class ProjectAutoUpdate {
           );
           continue;
         }
-        const check = await checkImageUpdate(this.ctx.docker, ref, { imageId });
+        const check = await checkImageUpdate(this.ctx.docker, ref, { imageId, auth: this.ctx.registryAuth?.(ref) });
         const [from, to] = [check.localDigests[0] ?? null, check.remoteDigest];
         if (!check.isUpdatable) items.push(item(service, 'up_to_date', check.reason, from, to));
         else if (to && this.repo.isBadDigest(serviceTarget(t.project, service), to)) {
@@ -308,7 +308,10 @@ export class ProjectAutoUpdate {
         continue;
       }
       const c = await this.ctx.docker.inspectContainer(id);
-      const check = await checkImageUpdate(this.ctx.docker, c.Config.Image, { imageId: c.Image });
+      const check = await checkImageUpdate(this.ctx.docker, c.Config.Image, {
+        imageId: c.Image,
+        auth: this.ctx.registryAuth?.(c.Config.Image),
+      });
       const [from, to] = [check.localDigests[0] ?? null, check.remoteDigest];
       items.push(
         check.isUpdatable

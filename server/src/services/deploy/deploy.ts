@@ -6,7 +6,7 @@ import {
   type DeployRequest,
   type DeployResult,
 } from '@berth/contract';
-import type { Engine } from '../../docker/engine';
+import type { Engine, RegistryAuth } from '../../docker/engine';
 import { inspectContainer } from '../apps/containers';
 import { createAndStart, findContainer, imagePresent, networkExists } from './deploy-steps';
 import { startPull } from '../images/engine-images';
@@ -24,6 +24,8 @@ export class DeployService {
     private readonly variables: VariablesService,
     private readonly log: FastifyBaseLogger,
     private readonly policy: PolicyGate,
+    /** The stored credential for an image reference (ctx.registryAuth), or undefined. */
+    private readonly registryAuth: (image: string) => RegistryAuth | undefined = () => undefined,
   ) {}
 
   async deploy(req: DeployRequest, actor: Actor): Promise<DeployResult> {
@@ -66,7 +68,7 @@ export class DeployService {
     const full = formatImageReference(ref.tag || ref.digest ? ref : { ...ref, tag: 'latest' });
     if (await imagePresent(this.docker, full)) return full;
     try {
-      const pull = await startPull(this.docker, ref);
+      const pull = await startPull(this.docker, ref, { auth: this.registryAuth(full) });
       await pull.follow();
     } catch (err) {
       if (!(err instanceof EngineError || err instanceof NotFoundError)) throw err;

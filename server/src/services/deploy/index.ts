@@ -5,9 +5,9 @@ import { DeployService } from './deploy';
 
 /** One environment's deploys from the form or a template (template variables are shared by every environment). */
 export function createDeploy(
-  ctx: Uses<'docker' | 'log'>,
+  ctx: Uses<'docker' | 'log' | 'registryAuth'>,
   variables: VariablesService,
   policy: PolicyGate,
 ): DeployService {
-  return new DeployService(ctx.docker, variables, ctx.log, policy);
+  return new DeployService(ctx.docker, variables, ctx.log, policy, ctx.registryAuth);
 }

@@ -6,7 +6,7 @@ import {
   type ImageSummary,
   type PullProgress,
 } from '@berth/contract';
-import type { ByteStream, Engine, RemovedImage } from '../../docker/engine';
+import type { ByteStream, Engine, RegistryAuth, RemovedImage } from '../../docker/engine';
 import { AppError, DockerUnavailableError, EngineError } from '../../errors';
 
 export type { RemovedImage } from '../../docker/engine';
@@ -130,6 +130,8 @@ export interface PullOptions {
   signal?: AbortSignal;
   /** Give up when the engine reports nothing for this long. */
   idleMs?: number;
+  /** The registry credential to pull with (ctx.registryAuth's answer); anonymous without it. */
+  auth?: RegistryAuth | undefined;
 }
 
 /**
@@ -139,7 +141,7 @@ export interface PullOptions {
 export async function startPull(engine: Engine, ref: ImageReference, opts: PullOptions = {}): Promise<RunningPull> {
   // Without a tag the engine would pull every tag of the repository.
   const tag = ref.digest ?? ref.tag ?? 'latest';
-  const stream: ByteStream = await engine.pullImage(ref.repository, tag, opts.signal);
+  const stream: ByteStream = await engine.pullImage(ref.repository, tag, opts.signal, opts.auth);
   const idleMs = opts.idleMs ?? 5 * 60_000;
 
   return {

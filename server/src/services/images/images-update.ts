@@ -1,5 +1,5 @@
 import { parseImageReference } from '@berth/contract';
-import type { Engine } from '../../docker/engine';
+import type { Engine, RegistryAuth } from '../../docker/engine';
 import { startPull, type PullOptions } from './engine-images';
 import { IMAGE_ID } from '../../docker/names';
 import { DockerUnavailableError, EngineTimeoutError, NotFoundError, ValidationError } from '../../errors';
@@ -26,14 +26,14 @@ function familiar(repository: string): string {
 /**
  * Compares the registry's manifest digest for `ref` with the digests of the local image
  * (`imageId` when given — the image a container actually runs — else the one `ref` names).
- * The engine asks the registry (GET /distribution/{ref}/json) with its own registry settings.
+ * The engine asks the registry (GET /distribution/{ref}/json) with `opts.auth` when given.
  * Never throws for registry trouble: `isUpdatable` is false and `reason` says why. Throws only
  * when the engine itself is unreachable.
  */
 export async function checkImageUpdate(
   engine: Engine,
   ref: string,
-  opts: { imageId?: string; timeoutMs?: number } = {},
+  opts: { imageId?: string; timeoutMs?: number; auth?: RegistryAuth | undefined } = {},
 ): Promise<ImageUpdateCheck> {
   const result = (
     isUpdatable: boolean,
@@ -75,7 +75,7 @@ export async function checkImageUpdate(
   const timeoutMs = opts.timeoutMs ?? 15_000;
   let remoteDigest: string | undefined;
   try {
-    const info = await engine.distributionInspect(ref, timeoutMs);
+    const info = await engine.distributionInspect(ref, timeoutMs, opts.auth);
     remoteDigest = info?.Descriptor?.digest;
   } catch (err) {
     if (err instanceof DockerUnavailableError) throw err;
@@ -87,7 +87,7 @@ export async function checkImageUpdate(
   return result(!localDigests.includes(remoteDigest), null, remoteDigest, localDigests);
 }
 
-/** Pulls `ref` through the engine (anonymous, the engine's own registry settings) and waits for it to finish. */
+/** Pulls `ref` through the engine (with `opts.auth`, else anonymous) and waits for it to finish. */
 export async function pullImage(engine: Engine, ref: string, opts: PullOptions = {}): Promise<void> {
   const parsed = parseImageReference(ref);
   if ('error' in parsed) throw new ValidationError(`Cannot pull '${ref}': ${parsed.error}`);

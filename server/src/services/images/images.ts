@@ -1,11 +1,15 @@
 import { parseImageReference, type ImageDetail, type ImageSummary, type PullProgress } from '@berth/contract';
-import type { Engine } from '../../docker/engine';
+import type { Engine, RegistryAuth } from '../../docker/engine';
 import { inspectImage, listImages, removeImage, startPull, untagImage, type RunningPull } from './engine-images';
 import { resourceUsage } from '../apps/resource-usage';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors';
 
 export class ImagesService {
-  constructor(private readonly docker: Engine) {}
+  constructor(
+    private readonly docker: Engine,
+    /** The stored credential for an image reference (ctx.registryAuth), or undefined. */
+    private readonly registryAuth: (image: string) => RegistryAuth | undefined = () => undefined,
+  ) {}
 
   async list(): Promise<ImageSummary[]> {
     const [images, usage] = await Promise.all([listImages(this.docker), resourceUsage(this.docker)]);
@@ -21,7 +25,7 @@ export class ImagesService {
   async startPull(reference: string, signal?: AbortSignal): Promise<RunningPull> {
     const ref = parseImageReference(reference);
     if ('error' in ref) throw new ValidationError(ref.error, [{ field: 'image', message: ref.error }]);
-    return startPull(this.docker, ref, { signal });
+    return startPull(this.docker, ref, { signal, auth: this.registryAuth(reference) });
   }
 
   /** Pulls and returns the image list (the shape the original product answered with). */

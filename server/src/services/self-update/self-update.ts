@@ -36,7 +36,9 @@ function updaterCommand(target: string, image: string): string[] {
 export class SelfUpdateService {
   private busy = false;
 
-  constructor(private readonly ctx: Uses<'docker' | 'log', 'containerName' | 'dataDir' | 'hostname'>) {}
+  constructor(
+    private readonly ctx: Uses<'docker' | 'log' | 'registryAuth', 'containerName' | 'dataDir' | 'hostname'>,
+  ) {}
 
   private self(): Promise<SelfLookup> {
     return findSelfContainer(this.ctx.docker, {
@@ -51,7 +53,10 @@ export class SelfUpdateService {
     if (!self.container)
       return { updatable: false, reason: self.reason, container: null, image: null, checkedAt, lastUpdate };
     const { Config, Image, Name } = self.container;
-    const res = await checkImageUpdate(this.ctx.docker, Config.Image, { imageId: Image });
+    const res = await checkImageUpdate(this.ctx.docker, Config.Image, {
+      imageId: Image,
+      auth: this.ctx.registryAuth?.(Config.Image),
+    });
     return {
       updatable: res.isUpdatable,
       reason: res.reason,
@@ -83,7 +88,7 @@ export class SelfUpdateService {
     if (IMAGE_ID.test(ref))
       throw new ValidationError('Berth was started from an image ID, so there is no name to pull a newer image by.');
 
-    await pullImage(this.ctx.docker, ref, { idleMs: PULL_IDLE_MS });
+    await pullImage(this.ctx.docker, ref, { idleMs: PULL_IDLE_MS, auth: this.ctx.registryAuth?.(ref) });
     const pulled = await inspectImage(this.ctx.docker, ref);
     if (pulled.Id === info.Image) throw new UpToDateError(`Berth already runs the newest ${ref}.`);
 

@@ -1,0 +1,110 @@
+import { parseImageReference } from '@berth/contract';
+import type { RegistriesRepo, RegistryRow } from '../../db/registries-repo';
+import type { RegistryAuth } from '../../docker/engine';
+import { IMAGE_ID } from '../../docker/names';
+
+/**
+ * The registry credential of an image (docker/engine.ts): what the engine takes as `X-Registry-Auth`
+ * (pull, push, distribution inspect, service create/update) and what a docker config.json `auths` entry holds.
+ */
+export type { RegistryAuth } from '../../docker/engine';
+
+/** The credential for an image reference (`ghcr.io/org/app:1.2`, `nginx`), or undefined: pull anonymously. */
+export type RegistryAuthLookup = (image: string) => RegistryAuth | undefined;
+
+/** Docker Hub's canonical host; its other spellings (`index.docker.io`, `registry-1.docker.io`) are the same registry. */
+export const DOCKER_HUB = 'docker.io';
+/** The key Docker Hub has in a docker config.json `auths` and the serveraddress the docker CLI sends for it. */
+export const DOCKER_HUB_AUTH_KEY = 'https://index.docker.io/v1/';
+const HUB_ALIASES = new Set(['docker.io', 'index.docker.io', 'registry-1.docker.io', 'registry.hub.docker.com']);
+
+/**
+ * The host a registry is known by: `https://GHCR.io/` → `ghcr.io`, `index.docker.io` → `docker.io`,
+ * `127.0.0.1:5000` stays. Null when the text is not a host[:port] (a path after it is dropped).
+ */
+export function normalizeRegistryHost(text: string): string | null {
+  const bare = text
+    .trim()
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')
+    .replace(/\/.*$/, '')
+    .toLowerCase();
+  if (
+    !/^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:]+\])(?::\d{1,5})?$/.test(
+      bare,
+    )
+  )
+    return null;
+  return HUB_ALIASES.has(bare) || bare === 'https://index.docker.io/v1/' ? DOCKER_HUB : bare;
+}
+
+/** The registry host an image reference pulls from (`docker.io` for Docker Hub shorthand); null when it is no reference (an image id). */
+export function imageRegistryHost(image: string): string | null {
+  if (IMAGE_ID.test(image)) return null;
+  const ref = parseImageReference(image);
+  if ('error' in ref) return null;
+  return ref.domain ? normalizeRegistryHost(ref.domain) : DOCKER_HUB;
+}
+
+/** The serveraddress (and config.json key) a host's credential is sent under. */
+export const authServerAddress = (host: string) => (host === DOCKER_HUB ? DOCKER_HUB_AUTH_KEY : host);
+
+/** Whether environment `environment` may use the stored registry `row`. */
+export function usableIn(row: Pick<RegistryRow, 'environments'>, environment: string): boolean {
+  if (row.environments === null) return true;
+  try {
+    const list = JSON.parse(row.environments) as unknown;
+    return Array.isArray(list) && list.includes(environment);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Chooses the stored credential for an image by its registry host, among the registries the
+ * environment may use (the oldest one when several name the same host). Opens the sealed secret
+ * only here, for the call that sends it.
+ */
+export class RegistryCredentials {
+  constructor(
+    private readonly repo: RegistriesRepo,
+    private readonly openSecret: (sealed: string) => string,
+  ) {}
+
+  /** The credential for `host` (normalized) in `environment`, or undefined. */
+  forHost(host: string, environment: string): RegistryAuth | undefined {
+    const row = this.repo
+      .list()
+      .filter((r) => r.server_address === host && r.username && r.password_sealed && usableIn(r, environment))
+      .sort((a, b) => a.id - b.id)[0];
+    if (!row) return undefined;
+    return {
+      username: row.username!,
+      password: this.openSecret(row.password_sealed!),
+      serveraddress: authServerAddress(host),
+    };
+  }
+
+  /** The credential for the registry `image` is pulled from, in `environment`, or undefined (pull anonymously). */
+  forImage(image: string, environment: string): RegistryAuth | undefined {
+    const host = imageRegistryHost(image);
+    return host ? this.forHost(host, environment) : undefined;
+  }
+
+  /** A lookup bound to one environment (what its services receive as `ctx.registryAuth`). */
+  lookup(environment: string): RegistryAuthLookup {
+    return (image) => this.forImage(image, environment);
+  }
+}
+
+/** A docker config.json holding only the `auths` these images need (for a compose or docker CLI run). */
+export function dockerConfigFor(
+  images: Iterable<string>,
+  lookup: RegistryAuthLookup,
+): { auths: Record<string, { auth: string }> } {
+  const auths: Record<string, { auth: string }> = {};
+  for (const image of images) {
+    const auth = lookup(image);
+    if (auth) auths[auth.serveraddress] = { auth: Buffer.from(`${auth.username}:${auth.password}`).toString('base64') };
+  }
+  return { auths };
+}

@@ -1,0 +1,40 @@
+import { LOCAL_ENVIRONMENT } from '@berth/contract';
+import type { AppContext } from '../../context';
+import { RegistriesRepo } from '../../db/registries-repo';
+import { deriveKey, open, seal } from '../../lib/secret-box';
+import { RegistryCredentials } from './credentials';
+
+export {
+  dockerConfigFor,
+  imageRegistryHost,
+  normalizeRegistryHost,
+  RegistryCredentials,
+  type RegistryAuth,
+  type RegistryAuthLookup,
+} from './credentials';
+
+/**
+ * Registry credentials (issue 33). Passwords and tokens are sealed under a key of their own,
+ * derived from the signing key like the environments' secrets. `credentials` chooses one for an
+ * image reference; `bind` gives an environment's context its lookup (`ctx.registryAuth`), which every
+ * pull, update check, compose run and swarm call of that environment uses.
+ */
+export function createRegistries(ctx: AppContext, signingKey: Uint8Array) {
+  const key = deriveKey(signingKey, 'registries');
+  const box = { seal: (plain: string) => seal(key, plain), open: (sealed: string) => open(key, sealed) };
+  const repo = new RegistriesRepo(ctx.db);
+  const credentials = new RegistryCredentials(repo, box.open);
+  // The base context is the local environment's (and self-update's); other environments override it.
+  ctx.registryAuth = credentials.lookup(LOCAL_ENVIRONMENT);
+  return {
+    repo,
+    box,
+    credentials,
+    /** `envCtx` with the lookup of environment `id` (the base context already has local's). */
+    bind(id: string, envCtx: AppContext): AppContext {
+      if (id !== LOCAL_ENVIRONMENT && envCtx !== ctx)
+        Object.defineProperty(envCtx, 'registryAuth', { value: credentials.lookup(id), enumerable: true });
+      return envCtx;
+    },
+  };
+}

@@ -73,7 +73,7 @@ import { createStreams } from './services/streams';
 import type { StreamRegistry } from './services/streams/registry';
 import { createVariables } from './services/variables';
 import type { VariablesService } from './services/variables/variables';
-import { createVolumes } from './services/volumes';
+import { createVolumes, type HelperContainers } from './services/volumes';
 import type { VolumesService } from './services/volumes/volumes';
 import { readBerthVersion } from './version';
 import { createRegistries } from './services/registries';
@@ -122,6 +122,8 @@ export interface EngineScope {
   projectEnv: ProjectEnvService;
   images: ImagesService;
   volumes: VolumesService;
+  /** Short-lived containers with one volume mounted (volume files, backups). */
+  helpers: HelperContainers;
   networks: NetworksService;
   prune: PruneService;
   deploy: DeployService;
@@ -323,6 +325,7 @@ export function buildScope(
   const eventHistory = createEventHistory(envCtx, id, runtime.events);
   const stopWatching = notifications.watch(id, eventHistory, envCtx.engine);
   const host = createHost(envCtx, id, runtime.events);
+  const { volumes, helpers } = createVolumes(envCtx, policy, id === LOCAL_ENVIRONMENT);
   const single = {
     apps,
     appUpdates,
@@ -331,7 +334,7 @@ export function buildScope(
     projectPlan,
     projectEnv,
     images: createImages(envCtx),
-    volumes: createVolumes(envCtx.docker),
+    volumes,
     networks: createNetworks(envCtx.docker),
   };
   return {
@@ -341,6 +344,7 @@ export function buildScope(
     appStreams,
     appChanges,
     appFiles,
+    helpers,
     history: runtime.history,
     host,
     ...createLogs(envCtx, runtime.events, projects, regexPool),

@@ -108,6 +108,12 @@ const EnvSchema = z.object({
     .regex(/^\s*\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?){0,9}\s*$/, 'must be a comma list of at most 10 numbers of seconds')
     .transform((v) => v.split(',').map((x) => Math.round(Number(x) * 1000)))
     .default([10_000, 60_000, 300_000]),
+  /**
+   * The image of the short-lived helper containers that read and write volumes (volume files,
+   * backups): it needs `sh`, `sleep`, `rm` and `tar`. Unset: Berth's own image on the engine it
+   * runs beside; another engine needs it set (busybox or alpine do).
+   */
+  HELPER_IMAGE: z.string().min(1).max(512).optional(),
   /** Set by the container runtime; names Berth's own container when it runs in one. */
   HOSTNAME: z.string().optional(),
   BERTH_CONTAINER_NAME: z
@@ -183,6 +189,8 @@ export interface Config {
   terminalIdleMs: number;
   /** Berth's own container (name or ID) for the self-update; else found by host name. */
   containerName: string | undefined;
+  /** HELPER_IMAGE: the image of volume helper containers; undefined = Berth's own. */
+  helperImage: string | undefined;
   /** OpenID Connect sign-in, or null when not configured. */
   oidc: OidcConfig | null;
   hostname: string | undefined;
@@ -269,6 +277,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     terminalIdleMs: Math.round(e.TERMINAL_IDLE_MINUTES * 60_000),
     containerName: e.BERTH_CONTAINER_NAME?.replace(/^\//, ''),
     hostname: e.HOSTNAME,
+    helperImage: e.HELPER_IMAGE,
     oidc,
     cliEnv: Object.freeze({
       ...Object.fromEntries(CLI_ENV_KEYS.flatMap((k) => (present[k] ? [[k, String(present[k])]] : []))),

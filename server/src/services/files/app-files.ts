@@ -2,11 +2,11 @@ import { posix } from 'node:path';
 import { FILE_CONTENT_MAX_BYTES, type FileContent, type FileEntry, type FileListing } from '@berth/contract';
 import type { Uses } from '../../context';
 import type { ByteStream, ContainerDetail } from '../../docker/engine';
-import { FrameDemuxer } from '../../docker/logs';
 import { bareName } from '../../docker/names';
 import { ConflictError, NotFoundError, PayloadTooLargeError, PolicyDeniedError, ValidationError } from '../../errors';
 import type { AppsService } from '../apps/apps';
 import { containerFeatures } from '../policy/container-features';
+import { execCollect } from '../terminal/exec';
 import type { Actor, PolicyGate } from '../policy/policy';
 import { entryOf, packOne, packStream, readAll, readArchive, type TarHeader } from './tar';
 
@@ -162,7 +162,7 @@ export class AppFilesService {
         `${bareName(info.Name)} is not running: start it to delete files (the engine deletes nothing otherwise).`,
       );
     if (!(await this.stat(info.Id, at))) throw new NotFoundError('path', path);
-    const { code, output } = await this.run(info.Id, ['rm', '-rf', '--', at]);
+    const { code, output } = await execCollect(this.ctx.docker, info.Id, ['rm', '-rf', '--', at], DELETE_TIMEOUT_MS);
     if (code !== 0) throw new ConflictError(`Could not delete ${path}: ${output.trim() || `rm exited with ${code}`}`);
     return { deleted: at };
   }
@@ -196,25 +196,6 @@ export class AppFilesService {
       at = clean(posix.resolve(posix.dirname(at), h.linkname ?? ''));
     }
     throw new ValidationError(`${path}: more than ${MAX_LINKS} symlinks in a row.`);
-  }
-
-  private async run(id: string, cmd: string[]): Promise<{ code: number | null; output: string }> {
-    const docker = this.ctx.docker;
-    const exec = await docker.execCreate(id, { Cmd: cmd, User: '0', AttachStdout: true, AttachStderr: true });
-    const stream = await docker.execStart(exec, { tty: false });
-    const demux = new FrameDemuxer();
-    let output = '';
-    const timer = setTimeout(() => (stream as unknown as { destroy(): void }).destroy(), DELETE_TIMEOUT_MS);
-    try {
-      for await (const chunk of stream as AsyncIterable<Buffer>)
-        for (const f of demux.push(chunk)) if (output.length < 4096) output += f.payload.toString('utf8');
-    } catch (err) {
-      // The engine may close a finished exec's connection without a clean end; its exit code says how it went.
-      if ((err as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') throw err;
-    } finally {
-      clearTimeout(timer);
-    }
-    return { code: (await docker.execInspect(exec)).ExitCode, output };
   }
 }
 

@@ -207,3 +207,31 @@ async function signalMarked(engine: Engine, containerId: string, mark: string, s
 function destroy(stream: NodeJS.ReadWriteStream): void {
   (stream as unknown as { destroy?: () => void }).destroy?.();
 }
+
+/**
+ * Runs `cmd` to its end in a running container (as root, no terminal): its exit code and the
+ * first 4 KiB of its output. Past `timeoutMs` the connection is dropped and the code is what the
+ * engine knows (null while it still runs).
+ */
+export async function execCollect(
+  engine: Engine,
+  containerId: string,
+  cmd: string[],
+  timeoutMs: number,
+): Promise<{ code: number | null; output: string }> {
+  const exec = await engine.execCreate(containerId, { Cmd: cmd, User: '0', AttachStdout: true, AttachStderr: true });
+  const stream = await engine.execStart(exec, { tty: false });
+  const demux = new FrameDemuxer();
+  let output = '';
+  const timer = setTimeout(() => destroy(stream), timeoutMs);
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>)
+      for (const f of demux.push(chunk)) if (output.length < 4096) output += f.payload.toString('utf8');
+  } catch (err) {
+    // The engine may close a finished exec's connection without a clean end; its exit code says how it went.
+    if ((err as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+  return { code: (await engine.execInspect(exec)).ExitCode, output };
+}

@@ -462,6 +462,7 @@ cmd_start() {
   ((FRESH_ENGINE)) && check_compose
   extras_start
   write_env "$owned"
+  bash "$ROOT/scripts/test-env-registries.sh" # private registries with auth and TLS (issue 33)
   say "ready in $((SECONDS - t0)) s: DOCKER_HOST=$ENGINE image=$IMAGE (env: .test-env/env.sh)"
 }
 

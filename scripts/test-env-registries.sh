@@ -2,7 +2,7 @@
 # Private registries for the registry-credential tests (issue 33), beside the harness's open registry:
 #   - one docker-registry with htpasswd basic auth over plain HTTP on a free loopback port;
 #   - one with TLS (a CA and a server certificate for 127.0.0.1 made here with openssl) and the same auth.
-# Each gets the busybox test image pushed as private/busybox:latest. Idempotent: registries that still
+# Each gets the busybox test image pushed as private/busybox:latest (the TLS one private/tools:1.0 too). Idempotent: registries that still
 # answer are reused (their ports, password and certificates are kept in .test-env/registries/).
 # Called by scripts/test-env.sh start after env.sh is written; run it directly to (re)start only this part.
 # Adds its BERTH_TEST_PRIVATE_* lines to .test-env/env.sh.
@@ -113,10 +113,11 @@ start_registry() {
 # into a throwaway DOCKER_CONFIG (password on stdin), removed afterwards, and the local tag is dropped,
 # so a test's pull really goes to the registry.
 push_image() {
-  local addr=$1 scheme=$2 ref="$1/$IMAGE_PATH" cfg
+  local addr=$1 scheme=$2 path=${4:-$IMAGE_PATH} ref cfg
+  ref="$addr/$path"
   if curl -sf -m 5 -o /dev/null -I -u "$USER_NAME:$PASSWORD" ${3:+--cacert "$3"} \
     -H 'Accept: application/vnd.docker.distribution.manifest.v2+json' \
-    "$scheme://$addr/v2/private/busybox/manifests/latest"; then
+    "$scheme://$addr/v2/${path%:*}/manifests/${path##*:}"; then
     return 0
   fi
   cfg=$(mktemp -d)
@@ -137,6 +138,8 @@ BASIC="127.0.0.1:$(cat "$DIR/basic.port")"
 TLS="127.0.0.1:$(cat "$DIR/tls.port")"
 push_image "$BASIC" http
 push_image "$TLS" https "$DIR/tls/ca.pem"
+# A second repository, so the catalog has more than one page at n=1.
+push_image "$TLS" https "$DIR/tls/ca.pem" private/tools:1.0
 
 tmp="$ENV_FILE.registries.tmp"
 {

@@ -31,3 +31,4 @@ export * from './schemas/users';
 export * from './schemas/environment';
 export * from './schemas/policy';
 export * from './schemas/policy-judge';
+export * from './schemas/registry';

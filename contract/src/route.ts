@@ -55,6 +55,7 @@ export const API_TAGS = {
   variables: 'Template variables',
   settings: 'Berth settings, export and import',
   environments: 'Engines Berth manages',
+  registries: 'Registry credentials and browsing',
   notifications: 'Notification channels and rules',
   audit: 'The audit log',
   auth: 'Sign-in, tokens, API keys, two-factor',

@@ -77,6 +77,7 @@ import { createVolumes, type HelperContainers } from './services/volumes';
 import type { VolumesService } from './services/volumes/volumes';
 import { readBerthVersion } from './version';
 import { createRegistries } from './services/registries';
+import type { RegistriesService } from './services/registries/registries';
 import { createPolicies, createPolicyGate, type PolicyGate } from './services/policy';
 import type { PolicyService } from './services/policy/policy';
 
@@ -173,6 +174,8 @@ export interface Services {
   environments: EnvironmentScopes<EngineScope>;
   /** Each environment's policy for non-admins (GET/PUT /api/environments/{env}/policy). */
   policies: PolicyService;
+  /** Stored registry credentials: CRUD, test, browse (each environment's pulls use them through ctx.registryAuth). */
+  registries: RegistriesService;
 }
 
 export interface BuiltServices {
@@ -279,6 +282,7 @@ export async function buildServices(
       environmentsAdmin,
       environments,
       policies,
+      registries: registries.admin,
     };
     return { ctx, services, close };
   } catch (err) {

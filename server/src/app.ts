@@ -37,6 +37,7 @@ import { hostRoutes } from './routes/host';
 import { terminalRoutes } from './routes/terminal';
 import { policyRoutes } from './routes/policy';
 import { environmentsRoutes } from './routes/environments';
+import { registriesRoutes } from './routes/registries';
 import { collectEnvironmentRoutes, registerEnvironmentRoutes } from './lib/route';
 
 export type { AppDeps } from './app-services';
@@ -142,6 +143,7 @@ export async function buildApp(
   notificationsRoutes(app, services);
   usersRoutes(app, services);
   environmentsRoutes(app, services);
+  registriesRoutes(app, services);
   await registerEnvironmentRoutes(app, (env) => services.environments.get(env));
 
   await registerStaticWeb(app, config.webDist);

@@ -24,6 +24,10 @@ export interface SafeFetchOptions {
   /** Default GET. A POST sends `body` and follows no redirect (a 3xx answer is an error). */
   method?: 'GET' | 'POST';
   body?: string | Buffer;
+  /** PEM CA certificate(s) trusted for https instead of the system's (a private registry's own CA). */
+  ca?: string;
+  /** Answer any HTTP status (its body read under the same cap) instead of throwing `http_status` for a non-2xx one. */
+  anyStatus?: boolean;
 }
 
 export interface SafeFetchResult {
@@ -31,11 +35,12 @@ export interface SafeFetchResult {
   url: string;
   status: number;
   contentType: string | null;
+  headers: http.IncomingHttpHeaders;
   body: Buffer;
 }
 
 export type SafeFetchFailure =
-  'bad_url' | 'blocked_address' | 'timeout' | 'too_large' | 'http_status' | 'too_many_redirects' | 'network';
+  'bad_url' | 'blocked_address' | 'timeout' | 'too_large' | 'http_status' | 'too_many_redirects' | 'network' | 'tls';
 
 export class SafeFetchError extends Error {
   constructor(
@@ -43,6 +48,8 @@ export class SafeFetchError extends Error {
     message: string,
     /** The upstream HTTP status, for `http_status`. */
     readonly status?: number,
+    /** Node's error code, for `tls` and `network` (`EPROTO`: the server speaks no TLS). */
+    readonly code?: string,
   ) {
     super(message);
   }
@@ -137,6 +144,19 @@ function checkUrl(text: string, allowLoopback: boolean): URL {
   return url;
 }
 
+/** Certificate failures by Node's code, in words. */
+const TLS_FAILURES: Record<string, string> = {
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'the certificate is self-signed',
+  SELF_SIGNED_CERT_IN_CHAIN: 'the certificate chain ends in an untrusted self-signed CA',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'the certificate is signed by an unknown authority',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'the certificate is signed by an unknown authority',
+  UNABLE_TO_GET_ISSUER_CERT: 'the certificate is signed by an unknown authority',
+  CERT_HAS_EXPIRED: 'the certificate has expired',
+  CERT_NOT_YET_VALID: 'the certificate is not valid yet',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'the certificate does not name this host',
+  CERT_SIGNATURE_FAILURE: 'the certificate signature is invalid',
+};
+
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 function open(
@@ -149,7 +169,14 @@ function open(
     const method = opts.method ?? 'GET';
     const req = request(
       url,
-      { method, lookup: guardedLookup(opts.allowLoopback), signal, agent: false, headers: opts.headers ?? {} },
+      {
+        method,
+        lookup: guardedLookup(opts.allowLoopback),
+        signal,
+        agent: false,
+        headers: opts.headers ?? {},
+        ...(opts.ca ? { ca: opts.ca } : {}),
+      },
       resolve,
     );
     req.on('error', reject);
@@ -221,7 +248,7 @@ export async function safeFetch(input: string, options: SafeFetchOptions = {}): 
         url = checkUrl(new URL(res.headers.location, url).toString(), opts.allowLoopback);
         continue;
       }
-      if (status < 200 || status > 299) {
+      if ((status < 200 || status > 299) && !opts.anyStatus) {
         res.destroy();
         throw new SafeFetchError(
           'http_status',
@@ -230,12 +257,27 @@ export async function safeFetch(input: string, options: SafeFetchOptions = {}): 
         );
       }
       const body = await readBody(res, opts.maxBytes, controller.signal);
-      return { url: url.toString(), status, contentType: res.headers['content-type'] ?? null, body };
+      return {
+        url: url.toString(),
+        status,
+        contentType: res.headers['content-type'] ?? null,
+        headers: res.headers,
+        body,
+      };
     }
   } catch (err) {
     if (controller.signal.aborted) throw timeoutError;
     if (err instanceof SafeFetchError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
+    if (code && TLS_FAILURES[code])
+      throw new SafeFetchError('tls', `TLS failed: ${TLS_FAILURES[code]} (${code}).`, undefined, code);
+    if (code === 'EPROTO' || /SSL|TLS/.test(code ?? ''))
+      throw new SafeFetchError(
+        'tls',
+        `TLS failed: the server does not speak TLS as expected (${code}).`,
+        undefined,
+        code,
+      );
     const what =
       code === 'ENOTFOUND' || code === 'EAI_AGAIN'
         ? 'the host name does not resolve'

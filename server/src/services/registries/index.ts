@@ -1,8 +1,10 @@
 import { LOCAL_ENVIRONMENT } from '@berth/contract';
 import type { AppContext } from '../../context';
+import { EnvironmentsRepo } from '../../db/environments-repo';
 import { RegistriesRepo } from '../../db/registries-repo';
 import { deriveKey, open, seal } from '../../lib/secret-box';
 import { RegistryCredentials } from './credentials';
+import { RegistriesService } from './registries';
 
 export {
   dockerConfigFor,
@@ -26,9 +28,13 @@ export function createRegistries(ctx: AppContext, signingKey: Uint8Array) {
   const credentials = new RegistryCredentials(repo, box.open);
   // The base context is the local environment's (and self-update's); other environments override it.
   ctx.registryAuth = credentials.lookup(LOCAL_ENVIRONMENT);
+  const environments = new EnvironmentsRepo(ctx.db);
+  const admin = new RegistriesService(repo, box, {
+    environmentIds: () => [LOCAL_ENVIRONMENT, ...environments.list().map((e) => e.id)],
+    allowLoopback: true,
+  });
   return {
-    repo,
-    box,
+    admin,
     credentials,
     /** `envCtx` with the lookup of environment `id` (the base context already has local's). */
     bind(id: string, envCtx: AppContext): AppContext {

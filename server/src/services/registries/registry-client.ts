@@ -103,7 +103,12 @@ export class RegistryClient {
       return res;
     } catch (err) {
       // A registry without TLS (the engine's "insecure" registries, e.g. on loopback) answers TLS with garbage.
-      if (!(err instanceof SafeFetchError && err.reason === 'tls' && (err.code === 'EPROTO' || err.code === 'ERR_SSL_WRONG_VERSION_NUMBER'))) throw err;
+      if (!(
+        err instanceof SafeFetchError &&
+        err.reason === 'tls' &&
+        (err.code === 'EPROTO' || err.code === 'ERR_SSL_WRONG_VERSION_NUMBER')
+      ))
+        throw err;
       const res = await this.fetch(`${this.base('http')}${path}`, headers);
       this.scheme = 'http';
       return res;

@@ -18,6 +18,7 @@ const SERVER_AREAS = {
   services: ['server/src/services/**/*.ts'],
   plugins: ['server/src/plugins/**/*.ts'],
   routes: ['server/src/routes/**/*.ts'],
+  agent: ['server/src/agent/**/*.ts'],
 };
 const ALL = Object.keys(SERVER_AREAS);
 const except = (...owners) => ALL.filter((a) => !owners.includes(a));
@@ -45,7 +46,7 @@ const BOUNDARIES = [
     message: 'Boundary: only server/src/config.ts reads the environment; take the value from Config.',
   },
   {
-    areas: ['services', 'docker', 'compose', 'db', 'lib'],
+    areas: ['services', 'docker', 'compose', 'db', 'lib', 'agent'],
     patterns: ['fastify', 'fastify/*', 'fastify-*', '@fastify/*'],
     allowTypeImports: true,
     // A colocated test may build a Fastify app around the unit it tests.

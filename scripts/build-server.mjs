@@ -16,7 +16,11 @@ const pkg = JSON.parse(fs.readFileSync(path.join(root, 'server', 'package.json')
 
 await build({
   absWorkingDir: root,
-  entryPoints: ['server/src/main.ts', 'server/src/services/self-update/self-update-main.ts'],
+  entryPoints: [
+    'server/src/main.ts',
+    'server/src/services/self-update/self-update-main.ts',
+    'server/src/agent/agent-main.ts',
+  ],
   bundle: true,
   platform: 'node',
   format: 'esm',

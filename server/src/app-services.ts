@@ -43,6 +43,8 @@ import { StorageStatus } from './services/storage/storage-status';
 import { composeFailureNotifier, createNotifications, type NotificationService } from './services/notifications';
 import { loadSigningKey } from './services/auth/tokens';
 import type { EnvironmentsService } from './services/environments/environments';
+import type { AgentEnvironments } from './services/environments/agent-environments';
+import type { AgentHub } from './services/agents/agent-hub';
 import { createImages } from './services/images';
 import type { ImagesService } from './services/images/images';
 import { createNetworks } from './services/networks';
@@ -170,6 +172,9 @@ export interface Services {
   regexPool: RegexPool;
   /** The environments (stored ones and `local`): their CRUD and status. */
   environmentsAdmin: EnvironmentsService;
+  /** The agents' tunnels (agent environments), and adding, re-enrolling and revoking them. */
+  agents: AgentHub;
+  agentEnvironments: AgentEnvironments;
   /** Every environment's engine-backed services, built on first use. */
   environments: EnvironmentScopes<EngineScope>;
   /** Each environment's policy for non-admins (GET/PUT /api/environments/{env}/policy). */
@@ -255,9 +260,13 @@ export async function buildServices(
     const policies = createPolicies(ctx);
     const shared: ScopeShared = { variables, notifications, audit, historyRepo, terminals, regexPool, policies };
     const registries = createRegistries(ctx, signingKey);
-    const { scopes: environments, admin: environmentsAdmin } = createEnvironments(ctx, signingKey, (id, envCtx) =>
-      buildScope(id, registries.bind(id, envCtx), shared),
-    );
+    const {
+      scopes: environments,
+      admin: environmentsAdmin,
+      agents,
+      agentEnvironments,
+    } = createEnvironments(ctx, signingKey, (id, envCtx) => buildScope(id, registries.bind(id, envCtx), shared));
+    closers.push(() => agents.close());
     closers.push(() => environments.closeAll());
     environments.get(LOCAL_ENVIRONMENT);
     environmentsAdmin.watchAll();
@@ -281,6 +290,8 @@ export async function buildServices(
       terminals: terminals.sessions,
       environmentsAdmin,
       environments,
+      agents,
+      agentEnvironments,
       policies,
       registries: registries.admin,
     };

@@ -4,6 +4,7 @@ import type { Db } from './db/database';
 import type { Engine, RegistryAuth } from './docker/engine';
 import type { EngineStatus } from './docker/engine-status';
 import type { ComposeCli } from './compose/cli';
+import type { AgentStatsMessage } from './docker/agent-stats-source';
 
 /** What buildApp constructs once and hands to every route module and service. */
 export interface AppContext {
@@ -23,6 +24,8 @@ export interface AppContext {
   log: FastifyBaseLogger;
   /** The engine runs on another machine (a tcp:// or ssh:// environment): paths in its labels are not ours to read. */
   remoteEngine?: boolean;
+  /** An agent environment: subscribes to the stats its agent pushes (read from that host's cgroups). */
+  agentStats?: (fn: (msg: AgentStatsMessage) => void) => () => void;
   version: string;
   /**
    * The stored registry credential this environment may use for an image reference (chosen by its

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineRoute, EnvironmentId } from '../route';
 
 /** How Berth reaches an environment's engine. */
-export const EnvironmentKind = z.enum(['socket', 'tcp', 'ssh']);
+export const EnvironmentKind = z.enum(['socket', 'tcp', 'ssh', 'agent']);
 export type EnvironmentKind = z.infer<typeof EnvironmentKind>;
 
 export const SwarmRole = z.enum(['none', 'worker', 'manager']);
@@ -22,6 +22,15 @@ export const EnvironmentStatus = z.object({
 });
 export type EnvironmentStatus = z.infer<typeof EnvironmentStatus>;
 
+/** An agent environment's agent: whether it enrolled and is connected, since when, and why not. */
+export const EnvironmentAgent = z.object({
+  enrolled: z.boolean(),
+  connected: z.boolean(),
+  since: z.string().nullable(),
+  reason: z.string().nullable(),
+});
+export type EnvironmentAgent = z.infer<typeof EnvironmentAgent>;
+
 /** An environment as every read shows it: secrets (client key, SSH key, passphrase) are never part of it. */
 export const Environment = z.object({
   id: EnvironmentId,
@@ -31,6 +40,8 @@ export const Environment = z.object({
   /** TLS client material is stored (CA, certificate and key; the key is write-only). */
   tls: z.boolean(),
   ssh: z.object({ user: z.string(), host_key: z.string().nullable(), passphrase: z.boolean() }).nullable(),
+  /** Set for an agent environment (kind `agent`). */
+  agent: EnvironmentAgent.nullable(),
   created_at: z.string().nullable(),
   updated_at: z.string().nullable(),
   status: EnvironmentStatus,
@@ -123,6 +134,24 @@ export type EnvironmentPatchBody = z.infer<typeof EnvironmentPatchBody>;
 
 export const EnvironmentParams = z.object({ env: EnvironmentId });
 
+export const NewAgentEnvironmentBody = z.strictObject({
+  id: EnvironmentId.optional(),
+  name: environmentFields.name,
+});
+export type NewAgentEnvironmentBody = z.infer<typeof NewAgentEnvironmentBody>;
+
+/**
+ * A one-time enrolment token, shown once (Berth keeps only its hash), with the commands that
+ * start an agent with it: `docker run` and a compose file.
+ */
+export const AgentEnrolment = z.object({
+  environment: Environment,
+  token: z.string(),
+  docker_run: z.string(),
+  compose: z.string(),
+});
+export type AgentEnrolment = z.infer<typeof AgentEnrolment>;
+
 export const environmentApi = {
   list: defineRoute({
     method: 'GET',
@@ -173,6 +202,45 @@ export const environmentApi = {
     role: 'admin',
     params: EnvironmentParams,
     response: Environment,
+  }),
+  createAgent: defineRoute({
+    method: 'POST',
+    path: '/api/environments/agents',
+    scope: 'global',
+    tag: 'environments',
+    summary: 'Add an agent environment: a one-time enrolment token and the commands to start its agent',
+    role: 'admin',
+    body: NewAgentEnvironmentBody,
+    response: AgentEnrolment,
+  }),
+  agentToken: defineRoute({
+    method: 'POST',
+    path: '/api/environments/{env}/agent/token',
+    scope: 'global',
+    tag: 'environments',
+    summary: 'A new enrolment token for an agent environment (its current agent is revoked)',
+    role: 'admin',
+    params: EnvironmentParams,
+    response: AgentEnrolment,
+  }),
+  agentRevoke: defineRoute({
+    method: 'POST',
+    path: '/api/environments/{env}/agent/revoke',
+    scope: 'global',
+    tag: 'environments',
+    summary: "Revoke an agent's identity: its connection is cut at once and it cannot connect again",
+    role: 'admin',
+    params: EnvironmentParams,
+    response: Environment,
+  }),
+  agentConnect: defineRoute({
+    method: 'GET',
+    path: '/api/agent/connect',
+    scope: 'global',
+    tag: 'environments',
+    summary: 'The WebSocket an agent dials (it authenticates in its first messages, with its key or enrolment token)',
+    open: true,
+    response: z.unknown(),
   }),
   test: defineRoute({
     method: 'POST',

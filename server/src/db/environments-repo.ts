@@ -5,7 +5,7 @@ export interface EnvironmentRow {
   id: string;
   name: string;
   url: string;
-  kind: 'socket' | 'tcp' | 'ssh';
+  kind: 'socket' | 'tcp' | 'ssh' | 'agent';
   tls_ca: string | null;
   tls_cert: string | null;
   tls_key_sealed: string | null;

@@ -249,7 +249,7 @@ class DockerodeEngine implements Engine {
     );
   }
 
-  events(filters: Filters, signal: AbortSignal, range?: { since: string; until: string }): Promise<ByteStream> {
+  events(filters: Filters, signal: AbortSignal, range?: { since: string; until?: string }): Promise<ByteStream> {
     // The engine takes "seconds.nanoseconds" strings; dockerode's types say number but pass them through.
     const span = range as unknown as { since?: number; until?: number } | undefined;
     return this.call(

@@ -176,9 +176,9 @@ export interface Engine {
   stats(ref: string, signal: AbortSignal): Promise<ByteStream>;
   /**
    * The engine's events. With `range` (the engine's "seconds.nanoseconds"), the ones it still
-   * holds from that span (its last 256), and the stream ends once `until` has passed.
+   * holds from `since` (its last 256) first; the stream ends once `until` has passed, if given.
    */
-  events(filters: Filters, signal: AbortSignal, range?: { since: string; until: string }): Promise<ByteStream>;
+  events(filters: Filters, signal: AbortSignal, range?: { since: string; until?: string }): Promise<ByteStream>;
 
   execCreate(ref: string, spec: ExecSpec): Promise<string>;
   /** `late` receives a stream that arrives after the call timed out (the caller had given up on it). */

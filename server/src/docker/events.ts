@@ -53,6 +53,9 @@ interface RawEvent {
 
 const RETRY_MS = [500, 1000, 2000, 5000];
 
+/** Nanoseconds as the engine's "seconds.nanoseconds" (a float's last digits are approximate). */
+const engineTimeOf = (ns: number) => `${Math.floor(ns / 1e9)}.${String(Math.floor(ns % 1e9)).padStart(9, '0')}`;
+
 /** One line of the engine's event stream as an event of a followed type; null for anything else. */
 export function parseEngineEvent(line: string, log: FastifyBaseLogger): EngineObjectEvent | null {
   if (!line.trim()) return null;
@@ -89,6 +92,8 @@ export class EngineEvents {
   private offEngine: (() => void) | null = null;
   private hadGap = false;
   private closed = false;
+  /** The engine time (ns) of the last event seen: a stream reopened after a gap resumes from it. */
+  private lastSeen = 0;
 
   constructor(
     private readonly docker: Engine,
@@ -174,7 +179,10 @@ export class EngineEvents {
     this.retryTimer = null;
     const abort = new AbortController();
     this.abort = abort;
-    this.docker.events({ type: [...EVENT_TYPES] }, abort.signal).then(
+    // After a gap the engine replays what it still holds from the last event seen, so none is lost.
+    const resumeFrom = this.hadGap && this.lastSeen ? this.lastSeen : 0;
+    const range = resumeFrom ? { since: engineTimeOf(resumeFrom) } : undefined;
+    this.docker.events({ type: [...EVENT_TYPES] }, abort.signal, range).then(
       (stream) => {
         if (abort.signal.aborted) {
           (stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
@@ -191,7 +199,7 @@ export class EngineEvents {
           buffer += chunk.toString('utf8');
           let nl: number;
           while ((nl = buffer.indexOf('\n')) !== -1) {
-            this.handleLine(buffer.slice(0, nl));
+            this.handleLine(buffer.slice(0, nl), resumeFrom);
             buffer = buffer.slice(nl + 1);
           }
         });
@@ -204,9 +212,11 @@ export class EngineEvents {
     );
   }
 
-  private handleLine(line: string): void {
+  /** `after`: events up to this time were seen before the gap (the replay repeats them). */
+  private handleLine(line: string, after: number): void {
     const event = parseEngineEvent(line, this.log);
-    if (!event) return;
+    if (!event || event.timeNano <= after) return;
+    this.lastSeen = Math.max(this.lastSeen, event.timeNano);
     if (event.type === 'container')
       this.emit({ kind: 'container', action: event.action, id: event.id, name: event.attributes.name ?? '' });
     for (const fn of [...this.objectListeners]) {

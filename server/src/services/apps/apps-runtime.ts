@@ -2,6 +2,7 @@ import { LOCAL_ENVIRONMENT } from '@berth/contract';
 import type { Uses } from '../../context';
 import { EngineEvents } from '../../docker/events';
 import { CgroupStatsSource } from '../../docker/cgroup-source';
+import { AgentStatsSource } from '../../docker/agent-stats-source';
 import { EngineStatsSource, StatsHub, type StatsSource } from '../../docker/stats-hub';
 import { listRunning, probeContainer } from './containers';
 import { ContainerListCache } from '../../docker/list-cache';
@@ -26,13 +27,15 @@ export interface AppsRuntime {
 
 /** `env` is the environment's id (it keys the shared history file). */
 export function createAppsRuntime(
-  ctx: Uses<'docker' | 'engine' | 'log', 'cgroupRoot' | 'dockerHost' | 'listCache' | 'statsHistory'>,
+  ctx: Uses<'docker' | 'engine' | 'log' | 'agentStats', 'cgroupRoot' | 'dockerHost' | 'listCache' | 'statsHistory'>,
   historyRepo: StatsHistoryRepo,
   env: string,
 ): AppsRuntime {
   const events = new EngineEvents(ctx.docker, ctx.engine, ctx.log);
+  const source = statsSource(ctx, onThisHost(env, ctx));
+  const offAgent = source instanceof AgentStatsSource ? ctx.agentStats!((m) => source.push(m)) : null;
   const hub = new StatsHub({
-    source: statsSource(ctx, onThisHost(env, ctx)),
+    source,
     events,
     listRunning: () => listRunning(ctx.docker),
     probe: (id) => probeContainer(ctx.docker, id),
@@ -51,6 +54,7 @@ export function createAppsRuntime(
     imageRefs: new Map(),
     listCache,
     close: () => {
+      offAgent?.();
       listCache?.close();
       history.close();
       hub.close();
@@ -62,11 +66,12 @@ export function createAppsRuntime(
 /**
  * The cgroup files hold only the containers of the engine on this host: they are read for the
  * local environment's engine reached through a local socket, when the tree is readable; each
- * container whose cgroup is not found there is still sampled by the engine. Remote environments
- * always use the engine.
+ * container whose cgroup is not found there is still sampled by the engine. An agent environment
+ * uses what its agent reads from its own host's cgroups; other remote environments use the engine.
  */
-function statsSource(ctx: Uses<'docker' | 'log', 'cgroupRoot'>, local: boolean): StatsSource {
+function statsSource(ctx: Uses<'docker' | 'log' | 'agentStats', 'cgroupRoot'>, local: boolean): StatsSource {
   const engine = new EngineStatsSource(ctx.docker);
+  if (ctx.agentStats) return new AgentStatsSource(engine);
   return (local && CgroupStatsSource.detect(ctx.config.cgroupRoot, engine, ctx.log)) || engine;
 }
 

@@ -20,6 +20,7 @@ import {
   ValidationError,
 } from '../../errors';
 import type { EnvironmentScopes } from './environment-scopes';
+import type { AgentHub } from '../agents/agent-hub';
 import { brokenStatus, statusOf } from './status';
 import { connectionOf, parseEnvironmentUrl, storedParts, type ConnectionParts, type SecretBox } from './stored';
 
@@ -50,6 +51,7 @@ export class EnvironmentsService {
     private readonly repo: EnvironmentsRepo,
     private readonly box: SecretBox,
     private readonly scopes: EnvironmentScopes<ScopeView>,
+    private readonly agents: AgentHub,
   ) {}
 
   async list(): Promise<Environment[]> {
@@ -64,6 +66,9 @@ export class EnvironmentsService {
 
   /** The scope's status; an environment whose scope cannot be built (keys that no longer open) is unreachable, saying why. */
   private async status(id: string, fresh: boolean): Promise<EnvironmentStatus> {
+    // An agent environment is as reachable as its agent is connected: the reason is the agent's.
+    const agent = id === LOCAL_ENVIRONMENT || this.repo.get(id)?.kind !== 'agent' ? null : this.agents.state(id);
+    if (agent && !agent.connected) return brokenStatus(agent.reason ?? 'The agent is not connected.');
     let scope: ScopeView;
     try {
       scope = this.scopes.get(id);
@@ -96,6 +101,14 @@ export class EnvironmentsService {
     const row = this.stored(id, 'changed');
     const name = body.name ?? row.name;
     this.checkName(name, id);
+    if (row.kind === 'agent') {
+      if (body.url !== undefined || body.tls !== undefined || body.ssh !== undefined)
+        throw new ValidationError('An agent environment is reached through its agent: only its name changes.', [
+          { field: body.url !== undefined ? 'url' : body.tls !== undefined ? 'tls' : 'ssh', message: 'Not used.' },
+        ]);
+      this.repo.update({ ...row, name, updated_at: new Date().toISOString() });
+      return this.get(id, false);
+    }
     const old = this.openParts(row) ?? { url: parseEnvironmentUrl(row.url), tls: null, ssh: null };
     const url = body.url ?? row.url;
     const tls = body.tls
@@ -131,6 +144,7 @@ export class EnvironmentsService {
     const row = this.stored(id, 'removed');
     const view = this.view(row, await this.status(id, false));
     this.repo.remove(id);
+    if (row.kind === 'agent') this.agents.remove(id);
     await this.scopes.forget(id);
     this.base.log.info({ environment: id }, 'environment removed');
     return view;
@@ -194,6 +208,26 @@ export class EnvironmentsService {
   private checkName(name: string, id: string | null): void {
     if (name.toLowerCase() === 'local' || this.repo.nameTaken(name, id))
       throw new ConflictError(`An environment named ${name} exists already.`);
+  }
+
+  /** Stores a new environment row as it is (an agent environment, which has no connection to try). */
+  insertRow(row: EnvironmentRow): void {
+    this.checkName(row.name, null);
+    if (row.id === LOCAL_ENVIRONMENT || this.repo.get(row.id))
+      throw new ConflictError(`An environment with the id ${row.id} exists already.`);
+    this.repo.insert(row);
+  }
+
+  /** An id for a new environment: the given one, or a free one made from the name. */
+  newId(name: string, given?: string): string {
+    return given ?? this.freeId(slug(name));
+  }
+
+  /** The stored row of an agent environment (404 for an unknown one, 400 for another kind). */
+  agentRow(id: string): EnvironmentRow {
+    const row = this.stored(id, 'given an agent');
+    if (row.kind !== 'agent') throw new ValidationError(`Environment ${id} is not an agent environment.`);
+    return row;
   }
 
   private freeId(base: string): string {
@@ -313,6 +347,7 @@ export class EnvironmentsService {
       ssh: row.ssh_user
         ? { user: row.ssh_user, host_key: row.ssh_host_key, passphrase: row.ssh_passphrase_sealed !== null }
         : null,
+      agent: row.kind === 'agent' ? this.agents.view(row.id) : null,
       created_at: row.created_at,
       updated_at: row.updated_at,
       status,
@@ -328,6 +363,7 @@ export class EnvironmentsService {
       kind: url.startsWith('unix:') ? 'socket' : 'tcp',
       tls: false,
       ssh: null,
+      agent: null,
       created_at: null,
       updated_at: null,
       status,

@@ -5,6 +5,14 @@ import { EngineStatus } from '../../docker/engine-status';
 import { writeCliMaterial } from './cli-material';
 import { cliDockerHost, connectionOf, type ConnectionParts } from './stored';
 
+/** An agent environment's side of its tunnel (AgentHub.endpoint with the hub's subscriptions). */
+export interface AgentEndpoint {
+  socketPath: string;
+  onChange(fn: () => void): () => void;
+  onStats: NonNullable<AppContext['agentStats']>;
+  close(): void;
+}
+
 /** A remote engine is asked every 3 s while it is away at first, then less often, at most every 8 s. */
 const DOWN_INTERVAL_MS = 3000;
 const MAX_DOWN_INTERVAL_MS = 8000;
@@ -20,10 +28,15 @@ export const environmentComposeDir = (composeDir: string, id: string) => path.jo
 export function environmentContext(
   base: AppContext,
   id: string,
-  parts: ConnectionParts,
+  given: ConnectionParts,
   onHostKey?: (key: string) => void,
+  agent?: AgentEndpoint,
 ): { ctx: AppContext; close(): void } {
   const log = base.log.child({ environment: id });
+  // An agent environment is its tunnel's local socket, on another host all the same.
+  const parts: ConnectionParts = agent
+    ? { url: { ...given.url, kind: 'socket', socketPath: agent.socketPath }, tls: null, ssh: null }
+    : given;
   const docker = createEngine({ ...base.config, connection: connectionOf(parts, onHostKey) });
   const address = cliDockerHost(parts.url, parts.ssh?.username ?? null);
   const engine = new EngineStatus(docker, log, address, DOWN_INTERVAL_MS, MAX_DOWN_INTERVAL_MS);
@@ -38,12 +51,17 @@ export function environmentContext(
     engine: { value: engine },
     config: { value: config },
     log: { value: log },
-    remoteEngine: { value: parts.url.kind !== 'socket' },
+    remoteEngine: { value: given.url.kind !== 'socket' },
+    ...(agent ? { agentStats: { value: agent.onStats } } : {}),
   });
   engine.start();
+  // Checked at once when the agent connects or is lost: the status and event stream follow it.
+  const offAgent = agent?.onChange(() => void engine.check());
   return {
     ctx,
     close: () => {
+      offAgent?.();
+      agent?.close();
       engine.stop();
       material.remove();
     },

@@ -20,6 +20,8 @@ export interface ParsedUrl {
 export function parseEnvironmentUrl(raw: string): ParsedUrl {
   const url = new URL(raw);
   if (url.protocol === 'unix:') return { kind: 'socket', host: '', port: 0, user: null, socketPath: url.pathname };
+  // An agent environment (agent://<id>): reached through its agent's tunnel, see services/agents.
+  if (url.protocol === 'agent:') return { kind: 'agent', host: url.hostname, port: 0, user: null, socketPath: null };
   const kind: EnvironmentKind = url.protocol === 'ssh:' ? 'ssh' : 'tcp';
   // URL keeps IPv6 hosts in brackets; the socket layer wants them bare.
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
@@ -34,6 +36,7 @@ export function parseEnvironmentUrl(raw: string): ParsedUrl {
 
 /** What the compose CLI gets as DOCKER_HOST for an environment. */
 export function cliDockerHost(url: ParsedUrl, sshUser: string | null): string {
+  if (url.kind === 'agent') throw new Error('an agent environment is reached through its tunnel socket');
   if (url.kind === 'socket') return `unix://${url.socketPath}`;
   const host = url.host.includes(':') ? `[${url.host}]` : url.host;
   if (url.kind === 'tcp') return `tcp://${host}:${url.port}`;
@@ -49,6 +52,7 @@ export interface ConnectionParts {
 
 export function connectionOf(parts: ConnectionParts, onHostKey?: (key: string) => void): EngineConnection {
   const { url } = parts;
+  if (url.kind === 'agent') throw new Error('an agent environment is reached through its tunnel socket');
   if (url.kind === 'socket') return { kind: 'socket', socketPath: url.socketPath! };
   if (url.kind === 'tcp') return { kind: 'tcp', host: url.host, port: url.port, tls: parts.tls };
   return { kind: 'ssh', host: url.host, port: url.port, ...parts.ssh!, ...(onHostKey ? { onHostKey } : {}) };

@@ -75,7 +75,7 @@ describe('account', () => {
     };
     await addUser(server.baseUrl, { email: EMAIL, password }, { ...user, role: 'viewer' });
 
-    const { context, page } = await newPage(browser, server.baseUrl);
+    const { context, page } = await newPage(browser, server.baseUrl, { clipboard: true });
     await signIn(page, user.email, user.password, { path: '/#/user/security' });
     await expectRouteName(page, 'Security');
     await page.getByRole('button', { name: 'Set Up' }).click();
@@ -84,7 +84,17 @@ describe('account', () => {
     await page.getByLabel('Code', { exact: true }).fill(await generate({ secret }));
     await page.getByRole('button', { name: 'Turn On' }).click();
     await page.getByText('They are not shown again').waitFor();
-    expect(await page.getByLabel('Recovery codes').locator('code').count()).toBe(10);
+    const codes = await page.getByLabel('Recovery codes').locator('code').allTextContents();
+    expect(codes).toHaveLength(10);
+    // Copy all puts every code on the clipboard, one a line; Download saves the same codes as a text file.
+    await page.getByRole('button', { name: 'Copy all' }).click();
+    expect((await page.evaluate(() => navigator.clipboard.readText())).split('\n')).toEqual(codes);
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download', exact: true }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe('berth-recovery-codes.txt');
+    const saved = fs.readFileSync((await file.path())!, 'utf8');
+    for (const c of codes) expect(saved).toContain(`\n${c}\n`);
 
     await signOut(page);
     await page.getByLabel('Email').fill(user.email);

@@ -10,6 +10,7 @@ import {
 import { createParser } from 'eventsource-parser';
 import type { z } from 'zod';
 import { session } from './session';
+import { saveFile } from './save-file';
 
 /**
  * The one transport of the web app: every JSON call, server-sent event stream and download goes
@@ -302,12 +303,5 @@ export async function apiDownload<T extends RouteDef>(
   const disposition = res.headers.get('Content-Disposition') ?? '';
   const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition);
   const name = match?.[1] ? decodeURIComponent(match[1]) : fallbackName;
-  const url = URL.createObjectURL(await res.blob());
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveFile(await res.blob(), name);
 }

@@ -1,9 +1,30 @@
-import { Alert, Button, Card, Code, Group, Image, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Card,
+  Code,
+  CopyButton,
+  Group,
+  Image,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { IconCopy, IconDownload } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import type { TotpSetup } from '@berth/contract';
 import { PasswordField } from '../../../components/PasswordField';
-import { notifySuccess } from '../../../lib/notify';
+import { notifyPlain, notifySuccess } from '../../../lib/notify';
+import { saveFile } from '../../../lib/save-file';
 import { useTotpDisable, useTotpEnable, useTotpSetup } from '../api';
+
+/** The recovery codes as a text file: one code a line, under a line saying what they are. */
+function recoveryFile(codes: string[]): Blob {
+  const head = `Berth recovery codes for ${window.location.host}. Each one signs you in once without the app.`;
+  return new Blob([[head, '', ...codes, ''].join('\n')], { type: 'text/plain' });
+}
 
 /**
  * User > Security: two-factor sign-in. Setup shows the QR code (and the secret to type by hand);
@@ -47,6 +68,28 @@ export function TotpCard({ enabled, onChange }: { enabled: boolean; onChange: ()
               <Code key={c}>{c}</Code>
             ))}
           </SimpleGrid>
+          <Group mt="sm" gap="xs">
+            <CopyButton value={recovery.join('\n')}>
+              {({ copied, copy }) => (
+                <Button
+                  size="xs"
+                  variant="default"
+                  leftSection={<IconCopy size={14} />}
+                  onClick={() => (copy(), notifyPlain('Recovery codes copied to the clipboard'))}
+                >
+                  {copied ? 'Copied' : 'Copy all'}
+                </Button>
+              )}
+            </CopyButton>
+            <Button
+              size="xs"
+              variant="default"
+              leftSection={<IconDownload size={14} />}
+              onClick={() => saveFile(recoveryFile(recovery), 'berth-recovery-codes.txt')}
+            >
+              Download
+            </Button>
+          </Group>
         </Alert>
       )}
       {enabled ? (

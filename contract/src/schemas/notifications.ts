@@ -6,6 +6,9 @@ export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
 export const NOTIFY_EVENTS = [
   'container_died',
+  'container_stopped',
+  'container_started',
+  'health_changed',
   'oom',
   'unhealthy',
   'restart_loop',

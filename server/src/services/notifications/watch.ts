@@ -14,9 +14,10 @@ const STARTS_KEPT_MS = 24 * 3600 * 1000;
 const COMPOSE_PROJECT = 'com.docker.compose.project';
 
 /**
- * Turns one environment's container events into notification candidates: died with a non-zero
- * exit code (unless a stop or kill was asked for just before), OOM-killed, turned unhealthy,
- * and every start (for restart loops).
+ * Turns one environment's container events into notification candidates: every stop (whoever
+ * made it), died with a non-zero exit code (unless a stop or kill was asked for just before, as
+ * Berth and the CLI do), OOM-killed, every health change and turned unhealthy, every start, and
+ * every start after the first (for restart loops).
  */
 export function containerWatcher(environment: string, emit: (c: Candidate) => void): (e: EngineEventRecord) => void {
   const asked = new Map<string, number>();
@@ -42,6 +43,13 @@ export function containerWatcher(environment: string, emit: (c: Candidate) => vo
     if (e.action === 'die') {
       const code = e.attributes.exitCode ?? '?';
       const wasAsked = now - (asked.get(e.actor_id) ?? -Infinity) < ASKED_MS;
+      emit({
+        ...base,
+        event: 'container_stopped',
+        title: `${e.name} stopped (exit code ${code})`,
+        message: `The container ${e.name} on ${environment} stopped with exit code ${code}${wasAsked ? ' after a stop or kill was asked for' : ''}.`,
+        details: { ...base.details, exit_code: code, asked: wasAsked ? 'yes' : 'no' },
+      });
       if (code === '0' || wasAsked) return;
       emit({
         ...base,
@@ -57,7 +65,16 @@ export function containerWatcher(environment: string, emit: (c: Candidate) => vo
         title: `${e.name} ran out of memory`,
         message: `The container ${e.name} on ${environment} was killed for using more memory than it may (OOM).`,
       });
-    } else if (e.action === 'health_status: unhealthy') {
+    } else if (e.action.startsWith('health_status: ')) {
+      const health = e.action.slice('health_status: '.length);
+      emit({
+        ...base,
+        event: 'health_changed',
+        title: `${e.name} is ${health}`,
+        message: `The health of ${e.name} on ${environment} changed to ${health}.`,
+        details: { ...base.details, health },
+      });
+      if (health !== 'unhealthy') return;
       emit({
         ...base,
         event: 'unhealthy',
@@ -65,6 +82,12 @@ export function containerWatcher(environment: string, emit: (c: Candidate) => vo
         message: `The health check of ${e.name} on ${environment} is failing.`,
       });
     } else if (e.action === 'start') {
+      emit({
+        ...base,
+        event: 'container_started',
+        title: `${e.name} started`,
+        message: `The container ${e.name} on ${environment} started.`,
+      });
       const list = (starts.get(e.actor_id) ?? []).filter((t) => now - t < STARTS_KEPT_MS).slice(-999);
       list.push(now);
       starts.set(e.actor_id, list);

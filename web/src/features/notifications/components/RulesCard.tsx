@@ -11,7 +11,10 @@ import { useCan } from '../../../lib/session';
 import { channelsQuery, rulesQuery, useAddRule, useRemoveRule } from '../api';
 
 export const EVENT_LABELS: Record<NotifyEvent, string> = {
-  container_died: 'Container died (non-zero exit)',
+  container_died: 'Container crashed (non-zero exit; not stops made through Berth or the CLI)',
+  container_stopped: 'Container stopped (by anyone, any exit code)',
+  container_started: 'Container started',
+  health_changed: 'Health changed (healthy, unhealthy, starting)',
   oom: 'Killed for memory (OOM)',
   unhealthy: 'Health check failing',
   restart_loop: 'Restart loop',

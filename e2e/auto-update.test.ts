@@ -64,10 +64,19 @@ describe('auto-update', () => {
     const schedule = page.getByRole('textbox', { name: 'Schedule' });
     const preview = page.getByTestId('auto-update-next-run');
     await preview.filter({ hasText: /^Next run at / }).waitFor();
+    // Marked on the field as it is typed (croner in the browser), no preview while it is invalid.
     await schedule.fill('every day');
-    await preview.filter({ hasText: /not a cron expression/ }).waitFor();
+    await page.getByText('Not a cron expression (5 fields').waitFor();
+    expect(await schedule.getAttribute('aria-invalid')).toBe('true');
+    expect(await preview.count()).toBe(0);
+    await schedule.fill('*/1 * * * *');
+    await page.getByText('Runs more often than every 300 seconds').waitFor();
     await schedule.fill('30 2 * * *');
-    await preview.filter({ hasText: /^Next run at .*02:30/ }).waitFor();
+    await preview.filter({ hasText: /^Next run at .*02:30:00, then .*02:30:00, .*02:30:00$/ }).waitFor();
+    expect(await schedule.getAttribute('aria-invalid')).toBe('false');
+    // The switch is off in this fresh server: saving says nothing will run, beside the button and in the toast.
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Auto-update policy saved: The switch is off: nothing will run').waitFor();
 
     await page.goto(`/#/projects/${project}`);
     await expectRouteName(page, 'Project Details');

@@ -87,6 +87,11 @@ describe('auto-update', () => {
     const res = await t.client.get<AutoUpdateSettings>('/api/settings/auto-update');
     expect(res.body).toMatchObject({ enabled: false, mode: 'notify', schedule: '0 4 * * *', settle_seconds: 30 });
     expect(new Date(res.body.next_run_at!).getTime()).toBeGreaterThan(Date.now());
+    // What the browser needs to check a schedule as it is typed, as this server does (1 s here).
+    expect(res.body).toMatchObject({
+      min_interval_seconds: 1,
+      time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    });
     const bad = await t.client.request<ApiError>('PUT', '/api/settings/auto-update', {
       enabled: false,
       mode: 'notify',

@@ -24,6 +24,10 @@ export type AutoUpdatePolicy = z.infer<typeof AutoUpdatePolicy>;
 export const AutoUpdateSettings = AutoUpdatePolicy.extend({
   /** When the schedule fires next (ISO), null when it never will. */
   next_run_at: z.string().nullable(),
+  /** The shortest gap allowed between two runs of any schedule (the browser checks a schedule as it is typed). */
+  min_interval_seconds: z.number().int().min(1),
+  /** The server's IANA time zone: schedules fire in it. */
+  time_zone: z.string(),
 });
 export type AutoUpdateSettings = z.infer<typeof AutoUpdateSettings>;
 

@@ -98,7 +98,6 @@ export const queryKeys = {
     all: ['auto-update'] as const,
     settings: () => ['auto-update', 'settings'] as const,
     runs: () => ['auto-update', 'runs'] as const,
-    nextRun: (schedule: string) => ['auto-update', 'next-run', schedule] as const,
     apps: (env: Env) => inEnv(env, 'auto-update', 'app'),
     app: (env: Env, name: string) => inEnv(env, 'auto-update', 'app', name),
     projects: (env: Env) => inEnv(env, 'auto-update', 'project'),

@@ -1,21 +1,18 @@
 import { Cron } from 'croner';
 import type { AutoUpdateOverride, AutoUpdatePolicy } from '@berth/contract';
+import { MIN_SCHEDULE_INTERVAL_MS, readSchedule, type ScheduleProblem } from '@berth/contract/cron';
 import { ValidationError } from '../../errors';
 
 /** Labels that set an app's policy; they win over the stored override and the global policy. */
 export const AUTO_UPDATE_LABEL = 'berth.auto-update';
 export const AUTO_UPDATE_SCHEDULE_LABEL = 'berth.auto-update.schedule';
 
-/** No schedule (global, override or label) may fire more often than this: each run pulls every image it covers. */
-export const MIN_SCHEDULE_INTERVAL_MS = 5 * 60 * 1000;
 let minIntervalMs = MIN_SCHEDULE_INTERVAL_MS;
 
 /** AUTO_UPDATE_MIN_INTERVAL_SECONDS, set once at start (tests of the scheduler lower it to see a run fire). */
 export function setMinScheduleInterval(ms: number): void {
   minIntervalMs = ms;
 }
-/** How many next runs are compared to find a schedule's shortest gap (a day's pattern shows within them). */
-const RUNS_COMPARED = 50;
 
 /**
  * The container's own `berth.*` labels: those the image also carries with the same value are the
@@ -65,17 +62,8 @@ export function isSchedule(expr: string): boolean {
   return scheduleProblem(expr) === null;
 }
 
-function scheduleProblem(expr: string): 'unreadable' | 'too_often' | null {
-  let job: Cron;
-  try {
-    job = new Cron(expr, { paused: true });
-  } catch {
-    return 'unreadable';
-  }
-  const runs = job.nextRuns(RUNS_COMPARED).map((d) => d.getTime());
-  job.stop();
-  for (let i = 1; i < runs.length; i++) if (runs[i]! - runs[i - 1]! < minIntervalMs) return 'too_often';
-  return null;
+function scheduleProblem(expr: string): ScheduleProblem | null {
+  return readSchedule(expr, minIntervalMs, 1).problem;
 }
 
 /** A 400 naming the schedule when croner cannot read it or it would run more often than every 5 minutes. */

@@ -80,7 +80,12 @@ export class AutoUpdateService {
 
   settings(): AutoUpdateSettings {
     const policy = this.global();
-    return { ...policy, next_run_at: nextRun(policy.schedule) };
+    return {
+      ...policy,
+      next_run_at: nextRun(policy.schedule),
+      min_interval_seconds: this.ctx.config.autoUpdateMinIntervalMs / 1000,
+      time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    };
   }
 
   async setGlobal(policy: AutoUpdatePolicy): Promise<AutoUpdateSettings> {

@@ -1,4 +1,4 @@
-import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { autoUpdateApi, type AutoUpdateOverride, type AutoUpdatePolicy } from '@berth/contract';
 import { api } from '../../lib/api-client';
 import { useEnvironment } from '../../lib/environment';
@@ -75,14 +75,3 @@ export function useSaveProjectAutoUpdate(name: string) {
     onSuccess: (data) => queryClient.setQueryData(queryKeys.autoUpdate.project(env, name), data),
   });
 }
-
-/** When a schedule fires next, asked of the server (its time zone is the one that counts); the last answer stays while a new one loads. */
-export const useNextRun = (schedule: string) =>
-  useQuery({
-    queryKey: queryKeys.autoUpdate.nextRun(schedule),
-    queryFn: ({ signal }) => api(autoUpdateApi.nextRun, { query: { schedule }, signal }),
-    enabled: schedule.trim() !== '',
-    placeholderData: keepPreviousData,
-    retry: false,
-    staleTime: 30_000,
-  });

@@ -1,14 +1,14 @@
 import { useState, type ReactNode } from 'react';
 import type { UseMutationResult, UseQueryResult } from '@tanstack/react-query';
-import { Alert, Button, Group, NumberInput, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, NumberInput, Select, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { AppAutoUpdate, AutoUpdateMode, AutoUpdateOverride } from '@berth/contract';
 import { Can, EditableBy } from '../../../components/RoleGate';
 import type { RouteAccess } from '../../../lib/session';
 import { Section } from '../../../components/Section';
 import { formatDate } from '../../../lib/format';
-import { errorMessage, notifySuccess } from '../../../lib/notify';
+import { errorMessage, notifyInfo, notifySuccess } from '../../../lib/notify';
 import { ResultBadge } from './AutoUpdateRuns';
-import { NextRunPreview } from './NextRunPreview';
+import { ScheduleField } from './ScheduleField';
 
 const DEFAULT = 'default';
 const enabledValue = (o: AutoUpdateOverride) => (o.enabled === null ? DEFAULT : o.enabled ? 'on' : 'off');
@@ -91,11 +91,10 @@ function OverrideForm<T extends AppAutoUpdate>({
               { value: 'update', label: 'Update' },
             ]}
           />
-          <TextInput
-            label="Schedule"
+          <ScheduleField
             placeholder="As in Settings"
             value={draft.schedule ?? ''}
-            onChange={(e) => set({ schedule: e.currentTarget.value.trim() ? e.currentTarget.value : null })}
+            onChange={(v) => set({ schedule: v.trim() ? v : null })}
           />
           <NumberInput
             label="Settle time (s)"
@@ -106,7 +105,6 @@ function OverrideForm<T extends AppAutoUpdate>({
             onChange={(v) => set({ settle_seconds: typeof v === 'number' ? v : null })}
           />
         </SimpleGrid>
-        {draft.schedule !== null && <NextRunPreview schedule={draft.schedule} />}
         <Effective data={data} />
         {children?.(data)}
         {last && (
@@ -126,7 +124,14 @@ function OverrideForm<T extends AppAutoUpdate>({
             <Button
               variant="default"
               loading={save.isPending}
-              onClick={() => save.mutate(draft, { onSuccess: () => notifySuccess(`Auto-update of ${name} saved.`) })}
+              onClick={() =>
+                save.mutate(draft, {
+                  onSuccess: (d) =>
+                    d.effective.enabled
+                      ? notifySuccess(`Auto-update of ${name} saved.`)
+                      : notifyInfo(`Auto-update is off for ${name}: nothing will run.`, `Auto-update of ${name} saved`),
+                })
+              }
             >
               Save auto-update
             </Button>

@@ -1,11 +1,14 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, Group, NumberInput, SegmentedControl, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, NumberInput, SegmentedControl, Stack, Switch, Text } from '@mantine/core';
 import { autoUpdateApi, type AutoUpdateMode, type AutoUpdatePolicy } from '@berth/contract';
 import { Can } from '../../../components/RoleGate';
 import { Section } from '../../../components/Section';
-import { errorMessage, notifySuccess } from '../../../lib/notify';
+import { errorMessage, notifyInfo, notifySuccess } from '../../../lib/notify';
 import { useAutoUpdateSettings, useSaveAutoUpdate } from '../api';
-import { NextRunPreview } from './NextRunPreview';
+import { ScheduleField } from './ScheduleField';
+
+const OFF =
+  'The switch is off: nothing will run on this schedule, except for apps and projects switched on by their own setting or label.';
 
 /** Settings → Auto-update: the global policy (every app's default) and when it runs next. */
 export function AutoUpdatePolicyForm() {
@@ -21,6 +24,8 @@ export function AutoUpdatePolicyForm() {
   if (settings.error) return <Alert color="red">{errorMessage(settings.error)}</Alert>;
   if (!draft || !settings.data) return null;
   const set = (patch: Partial<AutoUpdatePolicy>) => setDraft({ ...draft, ...patch });
+  const saved = (p: AutoUpdatePolicy) =>
+    p.enabled ? notifySuccess('Auto-update policy saved.') : notifyInfo(OFF, 'Auto-update policy saved');
 
   return (
     <Section title="Policy">
@@ -44,11 +49,11 @@ export function AutoUpdatePolicyForm() {
             ]}
           />
         </div>
-        <TextInput
-          label="Schedule"
+        <ScheduleField
           description='A cron expression: minute hour day month weekday, e.g. "0 4 * * *" (04:00 every day).'
           value={draft.schedule}
-          onChange={(e) => set({ schedule: e.currentTarget.value })}
+          onChange={(schedule) => set({ schedule })}
+          testId="auto-update-next-run"
         />
         <NumberInput
           label="Settle time (seconds)"
@@ -58,16 +63,17 @@ export function AutoUpdatePolicyForm() {
           value={draft.settle_seconds}
           onChange={(v) => set({ settle_seconds: typeof v === 'number' ? v : Number(v) || 1 })}
         />
-        <NextRunPreview schedule={draft.schedule} testId="auto-update-next-run" />
         {save.error && <Alert color="red">{errorMessage(save.error)}</Alert>}
         <Can route={autoUpdateApi.put}>
           <Group>
-            <Button
-              loading={save.isPending}
-              onClick={() => save.mutate(draft, { onSuccess: () => notifySuccess('Auto-update policy saved.') })}
-            >
+            <Button loading={save.isPending} onClick={() => save.mutate(draft, { onSuccess: saved })}>
               Save
             </Button>
+            {!draft.enabled && (
+              <Text size="sm" c="dimmed">
+                {OFF}
+              </Text>
+            )}
           </Group>
         </Can>
       </Stack>

@@ -109,15 +109,21 @@ function toBody(f: Fields, editing: boolean): NewEnvironmentBody | EnvironmentPa
   } as NewEnvironmentBody;
 }
 
-/** Add or edit an environment: URL, then TLS files or SSH user and key; the server tries the connection first. */
+/**
+ * Add or edit an environment: URL, then TLS files or SSH user and key; the server tries the connection first.
+ * A refusal is shown just above the buttons, where the user clicked, not at the top of a long form.
+ */
 export function EnvironmentForm({
   editing,
   opened,
   onClose,
+  onDone,
 }: {
   editing: Environment | null;
   opened: boolean;
   onClose: () => void;
+  /** Called with the saved environment before the dialog closes (the panel says the result beside its button). */
+  onDone?: (env: Environment) => void;
 }) {
   const create = useCreateEnvironment();
   const update = useUpdateEnvironment();
@@ -144,6 +150,7 @@ export function EnvironmentForm({
     e.preventDefault();
     const done = (env: Environment) => {
       notifySuccess(`Environment ${env.name} ${editing ? 'saved' : 'added'}.`);
+      onDone?.(env);
       onClose();
     };
     if (editing) update.mutate({ id: editing.id, body: toBody(f, true) as EnvironmentPatchBody }, { onSuccess: done });
@@ -160,11 +167,6 @@ export function EnvironmentForm({
     >
       <form onSubmit={submit} aria-label={editing ? 'Edit environment' : 'Add environment'}>
         <Stack>
-          {error && (
-            <Alert color="red" title="Not saved" role="alert">
-              {errorMessage(error)}
-            </Alert>
-          )}
           <TextInput
             label="Name"
             value={f.name}
@@ -246,6 +248,11 @@ export function EnvironmentForm({
             checked={f.saveUnreachable}
             onChange={(e) => set('saveUnreachable')(e.currentTarget.checked)}
           />
+          {error && (
+            <Alert color="red" title="Not saved" role="alert">
+              {errorMessage(error)}
+            </Alert>
+          )}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose} disabled={pending}>
               Cancel

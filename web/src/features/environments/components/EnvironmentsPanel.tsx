@@ -25,6 +25,7 @@ export function EnvironmentsPanel() {
   const remove = useRemoveEnvironment();
   const [form, setForm] = useState<{ editing: Environment | null } | null>(null);
   const [removing, setRemoving] = useState<Environment | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
 
   const runTest = (e: Environment) =>
     test.mutate(e.id, {
@@ -124,15 +125,28 @@ export function EnvironmentsPanel() {
         rowKey={(e) => e.id}
         pageSize={0}
         toolbar={
-          <Can route={environmentApi.create}>
-            <Button leftSection={<IconPlus size={16} />} onClick={() => setForm({ editing: null })}>
-              Add environment
-            </Button>
-          </Can>
+          <Group gap="sm">
+            <Can route={environmentApi.create}>
+              <Button leftSection={<IconPlus size={16} />} onClick={() => (setSaved(null), setForm({ editing: null }))}>
+                Add environment
+              </Button>
+            </Can>
+            {saved && (
+              <Text size="sm" c="green" role="status">
+                {saved}
+              </Text>
+            )}
+          </Group>
         }
       />
       {form && (
-        <EnvironmentForm key={form.editing?.id ?? 'new'} editing={form.editing} opened onClose={() => setForm(null)} />
+        <EnvironmentForm
+          key={form.editing?.id ?? 'new'}
+          editing={form.editing}
+          opened
+          onClose={() => setForm(null)}
+          onDone={(e) => setSaved(`${e.name} ${form.editing ? 'saved' : 'added'}: ${statusText(e)}`)}
+        />
       )}
       <ConfirmDialog
         opened={removing !== null}

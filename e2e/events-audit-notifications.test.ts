@@ -78,8 +78,16 @@ describe('events, audit log and notifications', () => {
     await page.goto('/#/settings/audit');
     await expectRouteName(page, 'Audit Log');
     const audit = page.getByRole('table', { name: 'Audit log' });
-    await audit.getByText('POST /api/notifications/channels/{id}/test').waitFor();
-    await audit.getByText('POST /api/notifications/channels', { exact: true }).waitFor();
+    // A sentence an entry; the raw route is in the entry's details.
+    await audit.getByText(`${EMAIL} added notification channel ops-hook`, { exact: true }).waitFor();
+    const tested = audit.getByRole('row').filter({ hasText: /sent a test message through notification channel \d+/ });
+    await tested.waitFor();
+    expect(await audit.getByText('/api/notifications/channels').count()).toBe(0);
+    await tested.getByRole('button', { name: /^Details of entry / }).click();
+    const details = page.getByRole('table', { name: 'Audit entry details' });
+    await details.getByText('POST /api/notifications/channels/{id}/test', { exact: true }).waitFor();
+    await page.keyboard.press('Escape');
+    await details.waitFor({ state: 'detached' });
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export CSV' }).click();
     if (!(await download).suggestedFilename().endsWith('.csv')) throw new Error('the export is not a CSV file');

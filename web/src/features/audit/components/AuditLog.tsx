@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Group, Select, Stack, TextInput } from '@mantine/core';
+import { Badge, Button, Group, Modal, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconDownload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -8,18 +8,46 @@ import { DataTable, type Column } from '../../../components/DataTable';
 import { formatDate } from '../../../lib/format';
 import { notifyError } from '../../../lib/notify';
 import { auditQuery, exportAudit, type AuditFilter } from '../api';
+import { auditSentence } from '../sentence';
 
-const COLUMNS: Column<AuditEntry>[] = [
+/** The call behind a sentence: the raw route, client and the API reference's summary. */
+function Details({ entry, onClose }: { entry: AuditEntry; onClose: () => void }) {
+  const rows: [string, string][] = [
+    ['Time', formatDate(entry.time)],
+    ['User', entry.user ?? '—'],
+    ['Client', entry.client],
+    ['Call', `${entry.method} ${entry.route}`],
+    ['Target', entry.target ?? '—'],
+    ['Status', String(entry.status)],
+    ['Summary', entry.summary],
+  ];
+  return (
+    <Modal opened onClose={onClose} title="Audit entry" size="lg">
+      <Text mb="sm">{auditSentence(entry)}</Text>
+      <Table aria-label="Audit entry details" withRowBorders={false}>
+        <Table.Tbody>
+          {rows.map(([k, v]) => (
+            <Table.Tr key={k}>
+              <Table.Th w={90}>{k}</Table.Th>
+              <Table.Td style={{ wordBreak: 'break-word' }} ff={k === 'Call' ? 'monospace' : undefined}>
+                {v}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Modal>
+  );
+}
+
+const columns = (open: (e: AuditEntry) => void): Column<AuditEntry>[] => [
   { key: 'time', header: 'Time', render: (e) => formatDate(e.time), sortValue: (e) => e.id, width: 190 },
-  { key: 'user', header: 'User', render: (e) => e.user ?? '—' },
-  { key: 'client', header: 'Client' },
   {
-    key: 'method',
-    header: 'Call',
-    render: (e) => `${e.method} ${e.route}`,
-    searchValue: (e) => `${e.method} ${e.route}`,
+    key: 'what',
+    header: 'What happened',
+    render: auditSentence,
+    searchValue: (e) => `${auditSentence(e)} ${e.method} ${e.route} ${e.client}`,
   },
-  { key: 'target', header: 'Target', render: (e) => e.target ?? '—' },
   {
     key: 'status',
     header: 'Outcome',
@@ -28,8 +56,19 @@ const COLUMNS: Column<AuditEntry>[] = [
         {e.status}
       </Badge>
     ),
+    width: 100,
   },
-  { key: 'summary', header: 'Summary' },
+  {
+    key: 'details',
+    header: 'Details',
+    noSearch: true,
+    width: 90,
+    render: (e) => (
+      <Button size="compact-xs" variant="subtle" onClick={() => open(e)} aria-label={`Details of entry ${e.id}`}>
+        Details
+      </Button>
+    ),
+  },
 ];
 const RANGES = [
   { value: '1', label: 'Last 24 hours' },
@@ -38,10 +77,11 @@ const RANGES = [
   { value: '90', label: 'Last 90 days' },
 ];
 
-/** Settings → Audit log: who changed what, filtered, with CSV and JSON export. Read-only. */
+/** Settings → Audit log: who changed what, one sentence an entry (the call in its details), filtered, with CSV and JSON export. Read-only. */
 export function AuditLog() {
   const [filter, setFilter] = useState<AuditFilter>({ days: 7 });
   const [debounced] = useDebouncedValue(filter, 400);
+  const [shown, setShown] = useState<AuditEntry | null>(null);
   const entries = useQuery(auditQuery(debounced));
   const download = (format: 'csv' | 'json') => exportAudit(debounced, format).catch(notifyError);
   return (
@@ -80,12 +120,13 @@ export function AuditLog() {
       <DataTable
         label="Audit log"
         data={entries.data}
-        columns={COLUMNS}
+        columns={columns(setShown)}
         rowKey={(e) => String(e.id)}
         loading={entries.isPending}
         defaultSort={{ key: 'time', direction: 'desc' }}
         emptyText="Nothing was changed in this time range."
       />
+      {shown && <Details entry={shown} onClose={() => setShown(null)} />}
     </Stack>
   );
 }

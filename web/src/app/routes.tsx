@@ -214,7 +214,7 @@ export const routes: RouteObject[] = [
       },
       {
         path: 'swarm',
-        element: <Outlet />,
+        lazy: page(() => import('./pages/swarm-gate')),
         children: [
           { index: true, handle: named('Swarm'), lazy: page(() => import('./pages/swarm-overview')) },
           { path: 'nodes', handle: named('Nodes'), lazy: page(() => import('./pages/swarm-nodes')) },

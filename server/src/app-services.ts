@@ -26,6 +26,7 @@ import type { StatsHistory } from './services/stats/stats-history';
 import type { AppUpdateService } from './services/apps/apps-update';
 import type { AppChangesService } from './services/apps/app-changes';
 import type { AppFilesService } from './services/files/app-files';
+import type { VolumeFilesService } from './services/files/volume-files';
 import { createAuthService, type AuthService } from './services/auth';
 import { createAutoUpdate } from './services/auto-update';
 import type { AutoUpdateService } from './services/auto-update/auto-update';
@@ -127,6 +128,8 @@ export interface EngineScope {
   volumes: VolumesService;
   /** Short-lived containers with one volume mounted (volume files, backups). */
   helpers: HelperContainers;
+  /** The files inside a volume (through a helper). */
+  volumeFiles: VolumeFilesService;
   networks: NetworksService;
   prune: PruneService;
   deploy: DeployService;
@@ -340,7 +343,7 @@ export function buildScope(
   const eventHistory = createEventHistory(envCtx, id, runtime.events);
   const stopWatching = notifications.watch(id, eventHistory, envCtx.engine);
   const host = createHost(envCtx, id, runtime.events);
-  const { volumes, helpers } = createVolumes(envCtx, policy, id === LOCAL_ENVIRONMENT);
+  const { volumes, helpers, volumeFiles } = createVolumes(envCtx, policy, id === LOCAL_ENVIRONMENT);
   const single = {
     apps,
     appUpdates,
@@ -360,6 +363,7 @@ export function buildScope(
     appChanges,
     appFiles,
     helpers,
+    volumeFiles,
     history: runtime.history,
     host,
     ...createLogs(envCtx, runtime.events, projects, regexPool),

@@ -23,7 +23,7 @@ import { healthRoutes } from './routes/health';
 import { settingsRoutes } from './routes/settings';
 import { appsRoutes } from './routes/apps';
 import { appChangesRoutes } from './routes/app-changes';
-import { appFilesRoutes } from './routes/app-files';
+import { fileRoutes } from './routes/files';
 import { templatesRoutes } from './routes/templates';
 import { deployRoutes } from './routes/deploy';
 import { variablesRoutes } from './routes/variables';
@@ -125,7 +125,7 @@ export async function buildApp(
   settingsRoutes(app, services);
   appsRoutes(app);
   appChangesRoutes(app);
-  appFilesRoutes(app);
+  fileRoutes(app);
   templatesRoutes(app, services);
   deployRoutes(app);
   variablesRoutes(app, services);

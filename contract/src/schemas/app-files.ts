@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from '../route';
 import { AppNameParams } from './app';
+import { VolumeNameParams } from './volume';
 
 /** Text files open in the editor up to this size. */
 export const FILE_CONTENT_MAX_BYTES = 1024 * 1024;
@@ -68,85 +69,106 @@ export const FileDeleted = z.object({ deleted: z.string() });
 /** A tar archive (application/x-tar). */
 const TarFile = z.unknown().describe('application/x-tar');
 
-const P = '/api/apps/{name}/files';
-export const appFilesApi = {
-  list: defineRoute({
-    method: 'GET',
-    role: 'operator',
-    path: P,
-    scope: 'environment',
-    tag: 'apps',
-    summary: "A folder of the container (running or not), read through the engine's archive API; a symlink is followed",
-    params: AppNameParams,
-    querystring: FilePathQuery,
-    response: FileListing,
-  }),
-  download: defineRoute({
-    method: 'GET',
-    role: 'operator',
-    path: `${P}/download`,
-    scope: 'environment',
-    tag: 'apps',
-    summary: 'A file or a folder as a .tar (streamed)',
-    params: AppNameParams,
-    querystring: FilePathQuery,
-    response: TarFile,
-  }),
-  read: defineRoute({
-    method: 'GET',
-    role: 'operator',
-    path: `${P}/content`,
-    scope: 'environment',
-    tag: 'apps',
-    summary: 'A text file up to 1 MiB (a binary file is refused)',
-    params: AppNameParams,
-    querystring: FilePathQuery,
-    response: FileContent,
-  }),
-  write: defineRoute({
-    method: 'PUT',
-    role: 'operator',
-    path: `${P}/content`,
-    scope: 'environment',
-    tag: 'apps',
-    summary: 'Write a text file (an existing one keeps its mode and owner)',
-    params: AppNameParams,
-    querystring: FilePathQuery,
-    body: FileContentBody,
-    response: FileContent,
-  }),
-  upload: defineRoute({
-    method: 'POST',
-    role: 'operator',
-    path: `${P}/upload`,
-    scope: 'environment',
-    tag: 'apps',
-    summary:
-      'Upload one file into the folder `path` as `name`: the request body is the file (application/octet-stream, Content-Length required), streamed to the engine',
-    params: AppNameParams,
-    querystring: FileUploadQuery,
-    response: FileEntry,
-  }),
-  remove: defineRoute({
-    method: 'DELETE',
-    role: 'operator',
-    path: P,
-    scope: 'environment',
-    tag: 'apps',
-    summary: 'Delete a file or a folder with what it holds (a running container: the engine has no delete otherwise)',
-    params: AppNameParams,
-    querystring: FilePathQuery,
-    response: FileDeleted,
-  }),
-  mkdir: defineRoute({
-    method: 'POST',
-    role: 'operator',
-    path: `${P}/mkdir`,
-    scope: 'environment',
-    tag: 'apps',
-    summary: 'Make a folder (its parent must exist)',
-    params: AppNameParams,
-    body: MkdirBody,
-    response: FileEntry,
-  }),
-} as const;
+type NameParams = typeof AppNameParams | typeof VolumeNameParams;
+
+/**
+ * The same seven routes for a container's files and a volume's (`what` says whose in the summaries).
+ * Reads are open to viewers at the route; the service refuses a viewer unless the environment's
+ * policy has viewer_files on (operators and admins always read). Writes need an operator.
+ */
+function fileRoutes<Params extends NameParams>(P: string, params: Params, tag: 'apps' | 'volumes', what: string) {
+  return {
+    list: defineRoute({
+      method: 'GET',
+      role: 'viewer',
+      path: P,
+      scope: 'environment',
+      tag,
+      summary: `A folder of ${what}, read through the engine's archive API; a symlink is followed inside it (viewers: when the policy's viewer_files allows)`,
+      params,
+      querystring: FilePathQuery,
+      response: FileListing,
+    }),
+    download: defineRoute({
+      method: 'GET',
+      role: 'viewer',
+      path: `${P}/download`,
+      scope: 'environment',
+      tag,
+      summary: `A file or a folder of ${what} as a .tar (streamed; viewers: when viewer_files allows)`,
+      params,
+      querystring: FilePathQuery,
+      response: TarFile,
+    }),
+    read: defineRoute({
+      method: 'GET',
+      role: 'viewer',
+      path: `${P}/content`,
+      scope: 'environment',
+      tag,
+      summary: `A text file of ${what} up to 1 MiB (a binary file is refused; viewers: when viewer_files allows)`,
+      params,
+      querystring: FilePathQuery,
+      response: FileContent,
+    }),
+    write: defineRoute({
+      method: 'PUT',
+      role: 'operator',
+      path: `${P}/content`,
+      scope: 'environment',
+      tag,
+      summary: `Write a text file of ${what} (an existing one keeps its mode and owner)`,
+      params,
+      querystring: FilePathQuery,
+      body: FileContentBody,
+      response: FileContent,
+    }),
+    upload: defineRoute({
+      method: 'POST',
+      role: 'operator',
+      path: `${P}/upload`,
+      scope: 'environment',
+      tag,
+      summary: `Upload one file into the folder \`path\` of ${what} as \`name\`: the request body is the file (application/octet-stream, Content-Length required), streamed to the engine`,
+      params,
+      querystring: FileUploadQuery,
+      response: FileEntry,
+    }),
+    remove: defineRoute({
+      method: 'DELETE',
+      role: 'operator',
+      path: P,
+      scope: 'environment',
+      tag,
+      summary: `Delete a file or a folder of ${what} with what it holds`,
+      params,
+      querystring: FilePathQuery,
+      response: FileDeleted,
+    }),
+    mkdir: defineRoute({
+      method: 'POST',
+      role: 'operator',
+      path: `${P}/mkdir`,
+      scope: 'environment',
+      tag,
+      summary: `Make a folder in ${what} (its parent must exist)`,
+      params,
+      body: MkdirBody,
+      response: FileEntry,
+    }),
+  } as const;
+}
+
+export const appFilesApi = fileRoutes(
+  '/api/apps/{name}/files',
+  AppNameParams,
+  'apps',
+  "the app's container (running or not; deleting needs it running)",
+);
+
+export const volumeFilesApi = fileRoutes(
+  '/api/resources/volumes/{name}/files',
+  VolumeNameParams,
+  'volumes',
+  'the volume (through a short-lived helper container, its mount read-only for reads)',
+);

@@ -5,7 +5,8 @@ import { defineRoute, EnvironmentId } from '../route';
  * What a non-admin may put into a container on one environment. Docker gives no separation of
  * its own: whoever can bind-mount a host path, run privileged or join the host's namespaces is
  * root on that host. Admins are never restricted; these rules bind operators (viewers create
- * nothing). One judge (policy-judge.ts) applies them on every path that makes a container.
+ * nothing; `viewer_files` is the one rule for viewers: whether they read files). One judge
+ * (policy-judge.ts) applies them on every path that makes a container.
  */
 export const POLICY_RULES = [
   'bind_mounts',
@@ -22,6 +23,7 @@ export const POLICY_RULES = [
   'cgroup_parent',
   'volumes_from',
   'terminal_user',
+  'viewer_files',
 ] as const;
 export type PolicyRule = (typeof POLICY_RULES)[number];
 
@@ -68,6 +70,10 @@ export const POLICY_RULE_INFO: Record<PolicyRule, { label: string; risk: string 
     label: 'Terminal user override',
     risk: 'A terminal as user 0 is root in the container, whatever user the image runs as.',
   },
+  viewer_files: {
+    label: 'Viewers browse files',
+    risk: 'Viewers list and download the files of apps and volumes, whose configuration files often hold the passwords and keys that viewers never see as environment values.',
+  },
 };
 
 const Switch = z.enum(['deny', 'allow']);
@@ -102,6 +108,8 @@ export const EnvironmentPolicy = z.strictObject({
   cgroup_parent: Switch.default('deny'),
   volumes_from: Switch.default('deny'),
   terminal_user: Switch.default('deny'),
+  /** The one rule that binds viewers (operators and admins always read files). */
+  viewer_files: Switch.default('deny'),
 });
 export type EnvironmentPolicy = z.output<typeof EnvironmentPolicy>;
 export type EnvironmentPolicyBody = z.input<typeof EnvironmentPolicy>;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Uses } from '../../context';
 import type { PolicyFeature } from '@berth/contract';
 import type { ByteStream, ContainerHostConfig, ContainerSpec } from '../../docker/engine';
-import { ConflictError, NotFoundError } from '../../errors';
+import { ConflictError, NotFoundError, PolicyDeniedError } from '../../errors';
 import { containerFeatures } from '../policy/container-features';
 import type { Actor, PolicyGate } from '../policy/policy';
 import { pullImage } from '../images/images-update';
@@ -84,6 +84,11 @@ export class HelperContainers {
 
   async open(actor: Actor, spec: HelperSpec): Promise<Helper> {
     this.policy.check(actor, await this.features(spec.volume, spec.readOnly));
+    if (actor.role !== 'admin' && (await this.ownVolumes()).has(spec.volume))
+      throw new PolicyDeniedError(
+        `Volume ${spec.volume} holds Berth's own data (its container mounts it): only an admin may reach it.`,
+        [{ field: 'name', rule: 'bind_mounts', message: "Berth's own volume" }],
+      );
     if (!this.swept) {
       this.swept = true;
       void this.sweep();
@@ -116,6 +121,16 @@ export class HelperContainers {
       throw err;
     }
     return { id, release, exec: (cmd, timeoutMs) => execCollect(docker, id, cmd, timeoutMs) };
+  }
+
+  /** The volumes Berth's own container mounts (its database and keys live there): none off a container or elsewhere. */
+  private async ownVolumes(): Promise<Set<string>> {
+    if (!this.local) return new Set();
+    const self = await findSelfContainer(this.ctx.docker, {
+      containerName: this.ctx.config.containerName,
+      hostname: this.ctx.config.hostname,
+    });
+    return new Set((self.container?.Mounts ?? []).flatMap((m) => (m.Type === 'volume' && m.Name ? [m.Name] : [])));
   }
 
   /** Runs `fn` with a helper and removes the helper after, whatever happened. */

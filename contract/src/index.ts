@@ -32,3 +32,4 @@ export * from './schemas/environment';
 export * from './schemas/policy';
 export * from './schemas/policy-judge';
 export * from './schemas/registry';
+export * from './schemas/revisions';

@@ -55,6 +55,9 @@ import type { ProjectsService } from './services/projects/projects';
 import type { ProjectActionsService } from './services/projects/projects-actions';
 import type { ProjectPlanService } from './services/projects/project-plan';
 import type { ProjectEnvService } from './services/projects/project-env';
+import type { ProjectRevisions } from './services/revisions/project-revisions';
+import { RevisionStore } from './services/revisions/store';
+import { RevisionsRepo } from './db/revisions-repo';
 import { createPrune } from './services/prune';
 import type { PruneService } from './services/prune/prune';
 import { createSelfUpdate } from './services/self-update';
@@ -124,6 +127,8 @@ export interface EngineScope {
   projectActions: ProjectActionsService;
   projectPlan: ProjectPlanService;
   projectEnv: ProjectEnvService;
+  /** Every deploy of a project, recorded; `record`/`recordNow` for deploys made outside projectActions.run. */
+  projectRevisions: ProjectRevisions;
   images: ImagesService;
   volumes: VolumesService;
   /** Short-lived containers with one volume mounted (volume files, backups). */
@@ -261,7 +266,17 @@ export async function buildServices(
     const regexPool = new RegexPool();
     closers.push(() => regexPool.close());
     const policies = createPolicies(ctx);
-    const shared: ScopeShared = { variables, notifications, audit, historyRepo, terminals, regexPool, policies };
+    const revisions = new RevisionStore(new RevisionsRepo(db), signingKey, config.revisionsKept);
+    const shared: ScopeShared = {
+      variables,
+      notifications,
+      audit,
+      historyRepo,
+      terminals,
+      regexPool,
+      policies,
+      revisions,
+    };
     const registries = createRegistries(ctx, signingKey);
     const {
       scopes: environments,
@@ -319,20 +334,24 @@ export interface ScopeShared {
   /** The regex workers of every log search (one small pool for the server). */
   regexPool: RegexPool;
   policies: PolicyService;
+  /** Recorded deploys of projects and apps (their .env files and specs sealed). */
+  revisions: RevisionStore;
 }
 
 export function buildScope(
   id: string,
   envCtx: AppContext,
-  { variables, notifications, audit, historyRepo, terminals, regexPool, policies }: ScopeShared,
+  { variables, notifications, audit, historyRepo, terminals, regexPool, policies, revisions }: ScopeShared,
 ): EngineScope {
   const policy = createPolicyGate(policies, id, envCtx);
   const { runtime, apps, appUpdates, appChanges, appFiles, appStreams } = createApps(envCtx, historyRepo, id, policy);
-  const { projects, projectActions, projectPlan, projectEnv } = createProjects(envCtx, {
+  const { projects, projectActions, projectPlan, projectEnv, projectRevisions } = createProjects(envCtx, {
     // Host paths are only Berth's own to check on the engine it runs beside.
     checkBinds: id === LOCAL_ENVIRONMENT,
     onFailed: composeFailureNotifier(notifications, id),
     policy,
+    environment: id,
+    revisions,
   });
   const autoUpdate = createAutoUpdate(
     envCtx,
@@ -351,6 +370,7 @@ export function buildScope(
     projectActions,
     projectPlan,
     projectEnv,
+    projectRevisions,
     images: createImages(envCtx),
     volumes,
     networks: createNetworks(envCtx.docker),

@@ -16,6 +16,7 @@ import { registerStaticWeb } from './plugins/static-web';
 import { registerWebSockets } from './plugins/websocket';
 import { authRoutes } from './routes/auth';
 import { usersRoutes } from './routes/users';
+import { revisionsRoutes } from './routes/revisions';
 import { composeRoutes } from './routes/compose';
 import { autoUpdateRoutes } from './routes/auto-update';
 import { swarmRoutes } from './routes/swarm';
@@ -132,6 +133,7 @@ export async function buildApp(
   resourceRoutes(app);
   pruneRoutes(app);
   composeRoutes(app, services);
+  revisionsRoutes(app);
   autoUpdateRoutes(app, services);
   swarmRoutes(app, services);
   hostRoutes(app, services);

@@ -101,6 +101,8 @@ const EnvSchema = z.object({
   /** Auto-update runs kept: the newest this many, none older than AUTO_UPDATE_RUNS_DAYS. */
   AUTO_UPDATE_RUNS_KEPT: z.coerce.number().int().min(10).max(100_000).default(500),
   AUTO_UPDATE_RUNS_DAYS: z.coerce.number().min(1).max(3650).default(90),
+  /** Revisions kept per compose project and per app (issue 34): the newest this many. */
+  REVISIONS_KEPT: z.coerce.number().int().min(1).max(10_000).default(50),
   AUDIT_MAX_ROWS: z.coerce.number().int().min(100).max(100_000_000).default(200_000),
   /** Waits before each retry of a failed notification (the first try is at once). */
   NOTIFY_RETRY_SECONDS: z
@@ -176,6 +178,8 @@ export interface Config {
   autoUpdateMinIntervalMs: number;
   /** Auto-update run history: at most this many runs per environment, none older than autoUpdateRunsMaxAgeMs. */
   autoUpdateRunsKept: number;
+  /** Revisions kept per project and per app. */
+  revisionsKept: number;
   autoUpdateRunsMaxAgeMs: number;
   /** The audit log keeps at most this many entries, dropping the oldest first. */
   auditMaxRows: number;
@@ -269,6 +273,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     auditMaxRows: e.AUDIT_MAX_ROWS,
     autoUpdateMinIntervalMs: e.AUTO_UPDATE_MIN_INTERVAL_SECONDS * 1000,
     autoUpdateRunsKept: e.AUTO_UPDATE_RUNS_KEPT,
+    revisionsKept: e.REVISIONS_KEPT,
     autoUpdateRunsMaxAgeMs: Math.round(e.AUTO_UPDATE_RUNS_DAYS * DAY_MS),
     notifyRetryDelaysMs: e.NOTIFY_RETRY_SECONDS,
     terminalMaxSessionsPerUser: e.TERMINAL_MAX_SESSIONS_PER_USER,

@@ -20,15 +20,18 @@ export function testRepository(feature: string, name = 'app') {
     ref,
     images,
     digests,
-    /** Builds an image from the test image under `ref` (`extra` adds Dockerfile lines), pushes it; returns its id. */
-    publish(extra = ''): string {
+    /** `repo:tag` of this repository. */
+    tagged: (tag: string) => `${repo}:${tag}`,
+    /** Builds an image from the test image under `ref` (or `repo:tag`; `extra` adds Dockerfile lines), pushes it; returns its id. */
+    publish(extra = '', tag = 'latest'): string {
       const dockerfile = `FROM ${testEngine().image}\n${extra}LABEL berth.nonce="${Math.random()}"\n`;
-      const id = dockerCli(['build', '-q', '-t', ref, '--label', 'berth.test=1', '-'], {
+      const target = `${repo}:${tag}`;
+      const id = dockerCli(['build', '-q', '-t', target, '--label', 'berth.test=1', '-'], {
         input: dockerfile,
         timeoutMs: 120_000,
       }).trim();
       images.push(id);
-      dockerCli(['push', ref], { timeoutMs: 120_000 });
+      dockerCli(['push', target], { timeoutMs: 120_000 });
       digests.push(dockerCli(['inspect', '--format', '{{index .RepoDigests 0}}', id]).trim().split('@')[1]!);
       return id;
     },

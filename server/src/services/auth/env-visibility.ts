@@ -45,7 +45,7 @@ export const HIDDEN_FILE =
  * A compose or stack file with every `environment:` value masked (list and mapping forms, through
  * anchors and merge keys; comments dropped), by the same redaction as support bundles.
  */
-function maskFileEnv(content: string): string {
+export function maskFileEnv(content: string): string {
   if (content.trim() === '') return content;
   try {
     return redactEnvironment(parseCompose(content));

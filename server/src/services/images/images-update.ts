@@ -24,6 +24,24 @@ function familiar(repository: string): string {
 }
 
 /**
+ * `repo@sha256:…` of the image `imageId` for the repository `ref` names (what a container ran,
+ * pinnable without its tag); null when the image has no registry digest for it (built here,
+ * never pushed) or is gone.
+ */
+export async function pinnedDigest(engine: Engine, ref: string, imageId: string): Promise<string | null> {
+  const parsed = IMAGE_ID.test(ref) ? null : parseImageReference(ref);
+  if (!parsed || 'error' in parsed) return null;
+  if (parsed.digest) return `${parsed.repository}@${parsed.digest}`;
+  const local = await engine.inspectImage(imageId).catch((err: unknown) => {
+    if (err instanceof NotFoundError) return null;
+    throw err;
+  });
+  const repo = familiar(parsed.repository);
+  const digest = (local?.RepoDigests ?? []).find((d) => familiar(d.split('@')[0] ?? '') === repo)?.split('@')[1];
+  return digest ? `${parsed.repository}@${digest}` : null;
+}
+
+/**
  * Compares the registry's manifest digest for `ref` with the digests of the local image
  * (`imageId` when given — the image a container actually runs — else the one `ref` names).
  * The engine asks the registry (GET /distribution/{ref}/json) with `opts.auth` when given.

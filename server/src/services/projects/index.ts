@@ -4,6 +4,8 @@ import { ProjectEnvService } from './project-env';
 import { ProjectPlanService } from './project-plan';
 import { ProjectsService } from './projects';
 import { ProjectActionsService, type ComposeFailure } from './projects-actions';
+import { ProjectRevisions } from '../revisions/project-revisions';
+import type { RevisionStore } from '../revisions/store';
 
 export interface ProjectsOptions {
   /** Host paths of bind mounts are checked only where they are Berth's own to read (the engine it runs beside). */
@@ -12,6 +14,9 @@ export interface ProjectsOptions {
   onFailed: (f: ComposeFailure) => void;
   /** The environment's policy: every document handed to the CLI is judged for its actor. */
   policy: PolicyGate;
+  /** The environment's id and the revision store: every up is recorded (issue 34). */
+  environment: string;
+  revisions: RevisionStore;
 }
 
 /** One environment's compose projects: the project store over its compose folder, their actions, plan and `.env`. */
@@ -23,9 +28,11 @@ export function createProjects(
   opts: ProjectsOptions,
 ) {
   const projects = new ProjectsService(ctx, opts.policy);
+  const projectRevisions = new ProjectRevisions(ctx, opts.environment, opts.revisions, projects);
   return {
     projects,
-    projectActions: new ProjectActionsService(ctx, projects, opts.onFailed),
+    projectRevisions,
+    projectActions: new ProjectActionsService(ctx, projects, opts.onFailed, projectRevisions),
     projectPlan: new ProjectPlanService(ctx, projects, opts.checkBinds),
     projectEnv: new ProjectEnvService(ctx, projects),
   };

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { ActionResult, ProjectAction, ServiceAction } from '@berth/contract';
+import type { ActionResult, ProjectAction, RevisionSource, ServiceAction } from '@berth/contract';
 import type { Uses } from '../../context';
 import { AppError, ComposeFailedError, NotFoundError, ValidationError } from '../../errors';
 import { redactEnvironment } from '../../compose/document';
@@ -10,6 +10,7 @@ import { containerLogTail, listComposeContainers } from './compose-containers';
 import { attachmentName, buildZip, type ZipEntry } from '../../lib/zip';
 import type { ExistingProject, ProjectsService } from './projects';
 import type { Actor } from '../policy';
+import type { ProjectRevisions } from '../revisions/project-revisions';
 
 /** A service name may never read as a CLI option (compose itself would accept `-h`). */
 export const SERVICE_NAME = /^[a-zA-Z0-9][a-zA-Z0-9._-]*$/;
@@ -26,12 +27,19 @@ export interface ComposeFailure {
   service: string | null;
 }
 
+/** How an up is recorded as a revision: what made it (an up through Berth by default) and the git commit it deploys. */
+export interface DeployOptions {
+  source?: RevisionSource;
+  commit?: string | null;
+}
+
 /** Compose actions (one per project at a time, live output) and support bundles. */
 export class ProjectActionsService {
   constructor(
     private readonly ctx: Uses<'docker' | 'log', 'composeDir'>,
     private readonly projects: ProjectsService,
     private readonly onFailed: (f: ComposeFailure) => void = () => {},
+    private readonly revisions: ProjectRevisions | null = null,
   ) {}
 
   async run(
@@ -39,6 +47,7 @@ export class ProjectActionsService {
     action: ProjectAction | ServiceAction,
     service: string | null,
     actor: Actor,
+    deploy: DeployOptions = {},
   ): Promise<ActionResult> {
     const p = await this.projects.resolveExisting(name);
     if (service !== null) await this.checkService(p, service);
@@ -46,11 +55,21 @@ export class ProjectActionsService {
     if (CREATES.has(action)) await this.projects.judge(p, actor);
     const runner = this.projects.runner();
     const handle = this.projects.activity.begin(name, action, service);
+    // Every up of a project in Berth's folder is a revision: its files as the CLI reads them, then the digests it ran.
+    const snap = action === 'up' && !p.external && this.revisions ? await this.revisions.snapshot(p) : null;
+    const meta = { by: actor.username, source: deploy.source ?? 'up', commit: deploy.commit ?? null } as const;
     try {
       if (action === 'delete') await this.delete(p, handle.append);
       else await runCompose(runner, p, actionArgs(action, service), handle.append);
+      if (snap) await this.revisions!.record(snap, { ...meta, outcome: 'success' });
       handle.end(true, null);
     } catch (err) {
+      if (snap)
+        await this.revisions!.record(snap, {
+          ...meta,
+          outcome: 'failed',
+          detail: 'The compose up failed (see the activity output).',
+        });
       handle.end(false, err instanceof Error ? err.message : String(err));
       if (err instanceof ComposeFailedError) {
         this.ctx.log.info({ project: name, action, service }, 'compose action failed');

@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProjectRevision, ProjectRevisionDetail, ProjectRevisionDiff, User } from '@berth/contract';
+import { inspect } from './apps-fixtures';
+import { createTestApp, REAUTH, type TestApp, type TestClient } from './helpers/app';
+import { testRepository } from './helpers/auto-update';
+import { cleanupProject, projectName } from './helpers/compose-projects';
+import { dockerCli } from './helpers/engine';
+
+let t: TestApp;
+let viewer: TestClient;
+const repo = testRepository('rev', 'web');
+const name = projectName('rev');
+const base = `/api/compose/${name}`;
+
+const yaml = (tag: string) => `services:
+  web:
+    image: ${repo.tagged(tag)}
+    command: ["sleep", "3600"]
+    stop_signal: SIGKILL
+    environment:
+      INLINE_SECRET: inline-value-${tag}
+`;
+
+/** The image id the project's web container runs. */
+const running = () =>
+  inspect<{ Image: string }>(
+    dockerCli(['ps', '-aq', '--filter', `label=com.docker.compose.project=${name}`])
+      .trim()
+      .split('\n')[0]!,
+  ).Image;
+
+async function upWith(tag: string, env: string): Promise<void> {
+  const edit = await t.client.post(`${base}/edit`, { name, content: yaml(tag) });
+  expect(edit.status, edit.text).toBe(200);
+  const put = await t.client.request('PUT', `${base}/env`, { content: env });
+  expect(put.status, put.text).toBe(200);
+  const up = await t.client.post(`${base}/actions/up`);
+  expect(up.status, up.text).toBe(200);
+}
+
+const revisions = async () => {
+  const res = await t.client.get<ProjectRevision[]>(`${base}/revisions`);
+  expect(res.status, res.text).toBe(200);
+  return res.body;
+};
+
+beforeAll(async () => {
+  t = await createTestApp({ REVISIONS_KEPT: '3' });
+  repo.publish('', 'v1');
+  repo.publish('', 'v2');
+  const created = await t.client.post('/api/compose/', { name, content: yaml('v1'), env: 'TOKEN=alpha-secret\n' });
+  expect(created.status, created.text).toBe(200);
+  const up = await t.client.post(`${base}/actions/up`);
+  expect(up.status, up.text).toBe(200);
+  await upWith('v2', 'TOKEN=bravo-secret\nADDED=1\n');
+  const made = await t.client.post<User>('/api/users', {
+    email: 'rev-viewer@berth.test',
+    password: 'viewer-password-long',
+    role: 'viewer',
+    ...REAUTH,
+  });
+  expect(made.status, made.text).toBe(200);
+  viewer = t.anon();
+  await viewer.login('rev-viewer@berth.test', 'viewer-password-long');
+}, 180_000);
+
+afterAll(async () => {
+  cleanupProject(name);
+  await repo.remove();
+  await t?.close();
+});
+
+describe('project revisions', () => {
+  it('records each up with its files, sealed .env and the digest each service ran', async () => {
+    const list = await revisions();
+    expect(list.map((r) => [r.rev, r.source, r.outcome, r.created_by])).toEqual([
+      [2, 'up', 'success', 'admin@berth.test'],
+      [1, 'up', 'success', 'admin@berth.test'],
+    ]);
+    const repository = repo.tagged('x').replace(/:x$/, '');
+    expect(list[1]!.images).toEqual([
+      { service: 'web', image: repo.tagged('v1'), digest: `${repository}@${repo.digests[0]}` },
+    ]);
+    expect(list[0]!.images[0]!.digest).toBe(`${repository}@${repo.digests[1]}`);
+    // Sealed at rest: the database holds no .env value.
+    const raw = t.ctx.db.prepare('SELECT env_sealed FROM project_revisions').pluck().all().join('\n');
+    expect(raw).not.toContain('alpha-secret');
+    const one = await t.client.get<ProjectRevisionDetail>(`${base}/revisions/1`);
+    expect(one.body).toMatchObject({ rev: 1, env: 'TOKEN=alpha-secret\n', env_values: true });
+    expect(one.body.content).toBe(yaml('v1'));
+    expect((await t.client.get(`${base}/revisions/99`)).status).toBe(404);
+  });
+
+  it('diffs two revisions: file, .env keys, digests; a viewer reads neither .env nor environment values', async () => {
+    const diff = await t.client.get<ProjectRevisionDiff>(`${base}/revisions/1/diff/2`);
+    expect(diff.status, diff.text).toBe(200);
+    expect(diff.body.env).toEqual({ added: ['ADDED'], removed: [], changed: ['TOKEN'] });
+    expect(diff.body.patch).toContain(`-    image: ${repo.tagged('v1')}`);
+    expect(diff.body.patch).toContain(`+    image: ${repo.tagged('v2')}`);
+    expect(diff.body.images).toHaveLength(1);
+    expect(diff.body.images[0]!.from!.digest).not.toBe(diff.body.images[0]!.to!.digest);
+    expect(diff.body.to.env).toContain('bravo-secret');
+
+    const seen = await viewer.get<ProjectRevisionDiff>(`${base}/revisions/1/diff/2`);
+    expect(seen.status, seen.text).toBe(200);
+    expect(seen.body.env).toEqual(diff.body.env);
+    expect(seen.body.to.env_values).toBe(false);
+    for (const secret of ['alpha-secret', 'bravo-secret', 'inline-value-v1', 'inline-value-v2'])
+      expect(seen.text).not.toContain(secret);
+    expect(seen.body.patch).toContain(`+    image: ${repo.tagged('v2')}`);
+  });
+
+  it('keeps the newest REVISIONS_KEPT per project', async () => {
+    expect(running()).toBe(repo.images[1]);
+    for (let i = 0; i < 2; i++) expect((await t.client.post(`${base}/actions/up`)).status).toBe(200);
+    expect((await revisions()).map((r) => r.rev)).toEqual([4, 3, 2]);
+  });
+});

@@ -6,6 +6,7 @@ import { ComposeFailedError, ValidationError } from '../errors';
 import { relaxCheck } from './check-warnings';
 import { run, type ComposeCli } from './cli';
 import { NEW_COMPOSE_FILE } from './paths';
+import { withDockerConfig, type RegistryAuths } from './docker-config';
 
 export interface ComposeRunner {
   cli: ComposeCli;
@@ -15,6 +16,8 @@ export interface ComposeRunner {
   /** Aborted when the server closes, so no compose child outlives it (SIGTERM, then SIGKILL after graceMs). */
   signal?: AbortSignal;
   graceMs?: number;
+  /** Registry credentials the run's pulls need (a private DOCKER_CONFIG for this run only). */
+  registry?: RegistryAuths;
 }
 
 /** How much of the CLI's output an error detail quotes (the end says what went wrong). */
@@ -71,14 +74,9 @@ export async function runCompose(
 ): Promise<string> {
   const files = [p.file, ...(p.overrides ?? [])].flatMap((f) => ['-f', f]);
   const argv = [...r.cli.argv, '--ansi', 'never', '-p', p.name, ...files, ...args];
-  const res = await run(argv, {
-    timeoutMs: r.timeoutMs,
-    env: r.env,
-    cwd: p.dir,
-    onOutput,
-    signal: r.signal,
-    graceMs: r.graceMs,
-  });
+  const res = await withDockerConfig(r.registry, r.env, (env) =>
+    run(argv, { timeoutMs: r.timeoutMs, env, cwd: p.dir, onOutput, signal: r.signal, graceMs: r.graceMs }),
+  );
   const output = res.stdout + res.stderr;
   if (r.signal?.aborted)
     throw new ComposeFailedError(

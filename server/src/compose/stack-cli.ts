@@ -1,5 +1,6 @@
 import { ComposeFailedError } from '../errors';
 import { run } from './cli';
+import { withDockerConfig, type RegistryAuths } from './docker-config';
 
 /** How the docker CLI is run for stacks: its whole environment (config.cliEnv, with DOCKER_HOST) and a timeout. */
 export interface StackRunner {
@@ -8,6 +9,8 @@ export interface StackRunner {
   /** Aborted when the server closes (SIGTERM to the process group, SIGKILL after graceMs). */
   signal?: AbortSignal;
   graceMs?: number;
+  /** Registry credentials the stack's images need: a private DOCKER_CONFIG, sent to the swarm with `--with-registry-auth`. */
+  registry?: RegistryAuths;
 }
 
 const DETAIL_TAIL = 2000;
@@ -20,14 +23,16 @@ async function docker(
   onOutput?: (chunk: string) => void,
 ): Promise<string> {
   const label = ['docker', ...args].join(' ');
-  const res = await run(['docker', ...args], {
-    timeoutMs: r.timeoutMs,
-    env: r.env,
-    ...(cwd ? { cwd } : {}),
-    ...(onOutput ? { onOutput } : {}),
-    signal: r.signal,
-    graceMs: r.graceMs,
-  });
+  const res = await withDockerConfig(r.registry, r.env, (env) =>
+    run(['docker', ...args], {
+      timeoutMs: r.timeoutMs,
+      env,
+      ...(cwd ? { cwd } : {}),
+      ...(onOutput ? { onOutput } : {}),
+      signal: r.signal,
+      graceMs: r.graceMs,
+    }),
+  );
   const output = res.stdout + res.stderr;
   if (res.code === 127 && /ENOENT/.test(res.stderr))
     throw new ComposeFailedError(
@@ -60,7 +65,9 @@ export function stackDeploy(
   dir: string,
   onOutput?: (chunk: string) => void,
 ): Promise<string> {
-  return docker(r, ['stack', 'deploy', '--prune', '--compose-file', file, name], dir, onOutput);
+  // With credentials the managers hand them to the nodes that pull (never written on those hosts).
+  const auth = r.registry && Object.keys(r.registry.auths).length ? ['--with-registry-auth'] : [];
+  return docker(r, ['stack', 'deploy', '--prune', ...auth, '--compose-file', file, name], dir, onOutput);
 }
 
 /** `docker stack rm`: the stack's services, networks, configs and secrets. */

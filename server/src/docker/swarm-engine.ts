@@ -1,5 +1,5 @@
 import type Docker from 'dockerode';
-import type { ByteStream, Filters } from './engine';
+import type { ByteStream, Filters, RegistryAuth } from './engine';
 import type { Target } from './engine-errors';
 import { sinceParam } from './logs';
 
@@ -148,9 +148,15 @@ export interface SwarmEngine {
 
   listServices(filters?: Filters): Promise<RawService[]>;
   inspectService(ref: string): Promise<RawService>;
-  createService(spec: ServiceSpec): Promise<string>;
+  /** With `auth` (X-Registry-Auth) the managers hand the credential to the nodes that pull the image. */
+  createService(spec: ServiceSpec, auth?: RegistryAuth): Promise<string>;
   /** `rollback` asks the engine to go back to the service's previous spec (the body is then ignored). */
-  updateService(id: string, version: number, spec: ServiceSpec, opts?: { rollback?: boolean }): Promise<void>;
+  updateService(
+    id: string,
+    version: number,
+    spec: ServiceSpec,
+    opts?: { rollback?: boolean; auth?: RegistryAuth | undefined },
+  ): Promise<void>;
   removeService(id: string): Promise<void>;
   listTasks(filters: Filters): Promise<RawTask[]>;
   serviceLogs(id: string, q: ServiceLogQuery): Promise<ByteStream>;
@@ -178,6 +184,7 @@ interface Dial {
   query?: Record<string, unknown>;
   body?: unknown;
   isStream?: boolean;
+  auth?: RegistryAuth | undefined;
 }
 
 const enc = encodeURIComponent;
@@ -199,6 +206,7 @@ export class DockerodeSwarm implements SwarmEngine {
           method: d.method,
           options: { ...(hasQuery ? { _query: d.query } : {}), ...(d.body !== undefined ? { _body: d.body } : {}) },
           abortSignal,
+          ...(d.auth ? { authconfig: { ...d.auth } } : {}),
           isStream: d.isStream ?? false,
           statusCodes: {
             200: true,
@@ -245,17 +253,22 @@ export class DockerodeSwarm implements SwarmEngine {
   inspectService(ref: string) {
     return this.get<RawService>({ kind: 'service', ref, doing: `inspecting service ${ref}` }, `/services/${enc(ref)}`);
   }
-  async createService(spec: ServiceSpec) {
+  async createService(spec: ServiceSpec, auth?: RegistryAuth) {
     const res = await this.call({ kind: 'service', ref: spec.Name, doing: `creating service ${spec.Name}` }, (s) =>
-      this.dial<{ ID: string }>({ method: 'POST', path: '/services/create', body: spec }, s),
+      this.dial<{ ID: string }>({ method: 'POST', path: '/services/create', body: spec, auth }, s),
     );
     return res.ID;
   }
-  async updateService(id: string, version: number, spec: ServiceSpec, opts: { rollback?: boolean } = {}) {
+  async updateService(
+    id: string,
+    version: number,
+    spec: ServiceSpec,
+    opts: { rollback?: boolean; auth?: RegistryAuth | undefined } = {},
+  ) {
     const query = { version, ...(opts.rollback ? { rollback: 'previous' } : {}) };
     await this.call(
       { kind: 'service', ref: id, doing: `${opts.rollback ? 'rolling back' : 'updating'} service ${id}` },
-      (s) => this.dial({ method: 'POST', path: `/services/${enc(id)}/update`, query, body: spec }, s),
+      (s) => this.dial({ method: 'POST', path: `/services/${enc(id)}/update`, query, body: spec, auth: opts.auth }, s),
     );
   }
   async removeService(id: string) {

@@ -221,7 +221,7 @@ export class ProjectAutoUpdate {
     settleSeconds: number,
     onOutput: (chunk: string) => void,
   ): Promise<Outcome[]> {
-    const runner = this.projects.runner();
+    const runner = await this.projects.runnerFor(p);
     const services = changes.map((c) => c.service);
     await pullServices(runner, p, services, onOutput);
     let verdicts: { change: Change; reason: string | null; blame: boolean }[];

@@ -22,7 +22,7 @@ export interface ProjectsOptions {
 /** One environment's compose projects: the project store over its compose folder, their actions, plan and `.env`. */
 export function createProjects(
   ctx: Uses<
-    'compose' | 'docker' | 'log' | 'onClose' | 'remoteEngine',
+    'compose' | 'docker' | 'log' | 'onClose' | 'registryAuth' | 'remoteEngine',
     'cliEnv' | 'composeDir' | 'composeTimeoutMs' | 'dataDir'
   >,
   opts: ProjectsOptions,

@@ -53,7 +53,7 @@ export class ProjectActionsService {
     if (service !== null) await this.checkService(p, service);
     // What may make containers is judged on the file as it is now (a container could have rewritten a bound file).
     if (CREATES.has(action)) await this.projects.judge(p, actor);
-    const runner = this.projects.runner();
+    const runner = await this.projects.runnerFor(p);
     const handle = this.projects.activity.begin(name, action, service);
     // Every up of a project in Berth's folder is a revision: its files as the CLI reads them, then the digests it ran.
     const snap = action === 'up' && !p.external && this.revisions ? await this.revisions.snapshot(p) : null;

@@ -30,6 +30,8 @@ import {
   type ProjectPaths,
 } from '../../compose/paths';
 import { checkWithCli, sweepCheckFiles, type ComposeRunner } from '../../compose/project-cli';
+import { composeImages } from '../../compose/docker-config';
+import { dockerConfigFor } from '../registries/credentials';
 import { listComposeContainers, type LabelledContainer } from './compose-containers';
 import { findExternalProjects, type ExternalProject } from './projects-external';
 import { checkEnvText } from './project-env';
@@ -71,7 +73,7 @@ export class ProjectsService {
 
   constructor(
     private readonly ctx: Uses<
-      'compose' | 'composeUnknown' | 'docker' | 'log' | 'onClose' | 'remoteEngine',
+      'compose' | 'composeUnknown' | 'docker' | 'log' | 'onClose' | 'registryAuth' | 'remoteEngine',
       'cliEnv' | 'composeDir' | 'composeTimeoutMs' | 'dataDir'
     >,
     readonly policy: PolicyGate,
@@ -96,6 +98,24 @@ export class ProjectsService {
       signal: this.closing.signal,
       graceMs: SHUTDOWN_GRACE_MS,
     };
+  }
+
+  /**
+   * The runner for an action on `p`: with the stored registry credentials its images need (chosen
+   * by host, this environment's only), handed to the CLI in a private DOCKER_CONFIG for the run.
+   */
+  async runnerFor(p: ExistingProject): Promise<ComposeRunner> {
+    const runner = this.runner();
+    const lookup = this.ctx.registryAuth;
+    if (!lookup) return runner;
+    const { parsed } = await this.parseExisting(p);
+    const images = composeImages(parsed.data, await interpolationEnv(p.dir, this.ctx.config.cliEnv));
+    return { ...runner, registry: { auths: dockerConfigFor(images, lookup).auths, root: this.dockerConfigRoot } };
+  }
+
+  /** Where the private docker configs of compose runs are made: private, never among the project folders. */
+  private get dockerConfigRoot(): string {
+    return path.join(this.ctx.config.dataDir, '.tmp', 'docker-config');
   }
 
   /**

@@ -8,13 +8,13 @@ import { SwarmStacksService } from './swarm-stacks';
 
 /** One environment's swarm management (the engine must be a manager); its stack files under `<dataDir>/stacks/<environment>`. */
 export function createSwarm(
-  ctx: Uses<'docker' | 'log' | 'onClose', 'cliEnv' | 'composeTimeoutMs' | 'dataDir'>,
+  ctx: Uses<'docker' | 'log' | 'onClose' | 'registryAuth', 'cliEnv' | 'composeTimeoutMs' | 'dataDir'>,
   environment: string,
   policy: PolicyGate,
 ) {
   return {
     cluster: new SwarmClusterService(ctx.docker),
-    services: new SwarmServicesService(ctx.docker, ctx.log, policy),
+    services: new SwarmServicesService(ctx.docker, ctx.log, policy, ctx.registryAuth),
     stacks: new SwarmStacksService(ctx, ctx.docker, path.join(ctx.config.dataDir, 'stacks', environment), policy),
     configs: new SwarmObjectsService(ctx.docker, 'config'),
     secrets: new SwarmObjectsService(ctx.docker, 'secret'),

@@ -1,7 +1,7 @@
 import type { PolicyFeature, ServiceCreateBody, ServiceDetail, SwarmService, SwarmTask } from '@berth/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
-import type { Engine } from '../../docker/engine';
+import type { Engine, RegistryAuth } from '../../docker/engine';
 import { readLogBatches, type LogLine } from '../../docker/logs';
 import type { RawService } from '../../docker/swarm-engine';
 import { ConflictError } from '../../errors';
@@ -19,7 +19,15 @@ export class SwarmServicesService {
     private readonly docker: Engine,
     private readonly log: FastifyBaseLogger,
     private readonly policy: PolicyGate,
+    /** The stored credential for an image (ctx.registryAuth): sent with create and update (`--with-registry-auth`). */
+    private readonly registryAuth: (image: string) => RegistryAuth | undefined = () => undefined,
   ) {}
+
+  private authFor(spec: { TaskTemplate?: { ContainerSpec?: { Image?: string } } }): RegistryAuth | undefined {
+    const image = spec.TaskTemplate?.ContainerSpec?.Image;
+    // The engine pins `image:tag@sha256:…`; the credential is chosen by the host alone.
+    return image ? this.registryAuth(image) : undefined;
+  }
 
   async list(): Promise<SwarmService[]> {
     const services = await this.docker.swarm.listServices();
@@ -54,7 +62,7 @@ export class SwarmServicesService {
     this.policy.check(actor, [...serviceFeatures(spec), ...hostNetworkOf(form)]);
     const existing = await this.docker.swarm.listServices({ name: [name] });
     if (existing.some((s) => s.Spec.Name === name)) throw new ConflictError(`A service named ${name} already exists.`);
-    const id = await this.docker.swarm.createService(spec);
+    const id = await this.docker.swarm.createService(spec, this.authFor(spec));
     return this.get(id);
   }
 
@@ -70,7 +78,7 @@ export class SwarmServicesService {
     this.policy.check(actor, [...serviceFeatures(spec), ...hostNetworkOf(form)], {
       before: serviceFeatures(current.Spec),
     });
-    await this.docker.swarm.updateService(current.ID, version, spec);
+    await this.docker.swarm.updateService(current.ID, version, spec, { auth: this.authFor(spec) });
     return this.get(current.ID);
   }
 
@@ -84,7 +92,10 @@ export class SwarmServicesService {
       if (!current.PreviousSpec)
         throw new ConflictError(`Service ${current.Spec.Name} has no previous version to roll back to.`);
       try {
-        await this.docker.swarm.updateService(current.ID, current.Version.Index, current.Spec, { rollback: true });
+        await this.docker.swarm.updateService(current.ID, current.Version.Index, current.Spec, {
+          rollback: true,
+          auth: this.authFor(current.PreviousSpec),
+        });
         return await this.get(current.ID);
       } catch (err) {
         if (!(err instanceof ConflictError) || attempt >= ROLLBACK_ATTEMPTS) throw err;

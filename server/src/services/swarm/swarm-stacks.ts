@@ -6,6 +6,8 @@ import { ProjectActivity } from '../../compose/activity';
 import { checkComposeSchema, parseCompose } from '../../compose/document';
 import { checkProjectName } from '../../compose/paths';
 import { stackDeploy, stackRemove, type StackRunner } from '../../compose/stack-cli';
+import { composeImages } from '../../compose/docker-config';
+import { dockerConfigFor } from '../registries/credentials';
 import type { Engine } from '../../docker/engine';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../../errors';
 import { writeFileAtomic } from '../../lib/atomic-write';
@@ -29,7 +31,7 @@ export class SwarmStacksService {
   private readonly closing = new AbortController();
 
   constructor(
-    private readonly ctx: Uses<'onClose', 'cliEnv' | 'composeTimeoutMs'>,
+    private readonly ctx: Uses<'onClose' | 'registryAuth', 'cliEnv' | 'composeTimeoutMs' | 'dataDir'>,
     private readonly docker: Engine,
     private readonly root: string,
     private readonly policy: PolicyGate,
@@ -37,13 +39,20 @@ export class SwarmStacksService {
     ctx.onClose(() => this.closing.abort());
   }
 
-  private runner(): StackRunner {
-    return {
+  /** The docker CLI's settings; with `content`, the stored registry credentials its images need (`--with-registry-auth`). */
+  private runner(content?: string): StackRunner {
+    const runner: StackRunner = {
       env: this.ctx.config.cliEnv,
       timeoutMs: this.ctx.config.composeTimeoutMs,
       signal: this.closing.signal,
       graceMs: 10_000,
     };
+    const lookup = this.ctx.registryAuth;
+    if (!content || !lookup) return runner;
+    // The stack CLI interpolates from its own environment only (no .env).
+    const images = composeImages(parseCompose(content).data, this.ctx.config.cliEnv);
+    const root = path.join(this.ctx.config.dataDir, '.tmp', 'docker-config');
+    return { ...runner, registry: { auths: dockerConfigFor(images, lookup).auths, root } };
   }
 
   private dir(name: string): string {
@@ -147,7 +156,7 @@ export class SwarmStacksService {
       const next = path.join(dir, NEXT_FILE);
       await writeFileAtomic(next, content, { mode: 0o600 });
       try {
-        const output = await stackDeploy(this.runner(), name, next, dir, append);
+        const output = await stackDeploy(this.runner(content), name, next, dir, append);
         await fs.rename(next, path.join(dir, STACK_FILE));
         return { name, output };
       } finally {

@@ -1,0 +1,118 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ActionResult, ApiError, Registry } from '@berth/contract';
+import { createTestApp, type TestApp } from './helpers/app';
+import { tryDockerCli } from './helpers/engine';
+import { projectName } from './helpers/compose-projects';
+import { privateRegistries } from './helpers/registries';
+
+/**
+ * Every readable /proc/<pid>/cmdline and environ joined (what `ps` and a curious user could read); the
+ * harness's own BERTH_TEST_PRIVATE_PASSWORD (in this test's environment) is left out.
+ */
+function processText(): string {
+  const out: string[] = [];
+  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    for (const f of ['cmdline', 'environ']) {
+      try {
+        const entries = fs.readFileSync(`/proc/${pid}/${f}`, 'latin1').split('\0');
+        out.push(entries.filter((e) => !e.startsWith('BERTH_TEST_PRIVATE_PASSWORD=')).join(' '));
+      } catch {
+        // ended meanwhile, or not ours to read
+      }
+    }
+  }
+  return out.join('\n');
+}
+
+/** Every file under `dir` (recursively) as text. */
+function treeText(dir: string): string {
+  if (!fs.existsSync(dir)) return '';
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => fs.readFileSync(path.join(e.parentPath, e.name), 'latin1'))
+    .join('\n');
+}
+
+describe('private images on every path', () => {
+  const r = privateRegistries();
+  let t: TestApp;
+  const log: string[] = [];
+  const app = `berth-t-regapp-${process.pid}`;
+  const project = projectName('reg');
+
+  beforeAll(async () => {
+    t = await createTestApp({ LOG_LEVEL: 'debug' }, {}, { logStream: { write: (line) => void log.push(line) } });
+    const made = await t.client.post<Registry>('/api/registries', {
+      name: 'private',
+      server_address: r.basic,
+      username: r.user,
+      password: r.password,
+    });
+    expect(made.status).toBe(200);
+  });
+  afterAll(async () => {
+    await t?.client.post(`/api/compose/${project}/actions/delete`);
+    tryDockerCli(['rm', '-f', app]);
+    await t?.close();
+  });
+
+  it('deploys an app from a private image (pulled with the credential)', async () => {
+    tryDockerCli(['rmi', '-f', r.image]);
+    const res = await t.client.post<ApiError>('/api/apps/deploy', {
+      name: app,
+      image: r.image,
+      restart_policy: 'none',
+      command: ['sleep', '600'],
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(tryDockerCli(['inspect', '-f', '{{.State.Running}}', app]).stdout.trim()).toBe('true');
+  });
+
+  it('compose up of a private image: private DOCKER_CONFIG for the run, gone after, never on a command line', async () => {
+    tryDockerCli(['rmi', '-f', r.image]);
+    const content = `services:\n  web:\n    image: ${r.image}\n    command: ["sleep", "600"]\n    stop_signal: SIGKILL\n`;
+    expect((await t.client.post('/api/compose/', { name: project, content })).status).toBe(200);
+    const seen: string[] = [];
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        seen.push(processText());
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    })();
+    const up = await t.client.post<ActionResult>(`/api/compose/${project}/actions/up`);
+    sampling = false;
+    await sampler;
+    expect(up.status, up.text).toBe(200);
+    expect(up.body.output).toMatch(/Pulling|Creating|Started|Running|done/i);
+    expect(seen.length).toBeGreaterThan(2);
+    // The private config existed only during the run; argv and environments never held the password.
+    expect(seen.join('\n')).not.toContain(r.password);
+    expect(seen.some((s) => s.includes(`DOCKER_CONFIG=${path.join(t.dataDir, '.tmp', 'docker-config')}`))).toBe(true);
+    expect(fs.readdirSync(path.join(t.dataDir, '.tmp', 'docker-config'))).toEqual([]);
+    expect(treeText(path.join(t.dataDir, 'compose'))).not.toContain(r.password);
+    expect(tryDockerCli(['image', 'inspect', r.image]).status).toBe(0);
+  });
+
+  it('compose pull fails without the credential for this environment', async () => {
+    const id = (await t.client.get<Registry[]>('/api/registries')).body[0]!.id;
+    await t.client.patch(`/api/registries/${id}`, { environments: [] });
+    const pull = await t.client.post<ApiError>(`/api/compose/${project}/actions/pull`);
+    expect(pull.status).toBe(400);
+    expect(pull.body.detail).toMatch(/no basic auth credentials|unauthorized|authentication required/i);
+    await t.client.patch(`/api/registries/${id}`, { environments: null });
+    expect((await t.client.post(`/api/compose/${project}/actions/pull`)).status).toBe(200);
+  });
+
+  it('the password is in no response, log, audit entry or export', async () => {
+    const exported = await t.client.get('/api/settings/export');
+    expect(exported.status).toBe(200);
+    expect(exported.text).not.toContain(r.password);
+    expect((await t.client.get('/api/audit?limit=500')).text).not.toContain(r.password);
+    expect(log.join('\n')).not.toContain(r.password);
+    expect(treeText(t.dataDir).includes(r.password)).toBe(false);
+  });
+});

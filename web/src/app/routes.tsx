@@ -1,6 +1,15 @@
 import { Center, Loader } from '@mantine/core';
 import { Navigate, Outlet, type RouteObject } from 'react-router-dom';
-import { appFilesApi, deployApi, networkApi, projectApi, swarmApi, templateApi, terminalApi } from '@berth/contract';
+import {
+  appFilesApi,
+  deployApi,
+  networkApi,
+  projectApi,
+  swarmApi,
+  templateApi,
+  terminalApi,
+  volumeFilesApi,
+} from '@berth/contract';
 import { RoleGate } from '../components/RoleGate';
 import { importOrReload } from '../lib/chunk-reload';
 import type { RouteHandle } from '../lib/route-name';
@@ -197,7 +206,17 @@ export const routes: RouteObject[] = [
           {
             path: 'volumes/:volumeName',
             handle: named('Volume Details'),
-            lazy: page(() => import('./pages/volume-details')),
+            lazy: page(() => import('./pages/volume-layout')),
+            children: [
+              { index: true, element: <Navigate to="info" replace /> },
+              // The spec's screen name (the parent's) stays on the Info tab.
+              { path: 'info', lazy: page(() => import('./pages/volume-details')) },
+              {
+                path: 'files',
+                handle: named('Files'),
+                lazy: gated(volumeFilesApi.list, () => import('./pages/volume-files')),
+              },
+            ],
           },
           { path: 'networks', handle: named('Networks'), lazy: page(() => import('./pages/networks-list')) },
           {

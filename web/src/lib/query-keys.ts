@@ -29,12 +29,14 @@ export const queryKeys = {
     batch: (env: Env) => inEnv(env, 'apps', 'batch'),
     checkUpdates: (env: Env) => inEnv(env, 'apps', 'check-updates'),
   },
-  /** An app's files (the file browser): folders listed, files read. */
-  appFiles: {
-    all: (env: Env, name: string) => inEnv(env, 'apps', 'files', name),
-    dirs: (env: Env, name: string) => inEnv(env, 'apps', 'files', name, 'dir'),
-    dir: (env: Env, name: string, path: string) => inEnv(env, 'apps', 'files', name, 'dir', path),
-    content: (env: Env, name: string, path: string) => inEnv(env, 'apps', 'files', name, 'content', path),
+  /** The files of an app or a volume (the file browser): folders listed, files read. */
+  files: {
+    all: (env: Env, kind: 'apps' | 'volumes', name: string) => inEnv(env, kind, 'files', name),
+    dirs: (env: Env, kind: 'apps' | 'volumes', name: string) => inEnv(env, kind, 'files', name, 'dir'),
+    dir: (env: Env, kind: 'apps' | 'volumes', name: string, path: string) =>
+      inEnv(env, kind, 'files', name, 'dir', path),
+    content: (env: Env, kind: 'apps' | 'volumes', name: string, path: string) =>
+      inEnv(env, kind, 'files', name, 'content', path),
   },
   appsLive: {
     dashboard: (env: Env) => inEnv(env, 'apps-live', 'dashboard'),

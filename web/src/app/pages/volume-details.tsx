@@ -1,20 +1,11 @@
-import { Text } from '@mantine/core';
 import { useParams } from 'react-router-dom';
-import { PageHeader } from '../../components/PageHeader';
 import { useVolume } from '../../features/volumes/api';
-import { VolumeDetails, VolumeMenu } from '../../features/volumes/components/VolumeDetails';
-import { errorMessage } from '../../lib/notify';
+import { VolumeDetails } from '../../features/volumes/components/VolumeDetails';
 
-/** /resources/volumes/:volumeName */
-export default function VolumeDetailsPage() {
+/** /resources/volumes/:volumeName/info (the layout above has loaded the volume) */
+
+export default function VolumeInfoPage() {
   const { volumeName = '' } = useParams();
   const volume = useVolume(volumeName);
-  if (volume.error) return <Text c="red">{errorMessage(volume.error)}</Text>;
-  if (!volume.data) return <Text c="dimmed">Loading…</Text>;
-  return (
-    <>
-      <PageHeader title={volume.data.Name} subtitle="Volume Details" actions={<VolumeMenu volume={volume.data} />} />
-      <VolumeDetails volume={volume.data} />
-    </>
-  );
+  return volume.data ? <VolumeDetails volume={volume.data} /> : null;
 }

@@ -55,9 +55,10 @@ export function PolicyPanel({ env }: { env: string }) {
     <Stack>
       <Title order={3}>Policy of {env}</Title>
       <Alert color="blue" title="Admins are never restricted">
-        These rules bind operators (viewers make nothing). Docker itself keeps no one apart: an operator who may bind
-        any host path, run privileged or join the host&apos;s namespaces is root on this host. With bind mounts set to
-        &quot;allow&quot;, an operator is root on {env}.
+        These rules bind operators (viewers make nothing; &quot;Viewers browse files&quot; is the one rule for viewers,
+        who otherwise never read files, as they never read environment values). Docker itself keeps no one apart: an
+        operator who may bind any host path, run privileged or join the host&apos;s namespaces is root on this host.
+        With bind mounts set to &quot;allow&quot;, an operator is root on {env}.
       </Alert>
       <EditableBy route={policyApi.put}>
         <Card withBorder>

@@ -1,6 +1,7 @@
 import { useState, type DragEvent } from 'react';
 import {
   ActionIcon,
+  Alert,
   Anchor,
   Breadcrumbs,
   Button,
@@ -20,14 +21,22 @@ import {
   IconTrash,
   IconUpload,
 } from '@tabler/icons-react';
-import { appFilesApi, type FileEntry } from '@berth/contract';
-import { ConfirmDialog } from '../../../components/ConfirmDialog';
-import { DataTable, type Column } from '../../../components/DataTable';
-import { Can } from '../../../components/RoleGate';
-import { notifyError } from '../../../lib/notify';
-import { downloadFile, useDeleteFile, useFileListing, useMakeFolder, useUploadFiles } from '../api/files';
+import type { FileEntry } from '@berth/contract';
+import { ConfirmDialog } from '../ConfirmDialog';
+import { DataTable, type Column } from '../DataTable';
+import { Can } from '../RoleGate';
+import { errorMessage, notifyError } from '../../lib/notify';
+import { useEnvironment } from '../../lib/environment';
+import {
+  downloadFile,
+  filesApi,
+  useDeleteFile,
+  useFileListing,
+  useMakeFolder,
+  useUploadFiles,
+  type FilesTarget,
+} from './files-api';
 import { FileEditor } from './FileEditor';
-import { useEnvironment } from '../../../lib/environment';
 
 const join = (dir: string, name: string) => (dir === '/' ? `/${name}` : `${dir}/${name}`);
 const ICONS = { directory: IconFolder, symlink: IconLink, file: IconFile, other: IconFile };
@@ -40,13 +49,25 @@ function crumbs(path: string): { label: string; path: string }[] {
   ];
 }
 
-/** The files of an app: breadcrumbs, a sortable listing, download, upload (drag and drop), editor, new folder, delete. */
-export function FilesBrowser({ app, path, onPath }: { app: string; path: string; onPath: (p: string) => void }) {
+/**
+ * The files of an app or a volume: breadcrumbs, a sortable listing, download, upload (drag and
+ * drop), editor, new folder, delete (the writes only for a role that may make them).
+ */
+export function FilesBrowser({
+  target,
+  path,
+  onPath,
+}: {
+  target: FilesTarget;
+  path: string;
+  onPath: (p: string) => void;
+}) {
   const env = useEnvironment();
-  const listing = useFileListing(app, path);
-  const upload = useUploadFiles(app);
-  const mkdir = useMakeFolder(app);
-  const del = useDeleteFile(app);
+  const routes = filesApi(target.kind);
+  const listing = useFileListing(target, path);
+  const upload = useUploadFiles(target);
+  const mkdir = useMakeFolder(target);
+  const del = useDeleteFile(target);
   const [editing, setEditing] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<FileEntry | null>(null);
   const [folder, setFolder] = useState('');
@@ -97,6 +118,11 @@ export function FilesBrowser({ app, path, onPath }: { app: string; path: string;
           </Anchor>
         ))}
       </Breadcrumbs>
+      {listing.error && (
+        <Alert color="yellow" role="alert">
+          {errorMessage(listing.error)}
+        </Alert>
+      )}
       <Paper
         withBorder
         p="xs"
@@ -121,11 +147,11 @@ export function FilesBrowser({ app, path, onPath }: { app: string; path: string;
               <ActionIcon
                 variant="subtle"
                 aria-label={`Download ${e.name}`}
-                onClick={() => void downloadFile(env, app, e.path).catch(notifyError)}
+                onClick={() => void downloadFile(env, target, e.path).catch(notifyError)}
               >
                 <IconDownload size={16} />
               </ActionIcon>
-              <Can route={appFilesApi.remove}>
+              <Can route={routes.remove}>
                 <ActionIcon variant="subtle" color="red" aria-label={`Delete ${e.name}`} onClick={() => setDeleting(e)}>
                   <IconTrash size={16} />
                 </ActionIcon>
@@ -133,7 +159,7 @@ export function FilesBrowser({ app, path, onPath }: { app: string; path: string;
             </Group>
           )}
           toolbar={
-            <Can route={appFilesApi.upload}>
+            <Can route={routes.upload}>
               <Group gap="xs">
                 <FileButton onChange={(files) => send(files)} multiple>
                   {(props) => (
@@ -167,7 +193,7 @@ export function FilesBrowser({ app, path, onPath }: { app: string; path: string;
           Drop files here to upload them into {dir}.
         </Text>
       </Paper>
-      {editing && <FileEditor app={app} path={editing} onClose={() => setEditing(null)} />}
+      {editing && <FileEditor target={target} path={editing} onClose={() => setEditing(null)} />}
       <ConfirmDialog
         opened={deleting !== null}
         title={`Delete ${deleting?.path ?? ''}?`}

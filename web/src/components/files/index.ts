@@ -1,0 +1,2 @@
+export { FilesBrowser } from './FilesBrowser';
+export type { FilesTarget } from './files-api';

@@ -56,8 +56,8 @@ import type { ProjectActionsService } from './services/projects/projects-actions
 import type { ProjectPlanService } from './services/projects/project-plan';
 import type { ProjectEnvService } from './services/projects/project-env';
 import type { ProjectRevisions } from './services/revisions/project-revisions';
+import type { ProjectRollback } from './services/revisions/project-rollback';
 import { RevisionStore } from './services/revisions/store';
-import { RevisionsRepo } from './db/revisions-repo';
 import { createPrune } from './services/prune';
 import type { PruneService } from './services/prune/prune';
 import { createSelfUpdate } from './services/self-update';
@@ -129,6 +129,8 @@ export interface EngineScope {
   projectEnv: ProjectEnvService;
   /** Every deploy of a project, recorded; `record`/`recordNow` for deploys made outside projectActions.run. */
   projectRevisions: ProjectRevisions;
+  /** Returns a project to a recorded revision, health-gated. */
+  projectRollback: ProjectRollback;
   images: ImagesService;
   volumes: VolumesService;
   /** Short-lived containers with one volume mounted (volume files, backups). */
@@ -266,17 +268,8 @@ export async function buildServices(
     const regexPool = new RegexPool();
     closers.push(() => regexPool.close());
     const policies = createPolicies(ctx);
-    const revisions = new RevisionStore(new RevisionsRepo(db), signingKey, config.revisionsKept);
-    const shared: ScopeShared = {
-      variables,
-      notifications,
-      audit,
-      historyRepo,
-      terminals,
-      regexPool,
-      policies,
-      revisions,
-    };
+    const revs = new RevisionStore(db, signingKey, config.revisionsKept);
+    const shared: ScopeShared = { variables, notifications, audit, historyRepo, terminals, regexPool, policies, revs };
     const registries = createRegistries(ctx, signingKey);
     const {
       scopes: environments,
@@ -335,28 +328,29 @@ export interface ScopeShared {
   regexPool: RegexPool;
   policies: PolicyService;
   /** Recorded deploys of projects and apps (their .env files and specs sealed). */
-  revisions: RevisionStore;
+  revs: RevisionStore;
 }
 
 export function buildScope(
   id: string,
   envCtx: AppContext,
-  { variables, notifications, audit, historyRepo, terminals, regexPool, policies, revisions }: ScopeShared,
+  { variables, notifications, audit, historyRepo, terminals, regexPool, policies, revs }: ScopeShared,
 ): EngineScope {
   const policy = createPolicyGate(policies, id, envCtx);
   const { runtime, apps, appUpdates, appChanges, appFiles, appStreams } = createApps(envCtx, historyRepo, id, policy);
-  const { projects, projectActions, projectPlan, projectEnv, projectRevisions } = createProjects(envCtx, {
+  const { projectRollback, ...projectSet } = createProjects(envCtx, {
     // Host paths are only Berth's own to check on the engine it runs beside.
     checkBinds: id === LOCAL_ENVIRONMENT,
     onFailed: composeFailureNotifier(notifications, id),
     policy,
     environment: id,
-    revisions,
+    revisions: revs,
   });
+  const { projects, projectActions, projectPlan, projectEnv, projectRevisions } = projectSet;
   const autoUpdate = createAutoUpdate(
     envCtx,
     id,
-    { apps, appUpdates, projects },
+    { apps, appUpdates, projects, projectRevisions },
     { notify: (n) => notifications.notify(n), audit: (r) => audit.record(r) },
   );
   const eventHistory = createEventHistory(envCtx, id, runtime.events);
@@ -371,6 +365,7 @@ export function buildScope(
     projectPlan,
     projectEnv,
     projectRevisions,
+    projectRollback,
     images: createImages(envCtx),
     volumes,
     networks: createNetworks(envCtx.docker),

@@ -1,5 +1,13 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ProjectRevision, ProjectRevisionDetail, ProjectRevisionDiff, User } from '@berth/contract';
+import type {
+  ProjectRevision,
+  ProjectRevisionDetail,
+  ProjectRevisionDiff,
+  ProjectRollbackResult,
+  User,
+} from '@berth/contract';
 import { inspect } from './apps-fixtures';
 import { createTestApp, REAUTH, type TestApp, type TestClient } from './helpers/app';
 import { testRepository } from './helpers/auto-update';
@@ -110,9 +118,32 @@ describe('project revisions', () => {
     expect(seen.body.patch).toContain(`+    image: ${repo.tagged('v2')}`);
   });
 
-  it('keeps the newest REVISIONS_KEPT per project', async () => {
+  it('rolls back to revision 1: plan first, then its files, .env and digest, health-gated, recorded as a new revision', async () => {
     expect(running()).toBe(repo.images[1]);
-    for (let i = 0; i < 2; i++) expect((await t.client.post(`${base}/actions/up`)).status).toBe(200);
+    // The tag moves on (a new push under v1): only the recorded digest brings back what revision 1 ran.
+    repo.publish('', 'v1');
+    const dry = await t.client.post<ProjectRollbackResult>(`${base}/revisions/1/rollback`, { dry_run: true });
+    expect(dry.status, dry.text).toBe(200);
+    expect(dry.body.revision).toBeNull();
+    expect(dry.body.plan.services).toEqual([expect.objectContaining({ name: 'web', action: 'recreate' })]);
+    expect(running()).toBe(repo.images[1]);
+    expect((await revisions()).length).toBe(2);
+    expect((await viewer.post(`${base}/revisions/1/rollback`, { dry_run: true })).status).toBe(403);
+
+    const done = await t.client.post<ProjectRollbackResult>(`${base}/revisions/1/rollback`, {});
+    expect(done.status, done.text).toBe(200);
+    expect(done.body.revision).toMatchObject({ rev: 3, source: 'rollback', outcome: 'success', rollback_of: 1 });
+    expect(running()).toBe(repo.images[0]);
+    // The tag points at the image that runs again, so a later up by tag keeps it.
+    expect(dockerCli(['image', 'inspect', '--format', '{{.Id}}', repo.tagged('v1')]).trim()).toBe(repo.images[0]);
+    expect(done.body.revision!.images[0]!.digest).toBe((await revisions())[2]!.images[0]!.digest);
+    const dir = path.join(t.ctx.config.composeDir, name);
+    expect(fs.readFileSync(path.join(dir, 'compose.yaml'), 'utf8')).toBe(yaml('v1'));
+    expect(fs.readFileSync(path.join(dir, '.env'), 'utf8')).toBe('TOKEN=alpha-secret\n');
+  });
+
+  it('keeps the newest REVISIONS_KEPT per project', async () => {
+    expect((await t.client.post(`${base}/actions/up`)).status).toBe(200);
     expect((await revisions()).map((r) => r.rev)).toEqual([4, 3, 2]);
   });
 });

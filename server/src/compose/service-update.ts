@@ -31,9 +31,7 @@ export async function recreateServices(
 
 /**
  * Recreates `services` from the images `pins` names (service → `repo@sha256:…`), through an
- * override file given after the project's own: the project's file is never changed. The override
- * lives in a private folder under `tmpRoot` only while compose runs. It repeats the project
- * file's `version` (compose v1 refuses files of different versions together).
+ * override file given after the project's own (withPinFile): the project's file is never changed.
  */
 export async function recreatePinned(
   r: ComposeRunner,
@@ -43,6 +41,22 @@ export async function recreatePinned(
   version: string | null,
   onOutput: (chunk: string) => void,
 ): Promise<void> {
+  await withPinFile(tmpRoot, pins, version, (file) =>
+    runCompose(r, { ...p, overrides: [file] }, recreateArgs(Object.keys(pins)), onOutput),
+  );
+}
+
+/**
+ * Runs `fn` with an override file that sets each service of `pins` to its image (service →
+ * `repo@sha256:…`), in a private folder under `tmpRoot` removed afterwards. It repeats the
+ * project file's `version` (compose v1 refuses files of different versions together).
+ */
+export async function withPinFile<T>(
+  tmpRoot: string,
+  pins: Record<string, string>,
+  version: string | null,
+  fn: (file: string) => Promise<T>,
+): Promise<T> {
   await fs.mkdir(tmpRoot, { recursive: true, mode: 0o700 });
   const dir = await fs.mkdtemp(path.join(tmpRoot, `pin-${randomBytes(3).toString('hex')}-`));
   try {
@@ -50,7 +64,7 @@ export async function recreatePinned(
     const services = Object.fromEntries(Object.entries(pins).map(([service, image]) => [service, { image }]));
     // JSON is YAML: no quoting rules to get wrong for the references.
     await fs.writeFile(file, JSON.stringify({ ...(version ? { version } : {}), services }), { mode: 0o600 });
-    await runCompose(r, { ...p, overrides: [file] }, recreateArgs(Object.keys(pins)), onOutput);
+    return await fn(file);
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }

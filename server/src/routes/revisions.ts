@@ -19,4 +19,11 @@ export function revisionsRoutes(app: FastifyInstance): void {
   route(app, revisionsApi.projectDiff, (req) =>
     req.scope.projectRevisions.diff(req.params.name, req.params.a, req.params.b, readerOf(req)),
   );
+  route(
+    app,
+    revisionsApi.projectRollback,
+    (req) =>
+      req.scope.projectRollback.rollback(req.params.name, req.params.rev, requirePrincipal(req), req.body.dry_run),
+    { usesCompose: true },
+  );
 }

@@ -12,6 +12,7 @@ import { PROJECT_LABEL, SERVICE_LABEL } from '../../docker/names';
 import { NotFoundError } from '../../errors';
 import type { ExistingProject, ProjectsService } from '../projects/projects';
 import { SERVICE_NAME } from '../projects/projects-actions';
+import type { ProjectRevisions } from '../revisions/project-revisions';
 import { effectivePolicy, imageLabels, ownPolicyLabels } from './auto-update-policy';
 
 /** A compose service with a container: its labels (the first container's), the container ids and whether one runs. */
@@ -65,6 +66,7 @@ export class ProjectAutoUpdate {
     private readonly ctx: Uses<'composeReady' | 'docker' | 'registryAuth', 'dataDir'>,
     private readonly projects: ProjectsService,
     private readonly repo: AutoUpdateRepo,
+    private readonly revisions: ProjectRevisions | null = null,
   ) {}
 
   /** Compose services with containers, by project (one engine call); `skipId` (Berth itself) is left out. */
@@ -207,10 +209,18 @@ export class ProjectAutoUpdate {
     } catch (err) {
       return changes.map((change) => ({ change, result: 'failed', reason: message(err) }));
     }
+    const snap = await this.revisions?.snapshot(p).catch(() => null);
     const outcomes = await this.updateLocked(p, changes, settleSeconds, lock.append).catch((err: unknown): Outcome[] =>
       changes.map((change) => ({ change, result: 'failed', reason: message(err) })),
     );
     const trouble = outcomes.find((o) => o.result !== 'updated');
+    if (snap)
+      await this.revisions!.record(snap, {
+        by: 'auto-update',
+        source: 'auto-update',
+        outcome: trouble ? 'failed' : 'success',
+        detail: trouble ? `${trouble.change.service}: ${trouble.reason ?? trouble.result}` : null,
+      });
     lock.end(!trouble, trouble?.reason ?? null);
     return outcomes;
   }

@@ -1,3 +1,4 @@
+import type { ProjectRevisions } from '../revisions/project-revisions';
 import { Cron } from 'croner';
 import type {
   App,
@@ -72,10 +73,12 @@ export class AutoUpdateService {
     private readonly projects: ProjectsService,
     /** Where a finished run is told: the notification rules and the audit log (as the user `auto-update`). */
     private readonly announce: { notify: (n: NotifyInput) => void; audit: (r: AuditRecord) => void } | null = null,
+    /** Where each project update is recorded as a revision (issue 34). */
+    revisions: ProjectRevisions | null = null,
   ) {
     this.repo = new AutoUpdateRepo(ctx.db, env);
     setMinScheduleInterval(ctx.config.autoUpdateMinIntervalMs);
-    this.projectUpdates = new ProjectAutoUpdate(ctx, projects, this.repo);
+    this.projectUpdates = new ProjectAutoUpdate(ctx, projects, this.repo, revisions);
   }
 
   settings(): AutoUpdateSettings {

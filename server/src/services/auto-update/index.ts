@@ -3,6 +3,7 @@ import type { AppsService } from '../apps/apps';
 import type { AppUpdateService } from '../apps/apps-update';
 import type { ProjectsService } from '../projects/projects';
 import { AutoUpdateService } from './auto-update';
+import type { ProjectRevisions } from '../revisions/project-revisions';
 
 type Announce = NonNullable<ConstructorParameters<typeof AutoUpdateService>[5]>;
 
@@ -18,8 +19,21 @@ export function createAutoUpdate(
     | 'autoUpdateRunsMaxAgeMs'
   >,
   environment: string,
-  use: { apps: AppsService; appUpdates: AppUpdateService; projects: ProjectsService },
+  use: {
+    apps: AppsService;
+    appUpdates: AppUpdateService;
+    projects: ProjectsService;
+    projectRevisions: ProjectRevisions;
+  },
   announce: Announce,
 ): AutoUpdateService {
-  return new AutoUpdateService(ctx, environment, use.apps, use.appUpdates, use.projects, announce);
+  return new AutoUpdateService(
+    ctx,
+    environment,
+    use.apps,
+    use.appUpdates,
+    use.projects,
+    announce,
+    use.projectRevisions,
+  );
 }

@@ -5,6 +5,7 @@ import { ProjectPlanService } from './project-plan';
 import { ProjectsService } from './projects';
 import { ProjectActionsService, type ComposeFailure } from './projects-actions';
 import { ProjectRevisions } from '../revisions/project-revisions';
+import { ProjectRollback } from '../revisions/project-rollback';
 import type { RevisionStore } from '../revisions/store';
 
 export interface ProjectsOptions {
@@ -29,11 +30,14 @@ export function createProjects(
 ) {
   const projects = new ProjectsService(ctx, opts.policy);
   const projectRevisions = new ProjectRevisions(ctx, opts.environment, opts.revisions, projects);
+  const projectPlan = new ProjectPlanService(ctx, projects, opts.checkBinds);
+  const projectEnv = new ProjectEnvService(ctx, projects);
   return {
     projects,
     projectRevisions,
     projectActions: new ProjectActionsService(ctx, projects, opts.onFailed, projectRevisions),
-    projectPlan: new ProjectPlanService(ctx, projects, opts.checkBinds),
-    projectEnv: new ProjectEnvService(ctx, projects),
+    projectPlan,
+    projectEnv,
+    projectRollback: new ProjectRollback(ctx, projects, projectEnv, projectPlan, projectRevisions),
   };
 }

@@ -61,9 +61,14 @@ export class ProjectPlanService {
     private readonly checkBinds: boolean,
   ) {}
 
-  async plan(name: string): Promise<ProjectPlan> {
+  /** `files` puts another file in the project's place and adds overrides (a rollback's revision and digest pins). */
+  async plan(name: string, files: { file?: string; overrides?: string[] } = {}): Promise<ProjectPlan> {
     const p = await this.projects.resolveExisting(name);
-    const { yaml, hashes } = await resolvedConfig(this.projects.runner(), p);
+    const { yaml, hashes } = await resolvedConfig(this.projects.runner(), {
+      ...p,
+      file: files.file ?? p.file,
+      overrides: files.overrides,
+    });
     const doc: unknown = YAML.parse(yaml);
     const services = isObj(doc) && isObj(doc.services) ? doc.services : {};
     const all = await this.ctx.docker.listContainers({ all: true });

@@ -90,18 +90,19 @@ export class ProjectRevisions {
 
   /** Each service's image reference and the digest its (first) container runs. */
   async images(project: string): Promise<RevisionImage[]> {
-    const list = await this.ctx.docker.listContainers({
-      all: true,
-      filters: { label: [`${PROJECT_LABEL}=${project}`] },
-    });
     const seen = new Map<string, RevisionImage>();
-    for (const c of list.sort((a, b) => a.Created - b.Created)) {
+    for (const c of (await this.containers(project)).sort((a, b) => a.Created - b.Created)) {
       const service = c.Labels[SERVICE_LABEL];
       if (!service || seen.has(service)) continue;
       const image = (await this.ctx.docker.inspectContainer(c.Id)).Config.Image ?? c.Image;
       seen.set(service, { service, image, digest: await pinnedDigest(this.ctx.docker, image, c.ImageID) });
     }
     return [...seen.values()].sort((a, b) => a.service.localeCompare(b.service));
+  }
+
+  /** The project's containers (any state). */
+  containers(project: string) {
+    return this.ctx.docker.listContainers({ all: true, filters: { label: [`${PROJECT_LABEL}=${project}`] } });
   }
 
   list(name: string): ProjectRevision[] {

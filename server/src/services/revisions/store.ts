@@ -1,5 +1,6 @@
 import type { AppRevision, ProjectRevision, RevisionImage, RevisionOutcome, RevisionSource } from '@berth/contract';
-import type { AppRevisionRow, ProjectRevisionRow, RevisionsRepo } from '../../db/revisions-repo';
+import type { Db } from '../../db/database';
+import { RevisionsRepo, type AppRevisionRow, type ProjectRevisionRow } from '../../db/revisions-repo';
 import { deriveKey, open, seal } from '../../lib/secret-box';
 
 /** Who recorded a revision, how, and how it went. */
@@ -19,13 +20,15 @@ export interface RevisionMeta {
  */
 export class RevisionStore {
   private readonly key: Buffer;
+  readonly repo: RevisionsRepo;
 
   constructor(
-    readonly repo: RevisionsRepo,
+    db: Db,
     signingKey: Uint8Array,
     /** Revisions kept per project and per app (REVISIONS_KEPT). */
     readonly keep: number,
   ) {
+    this.repo = new RevisionsRepo(db);
     this.key = deriveKey(signingKey, 'revisions');
   }
 

@@ -1,5 +1,11 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { appsApi, environmentApi, type EnvironmentPatchBody, type NewEnvironmentBody } from '@berth/contract';
+import {
+  appsApi,
+  environmentApi,
+  type EnvironmentPatchBody,
+  type NewAgentEnvironmentBody,
+  type NewEnvironmentBody,
+} from '@berth/contract';
 import { api } from '../../lib/api-client';
 import { useEnvironment } from '../../lib/environment';
 import { queryKeys } from '../../lib/query-keys';
@@ -63,5 +69,32 @@ export function useTestEnvironment() {
   return useMutation({
     mutationFn: (id: string) => api(environmentApi.test, { params: { env: id } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.environments.list() }),
+  });
+}
+
+/** Adds an agent environment; the answer's token and commands are shown once. */
+export function useCreateAgentEnvironment() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: NewAgentEnvironmentBody) => api(environmentApi.createAgent, { body }),
+    meta: { notifyError: false },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.environments.all }),
+  });
+}
+
+/** A new enrolment token for an agent environment (its current agent is revoked). */
+export function useAgentToken() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api(environmentApi.agentToken, { params: { env: id } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.environments.all }),
+  });
+}
+
+export function useRevokeAgent() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api(environmentApi.agentRevoke, { params: { env: id } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.environments.all }),
   });
 }

@@ -1,14 +1,24 @@
 import { useState } from 'react';
-import { Alert, Button, Group, Stack, Text } from '@mantine/core';
-import { IconPencil, IconPlugConnected, IconPlus, IconShieldLock, IconTrash } from '@tabler/icons-react';
+import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import {
+  IconKey,
+  IconPencil,
+  IconPlugConnected,
+  IconPlus,
+  IconRouter,
+  IconShieldLock,
+  IconShieldX,
+  IconTrash,
+} from '@tabler/icons-react';
 import { useNavigate } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
-import { environmentApi, LOCAL_ENVIRONMENT, policyApi, type Environment } from '@berth/contract';
+import { environmentApi, LOCAL_ENVIRONMENT, policyApi, type AgentEnrolment, type Environment } from '@berth/contract';
 import { Can } from '../../../components/RoleGate';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { errorMessage, notifyInfo, notifySuccess } from '../../../lib/notify';
-import { environmentsQuery, useRemoveEnvironment, useTestEnvironment } from '../api';
+import { environmentsQuery, useAgentToken, useRemoveEnvironment, useRevokeAgent, useTestEnvironment } from '../api';
+import { AgentDialog, EnrolmentView } from './AgentDialog';
 import { EnvironmentForm } from './EnvironmentForm';
 import { StatusDot } from './StatusDot';
 
@@ -26,6 +36,11 @@ export function EnvironmentsPanel() {
   const [form, setForm] = useState<{ editing: Environment | null } | null>(null);
   const [removing, setRemoving] = useState<Environment | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
+  const [addingAgent, setAddingAgent] = useState(false);
+  const [revoking, setRevoking] = useState<Environment | null>(null);
+  const [enrolment, setEnrolment] = useState<AgentEnrolment | null>(null);
+  const token = useAgentToken();
+  const revoke = useRevokeAgent();
 
   const runTest = (e: Environment) =>
     test.mutate(e.id, {
@@ -82,19 +97,51 @@ export function EnvironmentsPanel() {
               Policy
             </Button>
           </Can>
-          {e.id !== LOCAL_ENVIRONMENT && (
+          {e.kind === 'agent' && (
             <>
-              <Can route={environmentApi.update}>
+              <Can route={environmentApi.agentToken}>
                 <Button
                   size="compact-sm"
                   variant="default"
-                  leftSection={<IconPencil size={14} />}
-                  onClick={() => setForm({ editing: e })}
-                  aria-label={`Edit ${e.name}`}
+                  leftSection={<IconKey size={14} />}
+                  onClick={() => token.mutate(e.id, { onSuccess: setEnrolment })}
+                  loading={token.isPending && token.variables === e.id}
+                  aria-label={`New enrolment token for ${e.name}`}
                 >
-                  Edit
+                  New token
                 </Button>
               </Can>
+              {e.agent?.enrolled && (
+                <Can route={environmentApi.agentRevoke}>
+                  <Button
+                    size="compact-sm"
+                    color="red"
+                    variant="light"
+                    leftSection={<IconShieldX size={14} />}
+                    onClick={() => setRevoking(e)}
+                    aria-label={`Revoke the agent of ${e.name}`}
+                  >
+                    Revoke
+                  </Button>
+                </Can>
+              )}
+            </>
+          )}
+          {e.id !== LOCAL_ENVIRONMENT && (
+            <>
+              {e.kind !== 'agent' && (
+                <Can route={environmentApi.update}>
+                  <Button
+                    size="compact-sm"
+                    variant="default"
+                    leftSection={<IconPencil size={14} />}
+                    onClick={() => setForm({ editing: e })}
+                    aria-label={`Edit ${e.name}`}
+                  >
+                    Edit
+                  </Button>
+                </Can>
+              )}
               <Can route={environmentApi.remove}>
                 <Button
                   size="compact-sm"
@@ -131,6 +178,11 @@ export function EnvironmentsPanel() {
                 Add environment
               </Button>
             </Can>
+            <Can route={environmentApi.createAgent}>
+              <Button variant="default" leftSection={<IconRouter size={16} />} onClick={() => setAddingAgent(true)}>
+                Add agent
+              </Button>
+            </Can>
             {saved && (
               <Text size="sm" c="green" role="status">
                 {saved}
@@ -148,6 +200,34 @@ export function EnvironmentsPanel() {
           onDone={(e) => setSaved(`${e.name} ${form.editing ? 'saved' : 'added'}: ${statusText(e)}`)}
         />
       )}
+      <AgentDialog opened={addingAgent} onClose={() => setAddingAgent(false)} />
+      <Modal
+        opened={enrolment !== null}
+        onClose={() => setEnrolment(null)}
+        title="New enrolment token"
+        centered
+        size="xl"
+      >
+        {enrolment && <EnrolmentView enrolment={enrolment} onClose={() => setEnrolment(null)} />}
+      </Modal>
+      <ConfirmDialog
+        opened={revoking !== null}
+        title={`Revoke the agent of ${revoking?.name ?? ''}?`}
+        confirmLabel="Revoke"
+        loading={revoke.isPending}
+        onCancel={() => setRevoking(null)}
+        onConfirm={() =>
+          revoking &&
+          revoke.mutate(revoking.id, {
+            onSuccess: () => {
+              notifySuccess(`The agent of ${revoking.name} was revoked.`);
+              setRevoking(null);
+            },
+          })
+        }
+      >
+        Its connection is cut now and its key is forgotten: it cannot connect again. A new token enrols another.
+      </ConfirmDialog>
       <ConfirmDialog
         opened={removing !== null}
         title={`Remove ${removing?.name ?? ''}?`}

@@ -8,16 +8,34 @@ import { uniqueName } from './images-fixtures';
 
 let t: TestApp;
 const volume = uniqueName('helper-vol');
+// Stands for Berth's own container (BERTH_CONTAINER_NAME) and its data volume.
+const self = uniqueName('helper-self');
+const ownVolume = uniqueName('helper-own');
 const operator = { role: 'operator' as const, username: 'op' };
 
 beforeAll(async () => {
-  t = await createTestApp({ HELPER_IMAGE: testEngine().image });
+  const { image } = testEngine();
+  dockerCli([
+    'run',
+    '-d',
+    '--name',
+    self,
+    '--label',
+    'berth.test=1',
+    '-v',
+    `${ownVolume}:/data`,
+    image,
+    'sleep',
+    '3600',
+  ]);
+  t = await createTestApp({ HELPER_IMAGE: image, BERTH_CONTAINER_NAME: self });
   dockerCli(['volume', 'create', '--label', 'berth.test=1', volume]);
   dockerCli(['run', '--rm', '-v', `${volume}:/v`, testEngine().image, 'sh', '-c', 'echo hi > /v/a.txt']);
 });
 
 afterAll(async () => {
-  tryDockerCli(['volume', 'rm', '-f', volume]);
+  tryDockerCli(['rm', '-f', self]);
+  tryDockerCli(['volume', 'rm', '-f', volume, ownVolume]);
   await t?.close();
 });
 
@@ -76,5 +94,16 @@ describe('helper containers', () => {
     } finally {
       tryDockerCli(['volume', 'rm', '-f', bound]);
     }
+  });
+
+  it("keeps Berth's own container and volumes from non-admins", async () => {
+    const scope = t.services.environments.get('local');
+    await expect(scope.appFiles.list(operator, self, '/')).rejects.toMatchObject({ code: 'policy_denied' });
+    await expect(
+      helpers().open(operator, { volume: ownVolume, readOnly: true, purpose: 'test' }),
+    ).rejects.toMatchObject({
+      code: 'policy_denied',
+    });
+    expect((await scope.appFiles.list(SYSTEM_ACTOR, self, '/data')).path).toBe('/data');
   });
 });

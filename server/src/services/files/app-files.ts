@@ -5,6 +5,7 @@ import { bareName } from '../../docker/names';
 import { ConflictError, PolicyDeniedError } from '../../errors';
 import type { AppsService } from '../apps/apps';
 import { containerFeatures } from '../policy/container-features';
+import { findSelfContainer } from '../self-update/self-container';
 import type { Actor, PolicyGate } from '../policy/policy';
 import { checkViewerReads } from './access';
 import { FileTree } from './file-tree';
@@ -18,15 +19,29 @@ export { UPLOAD_MAX_BYTES } from './file-tree';
  */
 export class AppFilesService {
   constructor(
-    private readonly ctx: Uses<'docker'>,
+    private readonly ctx: Uses<'docker', 'containerName' | 'hostname'>,
     private readonly apps: AppsService,
     private readonly policy: PolicyGate,
   ) {}
 
   private async readable(actor: Actor, name: string, path: string): Promise<FileTree> {
-    const { Id } = await this.apps.inspect(name);
+    const info = await this.apps.inspect(name);
     await checkViewerReads(this.policy, actor, path);
-    return new FileTree(this.ctx.docker, Id);
+    await this.notBerth(actor, info);
+    return new FileTree(this.ctx.docker, info.Id);
+  }
+
+  /** Berth's own container holds its database, keys and secrets (DATA_DIR): only an admin reaches its files. */
+  private async notBerth(actor: Actor, info: ContainerDetail): Promise<void> {
+    if (actor.role === 'admin') return;
+    const self = await findSelfContainer(this.ctx.docker, {
+      containerName: this.ctx.config.containerName,
+      hostname: this.ctx.config.hostname,
+    });
+    if (self.container?.Id === info.Id)
+      throw new PolicyDeniedError(`${bareName(info.Name)} is Berth itself: only an admin may reach its files.`, [
+        { field: 'name', rule: 'bind_mounts', message: "Berth's own container" },
+      ]);
   }
 
   /**
@@ -36,6 +51,7 @@ export class AppFilesService {
    */
   private async writable(name: string, actor: Actor): Promise<{ info: ContainerDetail; tree: FileTree }> {
     const info = await this.apps.inspect(name);
+    await this.notBerth(actor, info);
     const binds = containerFeatures(info.HostConfig).filter((f) => f.rule === 'bind_mounts');
     const refused = this.policy.violations(actor, binds);
     if (refused.length)

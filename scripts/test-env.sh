@@ -463,6 +463,7 @@ cmd_start() {
   extras_start
   write_env "$owned"
   bash "$ROOT/scripts/test-env-registries.sh" # private registries with auth and TLS (issue 33)
+  bash "$ROOT/scripts/test-env-git.sh" # git daemon, http-backend with basic auth, ssh (issue 34)
   say "ready in $((SECONDS - t0)) s: DOCKER_HOST=$ENGINE image=$IMAGE (env: .test-env/env.sh)"
 }
 

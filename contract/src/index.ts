@@ -33,3 +33,4 @@ export * from './schemas/policy';
 export * from './schemas/policy-judge';
 export * from './schemas/registry';
 export * from './schemas/revisions';
+export * from './schemas/git';

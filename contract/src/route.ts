@@ -42,6 +42,7 @@ export const API_TAGS = {
   apps: 'Containers: list, inspect, actions, deploy, update, stats',
   logs: 'Log search and downloads of apps and projects',
   projects: 'Compose projects: files, actions, activity',
+  git: 'Projects from git repositories: credentials, sync, webhooks',
   images: 'Images of an environment',
   volumes: 'Volumes of an environment',
   networks: 'Networks of an environment',

@@ -46,6 +46,7 @@ import { loadSigningKey } from './services/auth/tokens';
 import type { EnvironmentsService } from './services/environments/environments';
 import type { AgentEnvironments } from './services/environments/agent-environments';
 import type { AgentHub } from './services/agents/agent-hub';
+import { createGit, type GitServices } from './services/git';
 import { createImages } from './services/images';
 import type { ImagesService } from './services/images/images';
 import { createNetworks } from './services/networks';
@@ -191,6 +192,8 @@ export interface Services {
   policies: PolicyService;
   /** Stored registry credentials: CRUD, test, browse (each environment's pulls use them through ctx.registryAuth). */
   registries: RegistriesService;
+  /** Git-backed projects: credentials, sources, webhook and polling sync. */
+  git: GitServices;
 }
 
 export interface BuiltServices {
@@ -284,6 +287,14 @@ export async function buildServices(
     const metrics = createMetrics(() => ({ ...environments.local, docker: environments.local.ctx.docker }));
     closers.push(() => metrics.close());
 
+    const git = createGit(ctx, signingKey, {
+      scope: (id) => {
+        const scope = environments.get(id);
+        return { ...scope, composeDir: scope.ctx.config.composeDir };
+      },
+      audit: (r) => audit.record(r),
+      onFailed: (id, f) => composeFailureNotifier(notifications, id)(f),
+    });
     const { serverInfo, settings } = createSettings(ctx, () => environments.local.hub.source, storage);
     const services: Services = {
       serverInfo,
@@ -305,6 +316,7 @@ export async function buildServices(
       agentEnvironments,
       policies,
       registries: registries.admin,
+      git,
     };
     return { ctx, services, close };
   } catch (err) {

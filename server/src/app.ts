@@ -18,6 +18,7 @@ import { authRoutes } from './routes/auth';
 import { usersRoutes } from './routes/users';
 import { revisionsRoutes } from './routes/revisions';
 import { composeRoutes } from './routes/compose';
+import { gitRoutes } from './routes/git';
 import { autoUpdateRoutes } from './routes/auto-update';
 import { swarmRoutes } from './routes/swarm';
 import { healthRoutes } from './routes/health';
@@ -134,6 +135,7 @@ export async function buildApp(
   pruneRoutes(app);
   composeRoutes(app, services);
   revisionsRoutes(app);
+  gitRoutes(app, services);
   autoUpdateRoutes(app, services);
   swarmRoutes(app, services);
   hostRoutes(app, services);

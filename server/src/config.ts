@@ -81,6 +81,9 @@ const EnvSchema = z.object({
   /** How long the compose CLI's `version` probe may take; past it the CLI is unknown and looked for again. */
   COMPOSE_PROBE_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(300).default(10),
   COMPOSE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(600),
+  /** Git-backed projects: the longest one git fetch may run, and the most a working copy's history may hold. */
+  GIT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
+  GIT_MAX_MB: z.coerce.number().int().min(1).max(100_000).default(100),
   TEMPLATE_FETCH_ALLOW_LOOPBACK: bool.default(false),
   TERMINAL_MAX_SESSIONS_PER_USER: z.coerce.number().int().min(1).max(1000).default(8),
   /** Live streams (event streams and terminals) one user may hold open, and all users together. */
@@ -168,6 +171,8 @@ export interface Config {
   /** The same for stops, removals, prunes and the start of a pull. */
   engineSlowTimeoutMs: number;
   composeTimeoutMs: number;
+  gitTimeoutMs: number;
+  gitMaxBytes: number;
   composeProbeTimeoutMs: number;
   templateFetchAllowLoopback: boolean;
   templateFetchTimeoutMs: number;
@@ -264,6 +269,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     engineTimeoutMs: Math.round(e.ENGINE_TIMEOUT_SECONDS * 1000),
     engineSlowTimeoutMs: Math.round(e.ENGINE_SLOW_TIMEOUT_SECONDS * 1000),
     composeTimeoutMs: e.COMPOSE_TIMEOUT_SECONDS * 1000,
+    gitTimeoutMs: e.GIT_TIMEOUT_SECONDS * 1000,
+    gitMaxBytes: e.GIT_MAX_MB * 1024 * 1024,
     composeProbeTimeoutMs: Math.round(e.COMPOSE_PROBE_TIMEOUT_SECONDS * 1000),
     templateFetchAllowLoopback: e.TEMPLATE_FETCH_ALLOW_LOOPBACK,
     templateFetchTimeoutMs: Math.round(e.TEMPLATE_FETCH_TIMEOUT_SECONDS * 1000),

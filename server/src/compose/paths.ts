@@ -12,7 +12,10 @@ export interface ProjectPaths {
   name: string;
   /** COMPOSE_DIR, resolved through any links (the root itself may be a link, e.g. /config → /mnt/x). */
   root: string;
+  /** The folder compose runs in: the project's folder, or for a git-backed project the compose file's folder in its checkout. */
   dir: string;
+  /** The project's own folder under COMPOSE_DIR (what a delete removes). */
+  folder: string;
   /** Whether the folder exists (a real folder, never a link). */
   exists: boolean;
   /** The compose file found in the folder, or null. */
@@ -80,7 +83,7 @@ export async function resolveProject(
   const root = (await composeRoot(composeDir, opts.createRoot)) ?? path.resolve(composeDir);
   const dir = path.join(root, name);
   const st = await lstatOrNull(dir);
-  if (!st) return { name, root, dir, exists: false, file: null };
+  if (!st) return { name, root, dir, folder: dir, exists: false, file: null };
   if (st.isSymbolicLink())
     throw new ValidationError(
       `Project folder ${name} is a symbolic link; Berth does not follow links out of COMPOSE_DIR.`,
@@ -88,5 +91,40 @@ export async function resolveProject(
   if (!st.isDirectory()) throw new ValidationError(`${name} in COMPOSE_DIR is not a folder.`);
   const real = await fs.realpath(dir);
   if (path.dirname(real) !== root) throw new ValidationError(`Project folder ${name} resolves outside COMPOSE_DIR.`);
-  return { name, root, dir, exists: true, file: await findComposeFile(dir) };
+  const git = await gitComposeFile(dir);
+  if (git) return { name, root, dir: path.dirname(git), folder: dir, exists: true, file: git };
+  return { name, root, dir, folder: dir, exists: true, file: await findComposeFile(dir) };
+}
+
+/** A project folder's compose file: the one its git checkout names, else the first usual name found. */
+export async function projectComposeFile(folder: string): Promise<string | null> {
+  return (await gitComposeFile(folder)) ?? (await findComposeFile(folder));
+}
+
+/** Where a git-backed project's checkout names its compose file (a path in the repository). */
+export const GIT_COMPOSE_MARKER = path.join('.git', 'berth-compose');
+
+/**
+ * A git-backed project's compose file: the repository path its marker names, inside the folder,
+ * through no link (git checks links out as plain files here, and a link is refused anyway); null
+ * for a project that is not from git.
+ */
+export async function gitComposeFile(folder: string): Promise<string | null> {
+  const marker = await fs.readFile(path.join(folder, GIT_COMPOSE_MARKER), 'utf8').catch(() => null);
+  if (marker === null) return null;
+  const rel = marker.trim();
+  const parts = rel.split('/');
+  if (!rel || path.isAbsolute(rel) || parts.some((p) => p === '..' || p === '.' || p === '' || p === '.git'))
+    throw new ValidationError(`The git checkout of ${path.basename(folder)} names an invalid compose file path.`);
+  let at = folder;
+  for (const part of parts) {
+    at = path.join(at, part);
+    const st = await lstatOrNull(at);
+    if (st?.isSymbolicLink())
+      throw new ValidationError(
+        `${rel} in ${path.basename(folder)} passes through a symbolic link; Berth only reads real files.`,
+      );
+    if (!st) throw new ValidationError(`${rel} is not in the checkout of ${path.basename(folder)}.`);
+  }
+  return at;
 }

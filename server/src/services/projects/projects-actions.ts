@@ -109,8 +109,8 @@ export class ProjectActionsService {
     // Resolve again right before removing: the folder must still be a real folder inside COMPOSE_DIR.
     const again = await resolveProject(this.ctx.config.composeDir, p.name);
     if (!again.exists) return;
-    await fs.rm(again.dir, { recursive: true });
-    onOutput(`Removed ${again.dir}\n`);
+    await fs.rm(again.folder, { recursive: true });
+    onOutput(`Removed ${again.folder}\n`);
   }
 
   /** The compose file (environment values redacted) and each service's log tail, as a zip. */

@@ -23,7 +23,7 @@ import { checkComposeSchema, parseCompose, summarise, type ParsedCompose } from 
 import { interpolationEnv, parseDotenv } from '../../compose/interpolate';
 import {
   composeRoot,
-  findComposeFile,
+  projectComposeFile,
   NEW_COMPOSE_FILE,
   resolveProject,
   checkProjectName,
@@ -146,7 +146,7 @@ export class ProjectsService {
     if (p.exists && p.file) return p as ExistingProject;
     const ext = p.exists ? undefined : (await this.external(await this.containers(name), new Set())).get(name);
     if (!ext?.file) throw new NotFoundError('project', name);
-    return { name, root: ext.dir, dir: ext.dir, exists: true, file: ext.file, external: true };
+    return { name, root: ext.dir, dir: ext.dir, folder: ext.dir, exists: true, file: ext.file, external: true };
   }
 
   /** Projects started outside Berth, found from their containers' labels (the list this call already read). */
@@ -236,7 +236,7 @@ export class ProjectsService {
   private async readForList(name: string, dir: string, inUse: boolean, known?: string): Promise<ListedProject | null> {
     let file: string | null = null;
     try {
-      file = known ?? (await findComposeFile(dir));
+      file = known ?? (await projectComposeFile(dir));
       if (!file) return null;
       const { data } = parseCompose(await readComposeFile(file));
       return { name, path: file, ...summarise(data), inUse, error: null, external: false };

@@ -1,0 +1,36 @@
+import type { Uses } from '../../context';
+import { GitRepo } from '../../db/git-repo';
+import { deriveKey } from '../../lib/secret-box';
+import type { AuditRecord } from '../audit/audit';
+import type { ComposeFailure } from '../projects/projects-actions';
+import { GitCredentialsService } from './credentials';
+import { GitSourcesService, type GitScope, type OnGitDeployed } from './sources';
+import { GitSync } from './sync';
+
+export type { GitScope, OnGitDeployed } from './sources';
+
+/**
+ * Git-backed projects (issue 34): the credentials (sealed under a key of their own), each
+ * project's source and working copy, and their sync by webhook or polling.
+ */
+export function createGit(
+  ctx: Uses<'db' | 'log' | 'onClose', 'cliEnv' | 'dataDir' | 'gitTimeoutMs' | 'gitMaxBytes'>,
+  signingKey: Uint8Array,
+  deps: {
+    scope: (environment: string) => GitScope;
+    audit: (r: AuditRecord) => void;
+    onFailed: (environment: string, f: ComposeFailure) => void;
+    /** Set later by the revisions feature: told of each deploy from git. */
+    onDeployed?: () => OnGitDeployed | null;
+  },
+) {
+  const repo = new GitRepo(ctx.db);
+  const credentials = new GitCredentialsService(repo, deriveKey(signingKey, 'git-credentials'));
+  const hookKey = deriveKey(signingKey, 'git-hooks');
+  const sources = new GitSourcesService(ctx, repo, credentials, hookKey, deps.onDeployed);
+  const sync = new GitSync(repo, sources, hookKey, { ...deps, log: ctx.log });
+  ctx.onClose(() => sync.stop());
+  return { credentials, sources, sync };
+}
+
+export type GitServices = ReturnType<typeof createGit>;

@@ -114,6 +114,12 @@ describe('projects from git', () => {
     });
     const image2 = tryDockerCli(['inspect', '-f', '{{.Config.Image}}', projectContainers(name)[0]!.name]).stdout.trim();
     expect(image2).toBe(V2);
+    // Each deploy from git is a revision carrying its commit, newest first.
+    const revisions = await t.client.get<{ commit: string | null; source: string }[]>(`/api/compose/${name}/revisions`);
+    expect(revisions.body.map((r) => [r.source, r.commit])).toEqual([
+      ['git', second],
+      ['git', git.head_commit],
+    ]);
     const entry = t.services.audit
       .list({ limit: 1000 })
       .find((e) => e.route === 'git auto-deploy' && e.target === name);

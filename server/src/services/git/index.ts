@@ -4,10 +4,10 @@ import { deriveKey } from '../../lib/secret-box';
 import type { AuditRecord } from '../audit/audit';
 import type { ComposeFailure } from '../projects/projects-actions';
 import { GitCredentialsService } from './credentials';
-import { GitSourcesService, type GitScope, type OnGitDeployed } from './sources';
+import { GitSourcesService, type GitScope } from './sources';
 import { GitSync } from './sync';
 
-export type { GitScope, OnGitDeployed } from './sources';
+export type { GitScope } from './sources';
 
 /**
  * Git-backed projects (issue 34): the credentials (sealed under a key of their own), each
@@ -20,14 +20,12 @@ export function createGit(
     scope: (environment: string) => GitScope;
     audit: (r: AuditRecord) => void;
     onFailed: (environment: string, f: ComposeFailure) => void;
-    /** Set later by the revisions feature: told of each deploy from git. */
-    onDeployed?: () => OnGitDeployed | null;
   },
 ) {
   const repo = new GitRepo(ctx.db);
   const credentials = new GitCredentialsService(repo, deriveKey(signingKey, 'git-credentials'));
   const hookKey = deriveKey(signingKey, 'git-hooks');
-  const sources = new GitSourcesService(ctx, repo, credentials, hookKey, deps.onDeployed);
+  const sources = new GitSourcesService(ctx, repo, credentials, hookKey);
   const sync = new GitSync(repo, sources, hookKey, { ...deps, log: ctx.log });
   ctx.onClose(() => sync.stop());
   return { credentials, sources, sync };

@@ -7,7 +7,7 @@ import { COMPOSE_FILE_NAMES, checkProjectName, composeRoot, resolveProject } fro
 import { checkComposeSchema } from '../../compose/document';
 import { runCompose } from '../../compose/project-cli';
 import type { GitRepo, GitSourceRow } from '../../db/git-repo';
-import { AppError, ConflictError, NotFoundError, ValidationError } from '../../errors';
+import { ConflictError, NotFoundError, ValidationError } from '../../errors';
 import { writeFileAtomic } from '../../lib/atomic-write';
 import { seal } from '../../lib/secret-box';
 import type { Actor } from '../policy';
@@ -27,9 +27,6 @@ export interface GitScope {
   projectPlan: ProjectPlanService;
 }
 
-/** Told of each deploy from git that went up (revisions record it with the commit). */
-export type OnGitDeployed = (d: { environment: string; project: string; commit: string; actor: Actor }) => void;
-
 /** The largest .env a repository may hand a project. */
 const MAX_ENV_BYTES = 64 * 1024;
 
@@ -40,7 +37,6 @@ export class GitSourcesService {
     private readonly repo: GitRepo,
     private readonly credentials: GitCredentialsService,
     private readonly hookKey: Uint8Array,
-    private readonly onDeployed: () => OnGitDeployed | null = () => null,
   ) {}
 
   private get tmpRoot(): string {
@@ -256,20 +252,11 @@ export class GitSourcesService {
   async deploy(scope: GitScope, name: string, actor: Actor): Promise<GitDeployResult> {
     await this.update(scope, name, actor);
     const plan = await scope.projectPlan.plan(name);
-    const result = await scope.projectActions.run(name, 'up', null, actor);
     const { co } = await this.find(scope, name);
     const commit = await co.head();
-    if (commit) {
-      this.repo.patchSource(scope.id, name, { deployed_commit: commit });
-      try {
-        this.onDeployed()?.({ environment: scope.id, project: name, commit, actor });
-      } catch (err) {
-        this.ctx.log.warn(
-          { project: name, err: err instanceof AppError ? err.message : String(err) },
-          'revision not recorded',
-        );
-      }
-    }
+    // The up is recorded as a revision of source git, with the commit it deploys.
+    const result = await scope.projectActions.run(name, 'up', null, actor, { source: 'git', commit });
+    if (commit) this.repo.patchSource(scope.id, name, { deployed_commit: commit });
     return { git: await this.status(scope, name, false), plan, result };
   }
 

@@ -80,3 +80,33 @@ export function parseImageReference(input: string): ImageReference | { error: st
 export function formatImageReference(ref: ImageReference): string {
   return `${ref.repository}${ref.tag ? `:${ref.tag}` : ''}${ref.digest ? `@${ref.digest}` : ''}`;
 }
+
+/** Docker Hub's canonical host; its other spellings (`index.docker.io`, `registry-1.docker.io`) are the same registry. */
+export const DOCKER_HUB = 'docker.io';
+const HUB_ALIASES = new Set(['docker.io', 'index.docker.io', 'registry-1.docker.io', 'registry.hub.docker.com']);
+const REGISTRY_HOST =
+  /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:]+\])(?::\d{1,5})?$/;
+/** An image id (`sha256:<64 hex>` or the bare hex), which names no registry. */
+const IMAGE_ID = /^(sha256:)?[0-9a-f]{64}$/;
+
+/**
+ * The host a registry is known by: `https://GHCR.io/` → `ghcr.io`, `index.docker.io` → `docker.io`,
+ * `127.0.0.1:5000` stays. Null when the text is not a host[:port] (a path after it is dropped).
+ */
+export function normalizeRegistryHost(text: string): string | null {
+  const bare = text
+    .trim()
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')
+    .replace(/\/.*$/, '')
+    .toLowerCase();
+  if (!REGISTRY_HOST.test(bare)) return null;
+  return HUB_ALIASES.has(bare) ? DOCKER_HUB : bare;
+}
+
+/** The registry host an image reference pulls from (`docker.io` for Docker Hub shorthand); null for an image id or no reference. */
+export function imageRegistryHost(image: string): string | null {
+  if (IMAGE_ID.test(image.trim())) return null;
+  const ref = parseImageReference(image);
+  if ('error' in ref) return null;
+  return ref.domain ? normalizeRegistryHost(ref.domain) : DOCKER_HUB;
+}

@@ -1,49 +1,19 @@
-import { parseImageReference } from '@berth/contract';
+import { DOCKER_HUB, imageRegistryHost, normalizeRegistryHost } from '@berth/contract';
 import type { RegistriesRepo, RegistryRow } from '../../db/registries-repo';
 import type { RegistryAuth } from '../../docker/engine';
-import { IMAGE_ID } from '../../docker/names';
 
 /**
  * The registry credential of an image (docker/engine.ts): what the engine takes as `X-Registry-Auth`
  * (pull, push, distribution inspect, service create/update) and what a docker config.json `auths` entry holds.
  */
 export type { RegistryAuth } from '../../docker/engine';
+export { DOCKER_HUB, imageRegistryHost, normalizeRegistryHost };
 
 /** The credential for an image reference (`ghcr.io/org/app:1.2`, `nginx`), or undefined: pull anonymously. */
 export type RegistryAuthLookup = (image: string) => RegistryAuth | undefined;
 
-/** Docker Hub's canonical host; its other spellings (`index.docker.io`, `registry-1.docker.io`) are the same registry. */
-export const DOCKER_HUB = 'docker.io';
 /** The key Docker Hub has in a docker config.json `auths` and the serveraddress the docker CLI sends for it. */
 export const DOCKER_HUB_AUTH_KEY = 'https://index.docker.io/v1/';
-const HUB_ALIASES = new Set(['docker.io', 'index.docker.io', 'registry-1.docker.io', 'registry.hub.docker.com']);
-
-/**
- * The host a registry is known by: `https://GHCR.io/` → `ghcr.io`, `index.docker.io` → `docker.io`,
- * `127.0.0.1:5000` stays. Null when the text is not a host[:port] (a path after it is dropped).
- */
-export function normalizeRegistryHost(text: string): string | null {
-  const bare = text
-    .trim()
-    .replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')
-    .replace(/\/.*$/, '')
-    .toLowerCase();
-  if (
-    !/^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:]+\])(?::\d{1,5})?$/.test(
-      bare,
-    )
-  )
-    return null;
-  return HUB_ALIASES.has(bare) || bare === 'https://index.docker.io/v1/' ? DOCKER_HUB : bare;
-}
-
-/** The registry host an image reference pulls from (`docker.io` for Docker Hub shorthand); null when it is no reference (an image id). */
-export function imageRegistryHost(image: string): string | null {
-  if (IMAGE_ID.test(image)) return null;
-  const ref = parseImageReference(image);
-  if ('error' in ref) return null;
-  return ref.domain ? normalizeRegistryHost(ref.domain) : DOCKER_HUB;
-}
 
 /** The serveraddress (and config.json key) a host's credential is sent under. */
 export const authServerAddress = (host: string) => (host === DOCKER_HUB ? DOCKER_HUB_AUTH_KEY : host);

@@ -112,6 +112,13 @@ export const queryKeys = {
     list: () => ['environments', 'list'] as const,
   },
   users: { all: ['users'] as const },
+  /** Stored registry credentials and what their registries list (global routes). */
+  registries: {
+    all: ['registries'] as const,
+    list: () => ['registries', 'list'] as const,
+    repositories: (id: number) => ['registries', 'repositories', id] as const,
+    tags: (id: number, repo: string) => ['registries', 'tags', id, repo] as const,
+  },
   /** An environment's policy for non-admins: read through the environments' own (global) routes. */
   policy: (env: Env) => ['policy', env] as const,
   account: {

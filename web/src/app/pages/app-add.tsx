@@ -1,11 +1,14 @@
 import { Button } from '@mantine/core';
 import { IconTemplate } from '@tabler/icons-react';
-import { Link } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { PageHeader } from '../../components/PageHeader';
 import { DeployForm } from '../../features/deploy/components/DeployForm';
 import { emptyDeployValues } from '../../features/deploy/form-model';
 
 export default function AppAddPage() {
+  // The registry browser's Deploy names the image to start from.
+  const [params] = useSearchParams();
+  const image = params.get('image') ?? '';
   return (
     <>
       <PageHeader
@@ -16,7 +19,7 @@ export default function AppAddPage() {
           </Button>
         }
       />
-      <DeployForm initial={emptyDeployValues()} />
+      <DeployForm key={image} initial={{ ...emptyDeployValues(), image }} />
     </>
   );
 }

@@ -1,6 +1,7 @@
 import { Select, Stack, TextInput } from '@mantine/core';
 import { RESTART_POLICIES } from '@berth/contract';
 import type { DeployForm } from '../use-deploy-form';
+import { RegistryHint } from '../../registries';
 
 /** Step 1: name, image and restart policy (all required). */
 export function GeneralStep({ form }: { form: DeployForm }) {
@@ -15,6 +16,7 @@ export function GeneralStep({ form }: { form: DeployForm }) {
         autoComplete="off"
         {...form.getInputProps('image')}
       />
+      <RegistryHint image={form.values.image} />
       <Select
         label="Restart Policy"
         clearButtonProps={{ 'aria-label': 'Clear Restart Policy', 'aria-hidden': false, tabIndex: 0 }}

@@ -3,6 +3,7 @@ import { Button, Group, Modal, Progress, ScrollArea, Stack, Text, TextInput } fr
 import { parseImageReference } from '@berth/contract';
 import { errorMessage, notifySuccess } from '../../../lib/notify';
 import { usePullImage } from '../api/queries';
+import { RegistryHint } from '../../registries';
 import { emptyPull, foldPull, type PullState } from '../model';
 
 function PullProgressView({ state, done }: { state: PullState; done: boolean }) {
@@ -34,8 +35,17 @@ function PullProgressView({ state, done }: { state: PullState; done: boolean }) 
 }
 
 /** 'Pull Image': a reference in, live progress while the engine pulls, the list refreshed after. */
-export function PullImageDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
-  const [image, setImage] = useState('');
+export function PullImageDialog({
+  opened,
+  onClose,
+  initialImage = '',
+}: {
+  opened: boolean;
+  onClose: () => void;
+  /** A reference to start from (the registry browser's Pull). */
+  initialImage?: string;
+}) {
+  const [image, setImage] = useState(initialImage);
   const [progress, setProgress] = useState<PullState>(emptyPull);
   const pull = usePullImage((batch) => setProgress((s) => foldPull(s, batch)));
   const parsed = image.trim() ? parseImageReference(image) : null;
@@ -70,6 +80,7 @@ export function PullImageDialog({ opened, onClose }: { opened: boolean; onClose:
             error={invalid}
             onChange={(e) => setImage(e.currentTarget.value)}
           />
+          {!invalid && <RegistryHint image={image} />}
           {(pull.isPending || progress.messages.length > 0 || progress.layers.length > 0) && (
             <PullProgressView state={progress} done={pull.isSuccess} />
           )}

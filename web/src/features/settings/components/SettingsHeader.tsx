@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Badge } from '@mantine/core';
 import {
   IconBell,
+  IconBox,
   IconBrush,
   IconCalendarRepeat,
   IconCloudDownload,
@@ -13,7 +14,7 @@ import {
   IconVariable,
 } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { auditApi, environmentApi, pruneApi, settingsApi, usersApi } from '@berth/contract';
+import { auditApi, environmentApi, pruneApi, registryApi, settingsApi, usersApi } from '@berth/contract';
 import { PageHeader } from '../../../components/PageHeader';
 import { RouteTabs, type RouteTab } from '../../../components/RouteTabs';
 import { serverInfoQuery } from '../api';
@@ -23,6 +24,7 @@ const TABS: RouteTab[] = [
   { to: '/settings/theme', label: 'Theme', icon: IconBrush },
   { to: '/settings/templateVariables', label: 'Template Variables', icon: IconVariable },
   { to: '/settings/environments', label: 'Environments', icon: IconServer2, route: environmentApi.create },
+  { to: '/settings/registries', label: 'Registries', icon: IconBox, route: registryApi.list },
   { to: '/settings/prune', label: 'Prune', icon: IconTrash, route: pruneApi.prune },
   { to: '/settings/update', label: 'Update', icon: IconCloudDownload, route: settingsApi.update },
   { to: '/settings/auto-update', label: 'Auto-update', icon: IconCalendarRepeat },

@@ -183,6 +183,10 @@ export class AgentHub {
 
   /** The environment a handshake's key (or token, spent here) belongs to. */
   private identify(hello: AgentHello): string | { refused: string } {
+    // A key already enrolled is that agent (its signature proved it), token or not: an agent whose
+    // enrolment answer was lost comes back with the token it already spent.
+    const known = this.repo.byPublicKey(hello.publicKey);
+    if (known) return known.environment;
     if (hello.token !== undefined) {
       const parsed = parseEnrolmentToken(hello.token);
       if (!parsed) return { refused: 'the enrolment token is not one Berth made' };
@@ -197,9 +201,7 @@ export class AgentHub {
       this.log.info({ environment: id }, 'agent enrolled');
       return id;
     }
-    const row = this.repo.byPublicKey(hello.publicKey);
-    if (!row) return { refused: 'this agent is not enrolled, or its identity was revoked' };
-    return row.environment;
+    return { refused: 'this agent is not enrolled, or its identity was revoked' };
   }
 
   private connected(id: string, ws: WebSocket, from: string): void {

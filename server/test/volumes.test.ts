@@ -61,6 +61,17 @@ describe('volumes', () => {
     dockerCli(['create', '--name', container, '--label', 'berth.test=1', '-v', `${name}:/data`, testEngine().image]);
     const res = await t.client.get<Volume[]>(BASE);
     expect(res.body.find((v) => v.Name === name)).toMatchObject({ Project: 'berth-t-proj', inUse: 1 });
+    // One volume names its containers, each with where it mounts it and whether it may write.
+    const reader = uniqueName('volumes-r');
+    containers.push(reader);
+    dockerCli(['create', '--name', reader, '--label', 'berth.test=1', '-v', `${name}:/ro:ro`, testEngine().image]);
+    const one = await t.client.get<Volume>(`${BASE}${name}`);
+    expect(one.body.inUse).toBe(2);
+    expect(one.body.usedBy?.sort((a, b) => a.destination.localeCompare(b.destination))).toEqual([
+      { name: container, id: expect.any(String), state: 'created', destination: '/data', read_only: false },
+      { name: reader, id: expect.any(String), state: 'created', destination: '/ro', read_only: true },
+    ]);
+    expect((await t.client.get<Volume[]>(BASE)).body.find((v) => v.Name === name)?.usedBy).toBeUndefined();
   });
 
   it('refuses to delete a volume a container uses, with the engine reason', async () => {

@@ -10,7 +10,20 @@ export const VolumeName = z
   .max(255, 'At most 255 characters.')
   .regex(VOLUME_NAME_PATTERN, 'Use at least 2 characters: letters, digits, _ . - (starting with a letter or digit).');
 
-/** A volume; engine fields pass through. `Project` is its compose project label; `inUse` counts containers mounting it. */
+/** A container that mounts a volume: where, and whether it may write. */
+export const VolumeUser = z.object({
+  name: z.string(),
+  id: z.string(),
+  state: z.string(),
+  destination: z.string(),
+  read_only: z.boolean(),
+});
+export type VolumeUser = z.infer<typeof VolumeUser>;
+
+/**
+ * A volume; engine fields pass through. `Project` is its compose project label; `inUse` counts
+ * containers mounting it; `usedBy` names them (only when one volume is read).
+ */
 export const Volume = z.looseObject({
   Name: z.string(),
   Driver: z.string(),
@@ -21,6 +34,7 @@ export const Volume = z.looseObject({
   Options: z.record(z.string(), z.string()).nullable(),
   Project: z.string().nullable(),
   inUse: z.number().int(),
+  usedBy: z.array(VolumeUser).optional(),
 });
 export type Volume = z.infer<typeof Volume>;
 
@@ -65,7 +79,7 @@ export const volumeApi = {
     path: '/api/resources/volumes/{name}',
     scope: 'environment',
     tag: 'volumes',
-    summary: 'One volume, inspected',
+    summary: 'One volume, inspected, with the containers that mount it (read-only or read-write)',
     params: VolumeNameParams,
     response: Volume,
   }),

@@ -1,7 +1,7 @@
-import type { Volume } from '@berth/contract';
+import type { Volume, VolumeUser } from '@berth/contract';
 import type { Engine } from '../../docker/engine';
 import { createVolume, inspectVolume, listVolumes, removeVolume, type EngineVolume } from './engine-volumes';
-import { PROJECT_LABEL } from '../../docker/names';
+import { bareName, PROJECT_LABEL } from '../../docker/names';
 import { resourceUsage, type ResourceUsage } from '../apps/resource-usage';
 import { appsPhrase, containerNames } from '../apps/container-users';
 import { ConflictError, NotFoundError } from '../../errors';
@@ -18,9 +18,24 @@ export class VolumesService {
     return volumes.map((v) => withUsage(v, usage));
   }
 
+  /** One volume with the containers that mount it (one engine list, filtered by the volume). */
   async get(name: string): Promise<Volume> {
-    const [volume, usage] = await Promise.all([inspectVolume(this.docker, name), resourceUsage(this.docker)]);
-    return withUsage(volume, usage);
+    const [volume, users] = await Promise.all([
+      inspectVolume(this.docker, name),
+      this.docker.listContainers({ all: true, filters: { volume: [name] } }),
+    ]);
+    const usedBy: VolumeUser[] = users.flatMap((c) =>
+      (c.Mounts ?? [])
+        .filter((m) => m.Type === 'volume' && m.Name === name)
+        .map((m) => ({
+          name: bareName(c.Names?.[0] ?? c.Id.slice(0, 12)),
+          id: c.Id,
+          state: c.State ?? 'unknown',
+          destination: m.Destination ?? '',
+          read_only: m.RW === false,
+        })),
+    );
+    return { ...volume, Project: volume.Labels[PROJECT_LABEL] ?? null, inUse: users.length, usedBy };
   }
 
   /** Creates a local volume; an existing name is a conflict (the engine would silently hand back the old one). */

@@ -1,12 +1,38 @@
-import { Stack } from '@mantine/core';
-import { useNavigate } from 'react-router-dom';
-import { volumeApi, type Volume } from '@berth/contract';
+import { Anchor, Badge, Stack } from '@mantine/core';
+import { Link, useNavigate } from 'react-router-dom';
+import { volumeApi, type Volume, type VolumeUser } from '@berth/contract';
+import { DataTable, type Column } from '../../../components/DataTable';
 import { formatDate } from '../../../lib/format';
 import { notifySuccess } from '../../../lib/notify';
 import { Section } from '../../../components/Section';
 import { FieldGrid, PairsTable } from '../../../components/Fields';
 import { DetailMenu } from '../../../components/Menus';
 import { useDeleteVolume } from '../api';
+
+const userColumns: Column<VolumeUser>[] = [
+  {
+    key: 'name',
+    header: 'Container',
+    sortable: true,
+    render: (u) => (
+      <Anchor component={Link} to={`/apps/${encodeURIComponent(u.name)}/info`} size="sm">
+        {u.name}
+      </Anchor>
+    ),
+  },
+  { key: 'state', header: 'State', sortable: true },
+  { key: 'destination', header: 'Mounted at', render: (u) => <code>{u.destination}</code> },
+  {
+    key: 'read_only',
+    header: 'Access',
+    searchValue: (u) => (u.read_only ? 'read-only' : 'read-write'),
+    render: (u) => (
+      <Badge size="sm" variant="light" color={u.read_only ? 'gray' : 'blue'}>
+        {u.read_only ? 'read-only' : 'read-write'}
+      </Badge>
+    ),
+  },
+];
 
 export function VolumeDetails({ volume }: { volume: Volume }) {
   return (
@@ -21,6 +47,17 @@ export function VolumeDetails({ volume }: { volume: Volume }) {
           { label: 'Project', value: volume.Project ?? '-' },
         ]}
       />
+      <Section title="Used by">
+        <DataTable
+          label="Containers using the volume"
+          data={volume.usedBy ?? []}
+          columns={userColumns}
+          rowKey={(u) => `${u.id}:${u.destination}`}
+          pageSizeOptions={[]}
+          pageSize={0}
+          emptyText="No container uses this volume."
+        />
+      </Section>
       <Section title="Labels">
         <PairsTable label="Labels" keyHeader="Label" pairs={volume.Labels} />
       </Section>

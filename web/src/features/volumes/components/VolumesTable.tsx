@@ -24,9 +24,13 @@ const columns: Column<Volume>[] = [
         <Text size="sm" style={{ wordBreak: 'break-all' }}>
           {v.Name}
         </Text>
-        {v.inUse === 0 && (
+        {v.inUse === 0 ? (
           <Badge size="sm" variant="light" color="gray">
             Unused
+          </Badge>
+        ) : (
+          <Badge size="sm" variant="light" color="green" title={`Mounted by ${v.inUse} container(s)`}>
+            In use{v.inUse > 1 ? ` (${v.inUse})` : ''}
           </Badge>
         )}
       </Group>

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireHarnessEngine, testEngine, tryDockerCli } from '../server/test/helpers/engine';
+import { dockerCli, requireHarnessEngine, testEngine, tryDockerCli } from '../server/test/helpers/engine';
 import { buildImage, cleanup, exists, uniqueName } from '../server/test/images-fixtures';
 import { expectRouteName, launchBrowser, newPage, signIn } from './helpers/browser';
 import { startServer, type TestServer } from './helpers/server';
@@ -13,7 +13,7 @@ describe('images, volumes and networks', () => {
   let server: TestServer;
   let browser: Browser;
   let page: Page;
-  const made = { image: [] as string[], volume: [] as string[], network: [] as string[] };
+  const made = { image: [] as string[], volume: [] as string[], network: [] as string[], container: [] as string[] };
 
   beforeAll(async () => {
     server = await startServer({ env: { ADMIN_PASSWORD: PASSWORD } });
@@ -22,6 +22,7 @@ describe('images, volumes and networks', () => {
     await signIn(page, EMAIL, PASSWORD);
   });
   afterAll(async () => {
+    cleanup('container', ...made.container);
     cleanup('network', ...made.network);
     cleanup('volume', ...made.volume);
     cleanup('image', ...made.image);
@@ -60,7 +61,14 @@ describe('images, volumes and networks', () => {
     await progress.getByText(/Status: (Image is up to date|Downloaded newer image) for /).waitFor();
     await dialog.getByRole('button', { name: 'Close' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    await row(image).first().waitFor();
+    // The row shows the tag a container uses (else the newest); its other tags are in the "+N" chip, and the
+    // table's search matches every tag.
+    await page.getByRole('textbox', { name: 'Search' }).fill(image);
+    await row(image)
+      .or(page.getByRole('row').filter({ has: page.getByLabel(image) }))
+      .first()
+      .waitFor();
+    await page.getByRole('textbox', { name: 'Search' }).fill('');
   });
 
   it('deletes an unused image after asking, from its row menu', async () => {
@@ -95,9 +103,24 @@ describe('images, volumes and networks', () => {
     await page.getByRole('button', { name: 'Create Volume' }).click();
     await page.getByRole('dialog', { name: 'Create Volume' }).getByLabel('Volume name').fill(name);
     await page.getByRole('dialog', { name: 'Create Volume' }).getByRole('button', { name: 'Create' }).click();
+    await row(name).getByText('Unused').waitFor();
+    // Two containers mount it, one read-only: the list says it is in use, its page names them.
+    const users = [uniqueName('e2e-vol-rw'), uniqueName('e2e-vol-ro')];
+    const label = ['--label', 'berth.test=1'];
+    made.container.push(...users);
+    dockerCli(['create', '--name', users[0]!, ...label, '-v', `${name}:/data`, testEngine().image]);
+    dockerCli(['create', '--name', users[1]!, ...label, '-v', `${name}:/ro:ro`, testEngine().image]);
+    await page.reload();
+    await row(name).getByText('In use (2)').waitFor();
     await row(name).click();
     await expectRouteName(page, 'Volume Details');
     await page.getByText(`/volumes/${name}/_data`).waitFor();
+    const usedBy = page.getByRole('table', { name: 'Containers using the volume' });
+    await usedBy.getByRole('row').filter({ hasText: users[0] }).getByText('read-write').waitFor();
+    await usedBy.getByRole('row').filter({ hasText: users[1] }).getByText('read-only').waitFor();
+    cleanup('container', ...users);
+    await page.reload();
+    await page.getByText('No container uses this volume.').waitFor();
     await page.getByRole('button', { name: 'Actions' }).click();
     await page.getByRole('menuitem', { name: 'Delete Volume' }).click();
     await page.getByRole('dialog', { name: 'Delete the volume?' }).getByRole('button', { name: 'Delete' }).click();

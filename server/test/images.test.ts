@@ -43,6 +43,27 @@ describe('images', () => {
     expect(unused?.inUse).toBeTypeOf('number');
   });
 
+  it('names the tags containers were made from, and the shared size when the engine counts it', async () => {
+    const { tag, id } = imageWithStoppedContainer();
+    // Two more tags of the same image; a container made from the second one.
+    const [repo] = tag.split(':');
+    const [v2, v10] = [`${repo}:v2`, `${repo}:v10`];
+    tags.push(v2, v10);
+    dockerCli(['tag', tag, v2]);
+    dockerCli(['tag', tag, v10]);
+    const second = uniqueName('images-c');
+    containers.push(second);
+    dockerCli(['create', '--name', second, '--label', 'berth.test=1', v2]);
+    const mine = (await t.client.get<ImageSummary[]>(BASE)).body.find((i) => i.Id === id)!;
+    expect(mine.inUse).toBe(2);
+    expect([...mine.usedTags].sort()).toEqual([tag, v2].sort());
+    expect(mine.RepoTags).toContain(v10);
+    // An engine before API 1.42 does not count shared layers (-1): that is null, never a negative size.
+    const api = Number(dockerCli(['version', '--format', '{{.Server.APIVersion}}']).trim());
+    if (api >= 1.42) expect(mine.SharedSize).toBeGreaterThanOrEqual(0);
+    else expect(mine.SharedSize).toBeNull();
+  });
+
   it('shows one image with its run configuration and 404s an unknown one', async () => {
     const tag = `${uniqueName('images')}:v1`;
     tags.push(tag);

@@ -3,16 +3,23 @@ import { defineRoute } from '../route';
 import { BatchItemResult, RemoveBatchBody } from './batch';
 import { parseImageReference } from './image-reference';
 
-/** One image as listed; engine fields pass through, `Created` is ISO 8601, `inUse` counts containers (running or stopped). */
+/**
+ * One image as listed; engine fields pass through, `Created` is ISO 8601, `inUse` counts containers
+ * (running or stopped), `usedTags` are the tags those containers were made from. `SharedSize` is the
+ * part of `Size` in layers other images use too; null when the engine does not count it (Docker API
+ * before 1.42) or when one image is read.
+ */
 export const ImageSummary = z.looseObject({
   Id: z.string(),
   RepoTags: z.array(z.string()),
   RepoDigests: z.array(z.string()),
   Created: z.string(),
   Size: z.number(),
+  SharedSize: z.number().nullable().optional(),
   VirtualSize: z.number(),
   Labels: z.record(z.string(), z.string()),
   inUse: z.number().int(),
+  usedTags: z.array(z.string()),
 });
 export type ImageSummary = z.infer<typeof ImageSummary>;
 

@@ -297,7 +297,8 @@ class DockerodeEngine implements Engine {
 
   listImages() {
     return this.call({ kind: 'image', doing: 'listing images' }, (abortSignal) =>
-      this.docker.listImages({ all: false, abortSignal }),
+      // shared-size: the engine counts each image's layers that others use too (API 1.42+; older engines ignore it).
+      this.docker.listImages({ all: false, 'shared-size': true, abortSignal } as Docker.ListImagesOptions),
     );
   }
 

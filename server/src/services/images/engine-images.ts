@@ -14,8 +14,8 @@ export type { RemovedImage } from '../../docker/engine';
 /** Omit that keeps the known keys of a passthrough (index-signature) object type. */
 export type Without<T, K extends PropertyKey> = { [P in keyof T as P extends K ? never : P]: T[P] };
 
-export type EngineImage = Without<ImageSummary, 'inUse'>;
-export type EngineImageDetail = Without<ImageDetail, 'inUse'>;
+export type EngineImage = Without<ImageSummary, 'inUse' | 'usedTags'>;
+export type EngineImageDetail = Without<ImageDetail, 'inUse' | 'usedTags'>;
 
 /** Engines before API 1.42 list untagged images with these placeholders; they mean "none". */
 const placeholder = (s: string) => s === '<none>:<none>' || s === '<none>@<none>';
@@ -42,6 +42,9 @@ function runConfig(config: RunConfig, legacy: RunConfig): ImageContainerConfig {
   };
 }
 
+/** The engine says -1 when it did not count shared layers (API before 1.42 ignores `shared-size`). */
+export const sharedSize = (n: number | undefined): number | null => (typeof n === 'number' && n >= 0 ? n : null);
+
 export async function listImages(engine: Engine): Promise<EngineImage[]> {
   const images = await engine.listImages();
   return images.map((i) => ({
@@ -51,6 +54,7 @@ export async function listImages(engine: Engine): Promise<EngineImage[]> {
     Created: new Date(i.Created * 1000).toISOString(),
     Size: i.Size,
     VirtualSize: i.VirtualSize ?? i.Size,
+    SharedSize: sharedSize(i.SharedSize),
     Labels: i.Labels ?? {},
   }));
 }

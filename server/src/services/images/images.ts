@@ -1,8 +1,23 @@
 import { parseImageReference, type ImageDetail, type ImageSummary, type PullProgress } from '@berth/contract';
 import type { Engine, RegistryAuth } from '../../docker/engine';
 import { inspectImage, listImages, removeImage, startPull, untagImage, type RunningPull } from './engine-images';
-import { resourceUsage } from '../apps/resource-usage';
+import { resourceUsage, type ResourceUsage } from '../apps/resource-usage';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors';
+
+/** `nginx`, `docker.io/library/nginx:latest` and `nginx:latest` are one tag; a digest or an ID names none. */
+function tagKey(reference: string): string | null {
+  const ref = parseImageReference(reference);
+  if ('error' in ref || ref.digest) return null;
+  const hub = ref.domain === null || ref.domain === 'docker.io' || ref.domain === 'index.docker.io';
+  const path = hub ? ref.path.replace(/^library\//, '') : `${ref.domain}/${ref.path}`;
+  return `${path}:${ref.tag ?? 'latest'}`;
+}
+
+/** How many containers use the image, and which of its tags they were made from (in the image's tag order). */
+function usageOf(image: { Id: string; RepoTags: string[] }, usage: ResourceUsage) {
+  const used = new Set([...(usage.imageRefs.get(image.Id) ?? [])].map(tagKey));
+  return { inUse: usage.images.get(image.Id) ?? 0, usedTags: image.RepoTags.filter((t) => used.has(tagKey(t))) };
+}
 
 export class ImagesService {
   constructor(
@@ -13,12 +28,12 @@ export class ImagesService {
 
   async list(): Promise<ImageSummary[]> {
     const [images, usage] = await Promise.all([listImages(this.docker), resourceUsage(this.docker)]);
-    return images.map((i) => ({ ...i, inUse: usage.images.get(i.Id) ?? 0 }));
+    return images.map((i) => ({ ...i, ...usageOf(i, usage) }));
   }
 
   async get(id: string): Promise<ImageDetail> {
     const [image, usage] = await Promise.all([inspectImage(this.docker, id), resourceUsage(this.docker)]);
-    return { ...image, inUse: usage.images.get(image.Id) ?? 0 };
+    return { ...image, ...usageOf(image, usage) };
   }
 
   /** Starts a pull; engine refusals before any progress reject here (so callers can still answer plain JSON). */

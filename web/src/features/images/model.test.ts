@@ -1,11 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { deleteImageText, emptyPull, foldPull, imageCommand, imageNames, imageTag, shortImageId } from './model';
+import {
+  deleteImageText,
+  emptyPull,
+  foldPull,
+  imageCommand,
+  imageNames,
+  imageTag,
+  newestTag,
+  shortImageId,
+} from './model';
 
 const ID = `sha256:${'abcdef0123'}${'9'.repeat(54)}`;
 
 describe('imageTag', () => {
-  it('uses the first tag, then the digest repository, then 10 characters of the id', () => {
-    expect(imageTag({ Id: ID, RepoTags: ['a:1', 'b:2'], RepoDigests: [] })).toBe('a:1');
+  it('uses the tag a container uses, else the newest, then the digest repository, then 10 characters of the id', () => {
+    const tags = ['app:1.9', 'app:1.10', 'app:1.2'];
+    expect(imageTag({ Id: ID, RepoTags: tags, RepoDigests: [], usedTags: ['app:1.2'] })).toBe('app:1.2');
+    expect(imageTag({ Id: ID, RepoTags: tags, RepoDigests: [], usedTags: [] })).toBe('app:1.10');
+    expect(newestTag([...tags, 'app:latest'])).toBe('app:latest');
+    expect(newestTag(['a:1', 'b:2'])).toBe('b:2');
     expect(imageTag({ Id: ID, RepoTags: [], RepoDigests: ['127.0.0.1:5000/x/y@sha256:00'] })).toBe(
       '127.0.0.1:5000/x/y',
     );

@@ -1,8 +1,25 @@
 import type { ImageContainerConfig, ImageSummary, PullProgress } from '@berth/contract';
 
-/** Tag display: the first tag, else the repository of the first digest, else 10 characters of the id. */
-export function imageTag(image: Pick<ImageSummary, 'RepoTags' | 'RepoDigests' | 'Id'>): string {
-  const tag = image.RepoTags[0];
+const tagOf = (ref: string) => ref.slice(ref.lastIndexOf(':') + 1);
+const byVersion = new Intl.Collator('en', { numeric: true });
+
+/** The newest of several tags: `latest`, else the highest version (`1.10` after `1.9`), else the last by name. */
+export function newestTag(tags: readonly string[]): string | undefined {
+  return [...tags].sort((a, b) => {
+    const [ta, tb] = [tagOf(a), tagOf(b)];
+    if ((ta === 'latest') !== (tb === 'latest')) return ta === 'latest' ? -1 : 1;
+    return byVersion.compare(tb, ta) || byVersion.compare(b, a);
+  })[0];
+}
+
+type Named = Pick<ImageSummary, 'RepoTags' | 'RepoDigests' | 'Id'> & { usedTags?: readonly string[] };
+
+/**
+ * Tag display: the tag a container uses, else the newest tag, else the repository of the first
+ * digest, else 10 characters of the id.
+ */
+export function imageTag(image: Named): string {
+  const tag = image.usedTags?.[0] ?? newestTag(image.RepoTags);
   if (tag) return tag;
   const digest = image.RepoDigests[0];
   if (digest) return digest.split('@')[0] ?? digest;

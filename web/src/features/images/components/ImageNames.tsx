@@ -3,15 +3,19 @@ import { IconTagOff } from '@tabler/icons-react';
 import type { ImageSummary } from '@berth/contract';
 import { deleteImageText, imageTag } from '../model';
 
-type Named = Pick<ImageSummary, 'RepoTags' | 'RepoDigests' | 'Id' | 'inUse'>;
+type Named = Pick<ImageSummary, 'RepoTags' | 'RepoDigests' | 'Id' | 'inUse' | 'usedTags'>;
 
-/** The Tag cell: the first tag, a "+N" chip naming the others, and "Unused" when no container uses it. */
+/**
+ * The Tag cell: the tag chosen by use (the one a container uses, else the newest), a "+N" chip
+ * naming the others, and "Unused" when no container uses it.
+ */
 export function TagCell({ image }: { image: Named }) {
-  const others = image.RepoTags.slice(1);
+  const shown = imageTag(image);
+  const others = image.RepoTags.filter((t) => t !== shown);
   return (
     <Group gap="xs" wrap="wrap">
       <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-        {imageTag(image)}
+        {shown}
       </Text>
       {others.length > 0 && (
         <Tooltip label={others.join(', ')} multiline maw={360}>

@@ -51,6 +51,23 @@ const columns: Column<ImageSummary>[] = [
     ),
   },
   {
+    key: 'SharedSize',
+    header: 'Shared',
+    sortable: true,
+    sortValue: (i) => i.SharedSize ?? -1,
+    searchValue: (i) => (i.SharedSize == null ? '' : formatBytes(i.SharedSize)),
+    render: (i) =>
+      i.SharedSize == null ? (
+        <Text size="sm" c="dimmed" title="This engine does not count shared layers (Docker API before 1.42).">
+          -
+        </Text>
+      ) : (
+        <Text size="sm" style={{ whiteSpace: 'nowrap' }} title="Part of the size in layers other images use too">
+          {formatBytes(i.SharedSize)}
+        </Text>
+      ),
+  },
+  {
     key: 'Created',
     header: 'Created',
     sortable: true,

@@ -403,9 +403,10 @@ describe('compose file validation', () => {
       expect(first.status, first.text).toBe(200);
       expect(first.body).toEqual({
         services: [
-          { name: 'gone', action: 'create', image, pull: false, build: false },
-          { name: 'web', action: 'create', image, pull: false, build: false },
+          { name: 'gone', action: 'create', profiles: [], image, pull: false, build: false },
+          { name: 'web', action: 'create', profiles: [], image, pull: false, build: false },
         ],
+        active_profiles: [],
         orphans: [],
         port_conflicts: [{ service: 'web', port: `127.0.0.1:${port}/tcp`, used_by: blocker }],
         missing_binds: [{ service: 'web', path: missing }],
@@ -429,6 +430,38 @@ describe('compose file validation', () => {
     } finally {
       tryDockerCli(['rm', '-f', blocker]);
     }
+  });
+
+  it('plans services of inactive profiles as inactive, with COMPOSE_PROFILES from the .env, as up then does', async () => {
+    const name = newName('profiles');
+    const image = testEngine().image;
+    const svc = (n: string, profiles = '') => `  ${n}:\n    image: ${image}\n    command: sleep 600\n${profiles}`;
+    const content = `services:\n${svc('web')}${svc('dbg', '    profiles: [debug]\n')}${svc('tools', '    profiles: [tools, debug]\n')}`;
+    const made = await t.client.post('/api/compose/', { name, content, env: 'COMPOSE_PROFILES=tools\n' });
+    expect(made.status, made.text).toBe(200);
+    const plan = await t.client.get<ProjectPlan>(`/api/compose/${name}/plan`);
+    expect(plan.status, plan.text).toBe(200);
+    expect(plan.body.active_profiles).toEqual(['tools']);
+    expect(Object.fromEntries(plan.body.services.map((s) => [s.name, [s.action, s.profiles]]))).toEqual({
+      web: ['create', []],
+      dbg: ['inactive', ['debug']],
+      tools: ['create', ['tools', 'debug']],
+    });
+    // up starts what the plan said it would, and nothing of the inactive profile.
+    expect((await t.client.post(`/api/compose/${name}/actions/up`)).status).toBe(200);
+    const services = dockerCliOk([
+      'ps',
+      '-a',
+      '--filter',
+      `label=com.docker.compose.project=${name}`,
+      '--format',
+      '{{.Label "com.docker.compose.service"}}',
+    ]);
+    expect(services.split('\n').filter(Boolean).sort()).toEqual(['tools', 'web']);
+    // Started, the profile's containers are not orphans, and the inactive one is still only inactive.
+    const again = await t.client.get<ProjectPlan>(`/api/compose/${name}/plan`);
+    expect(again.body.orphans).toEqual([]);
+    expect(again.body.services.find((s) => s.name === 'dbg')?.action).toBe('inactive');
   });
 
   it('lists a project started outside Berth as external, runs its actions, and adopts it', async () => {

@@ -132,14 +132,21 @@ export const ProjectPlan = z.object({
   services: z.array(
     z.object({
       name: z.string(),
-      /** create: no container yet; recreate: its container was made from a different config; unchanged: up leaves it (starting it if stopped). */
-      action: z.enum(['create', 'recreate', 'unchanged']),
+      /**
+       * create: no container yet; recreate: its container was made from a different config; unchanged: up leaves it
+       * (starting it if stopped); inactive: none of its `profiles` is active (COMPOSE_PROFILES), so up does not start it.
+       */
+      action: z.enum(['create', 'recreate', 'unchanged', 'inactive']),
+      /** The service's `profiles` (empty: always started). */
+      profiles: z.array(z.string()),
       image: z.string().nullable(),
       /** The image is not on the engine and has to be pulled. */
       pull: z.boolean(),
       build: z.boolean(),
     }),
   ),
+  /** The profiles `up` starts: COMPOSE_PROFILES from Berth's environment or the project's .env (`*`: all). */
+  active_profiles: z.array(z.string()),
   /** Containers of the project whose service is no longer in the file (up leaves them; down removes them). */
   orphans: z.array(z.object({ name: z.string(), service: z.string() })),
   /** Host ports the file publishes that another container already holds. */

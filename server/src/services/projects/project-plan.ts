@@ -3,6 +3,7 @@ import YAML from 'yaml';
 import type { ProjectPlan } from '@berth/contract';
 import type { Uses } from '../../context';
 import { resolvedConfig } from '../../compose/project-cli';
+import { interpolationEnv } from '../../compose/interpolate';
 import { CONFIG_HASH_LABEL, SERVICE_LABEL, PROJECT_LABEL, bareName } from '../../docker/names';
 import { NotFoundError } from '../../errors';
 import type { ProjectsService } from './projects';
@@ -52,10 +53,26 @@ export function bindSources(volumes: unknown): string[] {
 const anyAddress = (ip: string) => ip === '' || ip === '0.0.0.0' || ip === '::';
 const overlaps = (a: string, b: string) => anyAddress(a) || anyAddress(b) || a === b;
 
-/** `up` worked out before it runs, from the CLI's resolved file, the config hashes and the engine's containers and images. */
+/** A service's `profiles` list (strings only). */
+const profilesOf = (svc: Obj): string[] =>
+  Array.isArray(svc.profiles) ? svc.profiles.filter((x): x is string => typeof x === 'string') : [];
+
+/** COMPOSE_PROFILES as compose reads it: comma-separated names. */
+export function activeProfiles(env: Readonly<Record<string, string>>): string[] {
+  return (env.COMPOSE_PROFILES ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+}
+
+/** Whether `up` (no service named) starts a service with these profiles: none, one of them active, or `*`. */
+export const isActive = (profiles: readonly string[], active: readonly string[]) =>
+  profiles.length === 0 || active.includes('*') || profiles.some((x) => active.includes(x));
+
+/** `up` worked out before it runs (services of inactive profiles marked, not planned), from the CLI's resolved file, the config hashes and the engine's containers and images. */
 export class ProjectPlanService {
   constructor(
-    private readonly ctx: Uses<'docker'>,
+    private readonly ctx: Uses<'docker', 'cliEnv'>,
     private readonly projects: ProjectsService,
     /** Whether host paths can be checked here (Berth runs beside this engine). */
     private readonly checkBinds: boolean,
@@ -70,7 +87,14 @@ export class ProjectPlanService {
       overrides: files.overrides,
     });
     const doc: unknown = YAML.parse(yaml);
-    const services = isObj(doc) && isObj(doc.services) ? doc.services : {};
+    const resolved = isObj(doc) && isObj(doc.services) ? doc.services : {};
+    // The compose v2 CLI leaves services of inactive profiles out of `config`; the file still names them.
+    const { parsed } = await this.projects.parseExisting(p);
+    const written = isObj(parsed.data.services) ? parsed.data.services : {};
+    const services: Obj = { ...resolved };
+    for (const [service, raw] of Object.entries(written))
+      if (!Object.hasOwn(services, service) && isObj(raw) && profilesOf(raw).length) services[service] = raw;
+    const active = activeProfiles(await interpolationEnv(p.dir, this.ctx.config.cliEnv));
     const all = await this.ctx.docker.listContainers({ all: true });
     const own = all.filter((c) => c.Labels?.[PROJECT_LABEL] === name);
     const others = all.filter((c) => c.Labels?.[PROJECT_LABEL] !== name && c.State === 'running');
@@ -80,10 +104,19 @@ export class ProjectPlanService {
       port_conflicts: [],
       missing_binds: [],
       binds_checked: this.checkBinds,
+      active_profiles: active,
     };
 
     for (const [service, raw] of Object.entries(services)) {
       const svc = isObj(raw) ? raw : {};
+      const profiles = profilesOf(svc);
+      const image = typeof svc.image === 'string' ? svc.image : null;
+      const build = svc.build !== undefined;
+      if (!isActive(profiles, active)) {
+        // up neither starts, pulls nor binds it: nothing below applies.
+        plan.services.push({ name: service, action: 'inactive', profiles, image, build, pull: false });
+        continue;
+      }
       const mine = own.filter((c) => c.Labels?.[SERVICE_LABEL] === service);
       const action =
         mine.length === 0
@@ -91,11 +124,10 @@ export class ProjectPlanService {
           : mine.some((c) => c.Labels?.[CONFIG_HASH_LABEL] !== hashes.get(service))
             ? 'recreate'
             : 'unchanged';
-      const image = typeof svc.image === 'string' ? svc.image : null;
-      const build = svc.build !== undefined;
       plan.services.push({
         name: service,
         action,
+        profiles,
         image,
         build,
         pull: !build && image !== null && !(await this.imagePresent(image)),

@@ -5,7 +5,7 @@ import { ConfirmDialog } from '../../../components/ConfirmDialog';
 /** Whether a plan holds anything the user should see before `up` (a first start of a fresh project does not). */
 export function planNeedsConfirmation(plan: ProjectPlan): boolean {
   return (
-    plan.services.some((s) => s.action === 'recreate' || s.pull) ||
+    plan.services.some((s) => s.action === 'recreate' || s.action === 'inactive' || s.pull) ||
     plan.orphans.length > 0 ||
     plan.port_conflicts.length > 0 ||
     plan.missing_binds.length > 0
@@ -57,6 +57,12 @@ export function UpPlanDialog({
         <Stack gap="sm">
           <Section title="Created" items={by('create')} />
           <Section title="Recreated (their containers are replaced)" items={by('recreate')} />
+          <Section
+            title={`Not started: no active profile (${plan.active_profiles.length ? `active: ${plan.active_profiles.join(', ')}` : 'COMPOSE_PROFILES is not set'})`}
+            items={plan.services
+              .filter((s) => s.action === 'inactive')
+              .map((s) => `${s.name} (profiles: ${s.profiles.join(', ')})`)}
+          />
           <Section
             title="Images pulled first"
             items={plan.services.filter((s) => s.pull).map((s) => `${s.image ?? ''} (${s.name})`)}

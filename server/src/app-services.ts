@@ -398,7 +398,7 @@ export function buildScope(
     hub: runtime.hub,
     eventHistory,
     prune: createPrune(envCtx.docker),
-    deploy: createDeploy(envCtx, variables, policy),
+    deploy: createDeploy(envCtx, variables, policy, { environment: id, store: revs }),
     batch: createBatch({ ...single, log: envCtx.log }),
     autoUpdate,
     swarm: createSwarm(envCtx, id, policy),

@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
+  AppRevision,
+  AppRollbackResult,
   ProjectRevision,
   ProjectRevisionDetail,
   ProjectRevisionDiff,
@@ -12,13 +14,14 @@ import { inspect } from './apps-fixtures';
 import { createTestApp, REAUTH, type TestApp, type TestClient } from './helpers/app';
 import { testRepository } from './helpers/auto-update';
 import { cleanupProject, projectName } from './helpers/compose-projects';
-import { dockerCli } from './helpers/engine';
+import { dockerCli, tryDockerCli } from './helpers/engine';
 
 let t: TestApp;
 let viewer: TestClient;
 const repo = testRepository('rev', 'web');
 const name = projectName('rev');
 const base = `/api/compose/${name}`;
+const appName = `${name}-app`;
 
 const yaml = (tag: string) => `services:
   web:
@@ -74,6 +77,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   cleanupProject(name);
+  tryDockerCli(['rm', '-f', appName]);
   await repo.remove();
   await t?.close();
 });
@@ -145,5 +149,45 @@ describe('project revisions', () => {
   it('keeps the newest REVISIONS_KEPT per project', async () => {
     expect((await t.client.post(`${base}/actions/up`)).status).toBe(200);
     expect((await revisions()).map((r) => r.rev)).toEqual([4, 3, 2]);
+  });
+});
+
+describe('app revisions', () => {
+  const deploy = async (tag: string, greeting: string, edit: boolean) => {
+    const res = await t.client.post('/api/apps/deploy', {
+      name: appName,
+      image: repo.tagged(tag),
+      restart_policy: 'unless-stopped',
+      command: ['sh', '-c', 'sleep 3600'],
+      labels: [{ label: 'berth.test', value: '1' }],
+      env: [{ name: 'GREETING', default: greeting }],
+      ...(edit ? { edit: true, id: appName } : {}),
+    });
+    expect(res.status, res.text).toBe(200);
+  };
+  const app = () => inspect<{ Id: string; Image: string; Config: { Env: string[]; Image: string } }>(appName);
+
+  it('keeps each deploy and edit; a rollback recreates the earlier spec on its digest', async () => {
+    await deploy('v2', 'hello', false);
+    await deploy('v1', 'bonjour', true);
+    const list = await t.client.get<AppRevision[]>(`/api/apps/${appName}/revisions`);
+    expect(list.status, list.text).toBe(200);
+    expect(list.body.map((r) => [r.rev, r.source, r.outcome])).toEqual([
+      [2, 'edit', 'success'],
+      [1, 'deploy', 'success'],
+    ]);
+    expect(list.body[1]!.digest).toContain(repo.digests[1]!);
+    const raw = t.ctx.db.prepare('SELECT spec_sealed FROM app_revisions').pluck().all().join('\n');
+    expect(raw).not.toContain('hello');
+    expect(app().Config.Env).toContain('GREETING=bonjour');
+
+    const back = await t.client.post<AppRollbackResult>(`/api/apps/${appName}/revisions/1/rollback`);
+    expect(back.status, back.text).toBe(200);
+    expect(back.body.revision).toMatchObject({ rev: 3, source: 'rollback', outcome: 'success', rollback_of: 1 });
+    const now = app();
+    expect(now.Image).toBe(repo.images[1]);
+    expect(now.Config.Image).toBe(list.body[1]!.digest);
+    expect(now.Config.Env).toContain('GREETING=hello');
+    expect((await viewer.post(`/api/apps/${appName}/revisions/1/rollback`)).status).toBe(403);
   });
 });

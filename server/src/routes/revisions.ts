@@ -26,4 +26,8 @@ export function revisionsRoutes(app: FastifyInstance): void {
       req.scope.projectRollback.rollback(req.params.name, req.params.rev, requirePrincipal(req), req.body.dry_run),
     { usesCompose: true },
   );
+  route(app, revisionsApi.appList, (req) => req.scope.deploy.revisions.list(req.params.name));
+  route(app, revisionsApi.appRollback, (req) =>
+    req.scope.deploy.revisions.rollback(req.params.name, req.params.rev, requirePrincipal(req)),
+  );
 }

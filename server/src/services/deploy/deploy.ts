@@ -16,6 +16,7 @@ import { buildContainerSpec, keepRandomHostPorts } from './deploy-spec';
 import type { VariablesService } from '../variables/variables';
 import { containerFeatures } from '../policy/container-features';
 import type { Actor, PolicyGate } from '../policy';
+import type { AppRevisions } from '../revisions/app-revisions';
 
 /** Deploys an app from the four-step form (or a template), or replaces one in edit mode. */
 export class DeployService {
@@ -24,6 +25,8 @@ export class DeployService {
     private readonly variables: VariablesService,
     private readonly log: FastifyBaseLogger,
     private readonly policy: PolicyGate,
+    /** Each deploy and edit is kept as a revision (issue 34). */
+    readonly revisions: AppRevisions,
     /** The stored credential for an image reference (ctx.registryAuth), or undefined. */
     private readonly registryAuth: (image: string) => RegistryAuth | undefined = () => undefined,
   ) {}
@@ -52,10 +55,13 @@ export class DeployService {
       const info = await inspectContainer(this.docker, old.id);
       keepRandomHostPorts(spec, { configured: info.HostConfig.PortBindings, published: info.NetworkSettings.Ports });
       const replaced = await replaceContainer(this.docker, old.id, spec, { name: req.name, log: this.log });
+      await this.revisions.record(req.name, spec, { by: actor.username, source: 'edit', outcome: 'success' });
       const now = await findContainer(this.docker, replaced.id);
       return { id: replaced.id, name: replaced.name, status: now?.status ?? 'running' };
     }
-    return createAndStart(this.docker, req.name, spec, this.log);
+    const made = await createAndStart(this.docker, req.name, spec, this.log);
+    await this.revisions.record(req.name, spec, { by: actor.username, source: 'deploy', outcome: 'success' });
+    return made;
   }
 
   /**

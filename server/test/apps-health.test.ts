@@ -1,5 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { App, AppDiagnosis } from '@berth/contract';
+import type { App, AppDiagnosis, ProjectDetail } from '@berth/contract';
 import { createTestApp, type TestApp } from './helpers/app';
 import { testEngine, tryDockerCli } from './helpers/engine';
 import { buildImage, cleanup, uniqueName } from './images-fixtures';
@@ -20,10 +23,10 @@ function healthImage(probe: 'true' | 'false'): string {
   return tag;
 }
 
-function run(image: string): string {
+function run(image: string, extra: string[] = []): string {
   const name = uniqueName('health');
   containers.push(name);
-  runTicker(name, [], image);
+  runTicker(name, extra, image);
   return name;
 }
 
@@ -46,12 +49,29 @@ afterAll(async () => {
 describe('app health', () => {
   it('shows healthy and unhealthy in the list and the probe log in the details', async () => {
     const good = run(healthImage('true'));
-    const bad = run(healthImage('false'));
+    const badImage = healthImage('false');
+    const bad = run(badImage);
     const plain = run(testEngine().image);
+    // The same failing check in a project's service (its containers found by the compose labels).
+    const project = uniqueName('health-proj');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-health-'));
+    fs.writeFileSync(path.join(dir, 'compose.yaml'), `services:\n  web:\n    image: ${badImage}\n`);
+    const labels = [`com.docker.compose.project=${project}`, 'com.docker.compose.service=web'];
+    labels.push(
+      `com.docker.compose.project.working_dir=${dir}`,
+      'com.docker.compose.project.config_files=compose.yaml',
+    );
+    run(
+      badImage,
+      labels.flatMap((l) => ['--label', l]),
+    );
 
     await until(async () => (await listed(good)).health === 'healthy', 'the list to say healthy');
     await until(async () => (await listed(bad)).health === 'unhealthy', 'the list to say unhealthy');
     expect((await listed(plain)).health).toBe('none');
+    const service = async () => (await t.client.get<ProjectDetail>(`/api/compose/${project}`)).body.containers?.[0];
+    await until(async () => (await service())?.health === 'unhealthy', "the project's service to say unhealthy");
+    expect(await service()).toMatchObject({ service: 'web', health: 'unhealthy' });
 
     const res = await t.client.get<App>(`/api/apps/${bad}`);
     expect(res.status).toBe(200);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../route';
+import { HEALTH_STATUSES } from './app';
 import { BatchItemResult, BatchNames } from './batch';
 
 /** A project's name is its folder's name; the leading character keeps it from reading as a CLI option. */
@@ -59,6 +60,8 @@ export const ProjectContainer = z.object({
   state: z.string(),
   status: z.string(),
   image: z.string(),
+  /** Its healthcheck's verdict (`none` without one or while not running). */
+  health: z.enum(HEALTH_STATUSES).default('none'),
 });
 export type ProjectContainer = z.infer<typeof ProjectContainer>;
 

@@ -1,6 +1,7 @@
 import type { ProjectContainer } from '@berth/contract';
 import type { Engine } from '../../docker/engine';
 import { FrameDemuxer } from '../../docker/logs';
+import { healthFromStatus } from '../apps/containers';
 import { bareName, CONFIG_FILES_LABEL, PROJECT_LABEL, SERVICE_LABEL, WORKING_DIR_LABEL } from '../../docker/names';
 
 export { PROJECT_LABEL, SERVICE_LABEL } from '../../docker/names';
@@ -27,6 +28,7 @@ export async function listComposeContainers(engine: Engine, project?: string): P
     state: c.State,
     status: c.Status,
     image: c.Image,
+    health: healthFromStatus(c.Status),
     workingDir: c.Labels[WORKING_DIR_LABEL] ?? null,
     configFiles: c.Labels[CONFIG_FILES_LABEL] ?? null,
   }));

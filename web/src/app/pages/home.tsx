@@ -19,6 +19,7 @@ export default function HomePage() {
   const apps = useApps();
   useAppsLiveRefresh(apps.data);
   const running = useMemo(() => apps.data?.filter(isRunning).map((a) => a.name), [apps.data]);
+  const health = useMemo(() => Object.fromEntries((apps.data ?? []).map((a) => [a.name, a.health])), [apps.data]);
   return (
     <>
       <PageHeader
@@ -32,7 +33,12 @@ export default function HomePage() {
         }
       />
       <HostHeader host={host} />
-      <DashboardGrid series={series} running={apps.isError ? [] : running} error={apps.data ? undefined : apps.error} />
+      <DashboardGrid
+        series={series}
+        running={apps.isError ? [] : running}
+        error={apps.data ? undefined : apps.error}
+        health={health}
+      />
       <AllEnvironments />
     </>
   );

@@ -8,7 +8,7 @@ import { ProjectHeader } from '../../features/projects/components/ProjectHeader'
 import { ProjectInfoCard } from '../../features/projects/components/ProjectInfoCard';
 import { ProjectLogs } from '../../features/projects/components/ProjectLogs';
 import { ServicePanel } from '../../features/projects/components/ServicePanel';
-import { serviceStatus } from '../../features/projects/model';
+import { serviceHealth, serviceStatus } from '../../features/projects/model';
 import { errorMessage } from '../../lib/notify';
 
 /** /projects/{name}: header actions, the live action output; tabs: details with one panel per service, and the merged logs. */
@@ -54,6 +54,7 @@ export default function ProjectDetailsPage() {
                       name={svc}
                       service={def}
                       status={serviceStatus(project.data, svc)}
+                      health={serviceHealth(project.data, svc)}
                     />
                   ))}
                 </Accordion>

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import type { HealthStatus } from '@berth/contract';
 import {
   commandText,
   keyValueLines,
   names,
   portText,
   serviceActionApplies,
+  serviceHealth,
   serviceStatus,
   successText,
   volumeRows,
@@ -49,10 +51,38 @@ describe('service fields', () => {
   });
   it("gives a service's live status from its containers, or 'not created'", () => {
     const detail = {
-      containers: [{ id: '1', name: 'p_web_1', service: 'web', state: 'running', status: 'Up', image: 'x' }],
+      containers: [
+        {
+          id: '1',
+          name: 'p_web_1',
+          service: 'web',
+          state: 'running',
+          status: 'Up',
+          image: 'x',
+          health: 'none' as const,
+        },
+      ],
     };
     expect(serviceStatus(detail, 'web')).toBe('running');
     expect(serviceStatus(detail, 'db')).toBe('not created');
+  });
+  it("gives a service's health as its least healthy container's", () => {
+    const c = (service: string, health: HealthStatus) => ({
+      id: service,
+      name: service,
+      service,
+      state: 'running',
+      status: '',
+      image: 'x',
+      health,
+    });
+    const detail = {
+      containers: [c('web', 'healthy'), c('web', 'unhealthy'), c('db', 'starting'), c('db', 'healthy'), c('q', 'none')],
+    };
+    expect(serviceHealth(detail, 'web')).toBe('unhealthy');
+    expect(serviceHealth(detail, 'db')).toBe('starting');
+    expect(serviceHealth(detail, 'q')).toBe('none');
+    expect(serviceHealth(detail, 'gone')).toBe('none');
   });
   it('words the success notification', () => {
     expect(successText('media', 'stop')).toBe('media has been stopped.');

@@ -1,6 +1,7 @@
 import {
   PROJECT_ACTIONS,
   type ComposeService,
+  type HealthStatus,
   type ProjectAction,
   type ProjectDetail,
   type ServiceAction,
@@ -50,6 +51,15 @@ export const NEW_PROJECT = '_';
 export function serviceStatus(detail: Pick<ProjectDetail, 'containers'> | undefined, service: string): string {
   const states = (detail?.containers ?? []).filter((c) => c.service === service).map((c) => c.state);
   return states.length ? [...new Set(states)].join(', ') : 'not created';
+}
+
+/** Worst first: a service is as healthy as its least healthy container. */
+const HEALTH_ORDER: readonly HealthStatus[] = ['unhealthy', 'starting', 'healthy', 'none'];
+
+/** A service's health from its containers (`none` when none has a healthcheck or none exists). */
+export function serviceHealth(detail: Pick<ProjectDetail, 'containers'> | undefined, service: string): HealthStatus {
+  const found = new Set((detail?.containers ?? []).filter((c) => c.service === service).map((c) => c.health));
+  return HEALTH_ORDER.find((h) => found.has(h)) ?? 'none';
 }
 
 const LIVE = new Set(['running', 'restarting', 'paused']);

@@ -9,7 +9,7 @@ import { PageHeader } from '../../../components/PageHeader';
 import { useAppAction, useAppBusyTexts, useSupportBundle } from '../api/mutations';
 import { actionsFor } from './actions';
 import { AppChangeActions } from './AppChangeActions';
-import { AppHealthBadge } from './AppHealthBadge';
+import { HealthBadge } from '../../../components/HealthBadge';
 import { AppStatusBadge } from './AppStatusBadge';
 import { RemoveAppDialog } from './RemoveAppDialog';
 import { queryKeys } from '../../../lib/query-keys';
@@ -46,7 +46,7 @@ export function AppHeader({ name, app }: { name: string; app: App | undefined })
           <Group gap="sm">
             <span>{name}</span>
             {app && <AppStatusBadge state={app.State} />}
-            {app && <AppHealthBadge health={app.health} />}
+            {app && <HealthBadge health={app.health} />}
           </Group>
         }
         subtitle={

@@ -3,7 +3,7 @@ import type { App } from '@berth/contract';
 import { Section } from '../../../components/Section';
 import { formatDate } from '../../../lib/format';
 import { healthcheckCommand, healthDuration } from '../model';
-import { AppHealthBadge } from './AppHealthBadge';
+import { HealthBadge } from '../../../components/HealthBadge';
 
 /** The healthcheck (command, interval, timeout, retries) and its last probes (the engine keeps five). */
 export function AppHealth({ app }: { app: App }) {
@@ -19,7 +19,7 @@ export function AppHealth({ app }: { app: App }) {
       ) : (
         <Stack gap="sm">
           <Group gap="lg">
-            <AppHealthBadge health={app.health} showNone />
+            <HealthBadge health={app.health} showNone />
             <Text size="sm">Interval {healthDuration(check?.Interval, '30 s')}</Text>
             <Text size="sm">Timeout {healthDuration(check?.Timeout, '30 s')}</Text>
             <Text size="sm">Retries {check?.Retries || '3 (default)'}</Text>

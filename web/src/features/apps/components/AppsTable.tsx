@@ -13,7 +13,7 @@ import { useAppBatch } from '../api/mutations';
 import { portChips, projectOf } from '../model';
 import { BATCH_ACTIONS } from './actions';
 import { AppRowMenu } from './AppRowMenu';
-import { AppHealthBadge } from './AppHealthBadge';
+import { HealthBadge } from '../../../components/HealthBadge';
 import { AppStatusBadge } from './AppStatusBadge';
 import { failedReadText } from '../model';
 import { ColumnsMenu } from './ColumnsMenu';
@@ -83,7 +83,7 @@ const COLUMNS: Column<App>[] = [
     header: 'Health',
     sortable: true,
     sortValue: (a) => a.health,
-    render: (a) => <AppHealthBadge health={a.health} showNone />,
+    render: (a) => <HealthBadge health={a.health} showNone />,
   },
   { key: 'image', header: 'Image', sortable: true, sortValue: (a) => a.Config.Image, render: (a) => a.Config.Image },
   {

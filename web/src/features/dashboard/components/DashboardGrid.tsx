@@ -1,5 +1,5 @@
 import { Center, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
-import type { StatsSample } from '@berth/contract';
+import type { HealthStatus, StatsSample } from '@berth/contract';
 import { failedReadText } from '../../apps';
 import { AppStatsCard } from './AppStatsCard';
 
@@ -12,11 +12,14 @@ export function DashboardGrid({
   series,
   running,
   error,
+  health = {},
 }: {
   series: Record<string, StatsSample[]>;
   running: readonly string[] | undefined;
   /** Why the list could not be read: an empty grid then says that, never that nothing runs. */
   error?: unknown;
+  /** Each app's health (from the list). */
+  health?: Readonly<Record<string, HealthStatus>>;
 }) {
   const names = [...new Set([...(running ?? []), ...Object.keys(series).filter((n) => series[n]?.length)])].sort(
     (a, b) => a.localeCompare(b),
@@ -40,7 +43,7 @@ export function DashboardGrid({
   return (
     <SimpleGrid cols={{ base: 1, sm: 2, lg: 3, xl: 4 }}>
       {names.map((name) => (
-        <AppStatsCard key={name} name={name} samples={series[name]} />
+        <AppStatsCard key={name} name={name} samples={series[name]} health={health[name]} />
       ))}
     </SimpleGrid>
   );

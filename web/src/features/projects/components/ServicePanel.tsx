@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { Accordion, Badge, Button, Group, Modal, Text } from '@mantine/core';
 import { IconTerminal2 } from '@tabler/icons-react';
-import { projectApi, terminalApi, type ComposeService, type ServiceAction } from '@berth/contract';
+import { projectApi, terminalApi, type ComposeService, type HealthStatus, type ServiceAction } from '@berth/contract';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { HealthBadge } from '../../../components/HealthBadge';
 import { useCan } from '../../../lib/session';
 import { useProjectAction } from '../api/mutations';
 import { serviceActionApplies } from '../model';
@@ -46,11 +47,14 @@ export function ServicePanel({
   name,
   service,
   status,
+  health = 'none',
 }: {
   project: string;
   name: string;
   service: ComposeService;
   status: string;
+  /** Its least healthy container's health (serviceHealth). */
+  health?: HealthStatus;
 }) {
   const action = useProjectAction();
   const canAct = useCan(projectApi.serviceAction);
@@ -76,6 +80,7 @@ export function ServicePanel({
           >
             {status}
           </Badge>
+          <HealthBadge health={health} />
         </Group>
       </Accordion.Control>
       <Accordion.Panel>

@@ -3,8 +3,8 @@ import type { HealthStatus } from '@berth/contract';
 
 const COLORS: Record<HealthStatus, string> = { healthy: 'green', unhealthy: 'red', starting: 'yellow', none: 'gray' };
 
-/** An app's health as a badge; nothing for `none` unless `showNone` (a table cell says so). */
-export function AppHealthBadge({ health, showNone = false }: { health: HealthStatus; showNone?: boolean }) {
+/** An app's (or a service's) health as a badge; nothing for `none` unless `showNone` (a table cell says so). */
+export function HealthBadge({ health, showNone = false }: { health: HealthStatus; showNone?: boolean }) {
   if (health === 'none' && !showNone) return null;
   return (
     <Badge

@@ -35,14 +35,14 @@ interface Agent {
   exited: Promise<number | null>;
 }
 
-function startAgent(berth: string, stateDir: string, token?: string): Agent {
+function startAgent(berth: string, stateDir: string, token?: string, engine = ENGINE): Agent {
   const proc = spawn(process.execPath, ['--import', 'tsx', 'server/src/agent/agent-main.ts'], {
     cwd: ROOT,
     env: {
       PATH: env.PATH,
       BERTH_URL: berth,
       BERTH_AGENT_STATE: stateDir,
-      DOCKER_HOST: ENGINE,
+      DOCKER_HOST: engine,
       LOG_LEVEL: 'info',
       ...(token ? { BERTH_AGENT_TOKEN: token } : {}),
     },
@@ -68,6 +68,8 @@ describe.skipIf(!ENGINE)('agent environments', () => {
   const yaml = `services:\n  web:\n    image: ${testEngine().image}\n    command: ["sleep", "3600"]\n    network_mode: host\n    stop_signal: SIGKILL\n    labels: ["berth.test=1"]\n`;
   const scoped = (rest: string) => `/api/environments/${id}${rest}`;
   let token = '';
+  /** Stacks made on the swarm engine, removed at the end whatever happened. */
+  const stacks: string[] = [];
 
   const environment = async () => (await t.client.get<Environment>(`/api/environments/${id}`)).body;
   const waitStatus = (reachable: boolean, what: string, ms = 15_000) =>
@@ -94,6 +96,8 @@ describe.skipIf(!ENGINE)('agent environments', () => {
       .filter(Boolean);
     if (ids.length) engineCli(['rm', '-f', '-v', ...ids]);
     engineCli(['network', 'rm', `${project}_default`]);
+    for (const stack of stacks)
+      spawnSync(env.BERTH_TEST_DOCKER_CLI || 'docker', ['--host', env.BERTH_TEST_SWARM_HOST!, 'stack', 'rm', stack]);
     await t?.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
     fs.rmSync(stateDir, { recursive: true, force: true });
@@ -236,4 +240,40 @@ describe.skipIf(!ENGINE)('agent environments', () => {
     expect(await again.exited).toBe(2);
     expect(again.output()).toMatch(/not enrolled, or its identity was revoked/);
   });
+
+  it.skipIf(!env.BERTH_TEST_SWARM_HOST)(
+    'deploys and removes a swarm stack through an agent beside a swarm manager',
+    async () => {
+      const swarmId = `${id}-swarm`;
+      const stack = `bta${uniqueName('s').slice(-6)}`;
+      stacks.push(stack);
+      const made = await t.client.post<AgentEnrolment>('/api/environments/agents', { id: swarmId, name: swarmId });
+      agents.push(
+        startAgent(
+          berth,
+          fs.mkdtempSync(path.join(os.tmpdir(), 'berth-agent-swarm-')),
+          made.body.token,
+          env.BERTH_TEST_SWARM_HOST,
+        ),
+      );
+      const at = (rest: string) => `/api/environments/${swarmId}${rest}`;
+      await until(
+        async () =>
+          (await t.client.get<Environment>(`/api/environments/${swarmId}`)).body.status.swarm_role === 'manager',
+        'the swarm agent to connect',
+      );
+      const content = `version: "3.8"\nservices:\n  web:\n    image: ${testEngine().image}\n    command: ["sh", "-c", "trap 'exit 0' TERM; sleep 600 & wait"]\n`;
+      const deployed = await t.client.post<{ output: string }>(at('/swarm/stacks'), { name: stack, content });
+      expect(deployed.status, deployed.text).toBe(200);
+      expect(deployed.body.output).toContain(`Creating service ${stack}_web`);
+      const removed = await t.client.delete(at(`/swarm/stacks/${stack}`));
+      expect(removed.status, removed.text).toBe(200);
+      await until(
+        async () => (await t.client.get(at(`/swarm/stacks/${stack}`))).status === 404,
+        'the stack to go',
+        30_000,
+      );
+    },
+    120_000,
+  );
 });

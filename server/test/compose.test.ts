@@ -327,6 +327,40 @@ describe('compose file validation', () => {
     expect(fs.readFileSync(path.join(composeDir, name, 'compose.yaml'), 'utf8')).toBe(content);
   });
 
+  it('saves Compose Specification forms the v1 CLI refuses for its age with a warning each, and still refuses a real error', async () => {
+    const name = newName('v1age');
+    const image = testEngine().image;
+    const content = [
+      'services:',
+      '  web:',
+      `    image: ${image}`,
+      '    command: echo ${GREETING:+hello}',
+      '    configs: [motd]',
+      '    environment:',
+      '      DEBUG: true',
+      '      PRICE: "5$ each"',
+      'configs:',
+      '  motd:',
+      '    content: hello',
+      '',
+    ].join('\n');
+    const res = await t.client.post<{ content: string; warnings: string[] }>('/api/compose/', { name, content });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.content).toBe(content);
+    const said = res.body.warnings.join('\n');
+    expect(res.body.warnings).toHaveLength(4);
+    expect(said).toContain('The unquoted true in services.web.environment.DEBUG');
+    expect(said).toContain('"5$ each" in the environment of service web');
+    expect(said).toContain('"echo ${GREETING:+hello}" in the command of service web');
+    expect(said).toContain('"content" in configs.motd');
+    expect(fs.readFileSync(path.join(composeDir, name, 'compose.yaml'), 'utf8')).toBe(content);
+    // The check went on without them: an unclosed "${" (no compose reads it) is still refused, naming it.
+    const broken = content.replace('5$ each', '${PRICE');
+    const refused = await t.client.post<{ detail: string }>(`/api/compose/${name}/edit`, { name, content: broken });
+    expect(refused.status).toBe(400);
+    expect(refused.body.detail).toMatch(/Invalid interpolation format.*\$\{PRICE/);
+  });
+
   it('turns a docker run line into a compose file that deploys with its ports, volumes, env, restart, network and labels', async () => {
     const name = newName('fromrun');
     const net = `${name}-net`;

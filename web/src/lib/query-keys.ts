@@ -20,6 +20,7 @@ export const queryKeys = {
     list: (env: Env) => inEnv(env, 'apps', 'list'),
     detail: (env: Env, name: string) => inEnv(env, 'apps', 'detail', name),
     processes: (env: Env, name: string) => inEnv(env, 'apps', 'processes', name),
+    revisions: (env: Env, name: string) => inEnv(env, 'apps', 'detail', name, 'revisions'),
     /** Keyed by the last stop too: a new stop reads the diagnosis again. */
     diagnosis: (env: Env, name: string, finishedAt: string) => inEnv(env, 'apps', 'diagnosis', name, finishedAt),
     history: (env: Env, name: string, range: string) => inEnv(env, 'apps', 'history', name, range),
@@ -67,6 +68,9 @@ export const queryKeys = {
     detail: (env: Env, name: string) => inEnv(env, 'projects', 'detail', name),
     plan: (env: Env, name: string) => inEnv(env, 'projects', 'detail', name, 'plan'),
     env: (env: Env, name: string) => inEnv(env, 'projects', 'detail', name, 'env'),
+    revisions: (env: Env, name: string) => inEnv(env, 'projects', 'detail', name, 'revisions'),
+    revisionDiff: (env: Env, name: string, a: number, b: number) =>
+      inEnv(env, 'projects', 'detail', name, 'revisions', 'diff', a, b),
     /** Mutation key of compose actions (the busy texts find them by it). */
     action: (env: Env) => inEnv(env, 'projects', 'action'),
   },

@@ -7,6 +7,7 @@ import { ActionOutputCard } from '../../features/projects/components/ActionOutpu
 import { ProjectHeader } from '../../features/projects/components/ProjectHeader';
 import { ProjectInfoCard } from '../../features/projects/components/ProjectInfoCard';
 import { ProjectLogs } from '../../features/projects/components/ProjectLogs';
+import { ProjectRevisions } from '../../features/projects/components/ProjectRevisions';
 import { ServicePanel } from '../../features/projects/components/ServicePanel';
 import { serviceHealth, serviceStatus } from '../../features/projects/model';
 import { errorMessage } from '../../lib/notify';
@@ -33,7 +34,11 @@ export default function ProjectDetailsPage() {
           <Tabs.List mb="sm">
             <Tabs.Tab value="overview">Overview</Tabs.Tab>
             <Tabs.Tab value="logs">Logs</Tabs.Tab>
+            <Tabs.Tab value="revisions">Revisions</Tabs.Tab>
           </Tabs.List>
+          <Tabs.Panel value="revisions">
+            <ProjectRevisions name={name} />
+          </Tabs.Panel>
           <Tabs.Panel value="logs">
             <ProjectLogs name={name} services={services.map(([svc]) => svc)} />
           </Tabs.Panel>

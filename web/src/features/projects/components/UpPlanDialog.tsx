@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { List, Stack, Text } from '@mantine/core';
 import type { ProjectPlan } from '@berth/contract';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
@@ -35,9 +36,16 @@ export function UpPlanDialog({
   loading,
   onConfirm,
   onCancel,
+  title,
+  confirmLabel = 'Up',
+  children,
 }: {
   name: string;
   plan: ProjectPlan | null;
+  /** Another action than a plain up (a rollback): its title, button and words above the plan. */
+  title?: string;
+  confirmLabel?: string;
+  children?: ReactNode;
   loading?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
@@ -46,8 +54,8 @@ export function UpPlanDialog({
   return (
     <ConfirmDialog
       opened={plan !== null}
-      title={`Up ${name}?`}
-      confirmLabel="Up"
+      title={title ?? `Up ${name}?`}
+      confirmLabel={confirmLabel}
       danger={(plan?.port_conflicts.length ?? 0) > 0}
       loading={loading}
       onConfirm={onConfirm}
@@ -55,6 +63,7 @@ export function UpPlanDialog({
     >
       {plan && (
         <Stack gap="sm">
+          {children}
           <Section title="Created" items={by('create')} />
           <Section title="Recreated (their containers are replaced)" items={by('recreate')} />
           <Section

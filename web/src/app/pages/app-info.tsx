@@ -8,6 +8,7 @@ import { AppHealth } from '../../features/apps/components/AppHealth';
 import { AppEnvironment, AppLabels } from '../../features/apps/components/AppConfigTables';
 import { AppNetworking } from '../../features/apps/components/AppNetworking';
 import { AppResources } from '../../features/apps/components/AppResources';
+import { AppRevisions } from '../../features/apps/components/AppRevisions';
 import { AppStorage } from '../../features/apps/components/AppStorage';
 import { AppSummary } from '../../features/apps/components/AppSummary';
 import { AppLoading } from '../../features/apps/components/RunningOnly';
@@ -34,6 +35,7 @@ export default function AppInfoPage() {
       <AppAdvanced app={app} />
       {/* Berth never auto-updates itself (Settings → Update is its path); a compose container is updated through its project's panel. */}
       {!isBerthImage(app) && !projectOf(app) && <AppAutoUpdatePanel name={app.name} />}
+      <AppRevisions name={app.name} />
       <AppEventsCard name={app.name} />
     </Stack>
   );

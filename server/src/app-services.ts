@@ -26,6 +26,7 @@ import type { StatsHistory } from './services/stats/stats-history';
 import type { AppUpdateService } from './services/apps/apps-update';
 import type { AppChangesService } from './services/apps/app-changes';
 import type { AppFilesService } from './services/files/app-files';
+import { AppDiagnosisService } from './services/apps/why-stopped';
 import type { VolumeFilesService } from './services/files/volume-files';
 import { createAuthService, type AuthService } from './services/auth';
 import { createAutoUpdate } from './services/auto-update';
@@ -113,6 +114,8 @@ export interface EngineScope {
   appChanges: AppChangesService;
   /** The files inside an app's container. */
   appFiles: AppFilesService;
+  /** Why an app stopped, with the events, stats history and audit kept around it. */
+  diagnosis: AppDiagnosisService;
   appStreams: AppStreams;
   appLogs: AppLogsService;
   projectLogs: ProjectLogsService;
@@ -366,6 +369,11 @@ export function buildScope(
     { notify: (n) => notifications.notify(n), audit: (r) => audit.record(r) },
   );
   const eventHistory = createEventHistory(envCtx, id, runtime.events);
+  const diagnosis = new AppDiagnosisService(envCtx.docker, apps, {
+    events: (q) => eventHistory.list(q),
+    memory: (app, range) => runtime.history.query(app, range),
+    audit: (q) => audit.list(q),
+  });
   const stopWatching = notifications.watch(id, eventHistory, envCtx.engine);
   const host = createHost(envCtx, id, runtime.events);
   const { volumes, helpers, volumeFiles } = createVolumes(envCtx, policy, id === LOCAL_ENVIRONMENT);
@@ -389,6 +397,7 @@ export function buildScope(
     appStreams,
     appChanges,
     appFiles,
+    diagnosis,
     helpers,
     volumeFiles,
     history: runtime.history,

@@ -172,6 +172,27 @@ export const AppDiagnosis = z.object({
   error: z.string().nullable(),
   /** The last 50 log lines before the stop (or of the log, while it never stopped), oldest first. */
   lastLines: z.array(z.object({ ts: z.string().nullable(), text: z.string() })),
+  /**
+   * Who ended it, for a kill or a stop: the kernel (oom), a user through Berth (its audit log), the
+   * engine's API or CLI (a kill or stop event Berth did not make), or the host (a signal with no
+   * engine event); null for an exit of its own or while it runs.
+   */
+  killedBy: z.enum(['oom', 'berth', 'engine', 'host']).nullable(),
+  /** One sentence on who ended it (the user through Berth, when known). */
+  killedByText: z.string().nullable(),
+  /** Memory in use (the highest per step) over the minutes before the stop, from the stats history; empty when none was kept. */
+  memory: z.object({
+    limit: z.number().nullable(),
+    samples: z.array(z.object({ time: z.string(), bytes: z.number() })),
+    /** Seconds before the stop it stayed within 5 % of its limit. */
+    nearLimitSeconds: z.number(),
+  }),
+  /** Deaths of this container in the hour before now (from the kept engine events). */
+  restartsLastHour: z.number(),
+  /** Its kept engine events from a minute before the stop to a minute after, oldest first. */
+  events: z.array(z.object({ time: z.string(), action: z.string(), attributes: z.record(z.string(), z.string()) })),
+  /** The whole sentence a notification carries. */
+  oneLine: z.string(),
 });
 export type AppDiagnosis = z.infer<typeof AppDiagnosis>;
 

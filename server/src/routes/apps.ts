@@ -33,7 +33,7 @@ export function appsRoutes(app: FastifyInstance): void {
     return reply;
   });
   route(app, appsApi.get, async (req) => envShownTo(req, await req.scope.apps.get(req.params.name), maskAppEnv));
-  route(app, appsApi.diagnosis, (req) => req.scope.apps.diagnosis(req.params.name));
+  route(app, appsApi.diagnosis, (req) => req.scope.diagnosis.get(req.params.name));
   route(app, appsApi.processes, (req) => req.scope.apps.processes(req.params.name));
   route(app, appsApi.action, (req, reply) => {
     plainJson(reply);

@@ -1,5 +1,5 @@
 import { stringify } from 'yaml';
-import type { App, AppAction, AppDiagnosis, Processes } from '@berth/contract';
+import type { App, AppAction, Processes } from '@berth/contract';
 import type { Uses } from '../../context';
 import {
   appFromInspect,
@@ -17,7 +17,6 @@ import { readWholeLog } from '../../docker/logs';
 import { bareName } from '../../docker/names';
 import { attachmentName, buildZip } from '../../lib/zip';
 import type { AppsRuntime } from './apps-runtime';
-import { diagnose } from './diagnosis';
 
 /** Support bundles keep the last 10 MiB of the log. */
 export const BUNDLE_LOG_BYTES = 10 * 1024 * 1024;
@@ -89,10 +88,6 @@ export class AppsService {
   }
 
   /** Why the app stopped: exit code and meaning, OOM, restarts, the last log lines before the stop. */
-  async diagnosis(name: string): Promise<AppDiagnosis> {
-    return diagnose(this.ctx.docker, await this.inspect(name));
-  }
-
   processes(name: string): Promise<Processes> {
     return containerProcesses(this.ctx.docker, name);
   }

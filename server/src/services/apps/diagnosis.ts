@@ -69,8 +69,14 @@ async function lastLines(engine: Engine, info: ContainerDetail, untilNanos: bigi
   return lines.slice(-DIAGNOSIS_LINES).map((l) => ({ ts: l.ts, text: l.text }));
 }
 
+/** What the container and its log say; why-stopped.ts adds what Berth kept around it. */
+export type BaseDiagnosis = Omit<
+  AppDiagnosis,
+  'killedBy' | 'killedByText' | 'memory' | 'restartsLastHour' | 'events' | 'oneLine'
+>;
+
 /** Why an app stopped (or, while it never did, that it runs), from one inspect and one log read. */
-export async function diagnose(engine: Engine, info: ContainerDetail): Promise<AppDiagnosis> {
+export async function diagnose(engine: Engine, info: ContainerDetail): Promise<BaseDiagnosis> {
   const state = info.State as ContainerDetail['State'] & { Error?: string };
   const finishedAt = time(state.FinishedAt);
   const exited = finishedAt !== null || state.Status === 'exited' || state.Status === 'dead';

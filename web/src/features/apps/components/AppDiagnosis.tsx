@@ -1,7 +1,7 @@
 import { Alert, Code, Group, Stack, Text } from '@mantine/core';
 import type { App } from '@berth/contract';
 import { Section } from '../../../components/Section';
-import { formatDate } from '../../../lib/format';
+import { formatBytes, formatDate } from '../../../lib/format';
 import { useDiagnosis } from '../api/queries';
 
 /** The engine's "never" (FinishedAt of a container that never stopped). */
@@ -29,13 +29,33 @@ function DiagnosisPanel({ name, finishedAt }: { name: string; finishedAt: string
         </Text>
       ) : (
         <Stack gap="sm" data-testid="diagnosis">
-          <Alert color={d.kind === 'done' ? 'blue' : 'red'} title={d.summary} />
+          <Alert color={d.kind === 'done' ? 'blue' : 'red'} title={d.summary}>
+            {d.oneLine.slice(d.summary.length).trim()}
+          </Alert>
           <Group gap="lg">
             <Text size="sm">Exit code {d.exitCode ?? '-'}</Text>
             <Text size="sm">Out of memory: {d.oomKilled ? 'yes' : 'no'}</Text>
             <Text size="sm">Restarts: {d.restartCount}</Text>
+            <Text size="sm">Deaths in the last hour: {d.restartsLastHour}</Text>
             {d.finishedAt && <Text size="sm">Stopped {formatDate(d.finishedAt)}</Text>}
           </Group>
+          {d.memory.samples.length > 0 && (
+            <Text size="sm" data-testid="diagnosis-memory">
+              Memory before the stop: {d.memory.samples.map((m) => formatBytes(m.bytes)).join(' → ')}
+              {d.memory.limit ? ` (limit ${formatBytes(d.memory.limit)})` : ' (no limit)'}
+            </Text>
+          )}
+          {d.events.length > 0 && (
+            <Text size="sm" data-testid="diagnosis-events">
+              Events around the stop:{' '}
+              {d.events
+                .map(
+                  (e) =>
+                    `${new Date(e.time).toLocaleTimeString()} ${e.action}${e.attributes.signal ? ` (signal ${e.attributes.signal})` : ''}`,
+                )
+                .join(', ')}
+            </Text>
+          )}
           {d.error && <Text size="sm" c="red">{`Engine error: ${d.error}`}</Text>}
           <Text size="sm" fw={500}>
             Last lines before the stop

@@ -123,6 +123,11 @@ function pages(ids: Ids): { hash: string; name: string; ready?: (page: Page) => 
     { hash: '#/settings/theme', name: 'Theme' },
     { hash: '#/settings/templateVariables', name: 'Template Variables' },
     { hash: '#/settings/environments', name: 'Environments', ready: row('Local') },
+    {
+      hash: '#/settings/registries',
+      name: 'Registries',
+      ready: (p) => p.getByRole('table', { name: 'Registries' }).waitFor(),
+    },
     { hash: '#/settings/prune', name: 'Prune' },
     { hash: '#/settings/update', name: 'Update' },
     {

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -105,6 +106,38 @@ describe('private images on every path', () => {
     expect(pull.body.detail).toMatch(/no basic auth credentials|unauthorized|authentication required/i);
     await t.client.patch(`/api/registries/${id}`, { environments: null });
     expect((await t.client.post(`/api/compose/${project}/actions/pull`)).status).toBe(200);
+  });
+
+  it('pulls on a remote environment with the credential sent with the engine call, only when allowed there', async () => {
+    const env = process.env;
+    const dir = env.BERTH_TEST_REMOTE_TLS_DIR!;
+    const remote = (args: string[]) =>
+      spawnSync(env.BERTH_TEST_DOCKER_CLI || 'docker', ['--host', env.BERTH_TEST_REMOTE_SOCKET!, ...args], {
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+    const read = (f: string) => fs.readFileSync(path.join(dir, f), 'utf8');
+    const made = await t.client.post('/api/environments', {
+      id: 'regremote',
+      name: 'Registry remote',
+      url: env.BERTH_TEST_REMOTE_HOST!,
+      tls: { ca: read('ca.pem'), cert: read('cert.pem'), key: read('key.pem') },
+    });
+    expect(made.status, made.text).toBe(200);
+    const id = (await t.client.get<Registry[]>('/api/registries')).body[0]!.id;
+    await t.client.patch(`/api/registries/${id}`, { environments: ['local'] });
+    remote(['rmi', '-f', r.image]);
+    const refused = await t.client.post<ApiError>('/api/environments/regremote/resources/images/', { image: r.image });
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(refused.body.detail).toMatch(/no basic auth credentials|unauthorized|authentication required/i);
+    await t.client.patch(`/api/registries/${id}`, { environments: ['local', 'regremote'] });
+    const pulled = await t.client.post('/api/environments/regremote/resources/images/', { image: r.image });
+    expect(pulled.status, pulled.text).toBe(200);
+    expect(remote(['image', 'inspect', r.image]).status).toBe(0);
+    // Nothing was written on the remote host: its engine keeps no login.
+    expect(remote(['info', '--format', '{{json .RegistryConfig.IndexConfigs}}']).stdout).not.toContain(r.password);
+    await t.client.patch(`/api/registries/${id}`, { environments: null });
+    await t.client.delete('/api/environments/regremote');
   });
 
   it('the password is in no response, log, audit entry or export', async () => {

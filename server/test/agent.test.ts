@@ -222,11 +222,27 @@ describe.skipIf(!ENGINE)('agent environments', () => {
     expect(names).toHaveLength(2);
   });
 
-  it('reconnects by itself when Berth restarts', async () => {
+  it('reconnects by itself when Berth restarts, and the events of the time Berth was away are kept', async () => {
     await t.close();
+    engineCli(['rename', app, `${app}-away`]);
+    engineCli(['rename', `${app}-away`, app]);
     await startBerth();
     await waitStatus(true, 'the agent to reconnect to the new Berth', 20_000);
     expect((await t.client.get<App[]>(scoped('/apps/'))).body.map((a) => a.name)).toContain(app);
+    let names: string[] = [];
+    await until(
+      async () => {
+        const res = await t.client.get<{ name: string }[]>(scoped(`/events?type=container&action=rename`));
+        names = res.body.map((e) => e.name);
+        return names.includes(`${app}-away`);
+      },
+      'the renames made while Berth was away',
+      10_000,
+    ).catch((err: Error) => {
+      throw new Error(`${err.message}: ${names.join(', ')}`);
+    });
+    // Those two, after the two made while the agent was away: none repeated.
+    expect(names).toHaveLength(4);
   });
 
   it('cuts a revoked agent off at once; it stops and cannot come back', async () => {

@@ -101,6 +101,17 @@ export class EngineEvents {
     private readonly log: FastifyBaseLogger,
   ) {}
 
+  /**
+   * Resumes from an event seen before this process (the last one kept in the history): the first
+   * subscription asks the engine for what it still holds since then, so a Berth restart leaves no
+   * gap either (agent environments, whose engine keeps running while Berth is away).
+   */
+  resumeAfter(timeNano: number): void {
+    if (this.lastSeen || !timeNano) return;
+    this.lastSeen = timeNano;
+    this.hadGap = true;
+  }
+
   get isConnected(): boolean {
     return this.connected;
   }

@@ -7,6 +7,7 @@ import { EngineStatsSource, StatsHub, type StatsSource } from '../../docker/stat
 import { listRunning, probeContainer } from './containers';
 import { ContainerListCache } from '../../docker/list-cache';
 import type { StatsHistoryRepo } from '../../db/stats-history-repo';
+import { EventsRepo } from '../../db/events-repo';
 import { StatsHistory } from '../stats/stats-history';
 
 /** Long-lived state behind the app routes: built once by buildServices, closed with the app. */
@@ -27,11 +28,20 @@ export interface AppsRuntime {
 
 /** `env` is the environment's id (it keys the shared history file). */
 export function createAppsRuntime(
-  ctx: Uses<'docker' | 'engine' | 'log' | 'agentStats', 'cgroupRoot' | 'dockerHost' | 'listCache' | 'statsHistory'>,
+  ctx: Uses<
+    'db' | 'docker' | 'engine' | 'log' | 'agentStats',
+    'cgroupRoot' | 'dockerHost' | 'listCache' | 'statsHistory'
+  >,
   historyRepo: StatsHistoryRepo,
   env: string,
 ): AppsRuntime {
   const events = new EngineEvents(ctx.docker, ctx.engine, ctx.log);
+  // An agent's engine ran on while Berth was away: its events resume from the last one kept (the
+  // whole millisecond: stored times hold no more).
+  if (ctx.agentStats) {
+    const last = new EventsRepo(ctx.db).find({ environment: env, limit: 1 })[0];
+    if (last) events.resumeAfter((Date.parse(last.time) + 1) * 1e6 - 1);
+  }
   const source = statsSource(ctx, onThisHost(env, ctx));
   const offAgent = source instanceof AgentStatsSource ? ctx.agentStats!((m) => source.push(m)) : null;
   const hub = new StatsHub({

@@ -16,7 +16,7 @@ export { onThisHost, type AppsRuntime } from './apps-runtime';
  */
 export function createApps(
   ctx: Uses<
-    'docker' | 'engine' | 'log' | 'registryAuth',
+    'agentStats' | 'db' | 'docker' | 'engine' | 'log' | 'registryAuth',
     'cgroupRoot' | 'containerName' | 'dockerHost' | 'hostname' | 'listCache' | 'statsHistory'
   >,
   historyRepo: StatsHistoryRepo,

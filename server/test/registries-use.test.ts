@@ -72,6 +72,41 @@ describe('private images on every path', () => {
     expect(tryDockerCli(['inspect', '-f', '{{.State.Running}}', app]).stdout.trim()).toBe('true');
   });
 
+  it('sees a newer private image by its registry digest and updates the app to it', async () => {
+    // A tag of this test's own, pushed as one image and then moved to another (with a throwaway login).
+    const tag = `${r.basic}/private/busybox:upd-${process.pid}`;
+    const cfg = fs.mkdtempSync(path.join(t.dataDir, 'login-'));
+    const as = { env: { DOCKER_CONFIG: cfg }, input: r.password };
+    expect(tryDockerCli(['login', '-u', r.user, '--password-stdin', r.basic], as).status).toBe(0);
+    const push = (from: string) => {
+      expect(tryDockerCli(['tag', from, tag]).status).toBe(0);
+      expect(tryDockerCli(['push', '-q', tag], as).status).toBe(0);
+    };
+    push(r.image);
+    const name = `${app}-upd`;
+    const deployed = await t.client.post('/api/apps/deploy', {
+      name,
+      image: tag,
+      restart_policy: 'none',
+      command: ['sleep', '600'],
+    });
+    expect(deployed.status, deployed.text).toBe(200);
+    const check = async () =>
+      (await t.client.get<{ isUpdatable: boolean; reason: string | null }>(`/api/apps/${name}/updates`)).body;
+    expect(await check()).toMatchObject({ isUpdatable: false, reason: null });
+    // Another image under the same tag in the registry.
+    const other = tryDockerCli(['commit', '--change', 'LABEL berth.upd=2', app]).stdout.trim();
+    push(other);
+    tryDockerCli(['rmi', tag]);
+    fs.rmSync(cfg, { recursive: true, force: true });
+    expect(await check()).toMatchObject({ isUpdatable: true, reason: null });
+    const updated = await t.client.post(`/api/apps/${name}/update`);
+    expect(updated.status, updated.text).toBe(200);
+    expect(tryDockerCli(['inspect', '-f', '{{.Image}}', name]).stdout.trim()).toBe(other);
+    tryDockerCli(['rm', '-f', name]);
+    tryDockerCli(['rmi', '-f', tag, other]);
+  });
+
   it('compose up of a private image: private DOCKER_CONFIG for the run, gone after, never on a command line', async () => {
     tryDockerCli(['rmi', '-f', r.image]);
     const content = `services:\n  web:\n    image: ${r.image}\n    command: ["sleep", "600"]\n    stop_signal: SIGKILL\n`;

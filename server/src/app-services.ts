@@ -374,7 +374,12 @@ export function buildScope(
     memory: (app, range) => runtime.history.query(app, range),
     audit: (q) => audit.list(q),
   });
-  const stopWatching = notifications.watch(id, eventHistory, envCtx.engine);
+  const stopWatching = notifications.watch(
+    id,
+    eventHistory,
+    envCtx.engine,
+    async (app) => (await diagnosis.get(app)).oneLine,
+  );
   const host = createHost(envCtx, id, runtime.events);
   const { volumes, helpers, volumeFiles } = createVolumes(envCtx, policy, id === LOCAL_ENVIRONMENT);
   const single = {

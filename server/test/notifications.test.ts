@@ -149,9 +149,12 @@ describe('notifications', () => {
     expect(hook.headers['x-berth-signature']).toBe(
       `sha256=${crypto.createHmac('sha256', SIGNING_SECRET).update(hook.body).digest('hex')}`,
     );
+    // The diagnosis in one line rides along.
+    expect(payload.details.diagnosis).toBe('Error: the main process exited with code 1.');
     const mail = mailsFor(name)[0]!;
     expect(mail.user).toBe('berth');
     expect(mail.text).toMatch(/exit code 1/);
+    expect(mail.text).toContain('Error: the main process exited with code 1.');
 
     // It dies twice more within the quiet period: the events are kept, no new delivery is made.
     for (let i = 0; i < 2; i++) tryDockerCli(['start', '-a', name]);
@@ -181,6 +184,8 @@ describe('notifications', () => {
       'the OOM webhook',
       30_000,
     );
+    const oom = hooksFor(name).map((p) => JSON.parse(p.body) as { event: string; details: Record<string, string> });
+    expect(oom.find((p) => p.event === 'oom')!.details.diagnosis).toMatch(/out of memory/);
   });
 
   it('retries a receiver that answers 500 and shows the delivery failed with its error', async () => {

@@ -140,9 +140,29 @@ export class NotificationService {
     }
   }
 
-  /** Follows one environment's container events and engine reachability; returns the unsubscribe. */
-  watch(environment: string, history: EventHistory, engine: EngineStatus): () => void {
-    const offEvents = history.onRecorded(containerWatcher(environment, (c) => this.notify(c)));
+  /**
+   * Follows one environment's container events and engine reachability; returns the unsubscribe.
+   * A death (died, OOM) carries the app's diagnosis in one line when `diagnose` can read it.
+   */
+  watch(
+    environment: string,
+    history: EventHistory,
+    engine: EngineStatus,
+    diagnose?: (app: string) => Promise<string>,
+  ): () => void {
+    const emit = (c: NotifyInput) => {
+      if (!diagnose || !c.app || (c.event !== 'container_died' && c.event !== 'oom')) return this.notify(c);
+      void diagnose(c.app)
+        .then((line) => ({ ...c, message: `${c.message} ${line}`, details: { ...c.details, diagnosis: line } }))
+        // Gone already (removed with --rm) or unreadable: the event's own words still go out.
+        .catch(() => c)
+        .then((n) => {
+          // Berth may have shut down while the diagnosis was read.
+          if (!this.closed) this.notify(n);
+        })
+        .catch((err: unknown) => this.log.warn({ err }, 'could not send a death notification'));
+    };
+    const offEvents = history.onRecorded(containerWatcher(environment, emit));
     const offEngine = engineWatcher(environment, engine, (c) => this.notify(c));
     return () => {
       offEvents();

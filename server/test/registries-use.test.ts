@@ -7,6 +7,7 @@ import { createTestApp, type TestApp } from './helpers/app';
 import { tryDockerCli } from './helpers/engine';
 import { projectName } from './helpers/compose-projects';
 import { privateRegistries } from './helpers/registries';
+import { runAutoUpdate } from './helpers/auto-update';
 
 /**
  * Every readable /proc/<pid>/cmdline and environ joined (what `ps` and a curious user could read); the
@@ -72,7 +73,7 @@ describe('private images on every path', () => {
     expect(tryDockerCli(['inspect', '-f', '{{.State.Running}}', app]).stdout.trim()).toBe('true');
   });
 
-  it('sees a newer private image by its registry digest and updates the app to it', async () => {
+  it('sees a newer private image by its registry digest; one-click update and the scheduled auto-update move the app to it', async () => {
     // A tag of this test's own, pushed as one image and then moved to another (with a throwaway login).
     const tag = `${r.basic}/private/busybox:upd-${process.pid}`;
     const cfg = fs.mkdtempSync(path.join(t.dataDir, 'login-'));
@@ -98,13 +99,28 @@ describe('private images on every path', () => {
     const other = tryDockerCli(['commit', '--change', 'LABEL berth.upd=2', app]).stdout.trim();
     push(other);
     tryDockerCli(['rmi', tag]);
-    fs.rmSync(cfg, { recursive: true, force: true });
     expect(await check()).toMatchObject({ isUpdatable: true, reason: null });
     const updated = await t.client.post(`/api/apps/${name}/update`);
     expect(updated.status, updated.text).toBe(200);
     expect(tryDockerCli(['inspect', '-f', '{{.Image}}', name]).stdout.trim()).toBe(other);
+
+    // The scheduled auto-update (run now) finds and applies the next one the same way.
+    const third = tryDockerCli(['commit', '--change', 'LABEL berth.upd=3', app]).stdout.trim();
+    push(third);
+    tryDockerCli(['rmi', tag]);
+    fs.rmSync(cfg, { recursive: true, force: true });
+    const override = await t.client.request('PUT', `/api/apps/${name}/auto-update`, {
+      enabled: true,
+      mode: 'update',
+      schedule: null,
+      settle_seconds: 1,
+    });
+    expect(override.status, override.text).toBe(200);
+    const run = await runAutoUpdate(t.client);
+    expect(run.results.find((x) => x.name === name)).toMatchObject({ result: 'updated' });
+    expect(tryDockerCli(['inspect', '-f', '{{.Image}}', name]).stdout.trim()).toBe(third);
     tryDockerCli(['rm', '-f', name]);
-    tryDockerCli(['rmi', '-f', tag, other]);
+    tryDockerCli(['rmi', '-f', tag, other, third]);
   });
 
   it('compose up of a private image: private DOCKER_CONFIG for the run, gone after, never on a command line', async () => {

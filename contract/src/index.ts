@@ -4,6 +4,7 @@ export * from './schemas/health';
 export * from './schemas/auth';
 export * from './schemas/image-reference';
 export * from './schemas/image';
+export * from './schemas/image-build';
 export * from './schemas/volume';
 export * from './schemas/network';
 export * from './schemas/prune';

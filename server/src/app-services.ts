@@ -48,8 +48,9 @@ import type { EnvironmentsService } from './services/environments/environments';
 import type { AgentEnvironments } from './services/environments/agent-environments';
 import type { AgentHub } from './services/agents/agent-hub';
 import { createGit, type GitServices } from './services/git';
-import { createImages } from './services/images';
+import { createImages, createImageTransfer } from './services/images';
 import type { ImagesService } from './services/images/images';
+import type { ImageTransferService } from './services/images/image-transfer';
 import { createNetworks } from './services/networks';
 import type { NetworksService } from './services/networks/networks';
 import { createProjects } from './services/projects';
@@ -136,6 +137,8 @@ export interface EngineScope {
   /** Returns a project to a recorded revision, health-gated. */
   projectRollback: ProjectRollback;
   images: ImagesService;
+  /** Build, tag, push, export and load images. */
+  imageTransfer: ImageTransferService;
   volumes: VolumesService;
   /** Short-lived containers with one volume mounted (volume files, backups). */
   helpers: HelperContainers;
@@ -411,6 +414,7 @@ export function buildScope(
     events: runtime.events,
     hub: runtime.hub,
     eventHistory,
+    imageTransfer: createImageTransfer(envCtx, policy),
     prune: createPrune(envCtx.docker),
     deploy: createDeploy(envCtx, variables, policy, { environment: id, store: revs }),
     batch: createBatch({ ...single, log: envCtx.log }),

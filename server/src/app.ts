@@ -30,6 +30,7 @@ import { templatesRoutes } from './routes/templates';
 import { deployRoutes } from './routes/deploy';
 import { variablesRoutes } from './routes/variables';
 import { pruneRoutes } from './routes/prune';
+import { imageTransferRoutes, imageUploadParsers } from './routes/image-transfer';
 import { resourceRoutes } from './routes/resources';
 import { registerOpenApi } from './routes/openapi';
 import { eventsRoutes } from './routes/events';
@@ -132,6 +133,7 @@ export async function buildApp(
   deployRoutes(app);
   variablesRoutes(app, services);
   resourceRoutes(app);
+  imageTransferRoutes(app);
   pruneRoutes(app);
   composeRoutes(app, services);
   revisionsRoutes(app);
@@ -148,7 +150,7 @@ export async function buildApp(
   usersRoutes(app, services);
   environmentsRoutes(app, services);
   registriesRoutes(app, services);
-  await registerEnvironmentRoutes(app, (env) => services.environments.get(env));
+  await registerEnvironmentRoutes(app, (env) => services.environments.get(env), imageUploadParsers);
 
   await registerStaticWeb(app, config.webDist);
   // The first engine check runs in the background too; a health call checks for itself.

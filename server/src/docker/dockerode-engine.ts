@@ -26,6 +26,7 @@ import { ConflictError, EngineError, EngineTimeoutError, NotFoundError } from '.
 import { translate, type DockerodeError, type Target } from './engine-errors';
 import { DockerodeSwarm, type SwarmEngine } from './swarm-engine';
 import { DockerodeContainerChanges, type ContainerChanges } from './container-changes';
+import { DockerodeImageTransfer, type ImageTransfer } from './image-transfer';
 
 export interface EngineConfig {
   dockerHost: string | undefined;
@@ -58,6 +59,7 @@ const HEXISH = /^(sha256:)?[0-9a-f]{1,63}$/;
 class DockerodeEngine implements Engine {
   readonly swarm: SwarmEngine;
   readonly containers: ContainerChanges;
+  readonly images: ImageTransfer;
 
   constructor(
     private readonly docker: Docker,
@@ -66,6 +68,7 @@ class DockerodeEngine implements Engine {
   ) {
     this.swarm = new DockerodeSwarm(docker, (t, fn, opts) => this.call(t, fn, opts));
     this.containers = new DockerodeContainerChanges(docker, (t, fn, opts) => this.call(t, fn, opts));
+    this.images = new DockerodeImageTransfer(docker, (t, fn, opts) => this.call(t, fn, opts));
   }
 
   private async call<T>(t: Target, fn: (signal: AbortSignal) => Promise<T>, opts: CallOptions<T> = {}): Promise<T> {

@@ -4,6 +4,7 @@ import type Docker from 'dockerode';
 import type { Processes } from '@berth/contract';
 import type { ContainerChanges } from './container-changes';
 import type { SwarmEngine } from './swarm-engine';
+import type { ImageTransfer } from './image-transfer';
 
 /** One container as the engine's list shows it. */
 export type ContainerListEntry = Docker.ContainerInfo;
@@ -226,4 +227,6 @@ export interface Engine {
   readonly swarm: SwarmEngine;
   /** Changes that keep a container: limits, commit, network disconnect. */
   readonly containers: ContainerChanges;
+  /** Build, push, save and load images. */
+  readonly images: ImageTransfer;
 }

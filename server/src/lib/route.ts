@@ -85,11 +85,14 @@ function add(app: FastifyInstance, def: RouteDef, registration: Registration): v
 export async function registerEnvironmentRoutes(
   app: FastifyInstance,
   scopeOf: (env: string) => EngineScope,
+  /** Plugins the environment routes need in their own scope (body parsers). */
+  setup?: (instance: FastifyInstance) => Promise<void>,
 ): Promise<void> {
   const noted = environmentRoutes.get(app);
   environmentRoutes.delete(app);
   if (!noted) throw new Error('collectEnvironmentRoutes(app) was not called before the routes were added');
   const plugin = async (instance: FastifyInstance, opts: { env?: string }) => {
+    await setup?.(instance);
     instance.decorateRequest('scope', null);
     instance.addHook('preHandler', async (req) => {
       const env = opts.env ?? (req.params as { env: string }).env;

@@ -132,7 +132,9 @@ export function openSse(req: FastifyRequest, reply: FastifyReply, options: SseOp
     if (!closed) res.write(': ping\n\n');
   }, pingMs);
   ping.unref();
-  req.raw.on('close', close);
+  // The response's close, not the request's: a request emits 'close' once its body is read, which
+  // for a POST that streams its body to the engine (a load, a build's context) is long before the end.
+  raw.on('close', close);
   raw.on('error', close);
 
   const stream: SseStream = {
@@ -155,11 +157,11 @@ export function openSse(req: FastifyRequest, reply: FastifyReply, options: SseOp
         await new Promise<void>((resolve) => {
           const done = () => {
             res.off('drain', done);
-            req.raw.off('close', done);
+            raw.off('close', done);
             resolve();
           };
           res.once('drain', done);
-          req.raw.once('close', done);
+          raw.once('close', done);
         });
       }
       return !closed;

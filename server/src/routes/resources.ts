@@ -1,21 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  ErrorCode,
-  imageApi,
-  roleAllows,
-  networkApi,
-  removeBatchItems,
-  volumeApi,
-  type ApiError,
-} from '@berth/contract';
+import { imageApi, roleAllows, networkApi, removeBatchItems, volumeApi } from '@berth/contract';
 import { route } from '../lib/route';
 import { openSse } from '../lib/sse';
-import { AppError, ForbiddenError } from '../errors';
+import { errorEventBody, wantsEventStream } from '../lib/streamed-answer';
+import { ForbiddenError } from '../errors';
 import { envShownTo, requirePrincipal } from '../plugins/auth';
 import { maskImageEnv } from '../services/auth/env-visibility';
 import type { ImagesService } from '../services/images/images';
-
-const wantsEventStream = (req: FastifyRequest) => (req.headers.accept ?? '').includes('text/event-stream');
 
 /**
  * A pull asked for as `text/event-stream`: progress events while the engine works, then `done`
@@ -35,12 +26,7 @@ async function streamPull(
     await running.follow((p) => void sse.send(p, 'progress'));
     await sse.send(await images.list(), 'done');
   } catch (err) {
-    const body: ApiError =
-      err instanceof AppError
-        ? { detail: err.message, code: err.code }
-        : { detail: 'The pull failed; the server log has the details.', code: ErrorCode.internal };
-    if (!(err instanceof AppError)) req.log.error({ err }, 'image pull failed');
-    await sse.send(body, 'error');
+    await sse.send(errorEventBody(req, err, 'pull'), 'error');
   } finally {
     sse.close();
   }

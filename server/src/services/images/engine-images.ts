@@ -7,7 +7,7 @@ import {
   type PullProgress,
 } from '@berth/contract';
 import type { ByteStream, Engine, RegistryAuth, RemovedImage } from '../../docker/engine';
-import { AppError, DockerUnavailableError, EngineError } from '../../errors';
+import { followEngineStream, toProgress } from './engine-progress';
 
 export type { RemovedImage } from '../../docker/engine';
 
@@ -103,27 +103,6 @@ export async function restoreTag(engine: Engine, ref: string, imageId: string): 
   }
 }
 
-interface EngineProgressLine {
-  id?: string;
-  status?: string;
-  progress?: string;
-  progressDetail?: { current?: number; total?: number };
-  error?: string;
-  errorDetail?: { message?: string };
-}
-
-function toProgress(line: EngineProgressLine): PullProgress {
-  const current = line.progressDetail?.current;
-  const total = line.progressDetail?.total;
-  return {
-    ...(line.id ? { id: line.id } : {}),
-    status: line.status ?? '',
-    ...(line.progress ? { progress: line.progress } : {}),
-    ...(typeof current === 'number' ? { current } : {}),
-    ...(typeof total === 'number' ? { total } : {}),
-  };
-}
-
 export interface RunningPull {
   /** Reads the engine's progress to the end; rejects with the engine's reason when the pull fails. */
   follow: (onProgress?: (p: PullProgress) => void) => Promise<void>;
@@ -146,58 +125,12 @@ export async function startPull(engine: Engine, ref: ImageReference, opts: PullO
   // Without a tag the engine would pull every tag of the repository.
   const tag = ref.digest ?? ref.tag ?? 'latest';
   const stream: ByteStream = await engine.pullImage(ref.repository, tag, opts.signal, opts.auth);
-  const idleMs = opts.idleMs ?? 5 * 60_000;
-
   return {
-    async follow(onProgress) {
-      let buffer = '';
-      let timer: NodeJS.Timeout | undefined;
-      let idle = false;
-      const arm = () => {
-        clearTimeout(timer);
-        timer = setTimeout(() => {
-          idle = true;
-          stream.destroy?.();
-        }, idleMs);
-      };
-      const handle = (text: string) => {
-        if (!text.trim()) return;
-        let line: EngineProgressLine;
-        try {
-          line = JSON.parse(text) as EngineProgressLine;
-        } catch {
-          line = { status: text.trim() };
-        }
-        if (line.error || line.errorDetail?.message)
-          throw new EngineError(502, (line.errorDetail?.message ?? line.error ?? 'The pull failed.').trim());
-        onProgress?.(toProgress(line));
-      };
-      arm();
-      try {
-        for await (const chunk of stream) {
-          arm();
-          buffer += chunk.toString();
-          let nl: number;
-          while ((nl = buffer.indexOf('\n')) !== -1) {
-            handle(buffer.slice(0, nl));
-            buffer = buffer.slice(nl + 1);
-          }
-        }
-        handle(buffer);
-      } catch (err) {
-        if (idle)
-          throw new EngineError(504, `The pull made no progress for ${Math.round(idleMs / 1000)} s and was stopped.`);
-        if (opts.signal?.aborted) throw new EngineError(499, 'The pull was cancelled.');
-        // A broken progress stream is a lost connection; the engine's own refusals came as lines above.
-        throw err instanceof AppError
-          ? err
-          : new DockerUnavailableError('The connection to the Docker engine was lost during the pull.');
-      } finally {
-        clearTimeout(timer);
-        stream.destroy?.();
-      }
-      if (idle)
-        throw new EngineError(504, `The pull made no progress for ${Math.round(idleMs / 1000)} s and was stopped.`);
-    },
+    follow: (onProgress) =>
+      followEngineStream(stream, (line) => onProgress?.(toProgress(line)), {
+        what: 'pull',
+        signal: opts.signal,
+        idleMs: opts.idleMs,
+      }),
   };
 }

@@ -100,6 +100,46 @@ describe('registries', () => {
     expect(metadata.body.detail).toMatch(/link-local/);
   });
 
+  it('answers a Bearer challenge (Docker Hub, GHCR) with a token fetched from the realm with the credential', async () => {
+    // A registry front that speaks the token protocol: /v2/ wants a Bearer token, /token hands one out for Basic auth.
+    const token = 'tok-' + Math.random().toString(36).slice(2);
+    const bearer = http.createServer((req, res) => {
+      const port = (bearer.address() as AddressInfo).port;
+      if (req.url?.startsWith('/token')) {
+        const ok = req.headers.authorization === `Basic ${Buffer.from(`${r.user}:${r.password}`).toString('base64')}`;
+        const scope = new URL(req.url, 'http://x').searchParams.get('service');
+        if (!ok || scope !== 'test-registry') return void res.writeHead(401).end();
+        return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ token }));
+      }
+      if (req.headers.authorization === `Bearer ${token}`)
+        return void res.writeHead(200, { 'docker-distribution-api-version': 'registry/2.0' }).end('{}');
+      res
+        .writeHead(401, {
+          'docker-distribution-api-version': 'registry/2.0',
+          'www-authenticate': `Bearer realm="http://127.0.0.1:${port}/token",service="test-registry"`,
+        })
+        .end();
+    });
+    await new Promise<void>((resolve) => bearer.listen(0, '127.0.0.1', resolve));
+    try {
+      const address = `127.0.0.1:${(bearer.address() as AddressInfo).port}`;
+      const ok = await t.client.post<RegistryTestResult>(`${BASE}/test`, {
+        server_address: address,
+        username: r.user,
+        password: r.password,
+      });
+      expect(ok.body).toMatchObject({ ok: true, failure: null });
+      const wrong = await t.client.post<RegistryTestResult>(`${BASE}/test`, {
+        server_address: address,
+        username: r.user,
+        password: 'nope',
+      });
+      expect(wrong.body).toMatchObject({ ok: false, failure: 'unauthorized' });
+    } finally {
+      bearer.close();
+    }
+  });
+
   it('browses the catalog and tags, a page at a time', async () => {
     const made = await create({
       name: 'Private TLS',

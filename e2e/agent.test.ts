@@ -78,10 +78,10 @@ describe.skipIf(!env.BERTH_TEST_REMOTE_SOCKET)('agent environment', () => {
     let out = '';
     agent.stdout!.on('data', (c: Buffer) => (out += c.toString()));
     agent.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-    // The list polls every 15 s: it turns green by itself.
+    // The list polls (every 3 s while an agent is awaited): it turns green by itself.
     await row
       .getByRole('img', { name: /^Reachable/ })
-      .waitFor({ timeout: 40_000 })
+      .waitFor({ timeout: 30_000 })
       .catch((err: Error) => {
         throw new Error(`${err.message}\nagent output:\n${out}`);
       });

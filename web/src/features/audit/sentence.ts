@@ -38,6 +38,15 @@ const PHRASES: Record<string, Phrase> = {
   'PATCH /api/environments/{env}': ['change', 'environment {env}'],
   'DELETE /api/environments/{env}': ['remove', 'environment {env}'],
   'POST /api/environments/{env}/test': ['test', 'environment {env}'],
+  'POST /api/environments/agents': ['add', 'agent environment {target}'],
+  'POST /api/environments/{env}/agent/token': ['make a new agent token for', 'environment {env}'],
+  'POST /api/environments/{env}/agent/revoke': ['revoke the agent of', 'environment {env}'],
+  'PUT /api/resources/volumes/{name}/files/content': ['write a file in', 'volume {name}'],
+  'POST /api/resources/volumes/{name}/files/upload': ['upload a file to', 'volume {name}'],
+  'DELETE /api/resources/volumes/{name}/files': ['delete a file in', 'volume {name}'],
+  'POST /api/resources/volumes/{name}/files/mkdir': ['make a folder in', 'volume {name}'],
+  'POST /api/compose/{name}/revisions/{rev}/rollback': ['roll back', 'project {name} to revision {rev}'],
+  'POST /api/apps/{name}/revisions/{rev}/rollback': ['roll back', 'app {name} to revision {rev}'],
   'PUT /api/environments/{env}/policy': ['change the operator policy of', 'environment {env}'],
   'POST /api/registries': ['add', 'registry {target}'],
   'PATCH /api/registries/{id}': ['change', 'registry {id}'],
@@ -129,7 +138,7 @@ export function pastTense(verb: string): string {
 }
 
 /** An environment route is recorded under /api/environments/{env}/… too; its phrase is the spec path's. */
-const ENV_PREFIX = /^\/api\/environments\/\{env\}(?=\/(?!test$|policy$))/;
+const ENV_PREFIX = /^\/api\/environments\/\{env\}(?=\/)/;
 
 /** The route's `{param}` names in order, matched to the entry's target (path parameters joined by `/`). */
 function params(route: string, target: string | null): Record<string, string> {
@@ -153,10 +162,14 @@ function who(user: string | null): string {
  */
 export function auditSentence(e: AuditEntry): string {
   const env = / \(environment ([^)]+)\)$/.exec(e.summary)?.[1];
-  const route = e.route.replace(ENV_PREFIX, '/api');
-  const key = `${e.method} ${route}`;
-  // The GET (or POST) alias of an action reads like the action.
-  const phrase = PHRASES[key] ?? Object.entries(PHRASES).find(([k]) => k.slice(k.indexOf(' ') + 1) === route)?.[1];
+  // The environments' own routes (…/{env}/test) first, then the spec path of an environment route.
+  const find = (route: string) =>
+    // The GET (or POST) alias of an action reads like the action.
+    PHRASES[`${e.method} ${route}`] ??
+    Object.entries(PHRASES).find(([k]) => k.slice(k.indexOf(' ') + 1) === route)?.[1];
+  const scoped = e.route.replace(ENV_PREFIX, '/api');
+  const route = find(e.route) ? e.route : scoped;
+  const phrase = find(route);
   const failed = e.status >= 400;
   let text: string;
   if (phrase) {

@@ -192,6 +192,10 @@ describe('deploy form', () => {
       await fillAndLeave(page, 'Name', appName);
       await fillAndLeave(page, 'Image', process.env.BERTH_TEST_IMAGE!);
       await choose(page, 'Restart Policy', 'unless-stopped');
+      // One command line, split like a shell (issue 39 #12); an unclosed quote is marked on the field.
+      await field(page, 'Command').fill(`sh -c "sleep 3600`);
+      await page.getByText('The command has an unclosed double quote.').waitFor();
+      await field(page, 'Command').fill(`sh -c 'sleep 3600'`);
       await button(page, 'Continue').click();
 
       await button(page, 'Add port').click();
@@ -210,11 +214,11 @@ describe('deploy form', () => {
       await button(page, 'Add variable').click();
       await field(page, 'Variable name 1').fill('GREETING');
       await field(page, 'Variable value 1').fill('hello');
-      await page.getByRole('button', { name: 'Advanced' }).click();
-      for (const [i, arg] of ['sh', '-c', 'sleep 3600'].entries()) {
-        await button(page, 'Add command entry').click();
-        await field(page, `Command entry ${i + 1}`).fill(arg);
-      }
+      // Advanced opens by itself since the command is set, and shows the line's arguments, one a row.
+      expect(await page.getByRole('button', { name: 'Advanced' }).getAttribute('aria-expanded')).toBe('true');
+      for (const [i, arg] of ['sh', '-c', 'sleep 3600'].entries())
+        expect(await field(page, `Command entry ${i + 1}`).inputValue()).toBe(arg);
+      expect(await field(page, 'Command entry 4').count()).toBe(0);
       await button(page, 'Add label').click();
       await field(page, 'Label name 1').fill('berth.test');
       await field(page, 'Label value 1').fill('1');
@@ -261,6 +265,7 @@ describe('deploy form', () => {
       expect(await page.getByRole('link', { name: 'From Template' }).count()).toBe(0);
       expect(await field(page, 'Name').inputValue()).toBe(appName);
       expect(await field(page, 'Image').inputValue()).toBe(process.env.BERTH_TEST_IMAGE);
+      expect(await field(page, 'Command').inputValue()).toBe(`sh -c 'sleep 3600'`);
       await button(page, 'Continue').click();
       expect(await field(page, 'Container port 1').inputValue()).toBe('8080');
       expect(await field(page, 'Host port 1').inputValue()).toBe(hport);

@@ -35,3 +35,4 @@ export * from './schemas/policy-judge';
 export * from './schemas/registry';
 export * from './schemas/revisions';
 export * from './schemas/git';
+export * from './schemas/command-line';

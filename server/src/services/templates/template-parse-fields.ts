@@ -1,4 +1,10 @@
-import { hostIpField, type TemplateEnv, type TemplatePort, type TemplateVolume } from '@berth/contract';
+import {
+  hostIpField,
+  parseCommandLine,
+  type TemplateEnv,
+  type TemplatePort,
+  type TemplateVolume,
+} from '@berth/contract';
 
 /** Why one catalogue entry cannot be used; the entry is skipped and the reason reported. */
 export class ItemError extends Error {}
@@ -189,29 +195,8 @@ export function parseCapAdd(v: unknown): string[] {
 
 /** Splits a command line the way a POSIX shell would for words: whitespace separates, quotes group, backslash escapes. */
 export function splitCommand(line: string): string[] {
-  const words: string[] = [];
-  let word: string | null = null;
-  let quote: '"' | "'" | null = null;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i]!;
-    if (quote === "'") {
-      if (ch === "'") quote = null;
-      else word += ch;
-    } else if (ch === '\\' && i + 1 < line.length && (quote === null || '"\\$`'.includes(line[i + 1]!))) {
-      word = (word ?? '') + line[++i];
-    } else if (quote === '"') {
-      if (ch === '"') quote = null;
-      else word += ch;
-    } else if (ch === '"' || ch === "'") {
-      quote = ch;
-      word ??= '';
-    } else if (/\s/.test(ch)) {
-      if (word !== null) words.push(word);
-      word = null;
-    } else word = (word ?? '') + ch;
-  }
-  if (quote) throw new ItemError('command has an unclosed quote');
-  if (word !== null) words.push(word);
+  const words = parseCommandLine(line);
+  if (!Array.isArray(words)) throw new ItemError('command has an unclosed quote');
   return words;
 }
 

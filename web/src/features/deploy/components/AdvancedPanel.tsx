@@ -43,7 +43,7 @@ export function AdvancedPanel({ form, errors }: { form: DeployForm; errors: Reco
               onAdd={() => form.insertListItem('command', '')}
               onRemove={(i) => form.removeListItem('command', i)}
               error={form.errors.command as string | undefined}
-              hint="One argument per entry, e.g. sh, -c, sleep 3600. Empty list = the image's default command."
+              hint="One argument per entry, e.g. sh, -c, sleep 3600: the exact view of the command line in General. Empty list = the image's default command."
               renderRow={(i) => (
                 <TextInput aria-label={`Command entry ${i + 1}`} {...form.getInputProps(`command.${i}`)} />
               )}

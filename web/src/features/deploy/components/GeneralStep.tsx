@@ -2,8 +2,9 @@ import { Select, Stack, TextInput } from '@mantine/core';
 import { RESTART_POLICIES } from '@berth/contract';
 import type { DeployForm } from '../use-deploy-form';
 import { RegistryHint } from '../../registries';
+import { CommandLineField } from './CommandLineField';
 
-/** Step 1: name, image and restart policy (all required). */
+/** Step 1: name, image and restart policy (all required), and the command as one line. */
 export function GeneralStep({ form }: { form: DeployForm }) {
   const restart = form.getInputProps('restart_policy');
   return (
@@ -28,6 +29,7 @@ export function GeneralStep({ form }: { form: DeployForm }) {
         onChange={(v) => form.setFieldValue('restart_policy', v ?? '')}
         onBlur={restart.onBlur}
       />
+      <CommandLineField form={form} />
     </Stack>
   );
 }

@@ -38,46 +38,48 @@ export function AppRevisions({ name }: { name: string }) {
       <Title order={3} size="h5" mb="sm">
         Revisions
       </Title>
-      <Table aria-label="App revisions">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Revision</Table.Th>
-            <Table.Th>When</Table.Th>
-            <Table.Th>By</Table.Th>
-            <Table.Th>How</Table.Th>
-            <Table.Th>Image</Table.Th>
-            <Table.Th />
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {list.map((r) => (
-            <Table.Tr key={r.rev}>
-              <Table.Td>{r.rev}</Table.Td>
-              <Table.Td>{new Date(r.created_at).toLocaleString()}</Table.Td>
-              <Table.Td>{r.created_by}</Table.Td>
-              <Table.Td>
-                {r.source}
-                {r.rollback_of !== null && ` to ${r.rollback_of}`}{' '}
-                {r.outcome === 'failed' && (
-                  <Badge color="red" title={r.detail ?? undefined}>
-                    failed
-                  </Badge>
-                )}
-              </Table.Td>
-              <Table.Td>
-                <Code>{r.digest ?? r.image}</Code>
-              </Table.Td>
-              <Table.Td>
-                {canRollBack && (
-                  <Button size="xs" variant="light" color="orange" onClick={() => setTarget(r)}>
-                    Roll back to this
-                  </Button>
-                )}
-              </Table.Td>
+      <Table.ScrollContainer minWidth={640} scrollAreaProps={{ viewportProps: { tabIndex: 0 } }}>
+        <Table aria-label="App revisions">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Revision</Table.Th>
+              <Table.Th>When</Table.Th>
+              <Table.Th>By</Table.Th>
+              <Table.Th>How</Table.Th>
+              <Table.Th>Image</Table.Th>
+              <Table.Th />
             </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+          </Table.Thead>
+          <Table.Tbody>
+            {list.map((r) => (
+              <Table.Tr key={r.rev}>
+                <Table.Td>{r.rev}</Table.Td>
+                <Table.Td>{new Date(r.created_at).toLocaleString()}</Table.Td>
+                <Table.Td>{r.created_by}</Table.Td>
+                <Table.Td>
+                  {r.source}
+                  {r.rollback_of !== null && ` to ${r.rollback_of}`}{' '}
+                  {r.outcome === 'failed' && (
+                    <Badge color="red" title={r.detail ?? undefined}>
+                      failed
+                    </Badge>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  <Code>{r.digest ?? r.image}</Code>
+                </Table.Td>
+                <Table.Td>
+                  {canRollBack && (
+                    <Button size="xs" variant="light" color="orange" onClick={() => setTarget(r)}>
+                      Roll back to this
+                    </Button>
+                  )}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
       <ConfirmDialog
         opened={target !== null}
         title={`Roll ${name} back to revision ${target?.rev ?? ''}?`}

@@ -121,70 +121,72 @@ export function ProjectRevisions({ name }: { name: string }) {
         {list.length === 0 ? (
           <Text c="dimmed">No revisions yet: each up through Berth records one.</Text>
         ) : (
-          <Table aria-label="Revisions">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Revision</Table.Th>
-                <Table.Th>When</Table.Th>
-                <Table.Th>By</Table.Th>
-                <Table.Th>How</Table.Th>
-                <Table.Th>Outcome</Table.Th>
-                <Table.Th>Images</Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.map((r) => {
-                const before = previous(r);
-                return (
-                  <Table.Tr key={r.rev}>
-                    <Table.Td>
-                      {r.rev}
-                      {r.commit && <Code ml="xs">{r.commit.slice(0, 10)}</Code>}
-                    </Table.Td>
-                    <Table.Td>{new Date(r.created_at).toLocaleString()}</Table.Td>
-                    <Table.Td>{r.created_by}</Table.Td>
-                    <Table.Td>
-                      {r.source}
-                      {r.rollback_of !== null && ` to ${r.rollback_of}`}
-                    </Table.Td>
-                    <Table.Td>
-                      <Badge color={r.outcome === 'success' ? 'green' : 'red'} title={r.detail ?? undefined}>
-                        {r.outcome}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>
-                      {r.images.map((i) => (
-                        <Text key={i.service} size="xs">
-                          {i.service}: {i.image} {shortDigest(i.digest)}
-                        </Text>
-                      ))}
-                    </Table.Td>
-                    <Table.Td>
-                      <Group gap="xs" wrap="nowrap">
-                        {before && (
-                          <Button size="xs" variant="default" onClick={() => setPair([before.rev, r.rev])}>
-                            Diff
-                          </Button>
-                        )}
-                        {canRollBack && (
-                          <Button
-                            size="xs"
-                            variant="light"
-                            color="orange"
-                            loading={rollback.isPending && rollback.variables?.rev === r.rev}
-                            onClick={() => askRollback(r.rev)}
-                          >
-                            Roll back
-                          </Button>
-                        )}
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
+          <Table.ScrollContainer minWidth={640} scrollAreaProps={{ viewportProps: { tabIndex: 0 } }}>
+            <Table aria-label="Revisions">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Revision</Table.Th>
+                  <Table.Th>When</Table.Th>
+                  <Table.Th>By</Table.Th>
+                  <Table.Th>How</Table.Th>
+                  <Table.Th>Outcome</Table.Th>
+                  <Table.Th>Images</Table.Th>
+                  <Table.Th />
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {list.map((r) => {
+                  const before = previous(r);
+                  return (
+                    <Table.Tr key={r.rev}>
+                      <Table.Td>
+                        {r.rev}
+                        {r.commit && <Code ml="xs">{r.commit.slice(0, 10)}</Code>}
+                      </Table.Td>
+                      <Table.Td>{new Date(r.created_at).toLocaleString()}</Table.Td>
+                      <Table.Td>{r.created_by}</Table.Td>
+                      <Table.Td>
+                        {r.source}
+                        {r.rollback_of !== null && ` to ${r.rollback_of}`}
+                      </Table.Td>
+                      <Table.Td>
+                        <Badge color={r.outcome === 'success' ? 'green' : 'red'} title={r.detail ?? undefined}>
+                          {r.outcome}
+                        </Badge>
+                      </Table.Td>
+                      <Table.Td>
+                        {r.images.map((i) => (
+                          <Text key={i.service} size="xs">
+                            {i.service}: {i.image} {shortDigest(i.digest)}
+                          </Text>
+                        ))}
+                      </Table.Td>
+                      <Table.Td>
+                        <Group gap="xs" wrap="nowrap">
+                          {before && (
+                            <Button size="xs" variant="default" onClick={() => setPair([before.rev, r.rev])}>
+                              Diff
+                            </Button>
+                          )}
+                          {canRollBack && (
+                            <Button
+                              size="xs"
+                              variant="light"
+                              color="orange"
+                              loading={rollback.isPending && rollback.variables?.rev === r.rev}
+                              onClick={() => askRollback(r.rev)}
+                            >
+                              Roll back
+                            </Button>
+                          )}
+                        </Group>
+                      </Table.Td>
+                    </Table.Tr>
+                  );
+                })}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
         )}
       </Card>
       {pair && <DiffCard name={name} pair={pair} />}

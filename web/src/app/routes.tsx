@@ -3,6 +3,7 @@ import { Navigate, Outlet, type RouteObject } from 'react-router-dom';
 import {
   appFilesApi,
   deployApi,
+  gitApi,
   networkApi,
   projectApi,
   registryApi,
@@ -129,6 +130,11 @@ export const routes: RouteObject[] = [
             lazy: gated(projectApi.create, () => import('./pages/project-edit')),
           },
           {
+            path: '_/from-git',
+            handle: named('New project from git'),
+            lazy: gated(gitApi.fromGit, () => import('./pages/project-from-git')),
+          },
+          {
             path: ':projectName/edit',
             handle: named('Edit Project'),
             lazy: gated(projectApi.edit, () => import('./pages/project-edit')),
@@ -200,6 +206,7 @@ export const routes: RouteObject[] = [
           },
           { path: 'audit', handle: named('Audit Log'), lazy: page(() => import('./pages/settings-audit')) },
           { path: 'users', handle: named('Users'), lazy: page(() => import('./pages/settings-users')) },
+          { path: 'git', handle: named('Git'), lazy: gated(gitApi.credentials, () => import('./pages/settings-git')) },
         ],
       },
       {

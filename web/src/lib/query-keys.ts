@@ -71,6 +71,8 @@ export const queryKeys = {
     revisions: (env: Env, name: string) => inEnv(env, 'projects', 'detail', name, 'revisions'),
     revisionDiff: (env: Env, name: string, a: number, b: number) =>
       inEnv(env, 'projects', 'detail', name, 'revisions', 'diff', a, b),
+    /** A git-backed project's remote, commits and local edits (404 for a project not from git). */
+    git: (env: Env, name: string) => inEnv(env, 'projects', 'detail', name, 'git'),
     /** Mutation key of compose actions (the busy texts find them by it). */
     action: (env: Env) => inEnv(env, 'projects', 'action'),
   },
@@ -144,6 +146,8 @@ export const queryKeys = {
     rules: () => ['notifications', 'rules'] as const,
     history: () => ['notifications', 'history'] as const,
   },
+  /** Git credentials are Berth's, not an environment's. */
+  gitCredentials: () => ['git-credentials'] as const,
   settings: {
     all: ['settings'] as const,
     info: () => ['settings', 'info'] as const,

@@ -1,6 +1,7 @@
 import { Accordion, Alert, Card, Loader, Tabs, Text, Title } from '@mantine/core';
 import { useParams } from 'react-router-dom';
 import { ProjectAutoUpdatePanel } from '../../features/auto-update';
+import { GitStatusCard } from '../../features/git';
 import { useActionOutput, useDismissOutput } from '../../features/projects/api/live';
 import { useProject } from '../../features/projects/api/queries';
 import { ActionOutputCard } from '../../features/projects/components/ActionOutputCard';
@@ -43,6 +44,7 @@ export default function ProjectDetailsPage() {
             <ProjectLogs name={name} services={services.map(([svc]) => svc)} />
           </Tabs.Panel>
           <Tabs.Panel value="overview">
+            <GitStatusCard name={name} />
             <ProjectInfoCard project={project.data} />
             <Card withBorder>
               <Title order={3} size="h5" mb="sm">

@@ -1,7 +1,7 @@
 import { Badge, Button, Group, Text, Tooltip } from '@mantine/core';
-import { IconPlus } from '@tabler/icons-react';
+import { IconGitBranch, IconPlus } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router-dom';
-import { projectApi, type Project, type ProjectAction } from '@berth/contract';
+import { gitApi, projectApi, type Project, type ProjectAction } from '@berth/contract';
 import { Can } from '../../../components/RoleGate';
 import { BatchBar, useBatchSelection, type BatchAction } from '../../../components/BatchBar';
 import { DataTable, type Column } from '../../../components/DataTable';
@@ -142,11 +142,23 @@ export function ProjectsTable({
         onRowClick={(p) => navigate(`/projects/${encodeURIComponent(p.name)}`)}
         rowMenu={(p) => <ProjectRowMenu project={p} />}
         toolbar={
-          <Can route={projectApi.create}>
-            <Button component={Link} to={`/projects/${NEW_PROJECT}/edit`} leftSection={<IconPlus size={16} />}>
-              Add
-            </Button>
-          </Can>
+          <Group gap="xs">
+            <Can route={projectApi.create}>
+              <Button component={Link} to={`/projects/${NEW_PROJECT}/edit`} leftSection={<IconPlus size={16} />}>
+                Add
+              </Button>
+            </Can>
+            <Can route={gitApi.fromGit}>
+              <Button
+                component={Link}
+                to={`/projects/${NEW_PROJECT}/from-git`}
+                variant="default"
+                leftSection={<IconGitBranch size={16} />}
+              >
+                From git
+              </Button>
+            </Can>
+          </Group>
         }
       />
     </>

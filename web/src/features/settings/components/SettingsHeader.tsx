@@ -6,6 +6,7 @@ import {
   IconBrush,
   IconCalendarRepeat,
   IconCloudDownload,
+  IconGitBranch,
   IconInfoCircle,
   IconListCheck,
   IconServer2,
@@ -14,7 +15,7 @@ import {
   IconVariable,
 } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { auditApi, environmentApi, pruneApi, registryApi, settingsApi, usersApi } from '@berth/contract';
+import { auditApi, environmentApi, gitApi, pruneApi, registryApi, settingsApi, usersApi } from '@berth/contract';
 import { PageHeader } from '../../../components/PageHeader';
 import { RouteTabs, type RouteTab } from '../../../components/RouteTabs';
 import { serverInfoQuery } from '../api';
@@ -31,6 +32,7 @@ const TABS: RouteTab[] = [
   { to: '/settings/notifications', label: 'Notifications', icon: IconBell },
   { to: '/settings/audit', label: 'Audit log', icon: IconListCheck, route: auditApi.list },
   { to: '/settings/users', label: 'Users', icon: IconUsers, route: usersApi.list },
+  { to: '/settings/git', label: 'Git', icon: IconGitBranch, route: gitApi.credentials },
 ];
 
 /** Settings heading with Berth's real version, then Back and the settings tabs around the tab's page. */

@@ -1,0 +1,3 @@
+export { FromGitForm } from './components/FromGitForm';
+export { GitCredentialsCard } from './components/GitCredentialsCard';
+export { GitStatusCard } from './components/GitStatusCard';

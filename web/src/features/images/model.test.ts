@@ -76,3 +76,11 @@ describe('imageNames', () => {
     expect(deleteImageText({ ...image, RepoTags: [] })).toMatch(/untagged image abcdef0123/);
   });
 });
+
+describe('build form', () => {
+  it('splits tags on commas and spaces, and reads KEY=value build arguments', async () => {
+    const { splitTags, parseBuildArgs } = await import('./model');
+    expect(splitTags(' a:1, b:2\nc ')).toEqual(['a:1', 'b:2', 'c']);
+    expect(parseBuildArgs('VERSION=1.2\nURL=http://x/?a=b\nnoise\n')).toEqual({ VERSION: '1.2', URL: 'http://x/?a=b' });
+  });
+});

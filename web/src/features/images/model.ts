@@ -96,3 +96,21 @@ export function foldPull(state: PullState, batch: readonly PullProgress[]): Pull
     total > 0 ? Math.round((current / total) * 100) : list.length > 0 && list.every(done) ? 100 : state.percent;
   return { layers: list, messages: messages.slice(-20), percent };
 }
+
+/** `a:1, b:2` or one per line → the build's tags. */
+export function splitTags(text: string): string[] {
+  return text
+    .split(/[\s,]+/)
+    .map((t) => t.trim())
+    .filter(Boolean);
+}
+
+/** `KEY=value` lines → build arguments (a line without `=` is skipped; the value keeps later `=`). */
+export function parseBuildArgs(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of text.split('\n')) {
+    const at = line.indexOf('=');
+    if (at > 0) out[line.slice(0, at).trim()] = line.slice(at + 1);
+  }
+  return out;
+}

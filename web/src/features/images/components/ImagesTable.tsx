@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { Menu, Text } from '@mantine/core';
+import { Button, Group, Menu, Text } from '@mantine/core';
 import { IconCloudDownload } from '@tabler/icons-react';
 import { useNavigate } from 'react-router-dom';
-import { imageApi, type ImageSummary } from '@berth/contract';
+import { imageApi, imageBuildApi, type ImageSummary } from '@berth/contract';
 import { Can } from '../../../components/RoleGate';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { BatchBar, REMOVE_ACTIONS, useBatchSelection } from '../../../components/BatchBar';
@@ -15,6 +15,10 @@ import { imageNames, imageTag, shortImageId } from '../model';
 import { DeleteImageBody, TagCell } from './ImageNames';
 import { RowMenu } from '../../../components/Menus';
 import { PullImageDialog } from './PullImageDialog';
+import { BuildImageDialog } from './BuildImageDialog';
+import { LoadImageDialog } from './LoadImageDialog';
+import { exportUrl } from '../api/transfer';
+import { useEnvironment } from '../../../lib/environment';
 
 const imageId = (i: ImageSummary) => i.Id;
 
@@ -86,6 +90,8 @@ export function ImagesTable() {
   const removeMany = useRemoveImages();
   const { selection, selectedRows } = useBatchSelection(images.data, imageId, imageTag, imageApi.batch);
   const [pulling, setPulling] = useState(false);
+  const [dialog, setDialog] = useState<'build' | 'load' | null>(null);
+  const env = useEnvironment();
   const [deleting, setDeleting] = useState<ImageSummary | null>(null);
   const open = (i: ImageSummary) => navigate(`/resources/images/${encodeURIComponent(i.Id)}`);
 
@@ -142,9 +148,34 @@ export function ImagesTable() {
         onRowClick={open}
         rowMenu={rowMenu}
         emptyText="No Images available."
-        toolbar={<AddAction label="Pull Image" route={imageApi.pull} onClick={() => setPulling(true)} />}
+        toolbar={
+          <Group gap="xs">
+            {selectedRows.length > 0 && (
+              <Button
+                size="xs"
+                variant="default"
+                component="a"
+                href={exportUrl(env, selectedRows.map(imageId))}
+                download
+              >
+                Export {selectedRows.length}
+              </Button>
+            )}
+            <Can route={imageBuildApi.build}>
+              <Button size="xs" variant="default" onClick={() => setDialog('build')}>
+                Build
+              </Button>
+              <Button size="xs" variant="default" onClick={() => setDialog('load')}>
+                Load
+              </Button>
+            </Can>
+            <AddAction label="Pull Image" route={imageApi.pull} onClick={() => setPulling(true)} />
+          </Group>
+        }
       />
       <PullImageDialog opened={pulling} onClose={() => setPulling(false)} />
+      <BuildImageDialog opened={dialog === 'build'} onClose={() => setDialog(null)} />
+      <LoadImageDialog opened={dialog === 'load'} onClose={() => setDialog(null)} />
       <ConfirmDialog
         opened={deleting !== null}
         title="Delete the image?"

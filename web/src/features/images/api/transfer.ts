@@ -1,0 +1,111 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  imageBuildApi,
+  type BuildImageRequest,
+  type BuildResult,
+  type LoadResult,
+  type PullProgress,
+  type PushResult,
+} from '@berth/contract';
+import { api, ApiError, apiRaw, buildUrl, readEvents, type ApiErrorCode } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
+import { useEnvironment } from '../../../lib/environment';
+
+/**
+ * Reads a streamed image job (build, push, load): each event goes to `onEvent`, the `done`
+ * event's data is the answer, an `error` event (or a plain JSON refusal) throws an ApiError.
+ */
+async function followJob<T>(res: Response, what: string, onEvent: (event: string, data: unknown) => void): Promise<T> {
+  if (!res.ok || !(res.headers.get('Content-Type') ?? '').includes('text/event-stream')) {
+    if (res.ok) return (await res.json()) as T;
+    const body = (await res.json().catch(() => ({}))) as { detail?: string; code?: ApiErrorCode };
+    throw new ApiError(res.status, res.statusText, body.detail ?? res.statusText, body.code ?? 'http_error');
+  }
+  for await (const batch of readEvents(res)) {
+    for (const e of batch) {
+      if (e.event === 'done') return JSON.parse(e.data) as T;
+      if (e.event === 'error') {
+        const body = JSON.parse(e.data) as { detail: string; code: ApiErrorCode };
+        throw new ApiError(502, `${what} Failed`, body.detail, body.code);
+      }
+      onEvent(e.event, JSON.parse(e.data));
+    }
+  }
+  throw new ApiError(
+    502,
+    `${what} Failed`,
+    `The server closed the ${what.toLowerCase()} before it finished.`,
+    'stream_ended',
+  );
+}
+
+/** Builds with live output (`onOutput`); with a context file the request is multipart (options first). */
+export async function buildImage(
+  env: string,
+  options: BuildImageRequest,
+  context: File | null,
+  onOutput: (text: string) => void,
+  signal?: AbortSignal,
+): Promise<BuildResult> {
+  let body: unknown = options;
+  if (context) {
+    const form = new FormData();
+    form.append('options', JSON.stringify(options));
+    form.append('context', context, context.name);
+    body = form;
+  }
+  const res = await apiRaw(imageBuildApi.build, { env, body, signal, accept: 'text/event-stream' } as never);
+  return followJob<BuildResult>(res, 'Build', (event, data) => {
+    if (event === 'output') onOutput((data as { text: string }).text);
+  });
+}
+
+/** Loads a `docker save` archive; the engine's progress goes to `onProgress`. */
+export async function loadImages(
+  env: string,
+  file: File,
+  onProgress: (p: PullProgress) => void,
+  signal?: AbortSignal,
+): Promise<LoadResult> {
+  const res = await apiRaw(imageBuildApi.load, { env, body: file, signal, accept: 'text/event-stream' } as never);
+  return followJob<LoadResult>(res, 'Load', (event, data) => {
+    if (event === 'progress') onProgress(data as PullProgress);
+  });
+}
+
+/** Where the browser downloads one image, or several in one archive. */
+export function exportUrl(env: string, ids: string[]): string {
+  return ids.length === 1
+    ? buildUrl(imageBuildApi.export, { env, params: { id: ids[0]! } })
+    : buildUrl(imageBuildApi.exportMany, { env, query: { ids: ids.join(',') } } as never);
+}
+
+export function useTagImage() {
+  const env = useEnvironment();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, repo, tag }: { id: string; repo: string; tag: string }) =>
+      api(imageBuildApi.tag, { env, params: { id }, body: { repo, tag } }),
+    onSuccess: (image) => {
+      queryClient.setQueryData(queryKeys.images.detail(env, image.Id), image);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.images.list(env) });
+    },
+  });
+}
+
+export function usePushImage() {
+  const env = useEnvironment();
+  return useMutation({
+    mutationFn: async ({ id, tag }: { id: string; tag?: string }): Promise<PushResult> =>
+      followJob<PushResult>(
+        await apiRaw(imageBuildApi.push, {
+          env,
+          params: { id },
+          body: tag ? { tag } : {},
+          accept: 'text/event-stream',
+        }),
+        'Push',
+        () => undefined,
+      ),
+  });
+}

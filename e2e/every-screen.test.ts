@@ -96,6 +96,7 @@ function pages(ids: Ids): { hash: string; name: string; ready?: (page: Page) => 
     },
     { hash: '#/projects', name: 'View Projects', ready: row(PROJECT) },
     { hash: '#/projects/_/edit', name: 'New project' },
+    { hash: '#/projects/_/from-git', name: 'New project from git' },
     {
       hash: `#/projects/${PROJECT}`,
       name: 'Project Details',
@@ -129,6 +130,7 @@ function pages(ids: Ids): { hash: string; name: string; ready?: (page: Page) => 
       ready: (p) => p.getByRole('table', { name: 'Registries' }).waitFor(),
     },
     { hash: '#/settings/prune', name: 'Prune' },
+    { hash: '#/settings/git', name: 'Git' },
     { hash: '#/settings/update', name: 'Update' },
     {
       hash: '#/settings/notifications',

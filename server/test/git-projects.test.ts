@@ -75,6 +75,11 @@ describe('projects from git', () => {
     const otherName = projects.name('gitd2');
     const other = await fromGit(otherName, 'other/compose.yaml');
     expect(other.body).toMatchObject({ webhook_secret: null, git: { webhook_url: git.webhook_url } });
+    // A project not from git has no git state (null, not an error); no project is a 404.
+    const plain = projects.name('plain');
+    expect((await t.client.post('/api/compose/', { name: plain, content: composeFile(image) })).status).toBe(200);
+    expect((await t.client.get(`/api/compose/${plain}/git`)).text).toBe('null');
+    expect((await t.client.get(`/api/compose/${plain}-none/git`)).status).toBe(404);
     // The working copy is inside the project's folder, the listing shows the project once.
     const list = await t.client.get<{ name: string }[]>('/api/compose/');
     expect(list.body.filter((p) => p.name.includes(name)).map((p) => p.name)).toEqual([name]);

@@ -197,9 +197,10 @@ export const gitApi = {
     path: '/api/compose/{name}/git',
     scope: 'environment',
     tag: 'git',
-    summary: "A git-backed project's remote, ref, commits (deployed, latest), behind/ahead and local edits",
+    summary:
+      "A git-backed project's remote, ref, commits (deployed, latest), behind/ahead and local edits; null for a project not from git",
     params: NameParams,
-    response: GitStatus,
+    response: GitStatus.nullable(),
   }),
   pull: defineRoute({
     method: 'POST',

@@ -23,7 +23,7 @@ export function gitRoutes(app: FastifyInstance, { git }: Services): void {
 
   const opts = { usesCompose: true };
   route(app, gitApi.fromGit, (req) => sources.create(gitScope(req.scope), req.body, requirePrincipal(req)), opts);
-  route(app, gitApi.status, (req) => sources.status(gitScope(req.scope), req.params.name), opts);
+  route(app, gitApi.status, (req) => sources.gitState(gitScope(req.scope), req.params.name), opts);
   route(app, gitApi.pull, (req) => sources.pull(gitScope(req.scope), req.params.name, requirePrincipal(req)), opts);
   route(app, gitApi.deploy, (req) => sources.deploy(gitScope(req.scope), req.params.name, requirePrincipal(req)), opts);
   route(

@@ -166,7 +166,15 @@ export class GitSourcesService {
     await runCompose(scope.projects.runner(), p, ['config', '-q'], () => {});
   }
 
-  /** GET /api/compose/{name}/git: fetches (unless `fetch` is false) and compares. */
+  /** GET /api/compose/{name}/git: null for a project not from git (404 for no project). */
+  async gitState(scope: GitScope, name: string): Promise<GitStatus | null> {
+    checkProjectName(name);
+    if (this.repo.source(scope.id, name)) return this.status(scope, name);
+    await scope.projects.resolveExisting(name);
+    return null;
+  }
+
+  /** A git-backed project's state: fetches (unless `fetch` is false) and compares. */
   async status(scope: GitScope, name: string, fetch = true): Promise<GitStatus> {
     const found = await this.find(scope, name);
     const co = found.co;

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { gitApi, type CreateGitCredentialBody, type FromGitBody, type ProjectPlan } from '@berth/contract';
-import { api, ApiError } from '../../lib/api-client';
+import { api } from '../../lib/api-client';
 import { useEnvironment } from '../../lib/environment';
 import { notifySuccess } from '../../lib/notify';
 import { queryKeys } from '../../lib/query-keys';
@@ -10,11 +10,7 @@ export function useGitStatus(name: string) {
   const env = useEnvironment();
   return useQuery({
     queryKey: queryKeys.projects.git(env, name),
-    queryFn: () =>
-      api(gitApi.status, { env, params: { name } }).catch((err: unknown) => {
-        if (err instanceof ApiError && err.status === 404) return null;
-        throw err;
-      }),
+    queryFn: () => api(gitApi.status, { env, params: { name } }),
   });
 }
 

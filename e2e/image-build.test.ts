@@ -1,0 +1,62 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dockerCli, requireHarnessEngine, testEngine } from '../server/test/helpers/engine';
+import { cleanup, uniqueName } from '../server/test/images-fixtures';
+import { expectRouteName, launchBrowser, newPage, signIn } from './helpers/browser';
+import { startServer, type TestServer } from './helpers/server';
+
+const EMAIL = 'admin@berth.local';
+const PASSWORD = 'berth-e2e-build-password';
+
+describe('building an image', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+  const tag = `${uniqueName('e2e-build')}:v1`;
+  const second = `${tag.split(':')[0]}-copy`;
+
+  beforeAll(async () => {
+    requireHarnessEngine();
+    server = await startServer({ env: { ADMIN_PASSWORD: PASSWORD } });
+    browser = await launchBrowser();
+    ({ page } = await newPage(browser, server.baseUrl));
+    await signIn(page, EMAIL, PASSWORD);
+  });
+  afterAll(async () => {
+    cleanup('image', tag, `${second}:latest`);
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('builds a typed Dockerfile with its output shown live, then tags the image on its page', async () => {
+    await page.goto('/#/resources/images');
+    await expectRouteName(page, 'Images');
+    await page.getByRole('button', { name: 'Build', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Build Image' });
+    const editor = dialog.getByRole('textbox', { name: 'Dockerfile' });
+    await editor.click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Delete');
+    await editor.pressSequentially(`FROM ${testEngine().image}\nRUN echo built-in-the-browser\n`);
+    await dialog.getByLabel('Tags').fill(tag);
+    await dialog.getByRole('button', { name: 'Build', exact: true }).click();
+    await dialog.getByRole('status').getByText(`as ${tag}`).waitFor({ timeout: 60_000 });
+    const output = await dialog.getByLabel('Build output').textContent();
+    expect(output).toMatch(/Step 1\/2 : FROM/);
+    expect(output).toContain('built-in-the-browser');
+    expect(dockerCli(['image', 'inspect', '--format', '{{.Id}}', tag]).trim()).toMatch(/^sha256:/);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+
+    const id = dockerCli(['image', 'inspect', '--format', '{{.Id}}', tag]).trim();
+    await page.goto(`/#/resources/images/${encodeURIComponent(id)}`);
+    await page.getByRole('button', { name: 'Actions', exact: true }).click();
+    const exportLink = page.getByRole('menuitem', { name: 'Export Image' });
+    expect(await exportLink.getAttribute('href')).toMatch(/\/api\/resources\/images\/sha256%3A[0-9a-f]+\/export$/);
+    await page.getByRole('menuitem', { name: 'Tag Image' }).click();
+    const tagDialog = page.getByRole('dialog', { name: 'Tag Image' });
+    await tagDialog.getByLabel('Repository').fill(second);
+    await tagDialog.getByRole('button', { name: 'Tag', exact: true }).click();
+    await tagDialog.waitFor({ state: 'hidden' });
+    expect(dockerCli(['image', 'inspect', '--format', '{{.Id}}', `${second}:latest`]).trim()).toBe(id);
+  });
+});

@@ -36,3 +36,4 @@ export * from './schemas/registry';
 export * from './schemas/revisions';
 export * from './schemas/git';
 export * from './schemas/command-line';
+export * from './schemas/backups';

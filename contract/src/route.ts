@@ -45,6 +45,7 @@ export const API_TAGS = {
   git: 'Projects from git repositories: credentials, sync, webhooks',
   images: 'Images of an environment',
   volumes: 'Volumes of an environment',
+  backups: 'Backups of volumes: destinations, jobs, archives, restores and drills',
   networks: 'Networks of an environment',
   prune: 'Removing unused engine objects',
   swarm: 'Swarm cluster, services, stacks, configs and secrets',

@@ -86,6 +86,8 @@ import { createVolumes, type HelperContainers } from './services/volumes';
 import type { VolumesService } from './services/volumes/volumes';
 import { readBerthVersion } from './version';
 import { createRegistries } from './services/registries';
+import { SYSTEM_ACTOR } from './services/policy/policy';
+import { createBackups, type BackupsService, type DestinationsService } from './services/backups';
 import type { RegistriesService } from './services/registries/registries';
 import { createPolicies, createPolicyGate, type PolicyGate } from './services/policy';
 import type { PolicyService } from './services/policy/policy';
@@ -200,6 +202,10 @@ export interface Services {
   registries: RegistriesService;
   /** Git-backed projects: credentials, sources, webhook and polling sync. */
   git: GitServices;
+  /** Backup jobs, archives, restores and drills (issue 35). */
+  backups: BackupsService;
+  /** Where backups are kept (folder, SFTP). */
+  backupDestinations: DestinationsService;
 }
 
 export interface BuiltServices {
@@ -301,6 +307,12 @@ export async function buildServices(
       audit: (r) => audit.record(r),
       onFailed: (id, f) => composeFailureNotifier(notifications, id)(f),
     });
+    const { backups, destinations: backupDestinations } = createBackups(ctx, signingKey, notifications, (id) => {
+      const scope = environments.get(id);
+      return { docker: scope.ctx.docker, helpers: scope.helpers, actor: SYSTEM_ACTOR };
+    });
+    backups.start();
+    closers.push(() => backups.stop());
     const { serverInfo, settings } = createSettings(ctx, () => environments.local.hub.source, storage);
     const services: Services = {
       serverInfo,
@@ -323,6 +335,8 @@ export async function buildServices(
       policies,
       registries: registries.admin,
       git,
+      backups,
+      backupDestinations,
     };
     return { ctx, services, close };
   } catch (err) {

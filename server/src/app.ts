@@ -41,6 +41,7 @@ import { terminalRoutes } from './routes/terminal';
 import { policyRoutes } from './routes/policy';
 import { environmentsRoutes } from './routes/environments';
 import { registriesRoutes } from './routes/registries';
+import { backupsRoutes } from './routes/backups';
 import { collectEnvironmentRoutes, registerEnvironmentRoutes } from './lib/route';
 
 export type { AppDeps } from './app-services';
@@ -150,6 +151,7 @@ export async function buildApp(
   usersRoutes(app, services);
   environmentsRoutes(app, services);
   registriesRoutes(app, services);
+  backupsRoutes(app, services);
   await registerEnvironmentRoutes(app, (env) => services.environments.get(env), imageUploadParsers);
 
   await registerStaticWeb(app, config.webDist);

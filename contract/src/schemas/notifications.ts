@@ -16,6 +16,8 @@ export const NOTIFY_EVENTS = [
   'auto_update',
   'compose_failed',
   'environment_down',
+  'backup_failed',
+  'restore_drill_failed',
 ] as const;
 export type NotifyEvent = (typeof NOTIFY_EVENTS)[number];
 

@@ -5,6 +5,9 @@ import { Tally, compressor, decompressor, decrypt, encrypt } from './archive-cod
 /** Pipes `a` into `b`, and an error of `a` ends `b` with it (pipe alone leaves `b` hanging). */
 function into<T extends NodeJS.WritableStream & Readable>(a: Readable, b: T): T {
   a.on('error', (err) => b.destroy(err));
+  // Whoever reads `b` sees its error too (pipeline, iteration); this keeps one raised after
+  // the reader gave up (zstd's checksum at the end of a changed archive) from being unhandled.
+  b.on('error', () => undefined);
   return a.pipe(b);
 }
 

@@ -33,6 +33,7 @@ export async function addEntry(
   const hasData = body !== null && header.type !== 'symlink' && (header.size ?? 0) > 0;
   await new Promise<void>((resolve, reject) => {
     const sink = pack.entry(header, (err) => (err ? reject(err) : resolve()));
+    sink.on('error', () => undefined); // a failure is the callback's (and the pack's), not an unhandled event
     if (!hasData) {
       if (body) (body as NodeJS.ReadableStream & { resume(): void }).resume();
       sink.end(); // an empty file's entry is only complete once ended

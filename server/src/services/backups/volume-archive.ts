@@ -86,6 +86,8 @@ export interface SectionSink {
 export async function volumeSink(access: VolumeAccess, volume: string): Promise<SectionSink> {
   const helper = await access.helpers.open(access.actor, { volume, readOnly: false, purpose: 'restore' });
   const pack = tar.pack();
+  // An abort destroys the pack with the upstream error; the upload's own failure is `writing`.
+  pack.on('error', () => undefined);
   const writing = access.docker.containers.putArchive(helper.id, '/', pack);
   writing.catch(() => undefined);
   const base = HELPER_MOUNT.slice(1);

@@ -21,6 +21,8 @@ export const EVENT_LABELS: Record<NotifyEvent, string> = {
   update_available: 'Update available',
   auto_update: 'Auto-update done or rolled back',
   compose_failed: 'Compose action failed',
+  backup_failed: 'Backup failed',
+  restore_drill_failed: 'Restore drill failed',
   environment_down: 'Environment unreachable / recovered',
 };
 

@@ -1,0 +1,247 @@
+import { z } from 'zod';
+import { defineRoute } from '../route';
+
+const Name = z.string().trim().min(1).max(80);
+const VolumeName = z
+  .string()
+  .regex(/^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,254}$/, 'must be a volume name (letters, digits, _ . -)');
+
+/** Where archives are kept. Secrets (SFTP password or private key) are write-only. */
+export const BackupDestination = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  kind: z.enum(['folder', 'sftp']),
+  /** The folder (on Berth's host for `folder`, on the server for `sftp`). */
+  path: z.string(),
+  host: z.string().nullable(),
+  port: z.number().int().nullable(),
+  username: z.string().nullable(),
+  /** The SFTP server's pinned host key (`ssh-ed25519 AAAA…`). */
+  host_key: z.string().nullable(),
+  has_secret: z.boolean(),
+  created_at: z.string(),
+});
+export type BackupDestination = z.infer<typeof BackupDestination>;
+
+const AbsPath = z.string().trim().min(1).max(1024).regex(/^\//, 'must be an absolute path');
+export const NewBackupDestination = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('folder'), name: Name, path: AbsPath }),
+  z.object({
+    kind: z.literal('sftp'),
+    name: Name,
+    host: z.string().trim().min(1).max(255),
+    port: z.number().int().min(1).max(65535).default(22),
+    username: z.string().trim().min(1).max(255),
+    path: AbsPath,
+    host_key: z
+      .string()
+      .trim()
+      .regex(/^(ssh-ed25519|ssh-rsa|ecdsa-sha2-nistp(256|384|521)) [A-Za-z0-9+/=]+( .*)?$/, 'must be a host key line'),
+    password: z.string().min(1).max(1024).optional(),
+    private_key: z.string().min(1).max(16_384).optional(),
+  }),
+]);
+export type NewBackupDestination = z.infer<typeof NewBackupDestination>;
+
+export const BackupRun = z.object({
+  id: z.number().int(),
+  job_id: z.number().int().nullable(),
+  kind: z.enum(['backup', 'drill', 'restore']),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+  outcome: z.enum(['running', 'ok', 'failed']),
+  bytes: z.number().nullable(),
+  duration_ms: z.number().nullable(),
+  archive: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type BackupRun = z.infer<typeof BackupRun>;
+
+export const BackupJob = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  environment: z.string(),
+  volumes: z.array(z.string()),
+  destination_id: z.number().int(),
+  /** Cron (croner) for backups; null: run by hand only. */
+  schedule: z.string().nullable(),
+  /** Restore drills (cron); null: by hand only. */
+  drill_schedule: z.string().nullable(),
+  keep_last: z.number().int(),
+  encrypted: z.boolean(),
+  last_run: BackupRun.nullable(),
+  last_verified_at: z.string().nullable(),
+});
+export type BackupJob = z.infer<typeof BackupJob>;
+
+export const NewBackupJob = z.object({
+  name: Name,
+  environment: z.string().min(1).max(64).default('local'),
+  volumes: z.array(VolumeName).min(1).max(50),
+  destination_id: z.number().int(),
+  schedule: z.string().trim().min(1).max(120).nullable().default(null),
+  drill_schedule: z.string().trim().min(1).max(120).nullable().default('0 4 * * 0'),
+  keep_last: z.number().int().min(1).max(1000).default(7),
+  passphrase: z.string().min(8, 'at least 8 characters').max(1024).optional(),
+});
+export type NewBackupJob = z.infer<typeof NewBackupJob>;
+
+export const TreeSummary = z.object({
+  entries: z.number(),
+  files: z.number(),
+  bytes: z.number(),
+  sha256: z.string(),
+});
+
+/** What an archive holds, written beside it as `<archive>.json`. */
+export const BackupManifest = z.object({
+  format: z.literal('berth-backup/1'),
+  created_at: z.string(),
+  job: z.string(),
+  environment: z.string(),
+  archive: z.object({
+    name: z.string(),
+    bytes: z.number(),
+    sha256: z.string(),
+    compression: z.literal('zstd'),
+    encryption: z.enum(['age']).nullable(),
+  }),
+  tar_bytes: z.number(),
+  volumes: z.array(TreeSummary.extend({ name: z.string() })),
+});
+export type BackupManifest = z.infer<typeof BackupManifest>;
+
+export const BackupArchive = z.object({
+  id: z.number().int(),
+  job_id: z.number().int().nullable(),
+  destination_id: z.number().int(),
+  name: z.string(),
+  created_at: z.string(),
+  bytes: z.number(),
+  manifest: BackupManifest,
+  verified_at: z.string().nullable(),
+  verify_error: z.string().nullable(),
+});
+export type BackupArchive = z.infer<typeof BackupArchive>;
+
+export const RestoreBody = z.object({
+  archive_id: z.number().int(),
+  /** The volume as the archive names it. */
+  volume: VolumeName,
+  /** The volume to restore into: a new one, or an existing one with `overwrite`. */
+  into: VolumeName,
+  /** Empty and replace an existing volume (its containers are stopped for it and started after). */
+  overwrite: z.boolean().default(false),
+  /** For an encrypted archive; default the job's own. */
+  passphrase: z.string().min(1).max(1024).optional(),
+});
+export type RestoreBody = z.infer<typeof RestoreBody>;
+
+export const RestoreResult = z.object({
+  run: BackupRun,
+  volume: z.string(),
+  /** The restored volume read back has the archive's tree checksum. */
+  verified: z.boolean(),
+  tree: TreeSummary,
+});
+export type RestoreResult = z.infer<typeof RestoreResult>;
+
+const IdParams = z.object({ id: z.coerce.number().int() });
+const base = { scope: 'global', tag: 'backups', role: 'admin' } as const;
+
+export const backupsApi = {
+  destinations: defineRoute({
+    ...base,
+    method: 'GET',
+    path: '/api/backups/destinations',
+    summary: 'Backup destinations (never their secrets)',
+    response: z.array(BackupDestination),
+  }),
+  createDestination: defineRoute({
+    ...base,
+    method: 'POST',
+    path: '/api/backups/destinations',
+    summary: 'Add a backup destination (folder or SFTP; checked by writing to it)',
+    body: NewBackupDestination,
+    response: BackupDestination,
+  }),
+  removeDestination: defineRoute({
+    ...base,
+    method: 'DELETE',
+    path: '/api/backups/destinations/{id}',
+    summary: 'Remove a destination no job uses (its archives stay where they are)',
+    params: IdParams,
+    response: z.object({ removed: z.literal(true) }),
+  }),
+  jobs: defineRoute({
+    ...base,
+    method: 'GET',
+    path: '/api/backups/jobs',
+    summary: 'Backup jobs with their last run and last verified restore',
+    response: z.array(BackupJob),
+  }),
+  createJob: defineRoute({
+    ...base,
+    method: 'POST',
+    path: '/api/backups/jobs',
+    summary: 'Add a backup job (volumes, destination, schedule, retention, passphrase)',
+    body: NewBackupJob,
+    response: BackupJob,
+  }),
+  removeJob: defineRoute({
+    ...base,
+    method: 'DELETE',
+    path: '/api/backups/jobs/{id}',
+    summary: 'Remove a job (its archives stay)',
+    params: IdParams,
+    response: z.object({ removed: z.literal(true) }),
+  }),
+  runJob: defineRoute({
+    ...base,
+    method: 'POST',
+    path: '/api/backups/jobs/{id}/run',
+    summary: 'Back up now; answers the finished run',
+    params: IdParams,
+    response: BackupRun,
+  }),
+  drillJob: defineRoute({
+    ...base,
+    method: 'POST',
+    path: '/api/backups/jobs/{id}/drill',
+    summary: "Restore drill: the job's newest archive into a throwaway volume, checked and removed",
+    params: IdParams,
+    response: BackupRun,
+  }),
+  runs: defineRoute({
+    ...base,
+    method: 'GET',
+    path: '/api/backups/runs',
+    summary: 'Backup, drill and restore runs, newest first',
+    querystring: z.object({ job_id: z.coerce.number().int().optional() }),
+    response: z.array(BackupRun),
+  }),
+  archives: defineRoute({
+    ...base,
+    method: 'GET',
+    path: '/api/backups/archives',
+    summary: 'Archives kept, newest first, with whether and when each was verified',
+    querystring: z.object({ job_id: z.coerce.number().int().optional() }),
+    response: z.array(BackupArchive),
+  }),
+  verifyArchive: defineRoute({
+    ...base,
+    method: 'POST',
+    path: '/api/backups/archives/{id}/verify',
+    summary: 'Verify now: restore this archive into a throwaway volume and check it',
+    params: IdParams,
+    response: BackupRun,
+  }),
+  restore: defineRoute({
+    ...base,
+    method: 'POST',
+    path: '/api/backups/restore',
+    summary: 'Restore a volume from an archive into a new volume or over an existing one',
+    body: RestoreBody,
+    response: RestoreResult,
+  }),
+};

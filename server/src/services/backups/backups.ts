@@ -1,0 +1,385 @@
+import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { Cron } from 'croner';
+import { readSchedule } from '@berth/contract/cron';
+import type {
+  BackupArchive,
+  BackupJob,
+  BackupManifest,
+  BackupRun,
+  NewBackupJob,
+  RestoreBody,
+  RestoreResult,
+} from '@berth/contract';
+import type { BackupsRepo, JobRow } from '../../db/backups-repo';
+import { ConflictError, NotFoundError, ValidationError } from '../../errors';
+import type { NotifyInput } from '../notifications';
+import type { DestinationsService, SecretBox } from './destinations-service';
+import { openArchive, produceArchive } from './archive-pipeline';
+import type { TreeSummary } from './tree-hash';
+import { emptyVolume, packVolume, unpackSections, volumeSink, type VolumeAccess } from './volume-archive';
+
+/** Schedules may not fire more often than this. */
+const MIN_INTERVAL_MS = 5 * 60_000;
+
+export interface BackupsDeps {
+  repo: BackupsRepo;
+  destinations: DestinationsService;
+  box: SecretBox;
+  /** The engine and helper containers of an environment (404 for an unknown one). */
+  access: (environment: string) => VolumeAccess;
+  notify: (n: NotifyInput) => void;
+  log: { warn: (obj: object, msg: string) => void };
+  /** age's scrypt work factor (tests make it cheap). */
+  scryptLogN?: number;
+}
+
+const sectionOf = (name: string) => {
+  const m = /^volumes\/([^/]+)(?:\/(.*))?$/.exec(name);
+  return m ? { section: m[1]!, relative: m[2] ?? '' } : null;
+};
+const stamp = (d: Date) =>
+  d
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
+const slug = (s: string) => s.replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '') || 'backup';
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/** Backup jobs, their runs, archives, restores and restore drills (issue 35). */
+export class BackupsService {
+  private readonly crons = new Map<number, Cron[]>();
+
+  constructor(private readonly d: BackupsDeps) {}
+
+  /** Schedules every stored job (called once at start). */
+  start(): void {
+    for (const job of this.d.repo.jobs()) this.schedule(job);
+  }
+  stop(): void {
+    for (const list of this.crons.values()) for (const c of list) c.stop();
+    this.crons.clear();
+  }
+
+  private schedule(job: JobRow): void {
+    const list: Cron[] = [];
+    const quiet = (p: Promise<unknown>) => p.catch((err) => this.d.log.warn({ err, job: job.name }, 'backup job'));
+    if (job.schedule) list.push(new Cron(job.schedule, { protect: true }, () => void quiet(this.run(job.id))));
+    if (job.drill_schedule)
+      list.push(new Cron(job.drill_schedule, { protect: true }, () => void quiet(this.drill(job.id))));
+    this.crons.set(job.id, list);
+  }
+
+  jobs(): BackupJob[] {
+    return this.d.repo.jobs().map((j) => this.view(j));
+  }
+
+  createJob(body: NewBackupJob): BackupJob {
+    if (this.d.repo.nameTaken('backup_jobs', body.name))
+      throw new ConflictError(`A backup job named ${body.name} already exists.`);
+    this.d.destinations.row(body.destination_id);
+    this.d.access(body.environment);
+    for (const [field, expr] of [
+      ['schedule', body.schedule],
+      ['drill_schedule', body.drill_schedule],
+    ] as const) {
+      if (expr && readSchedule(expr, MIN_INTERVAL_MS).problem)
+        throw new ValidationError(`${field}: not a cron schedule at least 5 minutes apart: ${expr}`, [
+          { field, message: 'unreadable or too often' },
+        ]);
+    }
+    const row: Omit<JobRow, 'id'> = {
+      name: body.name,
+      environment: body.environment,
+      volumes: JSON.stringify(body.volumes),
+      destination_id: body.destination_id,
+      schedule: body.schedule,
+      drill_schedule: body.drill_schedule,
+      keep_last: body.keep_last,
+      passphrase_sealed: body.passphrase ? this.d.box.seal(body.passphrase) : null,
+      created_at: new Date().toISOString(),
+    };
+    const id = this.d.repo.insertJob(row);
+    this.schedule({ ...row, id });
+    return this.view({ ...row, id });
+  }
+
+  removeJob(id: number): { removed: true } {
+    for (const c of this.crons.get(id) ?? []) c.stop();
+    this.crons.delete(id);
+    if (!this.d.repo.removeJob(id)) throw new NotFoundError('backup job', String(id));
+    return { removed: true };
+  }
+
+  runs(jobId?: number): BackupRun[] {
+    return this.d.repo.runs(jobId);
+  }
+
+  archives(jobId?: number): BackupArchive[] {
+    return this.d.repo.archives(jobId).map((a) => ({ ...a, manifest: JSON.parse(a.manifest) as BackupManifest }));
+  }
+
+  private job(id: number): JobRow {
+    const job = this.d.repo.job(id);
+    if (!job) throw new NotFoundError('backup job', String(id));
+    return job;
+  }
+
+  private view(j: JobRow): BackupJob {
+    return {
+      id: j.id,
+      name: j.name,
+      environment: j.environment,
+      volumes: JSON.parse(j.volumes) as string[],
+      destination_id: j.destination_id,
+      schedule: j.schedule,
+      drill_schedule: j.drill_schedule,
+      keep_last: j.keep_last,
+      encrypted: j.passphrase_sealed !== null,
+      last_run: this.d.repo.lastRun(j.id),
+      last_verified_at: this.d.repo.lastVerified(j.id),
+    };
+  }
+
+  /** Runs `work` as a recorded run; a failure is recorded (and notified) and answered as the failed run. */
+  private async recorded(
+    jobId: number | null,
+    kind: BackupRun['kind'],
+    work: () => Promise<{ bytes: number | null; archive: string | null }>,
+    onFail?: (err: unknown) => void,
+  ): Promise<BackupRun> {
+    const id = this.d.repo.startRun(jobId, kind, new Date().toISOString());
+    try {
+      const { bytes, archive } = await work();
+      this.d.repo.finishRun(id, { outcome: 'ok', bytes, archive, error: null, finished_at: new Date().toISOString() });
+    } catch (err) {
+      this.d.repo.finishRun(id, {
+        outcome: 'failed',
+        bytes: null,
+        archive: null,
+        error: message(err),
+        finished_at: new Date().toISOString(),
+      });
+      onFail?.(err);
+    }
+    return this.d.repo.run(id);
+  }
+
+  /** Backs a job's volumes up now into one archive, then applies its retention. */
+  async run(jobId: number): Promise<BackupRun> {
+    const job = this.job(jobId);
+    const volumes = JSON.parse(job.volumes) as string[];
+    return this.recorded(
+      job.id,
+      'backup',
+      async () => {
+        const access = this.d.access(job.environment);
+        const dest = this.d.destinations.row(job.destination_id);
+        if (dest.kind === 'folder') {
+          const folder = (JSON.parse(dest.config) as { path: string }).path;
+          for (const v of volumes) {
+            const mount = (await access.docker.inspectVolume(v)).Mountpoint;
+            if (folder === mount || folder.startsWith(`${mount}/`))
+              throw new ValidationError(`The destination folder is inside volume ${v}, which this job backs up.`);
+          }
+        }
+        const store = this.d.destinations.store(job.destination_id);
+        const passphrase = job.passphrase_sealed ? this.d.box.open(job.passphrase_sealed) : null;
+        const now = new Date();
+        const name = `${slug(job.name)}-${stamp(now)}.tar.zst${passphrase ? '.age' : ''}`;
+        const made = await produceArchive(
+          async (pack) => {
+            const out: (TreeSummary & { name: string })[] = [];
+            for (const v of volumes) out.push({ name: v, ...(await packVolume(access, v, pack)) });
+            return out;
+          },
+          passphrase,
+          (stream) => store.put(name, stream),
+          this.d.scryptLogN,
+        );
+        const manifest: BackupManifest = {
+          format: 'berth-backup/1',
+          created_at: now.toISOString(),
+          job: job.name,
+          environment: job.environment,
+          archive: {
+            name,
+            bytes: made.bytes,
+            sha256: made.sha256,
+            compression: 'zstd',
+            encryption: passphrase ? 'age' : null,
+          },
+          tar_bytes: made.tarBytes,
+          volumes: made.filled,
+        };
+        await store.put(`${name}.json`, Readable.from([Buffer.from(JSON.stringify(manifest, null, 2))]));
+        this.d.repo.insertArchive({
+          job_id: job.id,
+          destination_id: job.destination_id,
+          name,
+          created_at: now.toISOString(),
+          bytes: made.bytes,
+          manifest: JSON.stringify(manifest),
+        });
+        await this.retain(job);
+        return { bytes: made.bytes, archive: name };
+      },
+      (err) =>
+        this.d.notify({
+          event: 'backup_failed',
+          environment: job.environment,
+          title: `Backup ${job.name} failed`,
+          message: `The backup job ${job.name} (${volumes.join(', ')}) failed: ${message(err)}`,
+          details: { job: job.name },
+        }),
+    );
+  }
+
+  /** Keeps the job's newest `keep_last` archives; older ones are removed from their destination. */
+  private async retain(job: JobRow): Promise<void> {
+    const old = this.d.repo.archives(job.id).slice(job.keep_last);
+    for (const a of old) {
+      const store = this.d.destinations.store(a.destination_id);
+      await store.remove(a.name);
+      await store.remove(`${a.name}.json`);
+      this.d.repo.removeArchive(a.id);
+    }
+  }
+
+  /** Restore drill of the job's newest archive. */
+  async drill(jobId: number): Promise<BackupRun> {
+    const newest = this.d.repo.archives(this.job(jobId).id)[0];
+    if (!newest) throw new ConflictError('This job has no archive to verify yet: run it first.');
+    return this.verify(newest.id);
+  }
+
+  /**
+   * Restores every volume of an archive into throwaway volumes, checks the archive's sha256 and
+   * each tree's checksum and file count against the manifest, removes them, and records the result.
+   */
+  async verify(archiveId: number): Promise<BackupRun> {
+    const a = this.archiveRow(archiveId);
+    const manifest = JSON.parse(a.manifest) as BackupManifest;
+    const job = a.job_id === null ? null : this.d.repo.job(a.job_id);
+    const environment = job?.environment ?? manifest.environment;
+    return this.recorded(
+      a.job_id,
+      'drill',
+      async () => {
+        const access = this.d.access(environment);
+        const scratch = new Map(manifest.volumes.map((v) => [v.name, `berth-drill-${randomBytes(5).toString('hex')}`]));
+        try {
+          const { results, sha256 } = await this.unpack(
+            a.id,
+            job?.passphrase_sealed ?? null,
+            undefined,
+            async (section) => {
+              const into = scratch.get(section);
+              if (!into) return null;
+              await access.docker.createVolume(into);
+              return volumeSink(access, into);
+            },
+          );
+          if (sha256 !== manifest.archive.sha256) throw new Error('The archive differs from its manifest (sha256).');
+          for (const v of manifest.volumes) {
+            const got = results.get(v.name)?.written;
+            if (!got) throw new Error(`Volume ${v.name} is missing from the archive.`);
+            if (got.files !== v.files || got.sha256 !== v.sha256)
+              throw new Error(
+                `Volume ${v.name} restored differently: ${got.files} files (manifest ${v.files}), tree checksum differs.`,
+              );
+          }
+        } finally {
+          for (const v of scratch.values()) await access.docker.removeVolume(v).catch(() => undefined);
+        }
+        this.d.repo.markVerified(a.id, new Date().toISOString(), null);
+        return { bytes: a.bytes, archive: a.name };
+      },
+      (err) => {
+        this.d.repo.markVerified(a.id, new Date().toISOString(), message(err));
+        this.d.notify({
+          event: 'restore_drill_failed',
+          environment,
+          title: `Restore drill of ${a.name} failed`,
+          message: `Restoring ${a.name} into a throwaway volume failed its check: ${message(err)}`,
+          details: { archive: a.name, ...(job ? { job: job.name } : {}) },
+        });
+      },
+    );
+  }
+
+  private archiveRow(id: number) {
+    const a = this.d.repo.archive(id);
+    if (!a) throw new NotFoundError('archive', String(id));
+    return a;
+  }
+
+  /** Reads an archive from its destination and hands its sections to sinks; answers its sha256 too. */
+  private async unpack(
+    archiveId: number,
+    sealedPassphrase: string | null,
+    passphrase: string | undefined,
+    open: Parameters<typeof unpackSections>[2],
+  ) {
+    const a = this.archiveRow(archiveId);
+    const manifest = JSON.parse(a.manifest) as BackupManifest;
+    const secret = manifest.archive.encryption
+      ? (passphrase ?? (sealedPassphrase ? this.d.box.open(sealedPassphrase) : null))
+      : null;
+    if (manifest.archive.encryption && !secret)
+      throw new ValidationError('This archive is encrypted: give its passphrase.');
+    const stored = await this.d.destinations.store(a.destination_id).get(a.name);
+    const { tar, tally } = await openArchive(stored, secret);
+    const results = await unpackSections(tar, sectionOf, open);
+    return { results, sha256: tally.sha256 };
+  }
+
+  /** Restores one volume of an archive into a new volume, or over an existing one (its users stopped and started after). */
+  async restore(body: RestoreBody): Promise<RestoreResult> {
+    const a = this.archiveRow(body.archive_id);
+    const manifest = JSON.parse(a.manifest) as BackupManifest;
+    const entry = manifest.volumes.find((v) => v.name === body.volume);
+    if (!entry) throw new NotFoundError('volume in this archive', body.volume);
+    const job = a.job_id === null ? null : this.d.repo.job(a.job_id);
+    const access = this.d.access(job?.environment ?? manifest.environment);
+    const exists = await access.docker.inspectVolume(body.into).then(
+      () => true,
+      (err: unknown) => (err instanceof NotFoundError ? false : Promise.reject(err)),
+    );
+    if (exists && !body.overwrite)
+      throw new ConflictError(`Volume ${body.into} exists: confirm overwriting it, or restore into a new volume.`);
+    let result: TreeSummary | null = null;
+    const stopped: string[] = [];
+    const run = await this.recorded(a.job_id, 'restore', async () => {
+      // A wrong passphrase or an unreadable archive fails here, before the volume is touched.
+      const pre = await this.unpack(a.id, job?.passphrase_sealed ?? null, body.passphrase, async () => null);
+      if (pre.sha256 !== manifest.archive.sha256)
+        throw new ValidationError('The archive differs from its manifest (sha256).');
+      if (exists) {
+        const users = await access.docker.listContainers({ filters: { volume: [body.into], status: ['running'] } });
+        for (const c of users) {
+          await access.docker.stopContainer(c.Id);
+          stopped.push(c.Id);
+        }
+        await emptyVolume(access, body.into);
+      } else await access.docker.createVolume(body.into);
+      try {
+        const { results } = await this.unpack(a.id, job?.passphrase_sealed ?? null, body.passphrase, async (s) =>
+          s === body.volume ? volumeSink(access, body.into) : null,
+        );
+        result = results.get(body.volume)?.written ?? null;
+      } finally {
+        for (const id of stopped) await access.docker.startContainer(id).catch(() => undefined);
+      }
+      return { bytes: a.bytes, archive: a.name };
+    });
+    if (run.outcome === 'failed') throw new ValidationError(`Restore failed: ${run.error ?? 'unknown error'}`);
+    const tree = result as TreeSummary | null;
+    return {
+      run,
+      volume: body.into,
+      verified: tree !== null && tree.sha256 === entry.sha256 && tree.files === entry.files,
+      tree: tree ?? { entries: 0, files: 0, bytes: 0, sha256: '' },
+    };
+  }
+}

@@ -306,7 +306,10 @@ describe('deny by default', () => {
     .flatMap(([, api]) => Object.values(api as Record<string, RouteDef>));
 
   // GET /api/auth/csrf (issue 22.1: the CSRF token source while DISABLE_AUTH is on) and GET /api/auth/status (issue 23.7) are open on purpose.
-  it('opens only login (its TOTP step, single sign-on), refresh, logout/refresh, auth status, the open CSRF token and health', () => {
+  // Besides these, two calls prove who calls them in their own way: an agent's socket signs a
+  // challenge with its enrolled key (server/test/agent.test.ts), a git push webhook carries its
+  // repository's HMAC signature or token (server/test/git-projects.test.ts).
+  it('opens only login (its TOTP step, single sign-on), refresh, logout/refresh, auth status, the open CSRF token, health, the agent socket and git webhooks', () => {
     expect(defs.length).toBeGreaterThan(8);
     expect(
       defs
@@ -315,6 +318,7 @@ describe('deny by default', () => {
         .sort(),
     ).toEqual(
       [
+        'GET /api/agent/connect',
         'GET /api/auth/csrf',
         'GET /api/auth/logout/refresh',
         'GET /api/auth/oidc/callback',
@@ -324,6 +328,7 @@ describe('deny by default', () => {
         'POST /api/auth/login',
         'POST /api/auth/login/totp',
         'POST /api/auth/refresh',
+        'POST /api/hooks/git/{hook_id}',
       ].sort(),
     );
   });

@@ -108,8 +108,16 @@ export class ProjectsService {
     const runner = this.runner();
     const lookup = this.ctx.registryAuth;
     if (!lookup) return runner;
-    const { parsed } = await this.parseExisting(p);
-    const images = composeImages(parsed.data, await interpolationEnv(p.dir, this.ctx.config.cliEnv));
+    let images: string[];
+    try {
+      const { parsed } = await this.parseExisting(p);
+      images = composeImages(parsed.data, await interpolationEnv(p.dir, this.ctx.config.cliEnv));
+    } catch (err) {
+      // A file that does not parse names no image to log in for; the CLI says what is wrong with it,
+      // and `down` (a broken project's delete) needs no credential.
+      if (err instanceof ValidationError) return runner;
+      throw err;
+    }
     return { ...runner, registry: { auths: dockerConfigFor(images, lookup).auths, root: this.dockerConfigRoot } };
   }
 

@@ -45,7 +45,7 @@ if pid_is "$pid" "git-daemon" && [[ -n "$port" ]] && answers "$port"; then
 else
   port=$(pick_port "$DIR/daemon.port")
   git daemon --reuseaddr --listen=127.0.0.1 --port="$port" --base-path="$REPOS" --export-all \
-    --pid-file="$DIR/daemon.pid" --detach "$REPOS" 8>&-
+    --pid-file="$DIR/daemon.pid" --detach "$REPOS" 8>&- 9>&-
   for ((i = 0; i < 40; i++)); do answers "$port" && break; sleep 0.25; done
   answers "$port" || die "git daemon did not answer on 127.0.0.1:$port"
   say "git daemon up on 127.0.0.1:$port"
@@ -60,7 +60,7 @@ if pid_is "$pid" "git-http-server.mjs" && [[ -n "$port" ]] && answers "$port"; t
   say "reusing git http server (pid $pid) on 127.0.0.1:$port"
 else
   port=$(pick_port "$DIR/http.port")
-  setsid node "$ROOT/scripts/git-http-server.mjs" "$port" "$REPOS" "$DIR/http-auth" 8>&- \
+  setsid node "$ROOT/scripts/git-http-server.mjs" "$port" "$REPOS" "$DIR/http-auth" 8>&- 9>&- \
     </dev/null >"$DIR/http.log" 2>&1 &
   echo $! >"$DIR/http.pid"
   for ((i = 0; i < 40; i++)); do answers "$port" && break; sleep 0.25; done

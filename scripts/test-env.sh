@@ -476,6 +476,15 @@ cmd_stop() {
     say "stopped registry (pid $pid)"
   fi
   rm -f "$REG_PIDFILE"
+  # The private registries and git servers of scripts/test-env-registries.sh and test-env-git.sh.
+  for f in "$STATE"/registries/*.pid "$STATE/git/daemon.pid" "$STATE/git/http.pid"; do
+    pid=$(pid_of "$f")
+    if pid_is "$pid" "$STATE/"; then
+      kill "$pid" 2>/dev/null || true
+      say "stopped $(basename "$(dirname "$f")") $(basename "$f" .pid) (pid $pid)"
+    fi
+    rm -f "$f"
+  done
   pid=$(pid_of "$PIDFILE")
   if pid_is "$pid" dockerd; then
     kill "$pid" 2>/dev/null || true

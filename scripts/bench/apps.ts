@@ -64,6 +64,8 @@ async function startServer(
     ADMIN_EMAIL: ADMIN.username,
     ADMIN_PASSWORD: ADMIN.password,
     DISABLE_AUTH: 'false',
+    // All viewers sign in as one user: 10 viewers × 2 streams and the wire meter's reach its default cap.
+    STREAMS_MAX_PER_USER: '64',
     ...extraEnv,
   });
   server = started.child;

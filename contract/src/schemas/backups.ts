@@ -68,23 +68,48 @@ export const BackupJob = z.object({
   /** Restore drills (cron); null: by hand only. */
   drill_schedule: z.string().nullable(),
   keep_last: z.number().int(),
+  /** Also kept: the newest archive of each of the last `keep_daily` days and `keep_weekly` ISO weeks (UTC). */
+  keep_daily: z.number().int(),
+  keep_weekly: z.number().int(),
   encrypted: z.boolean(),
   last_run: BackupRun.nullable(),
   last_verified_at: z.string().nullable(),
 });
 export type BackupJob = z.infer<typeof BackupJob>;
 
+const Schedule = z.string().trim().min(1).max(120);
+const KeepLast = z.number().int().min(1).max(1000);
+const KeepPeriods = z.number().int().min(0).max(1000);
+
 export const NewBackupJob = z.object({
   name: Name,
   environment: z.string().min(1).max(64).default('local'),
   volumes: z.array(VolumeName).min(1).max(50),
   destination_id: z.number().int(),
-  schedule: z.string().trim().min(1).max(120).nullable().default(null),
-  drill_schedule: z.string().trim().min(1).max(120).nullable().default('0 4 * * 0'),
-  keep_last: z.number().int().min(1).max(1000).default(7),
+  schedule: Schedule.nullable().default(null),
+  drill_schedule: Schedule.nullable().default('0 4 * * 0'),
+  keep_last: KeepLast.default(7),
+  keep_daily: KeepPeriods.default(0),
+  keep_weekly: KeepPeriods.default(0),
   passphrase: z.string().min(8, 'at least 8 characters').max(1024).optional(),
 });
 export type NewBackupJob = z.infer<typeof NewBackupJob>;
+
+/**
+ * A job's changes: only the fields given change. The environment and the passphrase stay (the
+ * job's older archives are opened with its passphrase).
+ */
+export const PatchBackupJob = z.object({
+  name: Name.optional(),
+  volumes: z.array(VolumeName).min(1).max(50).optional(),
+  destination_id: z.number().int().optional(),
+  schedule: Schedule.nullable().optional(),
+  drill_schedule: Schedule.nullable().optional(),
+  keep_last: KeepLast.optional(),
+  keep_daily: KeepPeriods.optional(),
+  keep_weekly: KeepPeriods.optional(),
+});
+export type PatchBackupJob = z.infer<typeof PatchBackupJob>;
 
 export const TreeSummary = z.object({
   entries: z.number(),
@@ -146,6 +171,21 @@ export const RestoreResult = z.object({
 });
 export type RestoreResult = z.infer<typeof RestoreResult>;
 
+/** One `progress` event of a streamed restore: which pass, and how much of the stored archive it has read. */
+export const RestoreProgress = z.object({
+  phase: z.enum(['checking', 'stopping', 'writing', 'starting']),
+  bytes: z.number(),
+  total: z.number(),
+});
+export type RestoreProgress = z.infer<typeof RestoreProgress>;
+
+export const DestinationTestResult = z.object({ ok: z.boolean(), detail: z.string() });
+export type DestinationTestResult = z.infer<typeof DestinationTestResult>;
+
+const RESTORE_STREAM_NOTE =
+  'Send `Accept: text/event-stream` to follow it: `progress` events (RestoreProgress: the archive is read once to check ' +
+  'it, then again to write the volume), then `done` (data: the plain JSON answer) or `error` (data: {detail, code}).';
+
 const IdParams = z.object({ id: z.coerce.number().int() });
 const base = { scope: 'global', tag: 'backups', role: 'admin' } as const;
 
@@ -173,6 +213,14 @@ export const backupsApi = {
     params: IdParams,
     response: z.object({ removed: z.literal(true) }),
   }),
+  testDestination: defineRoute({
+    ...base,
+    method: 'POST',
+    path: '/api/backups/destinations/{id}/test',
+    summary: 'Test a destination: write and remove a small file there',
+    params: IdParams,
+    response: DestinationTestResult,
+  }),
   jobs: defineRoute({
     ...base,
     method: 'GET',
@@ -186,6 +234,15 @@ export const backupsApi = {
     path: '/api/backups/jobs',
     summary: 'Add a backup job (volumes, destination, schedule, retention, passphrase)',
     body: NewBackupJob,
+    response: BackupJob,
+  }),
+  updateJob: defineRoute({
+    ...base,
+    method: 'PATCH',
+    path: '/api/backups/jobs/{id}',
+    summary: 'Change a job (only the fields given; not its environment or passphrase)',
+    params: IdParams,
+    body: PatchBackupJob,
     response: BackupJob,
   }),
   removeJob: defineRoute({
@@ -240,7 +297,7 @@ export const backupsApi = {
     ...base,
     method: 'POST',
     path: '/api/backups/restore',
-    summary: 'Restore a volume from an archive into a new volume or over an existing one',
+    summary: `Restore a volume from an archive into a new volume or over an existing one. ${RESTORE_STREAM_NOTE}`,
     body: RestoreBody,
     response: RestoreResult,
   }),

@@ -21,6 +21,8 @@ export interface JobRow {
   schedule: string | null;
   drill_schedule: string | null;
   keep_last: number;
+  keep_daily: number;
+  keep_weekly: number;
   passphrase_sealed: string | null;
   created_at: string;
 }
@@ -78,11 +80,20 @@ export class BackupsRepo {
     return Number(
       this.db
         .prepare(
-          `INSERT INTO backup_jobs (name, environment, volumes, destination_id, schedule, drill_schedule, keep_last, passphrase_sealed, created_at)
-           VALUES (@name, @environment, @volumes, @destination_id, @schedule, @drill_schedule, @keep_last, @passphrase_sealed, @created_at)`,
+          `INSERT INTO backup_jobs (name, environment, volumes, destination_id, schedule, drill_schedule, keep_last, keep_daily, keep_weekly, passphrase_sealed, created_at)
+           VALUES (@name, @environment, @volumes, @destination_id, @schedule, @drill_schedule, @keep_last, @keep_daily, @keep_weekly, @passphrase_sealed, @created_at)`,
         )
         .run(row).lastInsertRowid,
     );
+  }
+  /** Writes a job's changeable fields (not its environment, passphrase or creation time). */
+  updateJob(row: JobRow): void {
+    this.db
+      .prepare(
+        `UPDATE backup_jobs SET name = @name, volumes = @volumes, destination_id = @destination_id, schedule = @schedule,
+         drill_schedule = @drill_schedule, keep_last = @keep_last, keep_daily = @keep_daily, keep_weekly = @keep_weekly WHERE id = @id`,
+      )
+      .run(row);
   }
   removeJob(id: number): boolean {
     return this.db.prepare('DELETE FROM backup_jobs WHERE id = ?').run(id).changes > 0;

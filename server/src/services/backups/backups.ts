@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { Cron } from 'croner';
-import { readSchedule } from '@berth/contract/cron';
 import type {
   BackupArchive,
   BackupJob,
   BackupManifest,
   BackupRun,
   NewBackupJob,
+  PatchBackupJob,
   RestoreBody,
   RestoreResult,
 } from '@berth/contract';
@@ -16,11 +16,12 @@ import { ConflictError, NotFoundError, ValidationError } from '../../errors';
 import type { NotifyInput } from '../notifications';
 import type { DestinationsService, SecretBox } from './destinations-service';
 import { openArchive, produceArchive } from './archive-pipeline';
+import { message, sectionOf, slug, stamp } from './archive-names';
+import { checkSchedules, jobView, patchedRow } from './job-config';
+import { readWithProgress, type OnRestoreProgress } from './restore-progress';
+import { expiredArchives } from './retention';
 import type { TreeSummary } from './tree-hash';
 import { emptyVolume, packVolume, unpackSections, volumeSink, type VolumeAccess } from './volume-archive';
-
-/** Schedules may not fire more often than this. */
-const MIN_INTERVAL_MS = 5 * 60_000;
 
 export interface BackupsDeps {
   repo: BackupsRepo;
@@ -33,18 +34,6 @@ export interface BackupsDeps {
   /** age's scrypt work factor (tests make it cheap). */
   scryptLogN?: number;
 }
-
-const sectionOf = (name: string) => {
-  const m = /^volumes\/([^/]+)(?:\/(.*))?$/.exec(name);
-  return m ? { section: m[1]!, relative: m[2] ?? '' } : null;
-};
-const stamp = (d: Date) =>
-  d
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d+Z$/, 'Z');
-const slug = (s: string) => s.replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '') || 'backup';
-const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /** Backup jobs, their runs, archives, restores and restore drills (issue 35). */
 export class BackupsService {
@@ -79,15 +68,7 @@ export class BackupsService {
       throw new ConflictError(`A backup job named ${body.name} already exists.`);
     this.d.destinations.row(body.destination_id);
     this.d.access(body.environment);
-    for (const [field, expr] of [
-      ['schedule', body.schedule],
-      ['drill_schedule', body.drill_schedule],
-    ] as const) {
-      if (expr && readSchedule(expr, MIN_INTERVAL_MS).problem)
-        throw new ValidationError(`${field}: not a cron schedule at least 5 minutes apart: ${expr}`, [
-          { field, message: 'unreadable or too often' },
-        ]);
-    }
+    checkSchedules(body);
     const row: Omit<JobRow, 'id'> = {
       name: body.name,
       environment: body.environment,
@@ -96,6 +77,8 @@ export class BackupsService {
       schedule: body.schedule,
       drill_schedule: body.drill_schedule,
       keep_last: body.keep_last,
+      keep_daily: body.keep_daily,
+      keep_weekly: body.keep_weekly,
       passphrase_sealed: body.passphrase ? this.d.box.seal(body.passphrase) : null,
       created_at: new Date().toISOString(),
     };
@@ -104,9 +87,27 @@ export class BackupsService {
     return this.view({ ...row, id });
   }
 
-  removeJob(id: number): { removed: true } {
+  /** Changes a job (only the fields given) and schedules it anew. */
+  updateJob(id: number, body: PatchBackupJob): BackupJob {
+    const job = this.job(id);
+    if (body.name !== undefined && body.name !== job.name && this.d.repo.nameTaken('backup_jobs', body.name))
+      throw new ConflictError(`A backup job named ${body.name} already exists.`);
+    if (body.destination_id !== undefined) this.d.destinations.row(body.destination_id);
+    checkSchedules(body);
+    const next = patchedRow(job, body);
+    this.d.repo.updateJob(next);
+    this.unschedule(id);
+    this.schedule(next);
+    return this.view(next);
+  }
+
+  private unschedule(id: number): void {
     for (const c of this.crons.get(id) ?? []) c.stop();
     this.crons.delete(id);
+  }
+
+  removeJob(id: number): { removed: true } {
+    this.unschedule(id);
     if (!this.d.repo.removeJob(id)) throw new NotFoundError('backup job', String(id));
     return { removed: true };
   }
@@ -126,19 +127,7 @@ export class BackupsService {
   }
 
   private view(j: JobRow): BackupJob {
-    return {
-      id: j.id,
-      name: j.name,
-      environment: j.environment,
-      volumes: JSON.parse(j.volumes) as string[],
-      destination_id: j.destination_id,
-      schedule: j.schedule,
-      drill_schedule: j.drill_schedule,
-      keep_last: j.keep_last,
-      encrypted: j.passphrase_sealed !== null,
-      last_run: this.d.repo.lastRun(j.id),
-      last_verified_at: this.d.repo.lastVerified(j.id),
-    };
+    return jobView(j, this.d.repo);
   }
 
   /** Runs `work` as a recorded run; a failure is recorded (and notified) and answered as the failed run. */
@@ -235,9 +224,10 @@ export class BackupsService {
     );
   }
 
-  /** Keeps the job's newest `keep_last` archives; older ones are removed from their destination. */
+  /** Applies the job's retention (retention.ts); what it does not keep is removed from its destination. */
   private async retain(job: JobRow): Promise<void> {
-    const old = this.d.repo.archives(job.id).slice(job.keep_last);
+    const keep = { last: job.keep_last, daily: job.keep_daily, weekly: job.keep_weekly };
+    const old = expiredArchives(this.d.repo.archives(job.id), keep);
     for (const a of old) {
       const store = this.d.destinations.store(a.destination_id);
       await store.remove(a.name);
@@ -320,6 +310,7 @@ export class BackupsService {
     sealedPassphrase: string | null,
     passphrase: string | undefined,
     open: Parameters<typeof unpackSections>[2],
+    watch: (stored: Readable) => Readable = (stored) => stored,
   ) {
     const a = this.archiveRow(archiveId);
     const manifest = JSON.parse(a.manifest) as BackupManifest;
@@ -329,13 +320,18 @@ export class BackupsService {
     if (manifest.archive.encryption && !secret)
       throw new ValidationError('This archive is encrypted: give its passphrase.');
     const stored = await this.d.destinations.store(a.destination_id).get(a.name);
-    const { tar, tally } = await openArchive(stored, secret);
+    const { tar, tally } = await openArchive(watch(stored), secret);
     const results = await unpackSections(tar, sectionOf, open);
     return { results, sha256: tally.sha256 };
   }
 
   /** Restores one volume of an archive into a new volume, or over an existing one (its users stopped and started after). */
   async restore(body: RestoreBody): Promise<RestoreResult> {
+    return (await this.startRestore(body))();
+  }
+
+  /** Checks a restore (the archive, the volume in it, the target) and answers the restore itself, to follow. */
+  async startRestore(body: RestoreBody): Promise<(onProgress?: OnRestoreProgress) => Promise<RestoreResult>> {
     const a = this.archiveRow(body.archive_id);
     const manifest = JSON.parse(a.manifest) as BackupManifest;
     const entry = manifest.volumes.find((v) => v.name === body.volume);
@@ -348,38 +344,52 @@ export class BackupsService {
     );
     if (exists && !body.overwrite)
       throw new ConflictError(`Volume ${body.into} exists: confirm overwriting it, or restore into a new volume.`);
-    let result: TreeSummary | null = null;
-    const stopped: string[] = [];
-    const run = await this.recorded(a.job_id, 'restore', async () => {
-      // A wrong passphrase or an unreadable archive fails here, before the volume is touched.
-      const pre = await this.unpack(a.id, job?.passphrase_sealed ?? null, body.passphrase, async () => null);
-      if (pre.sha256 !== manifest.archive.sha256)
-        throw new ValidationError('The archive differs from its manifest (sha256).');
-      if (exists) {
-        const users = await access.docker.listContainers({ filters: { volume: [body.into], status: ['running'] } });
-        for (const c of users) {
-          await access.docker.stopContainer(c.Id);
-          stopped.push(c.Id);
-        }
-        await emptyVolume(access, body.into);
-      } else await access.docker.createVolume(body.into);
-      try {
-        const { results } = await this.unpack(a.id, job?.passphrase_sealed ?? null, body.passphrase, async (s) =>
-          s === body.volume ? volumeSink(access, body.into) : null,
+    return async (onProgress) => {
+      let result: TreeSummary | null = null;
+      const stopped: string[] = [];
+      const run = await this.recorded(a.job_id, 'restore', async () => {
+        // A wrong passphrase or an unreadable archive fails here, before the volume is touched.
+        const pre = await this.unpack(
+          a.id,
+          job?.passphrase_sealed ?? null,
+          body.passphrase,
+          async () => null,
+          (st) => readWithProgress(st, 'checking', a.bytes, onProgress),
         );
-        result = results.get(body.volume)?.written ?? null;
-      } finally {
-        for (const id of stopped) await access.docker.startContainer(id).catch(() => undefined);
-      }
-      return { bytes: a.bytes, archive: a.name };
-    });
-    if (run.outcome === 'failed') throw new ValidationError(`Restore failed: ${run.error ?? 'unknown error'}`);
-    const tree = result as TreeSummary | null;
-    return {
-      run,
-      volume: body.into,
-      verified: tree !== null && tree.sha256 === entry.sha256 && tree.files === entry.files,
-      tree: tree ?? { entries: 0, files: 0, bytes: 0, sha256: '' },
+        if (pre.sha256 !== manifest.archive.sha256)
+          throw new ValidationError('The archive differs from its manifest (sha256).');
+        if (exists) {
+          onProgress?.({ phase: 'stopping', bytes: 0, total: a.bytes });
+          const users = await access.docker.listContainers({ filters: { volume: [body.into], status: ['running'] } });
+          for (const c of users) {
+            await access.docker.stopContainer(c.Id);
+            stopped.push(c.Id);
+          }
+          await emptyVolume(access, body.into);
+        } else await access.docker.createVolume(body.into);
+        try {
+          const { results } = await this.unpack(
+            a.id,
+            job?.passphrase_sealed ?? null,
+            body.passphrase,
+            async (s) => (s === body.volume ? volumeSink(access, body.into) : null),
+            (st) => readWithProgress(st, 'writing', a.bytes, onProgress),
+          );
+          result = results.get(body.volume)?.written ?? null;
+        } finally {
+          if (stopped.length) onProgress?.({ phase: 'starting', bytes: a.bytes, total: a.bytes });
+          for (const id of stopped) await access.docker.startContainer(id).catch(() => undefined);
+        }
+        return { bytes: a.bytes, archive: a.name };
+      });
+      if (run.outcome === 'failed') throw new ValidationError(`Restore failed: ${run.error ?? 'unknown error'}`);
+      const tree = result as TreeSummary | null;
+      return {
+        run,
+        volume: body.into,
+        verified: tree !== null && tree.sha256 === entry.sha256 && tree.files === entry.files,
+        tree: tree ?? { entries: 0, files: 0, bytes: 0, sha256: '' },
+      };
     };
   }
 }

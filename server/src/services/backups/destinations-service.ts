@@ -1,7 +1,7 @@
 import path from 'node:path';
-import type { BackupDestination, NewBackupDestination } from '@berth/contract';
+import type { BackupDestination, DestinationTestResult, NewBackupDestination } from '@berth/contract';
 import type { BackupsRepo, DestinationRow } from '../../db/backups-repo';
-import { ConflictError, NotFoundError, ValidationError } from '../../errors';
+import { AppError, ConflictError, NotFoundError, ValidationError } from '../../errors';
 import { folderStore, sftpStore, type ArchiveStore, type SftpSecret } from './destinations';
 
 export interface SecretBox {
@@ -69,6 +69,17 @@ export class DestinationsService {
     if (this.repo.destinationInUse(id)) throw new ConflictError('A backup job uses this destination; remove it first.');
     if (!this.repo.removeDestination(id)) throw new NotFoundError('destination', String(id));
     return { removed: true };
+  }
+
+  /** Writes and removes a small file at a stored destination; a failure is the answer, not an error. */
+  async test(id: number): Promise<DestinationTestResult> {
+    const row = this.row(id);
+    try {
+      await storeOf(row, this.box).check();
+      return { ok: true, detail: `${row.name} is reachable and writable.` };
+    } catch (err) {
+      return { ok: false, detail: err instanceof AppError ? err.message : `${row.name} failed: ${String(err)}` };
+    }
   }
 
   row(id: number): DestinationRow {

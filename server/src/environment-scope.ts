@@ -146,7 +146,7 @@ export function buildScope(
   envCtx: AppContext,
   { variables, notifications, audit, historyRepo, terminals, regexPool, policies, revs }: ScopeShared,
 ): EngineScope {
-  const policy = createPolicyGate(policies, id, envCtx);
+  const policy = createPolicyGate(policies, id);
   const { runtime, apps, appUpdates, appChanges, appFiles, appStreams } = createApps(envCtx, historyRepo, id, policy);
   const { projectRollback, ...projectSet } = createProjects(envCtx, {
     // Host paths are only Berth's own to check on the engine it runs beside.

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HELPER_LABEL, HELPER_MOUNT } from '../src/services/volumes';
 import { packOne, readArchive } from '../src/services/files/tar';
 import { SYSTEM_ACTOR } from '../src/services/policy';
-import { createTestApp, type TestApp } from './helpers/app';
+import type { ApiError, PolicyAnswer } from '@berth/contract';
+import { createTestApp, signedInUser, type TestApp, type TestClient } from './helpers/app';
 import { dockerCli, testEngine, tryDockerCli } from './helpers/engine';
 import { uniqueName } from './images-fixtures';
 
@@ -12,6 +13,8 @@ const volume = uniqueName('helper-vol');
 const self = uniqueName('helper-self');
 const ownVolume = uniqueName('helper-own');
 const operator = { role: 'operator' as const, username: 'op' };
+let asOperator: TestClient;
+const ownApp = uniqueName('helper-ownapp');
 
 beforeAll(async () => {
   const { image } = testEngine();
@@ -29,12 +32,13 @@ beforeAll(async () => {
     '3600',
   ]);
   t = await createTestApp({ HELPER_IMAGE: image, BERTH_CONTAINER_NAME: self });
+  asOperator = await signedInUser(t, 'helper-op@berth.test', 'operator');
   dockerCli(['volume', 'create', '--label', 'berth.test=1', volume]);
   dockerCli(['run', '--rm', '-v', `${volume}:/v`, testEngine().image, 'sh', '-c', 'echo hi > /v/a.txt']);
 });
 
 afterAll(async () => {
-  tryDockerCli(['rm', '-f', self]);
+  tryDockerCli(['rm', '-f', self, ownApp]);
   tryDockerCli(['volume', 'rm', '-f', volume, ownVolume]);
   await t?.close();
 });
@@ -105,5 +109,53 @@ describe('helper containers', () => {
       code: 'policy_denied',
     });
     expect((await scope.appFiles.list(SYSTEM_ACTOR, self, '/data')).path).toBe('/data');
+  });
+});
+
+describe("Berth's own volume on every path that makes a container", () => {
+  const denied = (res: { status: number; body: unknown; text: string }, field?: string) => {
+    const body = res.body as ApiError;
+    expect([res.status, body.code], res.text).toEqual([403, 'policy_denied']);
+    expect(body.detail).toContain(`Volume ${ownVolume} holds Berth's own data`);
+    expect(body.fields?.map((f) => f.rule)).toContain('volume');
+    if (field) expect(body.fields?.map((f) => f.field)).toContain(field);
+  };
+  const form = (volumes: { bind: string; container: string }[], edit = false) => ({
+    name: ownApp,
+    image: testEngine().image,
+    restart_policy: 'none',
+    // Stops at once on the edit's replace (a bare sleep as PID 1 waits out the stop timeout).
+    command: ['sh', '-c', 'trap "exit 0" TERM; sleep 600 & wait'],
+    labels: [{ label: 'berth.test', value: '1' }],
+    volumes,
+    ...(edit ? { edit: true, id: ownApp } : {}),
+  });
+
+  it('tells operators its name, and refuses it to them (deploy, edit, rollback, compose, swarm, files); an admin may', async () => {
+    const answer = await asOperator.get<PolicyAnswer>('/api/environments/local/policy');
+    expect(answer.body.protected_volumes.map((v) => v.name)).toEqual([ownVolume]);
+    expect(answer.body.protected_containers).toContain(self);
+
+    const own = [{ bind: ownVolume, container: '/data' }];
+    denied(await asOperator.post('/api/apps/deploy', form(own)), 'volumes.0.bind');
+    // An admin may; once the app no longer mounts it, an operator may not bring it back by edit or rollback.
+    expect((await t.client.post('/api/apps/deploy', form(own))).status).toBe(200);
+    expect((await t.client.post('/api/apps/deploy', form([], true))).status).toBe(200);
+    denied(await asOperator.post('/api/apps/deploy', form(own, true)));
+    denied(await asOperator.post(`/api/apps/${ownApp}/revisions/1/rollback`), 'HostConfig.Binds.0');
+    expect(dockerCli(['inspect', '-f', '{{len .Mounts}}', ownApp]).trim()).toBe('0');
+
+    const project = uniqueName('ownvol').replace(/[^a-z0-9_-]/g, '');
+    const content = `services:\n  a:\n    image: ${testEngine().image}\n    volumes: ["d:/d"]\nvolumes:\n  d: {external: true, name: ${ownVolume}}\n`;
+    denied(await asOperator.post('/api/compose/', { name: project, content }), 'services.a.volumes.0');
+    expect((await t.client.get(`/api/compose/${project}`)).status).toBe(404);
+    denied(
+      await asOperator.post('/api/swarm/services', {
+        name: uniqueName('ownvol-svc'),
+        image: testEngine().image,
+        mounts: [{ type: 'volume', source: ownVolume, target: '/d', readOnly: true }],
+      }),
+    );
+    denied(await asOperator.get(`/api/resources/volumes/${ownVolume}/files?path=/`));
   });
 });

@@ -45,7 +45,45 @@ function hostNetworks(data: Record<string, unknown>): Set<string> {
   return out;
 }
 
-function serviceFeatures(name: string, svc: Record<string, unknown>, hostNets: Set<string>): PolicyFeature[] {
+/**
+ * The engine's name of each top-level volume, as compose (v1 and v2) and `docker stack deploy`
+ * name it: its `name:`, an external one's own key (or `external: {name}`, the legacy form), else
+ * `<project>_<key>`. Without a project only the names the file spells out are known.
+ */
+function volumeNames(data: Record<string, unknown>, project: string | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  const defs = isRecord(data.volumes) ? data.volumes : {};
+  for (const [key, def] of Object.entries(defs)) {
+    const d = isRecord(def) ? def : {};
+    const ext = d.external;
+    const named = typeof d.name === 'string' && d.name ? d.name : null;
+    if (isRecord(ext) && typeof ext.name === 'string' && ext.name) out.set(key, ext.name);
+    else if (named) out.set(key, named);
+    else if (ext === true || ext === 'true' || isRecord(ext)) out.set(key, key);
+    else if (project) out.set(key, `${project}_${key}`);
+  }
+  return out;
+}
+
+/** A service's mount of a named volume (short or long syntax) → that volume's key in the file. */
+function namedVolumeKey(v: unknown): string | null {
+  if (typeof v === 'string') {
+    // Split at the first colon only: `b:/x:ro` may be read as a drive letter, but judging `b` as a volume too costs nothing.
+    const [src, ...rest] = v.split(':');
+    return rest.length && src && !isHostPathSource(src) ? src : null;
+  }
+  if (isRecord(v) && (v.type === undefined || v.type === 'volume') && typeof v.source === 'string' && v.source)
+    return v.source;
+  return null;
+}
+
+interface FileContext {
+  hostNets: Set<string>;
+  volumes: Map<string, string>;
+  project: string | undefined;
+}
+
+function serviceFeatures(name: string, svc: Record<string, unknown>, file: FileContext): PolicyFeature[] {
   const out: PolicyFeature[] = [];
   const base = ['services', name] as const;
   const add = (rule: PolicyFeature['rule'], value: string, ...path: (string | number)[]) =>
@@ -58,6 +96,11 @@ function serviceFeatures(name: string, svc: Record<string, unknown>, hostNets: S
     } else if (isRecord(v) && v.type === 'bind' && typeof v.source === 'string') {
       add('bind_mounts', v.source, 'volumes', i, 'source');
     }
+    const key = namedVolumeKey(v);
+    // An undeclared key is refused by the CLI; judged under its default name all the same.
+    const engineName = key === null ? null : (file.volumes.get(key) ?? (file.project ? `${file.project}_${key}` : key));
+    if (engineName !== null)
+      add('volume', engineName, ...(typeof v === 'string' ? ['volumes', i] : ['volumes', i, 'source']));
   });
   if (svc.privileged === true || svc.privileged === 'true') add('privileged', 'true', 'privileged');
   if (isRecord(svc.build) && svc.build.privileged === true) add('privileged', 'true', 'build', 'privileged');
@@ -76,7 +119,7 @@ function serviceFeatures(name: string, svc: Record<string, unknown>, hostNets: S
     : isRecord(nets)
       ? Object.keys(nets)
       : [];
-  for (const n of joined) if (hostNets.has(n)) add('host_network', 'host', 'networks');
+  for (const n of joined) if (file.hostNets.has(n)) add('host_network', 'host', 'networks');
   list(svc.devices).forEach((d, i) => {
     if (typeof d === 'string') add('devices', d.split(':')[0]!, 'devices', i);
     else if (isRecord(d) && typeof d.source === 'string') add('devices', d.source, 'devices', i);
@@ -98,14 +141,15 @@ function serviceFeatures(name: string, svc: Record<string, unknown>, hostNets: S
 /**
  * What a compose document (already interpolated, merge keys honoured) asks of the engine that the
  * policy judges. Bind sources are as written (relative to the project folder); the server resolves
- * them before judging.
+ * them before judging. Named volumes carry the engine's name of the volume, which needs the
+ * project's (or stack's) name for the ones the file does not name itself.
  */
-export function composePolicyFeatures(data: Record<string, unknown>): PolicyFeature[] {
+export function composePolicyFeatures(data: Record<string, unknown>, opts: { project?: string } = {}): PolicyFeature[] {
   const out: PolicyFeature[] = [];
-  const hostNets = hostNetworks(data);
+  const file = { hostNets: hostNetworks(data), volumes: volumeNames(data, opts.project), project: opts.project };
   if (isRecord(data.services))
     for (const [name, svc] of Object.entries(data.services))
-      if (isRecord(svc)) out.push(...serviceFeatures(name, svc, hostNets));
+      if (isRecord(svc)) out.push(...serviceFeatures(name, svc, file));
   if (isRecord(data.volumes))
     for (const [name, def] of Object.entries(data.volumes)) {
       const f = volumeDefinitionFeature(name, def);

@@ -51,8 +51,39 @@ describe('composePolicyFeatures: every encoding of the same request', () => {
     expect(features(yaml)).toContainEqual(expect.objectContaining({ rule, value }));
   });
 
-  it('leaves named and anonymous volumes and service volumes_from alone', () => {
-    expect(features('services: {a: {volumes: ["data:/x", "/anon"], volumes_from: [b]}, b: {}}')).toEqual([]);
+  it('leaves anonymous volumes and service volumes_from alone', () => {
+    expect(
+      features('services: {a: {volumes: ["/anon", {type: volume, target: /t}], volumes_from: [b]}, b: {}}'),
+    ).toEqual([]);
+  });
+});
+
+describe('composePolicyFeatures: the engine name of each named volume', () => {
+  const volumes = (yaml: string, project?: string) =>
+    composePolicyFeatures(parseDocument(yaml).toJS(), { project })
+      .filter((f) => f.rule === 'volume')
+      .map((f) => [f.value, f.field]);
+
+  it.each([
+    ['the default <project>_<key>', 'volumes: {db: {}}', 'proj_db'],
+    ['an undeclared key, as its default', 'volumes: {}', 'proj_db'],
+    ['top-level name:', 'volumes: {db: {name: berth_data}}', 'berth_data'],
+    ['external: true', 'volumes: {db: {external: true}}', 'db'],
+    ['external: true with a name', 'volumes: {db: {external: true, name: berth_data}}', 'berth_data'],
+    ['the legacy external: {name}', 'volumes: {db: {external: {name: berth_data}}}', 'berth_data'],
+  ])('%s', (_, top, name) => {
+    const yaml = `services: {a: {volumes: ["db:/x:ro", {type: volume, source: db, target: /y}]}}\n${top}`;
+    expect(volumes(yaml, 'proj')).toEqual([
+      [name, 'services.a.volumes.0'],
+      [name, 'services.a.volumes.1.source'],
+    ]);
+  });
+
+  it('knows only the names the file spells out without a project (the web before a name is typed)', () => {
+    expect(volumes('services: {a: {volumes: ["db:/x", "e:/y"]}}\nvolumes: {db: {}, e: {name: own}}')).toEqual([
+      ['db', 'services.a.volumes.0'],
+      ['own', 'services.a.volumes.1'],
+    ]);
   });
 });
 
@@ -90,6 +121,26 @@ describe('judgePolicy', () => {
     ).toEqual(['/srv/media2']);
     const deny = { ...DEFAULT_POLICY, bind_mounts: 'deny' as const, bind_allowlist: ['/srv/media'] };
     expect(judgePolicy([bind('/srv/media/films')], ctx({ policy: deny }))[0]?.message).toContain('not allowed');
+  });
+
+  it("refuses Berth's own volumes and volumes_from its container whatever the policy; others pass", () => {
+    const own = ctx({
+      policy: EnvironmentPolicy.parse({ volumes_from: 'allow' }),
+      protectedVolumes: [{ name: 'berth_data', what: "Berth's data (mounted at /config)" }],
+      protectedContainers: ['berth', 'a'.repeat(64)],
+    });
+    const f: PolicyFeature[] = [
+      { rule: 'volume', value: 'berth_data', field: 'v' },
+      { rule: 'volume', value: 'app_data', field: 'w' },
+      { rule: 'volumes_from', value: 'berth', field: 'f' },
+      { rule: 'volumes_from', value: 'aaaa', field: 'g' },
+      { rule: 'volumes_from', value: 'other', field: 'h' },
+    ];
+    const found = judgePolicy(f, own);
+    expect(found.map((v) => v.field)).toEqual(['v', 'f', 'g']);
+    expect(found[0]?.message).toContain("Volume berth_data holds Berth's data (mounted at /config), which no operator");
+    expect(judgePolicy(f, { ...own, role: 'admin' })).toEqual([]);
+    expect(judgePolicy(f.slice(0, 2), ctx())).toEqual([]);
   });
 
   it('refuses each switch by default and names its rule; allowing it lets it through', () => {

@@ -7,8 +7,9 @@ import { POLICY_RULE_INFO, type EnvironmentPolicy, type PolicyRule } from './pol
  * `services.web.volumes[1]`); `at` is its path in a compose document, to find its line.
  */
 export interface PolicyFeature {
-  rule: PolicyRule;
-  /** The path (absolute, resolved), capability, device, option or user. */
+  /** A policy rule, or `volume`: a named volume mounted (judged only against the protected volumes). */
+  rule: PolicyRule | 'volume';
+  /** The path (absolute, resolved), volume name (as the engine knows it), capability, device, option or user. */
   value: string;
   field: string;
   at?: readonly (string | number)[];
@@ -24,11 +25,21 @@ export interface ProtectedPath {
   what: string;
 }
 
+/** A named volume no operator may mount: one Berth's own container mounts (its database and keys live there). */
+export interface ProtectedVolume {
+  name: string;
+  what: string;
+}
+
 export interface JudgeContext {
   role: Role;
   environment: string;
   policy: EnvironmentPolicy;
   protectedPaths: readonly ProtectedPath[];
+  /** Named volumes no operator may mount, whatever the policy (Berth's own). */
+  protectedVolumes?: readonly ProtectedVolume[];
+  /** Berth's own container (its name and id): no operator may take its volumes (`volumes_from`). */
+  protectedContainers?: readonly string[];
   /** Folders whose insides a bind may always mount (a compose project's or stack's own folder). */
   ownDirs?: readonly string[];
 }
@@ -76,6 +87,16 @@ function roleName(role: Role): string {
   return `${role}s`;
 }
 
+/**
+ * Whether a container reference (`volumes_from`) may be Berth's own: its name (with or without the
+ * leading slash) or a prefix of its id, as the engine resolves references (a container whose name
+ * happens to be such a prefix is refused too, the safe side).
+ */
+function isProtectedContainer(ref: string, own: readonly string[]): boolean {
+  const r = ref.replace(/^\//, '');
+  return r !== '' && own.some((o) => o.replace(/^\//, '') === r || (/^[0-9a-f]{64}$/.test(o) && o.startsWith(r)));
+}
+
 /** Why one feature is refused, or null. */
 function judgeOne(f: PolicyFeature, ctx: JudgeContext): string | null {
   const { policy, environment } = ctx;
@@ -95,6 +116,14 @@ function judgeOne(f: PolicyFeature, ctx: JudgeContext): string | null {
     if (policy.bind_allowlist.some((a) => isWithin(p, normalisePosix(a)))) return null;
     return `Bind mount ${p} is outside the paths your admin allows for ${who} ${where}.`;
   }
+  if (f.rule === 'volume') {
+    const own = ctx.protectedVolumes?.find((v) => v.name === f.value);
+    return own
+      ? `Volume ${own.name} holds ${own.what}, which no ${ctx.role} may mount whatever the policy; mount another volume, or ask an admin to deploy it.`
+      : null;
+  }
+  if (f.rule === 'volumes_from' && isProtectedContainer(f.value, ctx.protectedContainers ?? []))
+    return `Volumes from ${f.value} would mount the volumes of Berth's own container (its database and keys), which no ${ctx.role} may have whatever the policy; only an admin can deploy it.`;
   if (f.rule === 'security_opt' && !disablesConfinement(f.value)) return null;
   if (f.rule === 'cap_add') {
     const cap = f.value.toUpperCase().replace(/^CAP_/, '');
@@ -137,6 +166,7 @@ export function deployFormFeatures(body: {
   const out: PolicyFeature[] = [];
   (body.volumes ?? []).forEach((v, i) => {
     if (v.bind.startsWith('/')) out.push({ rule: 'bind_mounts', value: v.bind, field: `volumes.${i}.bind` });
+    else if (v.bind) out.push({ rule: 'volume', value: v.bind, field: `volumes.${i}.bind` });
   });
   (body.devices ?? []).forEach((d, i) => out.push({ rule: 'devices', value: d.host, field: `devices.${i}.host` }));
   (body.sysctls ?? []).forEach((s, i) => out.push({ rule: 'sysctls', value: s.name, field: `sysctls.${i}.name` }));

@@ -120,6 +120,10 @@ export const PolicyAnswer = z.object({
   policy: EnvironmentPolicy,
   /** Host paths no operator may mount (or mount a parent of), whatever the policy: Berth's data, the engine's socket and state, the host's system folders. */
   always_refused: z.array(z.object({ path: z.string(), what: z.string() })),
+  /** Named volumes no operator may mount whatever the policy: the ones Berth's own container mounts (its database and keys). */
+  protected_volumes: z.array(z.object({ name: z.string(), what: z.string() })),
+  /** Berth's own container (name and id): no operator may take its volumes (`volumes_from`). */
+  protected_containers: z.array(z.string()),
   /** Null while the environment runs on the defaults. */
   updated_at: z.string().nullable(),
   updated_by: z.string().nullable(),

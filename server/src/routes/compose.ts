@@ -42,7 +42,7 @@ export function composeRoutes(app: FastifyInstance, { environments, templates, v
   });
   composeRoute(projectApi.convertRun, async (req) => {
     const converted = await convertDockerRun(req.body.command);
-    req.scope.projects.judgeText(converted.content, requirePrincipal(req));
+    await req.scope.projects.judgeText(converted.content, requirePrincipal(req));
     return converted;
   });
   composeRoute(projectApi.fromTemplate, (req) =>

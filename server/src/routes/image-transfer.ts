@@ -77,7 +77,7 @@ export function imageTransferRoutes(app: FastifyInstance): void {
     const actor = requirePrincipal(req);
     const { options, context } = await readBuildRequest(req);
     const transfer = req.scope.imageTransfer;
-    transfer.checkBuild(actor, options, Boolean(context));
+    await transfer.checkBuild(actor, options, Boolean(context));
     return answerStreamed(req, reply, 'build', (emit, signal) =>
       transfer.build(actor, { options, context }, (text) => emit({ text }, 'output'), signal),
     );

@@ -33,7 +33,7 @@ export function terminalRoutes(app: FastifyInstance, { terminals }: Services): v
     const env = req.scope;
     // Non-admins get the image's user unless the policy allows choosing one (user=0 is root in the container).
     const user = (req.query as TerminalRequest).user;
-    if (user) env.policy.check(principal, [{ rule: 'terminal_user', value: user, field: 'user' }]);
+    if (user) await env.policy.check(principal, [{ rule: 'terminal_user', value: user, field: 'user' }]);
     const target = await find(env.terminal);
     const release = terminals.reserve(principal.userId);
     req.raw.socket.once('close', release);

@@ -138,3 +138,13 @@ export async function createTestApp(
     },
   };
 }
+
+/** A new user of `role` made by the admin, and a client signed in as them. */
+export async function signedInUser(t: TestApp, email: string, role: 'operator' | 'viewer'): Promise<TestClient> {
+  const password = `${role}-password-long`;
+  const made = await t.client.post('/api/users', { email, password, role, ...REAUTH });
+  if (made.status !== 200) throw new Error(`could not make ${email}: ${made.status} ${made.text}`);
+  const c = t.anon();
+  await c.login(email, password);
+  return c;
+}

@@ -26,7 +26,14 @@ export function judgeWith(answer: PolicyAnswer, role: 'operator' | 'viewer', fea
   return judgePolicy(
     // Relative paths start at a folder only the server knows; it judges those.
     features.filter((f) => f.rule !== 'bind_mounts' || f.value.startsWith('/')),
-    { role, environment: answer.environment, policy: answer.policy, protectedPaths: answer.always_refused },
+    {
+      role,
+      environment: answer.environment,
+      policy: answer.policy,
+      protectedPaths: answer.always_refused,
+      protectedVolumes: answer.protected_volumes,
+      protectedContainers: answer.protected_containers,
+    },
   );
 }
 

@@ -40,7 +40,7 @@ export class DeployService {
     // An edit keeps what the app already had (an admin may have made it) but cannot widen it.
     const before = old ? containerFeatures((await inspectContainer(this.docker, old.id)).HostConfig) : [];
     const features = deployFormFeatures({ ...req, volumes: req.volumes.map((v) => ({ bind: vars.apply(v.bind) })) });
-    this.policy.check(actor, features, { before });
+    await this.policy.check(actor, features, { before });
     const holder = await findContainer(this.docker, req.name);
     if (holder && holder.id !== old?.id)
       throw new ConflictError(`The name "${req.name}" is already in use by another container; choose another name.`);

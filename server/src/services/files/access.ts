@@ -15,5 +15,5 @@ export async function checkViewerReads(
 ): Promise<void> {
   if (seesEnvValues(actor.role)) return;
   await exists?.();
-  policy.check(actor, [{ rule: 'viewer_files', value: path, field: 'path' }]);
+  await policy.check(actor, [{ rule: 'viewer_files', value: path, field: 'path' }]);
 }

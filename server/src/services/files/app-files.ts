@@ -5,7 +5,6 @@ import { bareName } from '../../docker/names';
 import { ConflictError, PolicyDeniedError } from '../../errors';
 import type { AppsService } from '../apps/apps';
 import { containerFeatures } from '../policy/container-features';
-import { findSelfContainer } from '../self-update/self-container';
 import type { Actor, PolicyGate } from '../policy/policy';
 import { checkViewerReads } from './access';
 import { FileTree } from './file-tree';
@@ -34,11 +33,7 @@ export class AppFilesService {
   /** Berth's own container holds its database, keys and secrets (DATA_DIR): only an admin reaches its files. */
   private async notBerth(actor: Actor, info: ContainerDetail): Promise<void> {
     if (actor.role === 'admin') return;
-    const self = await findSelfContainer(this.ctx.docker, {
-      containerName: this.ctx.config.containerName,
-      hostname: this.ctx.config.hostname,
-    });
-    if (self.container?.Id === info.Id)
+    if (await this.policy.isBerth(info.Id))
       throw new PolicyDeniedError(`${bareName(info.Name)} is Berth itself: only an admin may reach its files.`, [
         { field: 'name', rule: 'bind_mounts', message: "Berth's own container" },
       ]);
@@ -53,7 +48,7 @@ export class AppFilesService {
     const info = await this.apps.inspect(name);
     await this.notBerth(actor, info);
     const binds = containerFeatures(info.HostConfig).filter((f) => f.rule === 'bind_mounts');
-    const refused = this.policy.violations(actor, binds);
+    const refused = await this.policy.violations(actor, binds);
     if (refused.length)
       throw new PolicyDeniedError(
         `Writing files into ${bareName(info.Name)} is refused: it mounts host paths you may not write to. ` +

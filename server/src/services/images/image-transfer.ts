@@ -48,8 +48,9 @@ export class ImageTransferService {
   ) {}
 
   /** Refuses a build before anything is sent: what the policy refuses, or two contexts at once. */
-  checkBuild(actor: Actor, o: BuildImageOptions, hasContext: boolean): void {
-    if (o.network === 'host') this.policy.check(actor, [{ rule: 'host_network', value: 'host', field: 'network' }]);
+  async checkBuild(actor: Actor, o: BuildImageOptions, hasContext: boolean): Promise<void> {
+    if (o.network === 'host')
+      await this.policy.check(actor, [{ rule: 'host_network', value: 'host', field: 'network' }]);
     if (o.git && hasContext)
       throw new ValidationError('Build from git or from an uploaded context, not both.', [
         { field: 'git', message: 'Leave it empty to build the uploaded context.' },
@@ -72,7 +73,7 @@ export class ImageTransferService {
     signal?: AbortSignal,
   ): Promise<BuildResult> {
     const o = input.options;
-    this.checkBuild(actor, o, Boolean(input.context));
+    await this.checkBuild(actor, o, Boolean(input.context));
     const query = {
       t: o.tags,
       buildargs: o.build_args,

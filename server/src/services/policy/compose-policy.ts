@@ -35,17 +35,19 @@ export function interpolateDocument(data: unknown, env: Readonly<Record<string, 
  * folder, and what it asks of the engine (binds, privileged, host namespaces...) is judged for
  * the actor, on the fully interpolated document with merge keys honoured.
  */
-export function checkComposePolicy(
+export async function checkComposePolicy(
   gate: PolicyGate,
   actor: Actor,
   parsed: ParsedCompose,
   env: Readonly<Record<string, string>>,
   dir: string,
-): void {
+  /** The project's (or stack's) name: the CLI's `-p`, which names the volumes the file does not. */
+  project: string,
+): Promise<void> {
   checkFileReferences(parsed.data, env);
   if (actor.role === 'admin') return;
   const data = interpolateDocument(parsed.data, env) as Record<string, unknown>;
-  gate.check(actor, composePolicyFeatures(data), {
+  await gate.check(actor, composePolicyFeatures(data, { project }), {
     base: dir,
     ownDirs: [dir],
     locate: (at) => {

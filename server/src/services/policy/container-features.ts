@@ -13,9 +13,11 @@ export function containerFeatures(host: ContainerHostConfig | undefined): Policy
   (host.Binds ?? []).forEach((b, i) => {
     const src = b.split(':')[0]!;
     if (src.startsWith('/')) add('bind_mounts', src, `HostConfig.Binds.${i}`);
+    else if (src) add('volume', src, `HostConfig.Binds.${i}`);
   });
   (host.Mounts ?? []).forEach((m, i) => {
     if (m.Type === 'bind' && m.Source) add('bind_mounts', m.Source, `HostConfig.Mounts.${i}`);
+    if (m.Type === 'volume' && m.Source) add('volume', m.Source, `HostConfig.Mounts.${i}`);
     const opts = m.VolumeOptions?.DriverConfig?.Options;
     if (opts?.device?.startsWith('/')) add('bind_mounts', opts.device, `HostConfig.Mounts.${i}`);
   });

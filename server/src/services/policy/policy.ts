@@ -3,11 +3,11 @@ import {
   EnvironmentPolicy,
   featureKey,
   judgePolicy,
+  LOCAL_ENVIRONMENT,
   type EnvironmentPolicyBody,
   type PolicyAnswer,
   type PolicyFeature,
   type PolicyViolation,
-  type ProtectedPath,
   type Role,
 } from '@berth/contract';
 import type { FastifyBaseLogger } from 'fastify';
@@ -16,6 +16,7 @@ import type { PoliciesRepo } from '../../db/policies-repo';
 import { NotFoundError, PolicyDeniedError } from '../../errors';
 import { protectedPaths } from './protected-paths';
 import { resolveHostPath } from './resolve-path';
+import { NO_OWN_MOUNTS, type OwnMounts } from './self-mounts';
 
 /** What the judge reads of Berth's config: where its data and the engine are, and the CLI's home for `~`. */
 type PolicyConfig = Pick<Config, 'dataDir' | 'composeDir' | 'dockerHost' | 'cliEnv'>;
@@ -50,6 +51,8 @@ export class PolicyService {
     private readonly config: PolicyConfig,
     private readonly environmentExists: (id: string) => boolean,
     private readonly log: FastifyBaseLogger,
+    /** What on the engine Berth runs beside (`local`) is Berth's own (nothing when it runs on the host). */
+    private readonly ownOnLocal: () => Promise<OwnMounts> = () => Promise.resolve(NO_OWN_MOUNTS),
   ) {}
 
   private known(env: string): void {
@@ -66,19 +69,29 @@ export class PolicyService {
     return DEFAULT_POLICY;
   }
 
-  answer(env: string): PolicyAnswer {
+  async answer(env: string): Promise<PolicyAnswer> {
     this.known(env);
     const row = this.repo.get(env);
+    // For the forms' marks only (the gate asks again): an engine that cannot say leaves them out.
+    const own =
+      env === LOCAL_ENVIRONMENT
+        ? await this.ownOnLocal().catch((err: unknown) => {
+            this.log.warn({ err }, "Berth's own container unknown: the policy answer leaves its mounts out");
+            return NO_OWN_MOUNTS;
+          })
+        : NO_OWN_MOUNTS;
     return {
       environment: env,
       policy: this.policyOf(env),
-      always_refused: [...new Map(protectedPaths(this.config).map((p) => [p.path, p])).values()],
+      always_refused: [...new Map(protectedPaths(this.config, own.paths).map((p) => [p.path, p])).values()],
+      protected_volumes: own.volumes,
+      protected_containers: own.containers,
       updated_at: row?.updated_at ?? null,
       updated_by: row?.updated_by ?? null,
     };
   }
 
-  put(env: string, body: EnvironmentPolicyBody, by: string): PolicyAnswer {
+  put(env: string, body: EnvironmentPolicyBody, by: string): Promise<PolicyAnswer> {
     this.known(env);
     const policy = EnvironmentPolicy.parse(body);
     this.repo.put({
@@ -96,10 +109,19 @@ export class PolicyService {
   }
 
   /** The gate of one environment: `local` is the engine beside Berth (links resolved on this filesystem). */
-  gate(env: string, opts: { local: boolean; extraProtected?: () => readonly ProtectedPath[] }): PolicyGate {
-    return new PolicyGate(this, env, opts.local, this.config, opts.extraProtected ?? (() => []));
+  gate(env: string, local: boolean): PolicyGate {
+    return new PolicyGate(
+      this,
+      env,
+      local,
+      this.config,
+      local ? this.ownOnLocal : () => Promise.resolve(NO_OWN_MOUNTS),
+    );
   }
 }
+
+/** Features whose judgement depends on what is Berth's own. */
+const MOUNT_RULES = new Set<PolicyFeature['rule']>(['bind_mounts', 'volume', 'volumes_from']);
 
 /** One environment's judge: resolves bind paths, asks the contract's judgePolicy, throws 403 policy_denied. */
 export class PolicyGate {
@@ -108,7 +130,8 @@ export class PolicyGate {
     readonly environment: string,
     private readonly local: boolean,
     private readonly config: PolicyConfig,
-    private readonly extraProtected: () => readonly ProtectedPath[],
+    /** Berth's own mounts and container on this engine (refused whatever the policy). */
+    private readonly own: () => Promise<OwnMounts>,
   ) {}
 
   private resolved(features: readonly PolicyFeature[], opts: CheckOptions): PolicyFeature[] {
@@ -120,14 +143,26 @@ export class PolicyGate {
     );
   }
 
-  /** What of `features` the actor may not have (already-present ones of `before` excepted). */
-  violations(actor: Actor, features: readonly PolicyFeature[], opts: CheckOptions = {}): PolicyViolation[] {
+  /**
+   * What of `features` the actor may not have (already-present ones of `before` excepted). A
+   * mount is also judged against Berth's own mounts, volumes and container, so judging one waits
+   * until those are known (or fails with the engine's error: never judged without them).
+   */
+  async violations(
+    actor: Actor,
+    features: readonly PolicyFeature[],
+    opts: CheckOptions = {},
+  ): Promise<PolicyViolation[]> {
     if (actor.role === 'admin') return [];
+    const mounts = [...features, ...(opts.before ?? [])].some((f) => MOUNT_RULES.has(f.rule));
+    const own = mounts ? await this.own() : NO_OWN_MOUNTS;
     const ctx = {
       role: actor.role,
       environment: this.environment,
       policy: this.policies.policyOf(this.environment),
-      protectedPaths: protectedPaths(this.config, this.extraProtected()),
+      protectedPaths: protectedPaths(this.config, own.paths),
+      protectedVolumes: own.volumes,
+      protectedContainers: own.containers,
       ownDirs: (opts.ownDirs ?? []).map((d) => resolveHostPath(d, { real: this.local })),
     };
     const found = judgePolicy(this.resolved(features, opts), ctx);
@@ -136,9 +171,14 @@ export class PolicyGate {
     return found.filter((v) => !had.has(featureKey(v)));
   }
 
+  /** Whether the container of id `id` is Berth's own (whose files hold its database and keys). */
+  async isBerth(id: string): Promise<boolean> {
+    return (await this.own()).containers.includes(id);
+  }
+
   /** Throws 403 policy_denied naming each refused field, its rule and where an admin changes it. */
-  check(actor: Actor, features: readonly PolicyFeature[], opts: CheckOptions = {}): void {
-    const found = this.violations(actor, features, opts);
+  async check(actor: Actor, features: readonly PolicyFeature[], opts: CheckOptions = {}): Promise<void> {
+    const found = await this.violations(actor, features, opts);
     if (!found.length) return;
     const fields = found.map((v) => {
       const pos = v.at && opts.locate ? opts.locate(v.at) : null;

@@ -16,6 +16,8 @@ export function serviceFeatures(spec: ServiceSpec): PolicyFeature[] {
   const add = (rule: PolicyFeature['rule'], value: string, field: string) => out.push({ rule, value, field });
   (c.Mounts ?? []).forEach((m, i) => {
     if (m.Type === 'bind' && m.Source) add('bind_mounts', m.Source, `mounts.${i}.source`);
+    // A task on the node Berth runs on mounts that node's volume of the name: Berth's own one included.
+    if ((m.Type === 'volume' || m.Type === undefined) && m.Source) add('volume', m.Source, `mounts.${i}.source`);
     const opts = (m.VolumeOptions as { DriverConfig?: { Options?: Record<string, string> } } | undefined)?.DriverConfig
       ?.Options;
     if (typeof opts?.device === 'string' && opts.device.startsWith('/'))

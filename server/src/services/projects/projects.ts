@@ -181,13 +181,13 @@ export class ProjectsService {
     const env = dotenv
       ? { ...dotenv, ...this.ctx.config.cliEnv }
       : await interpolationEnv(p.dir, this.ctx.config.cliEnv);
-    checkComposePolicy(this.policy, actor, parsed, env, p.dir);
+    await checkComposePolicy(this.policy, actor, parsed, env, p.dir, p.name);
   }
 
   /** A document not yet in a folder (a converted `docker run`): judged as if it were a new project's. */
-  judgeText(content: string, actor: Actor): void {
-    const dir = path.join(this.ctx.config.composeDir, 'new-project');
-    checkComposePolicy(this.policy, actor, parseCompose(content), this.ctx.config.cliEnv, dir);
+  judgeText(content: string, actor: Actor, project = 'new-project'): Promise<void> {
+    const dir = path.join(this.ctx.config.composeDir, project);
+    return checkComposePolicy(this.policy, actor, parseCompose(content), this.ctx.config.cliEnv, dir, project);
   }
 
   /** Containers by project; an unreachable engine leaves every project "not in use" rather than failing the list. */
@@ -347,12 +347,13 @@ export class ProjectsService {
       const p = await resolveProject(this.ctx.config.composeDir, name, { createRoot: true });
       if (mode === 'create' && p.file) throw new ConflictError(`Project ${name} already exists; edit it instead.`);
       const known = await interpolationEnv(p.exists ? p.dir : null, this.ctx.config.cliEnv);
-      checkComposePolicy(
+      await checkComposePolicy(
         this.policy,
         actor,
         parsed,
         env === undefined ? known : { ...parseDotenv(env), ...known },
         p.dir,
+        name,
       );
       const file = p.file ?? path.join(p.dir, NEW_COMPOSE_FILE);
       let warnings: string[] = [];

@@ -68,7 +68,7 @@ export class AppRevisions {
     const spec = { ...(JSON.parse(sealed) as ContainerSpec), Image: row.digest ?? row.image };
     const old = await findContainer(this.ctx.docker, name);
     const before = old ? containerFeatures((await inspectContainer(this.ctx.docker, old.id)).HostConfig) : [];
-    this.policy.check(actor, containerFeatures(spec.HostConfig), { before });
+    await this.policy.check(actor, containerFeatures(spec.HostConfig), { before });
     const meta = { by: actor.username, source: 'rollback', rollbackOf: rev } as const;
     let id: string;
     if (old) {

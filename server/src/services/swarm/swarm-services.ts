@@ -59,7 +59,7 @@ export class SwarmServicesService {
   async create(body: z.output<typeof ServiceCreateBody>, actor: Actor): Promise<ServiceDetail> {
     const { name, mode, ...form } = body;
     const spec = applyForm(newSpec(name, form.image, mode), form, await this.objectIds(form));
-    this.policy.check(actor, [...serviceFeatures(spec), ...hostNetworkOf(form)]);
+    await this.policy.check(actor, [...serviceFeatures(spec), ...hostNetworkOf(form)]);
     const existing = await this.docker.swarm.listServices({ name: [name] });
     if (existing.some((s) => s.Spec.Name === name)) throw new ConflictError(`A service named ${name} already exists.`);
     const id = await this.docker.swarm.createService(spec, this.authFor(spec));
@@ -75,7 +75,7 @@ export class SwarmServicesService {
       );
     const spec = applyForm(current.Spec, form, await this.objectIds(form));
     // What the service already had (an admin may have made it) is kept; an update cannot widen it.
-    this.policy.check(actor, [...serviceFeatures(spec), ...hostNetworkOf(form)], {
+    await this.policy.check(actor, [...serviceFeatures(spec), ...hostNetworkOf(form)], {
       before: serviceFeatures(current.Spec),
     });
     await this.docker.swarm.updateService(current.ID, version, spec, { auth: this.authFor(spec) });

@@ -115,7 +115,7 @@ export class SwarmStacksService {
     const parsed = parseCompose(content);
     checkComposeSchema(parsed);
     // `docker stack deploy` interpolates with its own environment (no .env) and reads configs/secrets files itself.
-    checkComposePolicy(this.policy, actor, parsed, this.ctx.config.cliEnv, dir);
+    await checkComposePolicy(this.policy, actor, parsed, this.ctx.config.cliEnv, dir, name);
     const { data } = parsed;
     const services = data.services;
     if (!services || typeof services !== 'object' || !Object.keys(services).length) {

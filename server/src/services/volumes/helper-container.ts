@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Uses } from '../../context';
 import type { PolicyFeature } from '@berth/contract';
 import type { ByteStream, ContainerHostConfig, ContainerSpec } from '../../docker/engine';
-import { ConflictError, NotFoundError, PolicyDeniedError } from '../../errors';
+import { ConflictError, NotFoundError } from '../../errors';
 import { containerFeatures } from '../policy/container-features';
 import type { Actor, PolicyGate } from '../policy/policy';
 import { pullImage } from '../images/images-update';
@@ -74,7 +74,7 @@ export class HelperContainers {
     );
   }
 
-  /** What making a helper for `volume` means to the policy: its mount, and the host path a bound volume names. */
+  /** What making a helper for `volume` means to the policy: its mount (a named volume), and the host path a bound volume names. */
   async features(volume: string, readOnly: boolean): Promise<PolicyFeature[]> {
     const device = (await this.ctx.docker.inspectVolume(volume)).Options?.device;
     const out = containerFeatures(this.hostConfig(volume, readOnly));
@@ -83,12 +83,8 @@ export class HelperContainers {
   }
 
   async open(actor: Actor, spec: HelperSpec): Promise<Helper> {
-    this.policy.check(actor, await this.features(spec.volume, spec.readOnly));
-    if (actor.role !== 'admin' && (await this.ownVolumes()).has(spec.volume))
-      throw new PolicyDeniedError(
-        `Volume ${spec.volume} holds Berth's own data (its container mounts it): only an admin may reach it.`,
-        [{ field: 'name', rule: 'bind_mounts', message: "Berth's own volume" }],
-      );
+    // Berth's own volumes (its database and keys) are refused there, like on every path that mounts one.
+    await this.policy.check(actor, await this.features(spec.volume, spec.readOnly));
     if (!this.swept) {
       this.swept = true;
       void this.sweep();
@@ -121,16 +117,6 @@ export class HelperContainers {
       throw err;
     }
     return { id, release, exec: (cmd, timeoutMs) => execCollect(docker, id, cmd, timeoutMs) };
-  }
-
-  /** The volumes Berth's own container mounts (its database and keys live there): none off a container or elsewhere. */
-  private async ownVolumes(): Promise<Set<string>> {
-    if (!this.local) return new Set();
-    const self = await findSelfContainer(this.ctx.docker, {
-      containerName: this.ctx.config.containerName,
-      hostname: this.ctx.config.hostname,
-    });
-    return new Set((self.container?.Mounts ?? []).flatMap((m) => (m.Type === 'volume' && m.Name ? [m.Name] : [])));
   }
 
   /** Runs `fn` with a helper and removes the helper after, whatever happened. */

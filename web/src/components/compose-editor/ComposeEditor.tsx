@@ -16,7 +16,16 @@ const WIDTH_OFFSET = 80;
  * The YAML code editor of a compose file, in the app's light or dark scheme, with help from the
  * Compose Specification's schema: key completion, descriptions on hover, errors marked inline.
  */
-export function ComposeEditor({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+export function ComposeEditor({
+  value,
+  onChange,
+  project,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  /** The project's (or stack's) name once known: the volumes the file does not name are `<project>_<key>`. */
+  project?: string;
+}) {
   const scheme = useComputedColorScheme('light');
   const { height, width } = useViewportSize();
   // Marks what the role policy refuses before a save (for an operator; nothing for an admin).
@@ -27,10 +36,10 @@ export function ComposeEditor({ value, onChange }: { value: string; onChange: (v
       yaml(),
       yamlLanguage.data.of({ autocomplete: composeCompletion }),
       composeHover,
-      composeLint(judge),
+      composeLint(judge, project),
       EditorView.contentAttributes.of({ 'aria-label': 'Compose file' }),
     ],
-    [judge],
+    [judge, project],
   );
   return (
     <Box

@@ -8,6 +8,8 @@ const answer: PolicyAnswer = {
   environment: 'local',
   policy: DEFAULT_POLICY,
   always_refused: [{ path: '/srv/berth-data', what: "Berth's data folder" }],
+  protected_volumes: [{ name: 'berth_data', what: "Berth's own data" }],
+  protected_containers: ['berth'],
   updated_at: null,
   updated_by: null,
 };
@@ -30,6 +32,16 @@ describe('compose editor marks', () => {
     expect(FILE.slice(bind.from, bind.to)).toContain('/srv/berth-data:/data');
     const privileged = marks.find((m) => m.message.startsWith('Privileged'))!;
     expect(FILE.slice(privileged.from, privileged.to)).toContain('true');
+  });
+
+  it("marks Berth's own volume under the name the engine will give it (the project's default, a name:, an external)", () => {
+    const file = (top: string) => `services:\n  web:\n    image: busybox\n    volumes:\n      - data:/d\n${top}`;
+    const marked = (text: string, project?: string) =>
+      composeDiagnostics(text, operator, project).map((m) => text.slice(m.from, m.to));
+    expect(marked(file('volumes:\n  data: {}\n'), 'berth')).toEqual(['data:/d']);
+    expect(marked(file('volumes:\n  data: {}\n'), 'other')).toEqual([]);
+    expect(marked(file('volumes:\n  data: {name: berth_data}\n'))).toEqual(['data:/d']);
+    expect(marked(file('volumes:\n  data: {external: {name: berth_data}}\n'), 'x')).toEqual(['data:/d']);
   });
 
   it('marks nothing of the policy for an admin (no judge) or a file within it', () => {

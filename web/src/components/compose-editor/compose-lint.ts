@@ -15,7 +15,7 @@ const MAX_MARKS = 5;
  * file breaks the Compose Specification's schema (the same check as the save's, run here), and
  * what the role policy refuses (binds, privileged, host namespaces...), in the rule's own words.
  */
-export function composeDiagnostics(text: string, judge?: PolicyJudge): Diagnostic[] {
+export function composeDiagnostics(text: string, judge?: PolicyJudge, project?: string): Diagnostic[] {
   if (!text.trim()) return [];
   const end = text.length;
   const mark = (from: number, to: number, source: string, message: string): Diagnostic => {
@@ -39,7 +39,7 @@ export function composeDiagnostics(text: string, judge?: PolicyJudge): Diagnosti
     return [mark(span.from, span.to, 'Compose Specification', `${problem.path}: ${problem.message}`)];
   }
   if (!judge || typeof data !== 'object' || data === null) return [];
-  return judge(composePolicyFeatures(data as Record<string, unknown>))
+  return judge(composePolicyFeatures(data as Record<string, unknown>, { project }))
     .slice(0, MAX_MARKS)
     .map((v) => {
       const span = (v.at && locate(doc, v.at)) ?? { from: 0, to: 0 };
@@ -47,8 +47,8 @@ export function composeDiagnostics(text: string, judge?: PolicyJudge): Diagnosti
     });
 }
 
-/** The editor's inline marks (and their gutter), checked shortly after typing stops. */
-export const composeLint = (judge?: PolicyJudge) => [
-  linter((view) => composeDiagnostics(view.state.doc.toString(), judge), { delay: 400 }),
+/** The editor's inline marks (and their gutter), checked shortly after typing stops; `project` names the file's volumes. */
+export const composeLint = (judge?: PolicyJudge, project?: string) => [
+  linter((view) => composeDiagnostics(view.state.doc.toString(), judge, project), { delay: 400 }),
   lintGutter(),
 ];

@@ -116,7 +116,7 @@ export function ProjectEditForm({
           {errorMessage(save.error)}
         </Alert>
       )}
-      <ComposeEditor value={content} onChange={setContent} />
+      <ComposeEditor value={content} onChange={setContent} project={nameError ? undefined : projectName || undefined} />
       {isNew && (
         <Textarea
           label=".env (optional)"

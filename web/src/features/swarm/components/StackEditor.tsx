@@ -47,7 +47,11 @@ function Editor({ name: fixedName, initial }: { name: string | null; initial: st
         </Alert>
       )}
       <EnvValuesNote />
-      <ComposeEditor value={content} onChange={setContent} />
+      <ComposeEditor
+        value={content}
+        onChange={setContent}
+        project={PROJECT_NAME_PATTERN.test(name.trim()) ? name.trim() : undefined}
+      />
       <Can route={fixedName === null ? swarmApi.deployStack : swarmApi.redeployStack}>
         <Group>
           <Button onClick={submit} loading={deploy.isPending} disabled={!name.trim() || !content.trim()}>

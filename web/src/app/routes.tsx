@@ -2,6 +2,7 @@ import { Center, Loader } from '@mantine/core';
 import { Navigate, Outlet, type RouteObject } from 'react-router-dom';
 import {
   appFilesApi,
+  backupsApi,
   deployApi,
   gitApi,
   networkApi,
@@ -274,6 +275,7 @@ export const routes: RouteObject[] = [
         ],
       },
       { path: 'events', handle: named('Events'), lazy: page(() => import('./pages/events')) },
+      { path: 'backups', handle: named('Backups'), lazy: gated(backupsApi.jobs, () => import('./pages/backups')) },
       { path: '*', handle: named('Not Found'), lazy: page(() => import('./pages/not-found')) },
     ],
   },

@@ -146,6 +146,14 @@ export const queryKeys = {
     rules: () => ['notifications', 'rules'] as const,
     history: () => ['notifications', 'history'] as const,
   },
+  /** Backups are Berth's (a job names its environment): jobs, destinations, archives, runs. */
+  backups: {
+    all: ['backups'] as const,
+    jobs: () => ['backups', 'jobs'] as const,
+    destinations: () => ['backups', 'destinations'] as const,
+    archives: () => ['backups', 'archives'] as const,
+    runs: () => ['backups', 'runs'] as const,
+  },
   /** Git credentials are Berth's, not an environment's. */
   gitCredentials: () => ['git-credentials'] as const,
   settings: {

@@ -1,6 +1,7 @@
 import { Accordion, Alert, Card, Loader, Tabs, Text, Title } from '@mantine/core';
 import { useParams } from 'react-router-dom';
 import { ProjectAutoUpdatePanel } from '../../features/auto-update';
+import { TargetBackupCard } from '../../features/backups';
 import { GitStatusCard } from '../../features/git';
 import { useActionOutput, useDismissOutput } from '../../features/projects/api/live';
 import { useProject } from '../../features/projects/api/queries';
@@ -68,6 +69,7 @@ export default function ProjectDetailsPage() {
               )}
             </Card>
             <ProjectAutoUpdatePanel name={name} />
+            <TargetBackupCard target={{ kind: 'project', name }} />
           </Tabs.Panel>
         </Tabs>
       )}

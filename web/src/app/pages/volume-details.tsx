@@ -1,4 +1,6 @@
+import { Stack } from '@mantine/core';
 import { useParams } from 'react-router-dom';
+import { TargetBackupCard } from '../../features/backups';
 import { useVolume } from '../../features/volumes/api';
 import { VolumeDetails } from '../../features/volumes/components/VolumeDetails';
 
@@ -7,5 +9,11 @@ import { VolumeDetails } from '../../features/volumes/components/VolumeDetails';
 export default function VolumeInfoPage() {
   const { volumeName = '' } = useParams();
   const volume = useVolume(volumeName);
-  return volume.data ? <VolumeDetails volume={volume.data} /> : null;
+  if (!volume.data) return null;
+  return (
+    <Stack>
+      <VolumeDetails volume={volume.data} />
+      <TargetBackupCard target={{ kind: 'volume', name: volume.data.Name }} />
+    </Stack>
+  );
 }

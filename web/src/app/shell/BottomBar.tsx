@@ -11,6 +11,7 @@ import {
   SWARM_ITEMS,
   SwarmIcon,
   type NavItem,
+  useVisibleItems,
 } from './nav-items';
 
 const [dashboard, apps, templates, projects, events] = MAIN_ITEMS as [NavItem, NavItem, NavItem, NavItem, NavItem];
@@ -69,6 +70,7 @@ export function BottomBar() {
   const SetIcon = SETTINGS_ITEM.icon;
   const AppsIcon = apps.icon;
   const swarm = useIsSwarmManager();
+  const resources = useVisibleItems(RESOURCE_ITEMS);
   return (
     <Group component="nav" aria-label="Bottom navigation" h="100%" gap={0} wrap="nowrap" justify="space-around">
       <BarButton
@@ -84,7 +86,7 @@ export function BottomBar() {
         items={[apps, templates, projects, events]}
         pathname={pathname}
       />
-      <GroupMenu label="Resources" icon={<ResourcesIcon size={20} />} items={RESOURCE_ITEMS} pathname={pathname} />
+      <GroupMenu label="Resources" icon={<ResourcesIcon size={20} />} items={resources} pathname={pathname} />
       {swarm && <GroupMenu label="Swarm" icon={<SwarmIcon size={20} />} items={SWARM_ITEMS} pathname={pathname} />}
       <BarButton
         component={Link}

@@ -12,6 +12,7 @@ import {
   SWARM_ITEMS,
   SwarmIcon,
   type NavItem,
+  useVisibleItems,
 } from './nav-items';
 
 function Item({ item, pathname }: { item: NavItem; pathname: string }) {
@@ -31,6 +32,7 @@ function Item({ item, pathname }: { item: NavItem; pathname: string }) {
 export function Sidebar() {
   const { pathname } = useLocation();
   const swarm = useIsSwarmManager();
+  const resources = useVisibleItems(RESOURCE_ITEMS);
   return (
     <ScrollArea h="100%">
       <Stack gap={2} p="xs" component="nav" aria-label="Main">
@@ -38,7 +40,7 @@ export function Sidebar() {
           <Item key={item.to} item={item} pathname={pathname} />
         ))}
         <NavLink label="Resources" leftSection={<ResourcesIcon size={18} />} defaultOpened childrenOffset={16}>
-          {RESOURCE_ITEMS.map((item) => (
+          {resources.map((item) => (
             <Item key={item.to} item={item} pathname={pathname} />
           ))}
         </NavLink>

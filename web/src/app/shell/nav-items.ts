@@ -1,5 +1,6 @@
 import {
   IconActivity,
+  IconArchive,
   IconApi,
   IconApps,
   IconBook,
@@ -19,11 +20,15 @@ import {
   IconTopologyStar3,
   IconVectorTriangle,
 } from '@tabler/icons-react';
+import { backupsApi } from '@berth/contract';
+import { canCall, useSession, type RouteAccess } from '../../lib/session';
 
 export interface NavItem {
   to: string;
   label: string;
   icon: typeof IconHome;
+  /** Shown only to a role that may call this route. */
+  route?: RouteAccess;
 }
 
 export const PROJECT_URL = 'https://github.com/berth-console/berth';
@@ -40,6 +45,7 @@ export const RESOURCE_ITEMS: NavItem[] = [
   { to: '/resources/images', label: 'Images', icon: IconBox },
   { to: '/resources/volumes', label: 'Volumes', icon: IconDatabase },
   { to: '/resources/networks', label: 'Networks', icon: IconNetwork },
+  { to: '/backups', label: 'Backups', icon: IconArchive, route: backupsApi.jobs },
 ];
 
 /** Shown only when the selected environment's engine is a swarm manager. */
@@ -69,4 +75,10 @@ export function isActive(pathname: string, to: string): boolean {
   if (to === '/' || to === '/swarm') return pathname === to;
   const base = to.replace(/\/info$/, '');
   return pathname === base || pathname.startsWith(`${base}/`);
+}
+
+/** The items the signed-in role may open (an item naming a route it may not call is left out). */
+export function useVisibleItems(items: NavItem[]): NavItem[] {
+  const { role } = useSession();
+  return items.filter((i) => !i.route || canCall(role, i.route));
 }

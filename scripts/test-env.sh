@@ -464,6 +464,7 @@ cmd_start() {
   write_env "$owned"
   bash "$ROOT/scripts/test-env-registries.sh" # private registries with auth and TLS (issue 33)
   bash "$ROOT/scripts/test-env-git.sh" # git daemon, http-backend with basic auth, ssh (issue 34)
+  bash "$ROOT/scripts/test-env-s3.sh" # an S3-compatible server (moto) checking signatures (issue 35)
   say "ready in $((SECONDS - t0)) s: DOCKER_HOST=$ENGINE image=$IMAGE (env: .test-env/env.sh)"
 }
 
@@ -476,8 +477,8 @@ cmd_stop() {
     say "stopped registry (pid $pid)"
   fi
   rm -f "$REG_PIDFILE"
-  # The private registries and git servers of scripts/test-env-registries.sh and test-env-git.sh.
-  for f in "$STATE"/registries/*.pid "$STATE/git/daemon.pid" "$STATE/git/http.pid"; do
+  # The private registries, git servers and S3 server of scripts/test-env-{registries,git,s3}.sh.
+  for f in "$STATE"/registries/*.pid "$STATE/git/daemon.pid" "$STATE/git/http.pid" "$STATE/s3/moto.pid"; do
     pid=$(pid_of "$f")
     if pid_is "$pid" "$STATE/"; then
       kill "$pid" 2>/dev/null || true

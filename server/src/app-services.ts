@@ -200,7 +200,12 @@ export async function buildServices(
     });
     const { backups, destinations: backupDestinations } = createBackups(ctx, signingKey, notifications, (id) => {
       const scope = environments.get(id);
-      return { docker: scope.ctx.docker, helpers: scope.helpers, actor: SYSTEM_ACTOR };
+      return {
+        docker: scope.ctx.docker,
+        helpers: scope.helpers,
+        actor: SYSTEM_ACTOR,
+        composeDir: scope.ctx.config.composeDir,
+      };
     });
     backups.start();
     closers.push(() => backups.stop());

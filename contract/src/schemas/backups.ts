@@ -1,23 +1,35 @@
 import { z } from 'zod';
 import { defineRoute } from '../route';
+import {
+  BackupTarget,
+  BackupVolumeName as VolumeName,
+  BerthRestoreBody,
+  NewS3Destination,
+  ProjectRestoreBody,
+  RestoredSection,
+} from './backup-targets';
+
+export * from './backup-targets';
 
 const Name = z.string().trim().min(1).max(80);
-const VolumeName = z
-  .string()
-  .regex(/^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,254}$/, 'must be a volume name (letters, digits, _ . -)');
 
-/** Where archives are kept. Secrets (SFTP password or private key) are write-only. */
+/** Where archives are kept. Secrets (SFTP password or private key, S3 secret key) are write-only. */
 export const BackupDestination = z.object({
   id: z.number().int(),
   name: z.string(),
-  kind: z.enum(['folder', 'sftp']),
-  /** The folder (on Berth's host for `folder`, on the server for `sftp`). */
+  kind: z.enum(['folder', 'sftp', 's3']),
+  /** The folder (on Berth's host for `folder`, on the server for `sftp`); the key prefix for `s3`. */
   path: z.string(),
   host: z.string().nullable(),
   port: z.number().int().nullable(),
   username: z.string().nullable(),
   /** The SFTP server's pinned host key (`ssh-ed25519 AAAA…`). */
   host_key: z.string().nullable(),
+  /** S3: the endpoint (null for AWS), region, bucket and access key id. */
+  endpoint: z.string().nullable(),
+  region: z.string().nullable(),
+  bucket: z.string().nullable(),
+  access_key_id: z.string().nullable(),
   has_secret: z.boolean(),
   created_at: z.string(),
 });
@@ -40,6 +52,7 @@ export const NewBackupDestination = z.discriminatedUnion('kind', [
     password: z.string().min(1).max(1024).optional(),
     private_key: z.string().min(1).max(16_384).optional(),
   }),
+  NewS3Destination,
 ]);
 export type NewBackupDestination = z.infer<typeof NewBackupDestination>;
 
@@ -61,7 +74,11 @@ export const BackupJob = z.object({
   id: z.number().int(),
   name: z.string(),
   environment: z.string(),
+  /** The volumes of a `volumes` target (empty for another kind). */
   volumes: z.array(z.string()),
+  target: BackupTarget,
+  /** Said when the archives hold secrets (a Berth target). */
+  warning: z.string().nullable(),
   destination_id: z.number().int(),
   /** Cron (croner) for backups; null: run by hand only. */
   schedule: z.string().nullable(),
@@ -84,7 +101,10 @@ const KeepPeriods = z.number().int().min(0).max(1000);
 export const NewBackupJob = z.object({
   name: Name,
   environment: z.string().min(1).max(64).default('local'),
-  volumes: z.array(VolumeName).min(1).max(50),
+  /** Shorthand for `target: {kind: 'volumes', volumes}`. */
+  volumes: z.array(VolumeName).min(1).max(50).optional(),
+  /** What to back up (one of `volumes` or `target`). */
+  target: BackupTarget.optional(),
   destination_id: z.number().int(),
   schedule: Schedule.nullable().default(null),
   drill_schedule: Schedule.nullable().default('0 4 * * 0'),
@@ -101,7 +121,9 @@ export type NewBackupJob = z.infer<typeof NewBackupJob>;
  */
 export const PatchBackupJob = z.object({
   name: Name.optional(),
+  /** Shorthand for a target of these volumes. */
   volumes: z.array(VolumeName).min(1).max(50).optional(),
+  target: BackupTarget.optional(),
   destination_id: z.number().int().optional(),
   schedule: Schedule.nullable().optional(),
   drill_schedule: Schedule.nullable().optional(),
@@ -133,6 +155,11 @@ export const BackupManifest = z.object({
   }),
   tar_bytes: z.number(),
   volumes: z.array(TreeSummary.extend({ name: z.string() })),
+  /** What was backed up (absent in archives of volume jobs made before targets). */
+  target: BackupTarget.optional(),
+  /** Folders beside the volumes: `project` (a project's folder) or `berth` (Berth's files). */
+  folders: z.array(TreeSummary.extend({ name: z.string() })).optional(),
+  warning: z.string().optional(),
 });
 export type BackupManifest = z.infer<typeof BackupManifest>;
 
@@ -149,7 +176,8 @@ export const BackupArchive = z.object({
 });
 export type BackupArchive = z.infer<typeof BackupArchive>;
 
-export const RestoreBody = z.object({
+export const VolumeRestoreBody = z.object({
+  kind: z.literal('volume').optional(),
   archive_id: z.number().int(),
   /** The volume as the archive names it. */
   volume: VolumeName,
@@ -160,6 +188,9 @@ export const RestoreBody = z.object({
   /** For an encrypted archive; default the job's own. */
   passphrase: z.string().min(1).max(1024).optional(),
 });
+export type VolumeRestoreBody = z.infer<typeof VolumeRestoreBody>;
+/** A volume (no `kind`, or `volume`), a project, or Berth's own files. */
+export const RestoreBody = z.union([VolumeRestoreBody, ProjectRestoreBody, BerthRestoreBody]);
 export type RestoreBody = z.infer<typeof RestoreBody>;
 
 export const RestoreResult = z.object({
@@ -168,6 +199,8 @@ export const RestoreResult = z.object({
   /** The restored volume read back has the archive's tree checksum. */
   verified: z.boolean(),
   tree: TreeSummary,
+  /** Every part put back (a project's folder and volumes, Berth's files). */
+  restored: z.array(RestoredSection),
 });
 export type RestoreResult = z.infer<typeof RestoreResult>;
 
@@ -297,7 +330,9 @@ export const backupsApi = {
     ...base,
     method: 'POST',
     path: '/api/backups/restore',
-    summary: `Restore a volume from an archive into a new volume or over an existing one. ${RESTORE_STREAM_NOTE}`,
+    summary:
+      'Restore from an archive: a volume (new or over one), a project (folder and volumes), or Berth into a new data folder. ' +
+      RESTORE_STREAM_NOTE,
     body: RestoreBody,
     response: RestoreResult,
   }),

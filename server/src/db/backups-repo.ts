@@ -4,7 +4,7 @@ import type { Db } from './database';
 export interface DestinationRow {
   id: number;
   name: string;
-  kind: 'folder' | 'sftp';
+  kind: 'folder' | 'sftp' | 's3';
   /** JSON of the non-secret fields. */
   config: string;
   secret_sealed: string | null;
@@ -25,6 +25,8 @@ export interface JobRow {
   keep_weekly: number;
   passphrase_sealed: string | null;
   created_at: string;
+  /** JSON of the job's BackupTarget; null for a job of `volumes` made before targets. */
+  target: string | null;
 }
 
 export interface ArchiveRow {
@@ -80,8 +82,8 @@ export class BackupsRepo {
     return Number(
       this.db
         .prepare(
-          `INSERT INTO backup_jobs (name, environment, volumes, destination_id, schedule, drill_schedule, keep_last, keep_daily, keep_weekly, passphrase_sealed, created_at)
-           VALUES (@name, @environment, @volumes, @destination_id, @schedule, @drill_schedule, @keep_last, @keep_daily, @keep_weekly, @passphrase_sealed, @created_at)`,
+          `INSERT INTO backup_jobs (name, environment, volumes, destination_id, schedule, drill_schedule, keep_last, keep_daily, keep_weekly, passphrase_sealed, created_at, target)
+           VALUES (@name, @environment, @volumes, @destination_id, @schedule, @drill_schedule, @keep_last, @keep_daily, @keep_weekly, @passphrase_sealed, @created_at, @target)`,
         )
         .run(row).lastInsertRowid,
     );
@@ -91,7 +93,8 @@ export class BackupsRepo {
     this.db
       .prepare(
         `UPDATE backup_jobs SET name = @name, volumes = @volumes, destination_id = @destination_id, schedule = @schedule,
-         drill_schedule = @drill_schedule, keep_last = @keep_last, keep_daily = @keep_daily, keep_weekly = @keep_weekly WHERE id = @id`,
+         drill_schedule = @drill_schedule, keep_last = @keep_last, keep_daily = @keep_daily, keep_weekly = @keep_weekly, target = @target
+         WHERE id = @id`,
       )
       .run(row);
   }

@@ -13,6 +13,7 @@ import m013 from './013-revisions';
 import m014 from './014-git-sources';
 import m015 from './015-backups';
 import m016 from './016-backup-retention';
+import m017 from './017-backup-targets';
 
 /**
  * One schema change of berth.db. Numbered, append-only: never edit a released migration; add the
@@ -30,7 +31,24 @@ export interface Migration {
  * use have 8 without 7; a new 7 would run after 8 on them but before it on a new database, so the
  * number stays unused. migrate() applies, in this order, every version a database has not yet applied.
  */
-const ALL: Migration[] = [m001, m002, m003, m004, m005, m006, m008, m009, m010, m011, m012, m013, m014, m015, m016];
+const ALL: Migration[] = [
+  m001,
+  m002,
+  m003,
+  m004,
+  m005,
+  m006,
+  m008,
+  m009,
+  m010,
+  m011,
+  m012,
+  m013,
+  m014,
+  m015,
+  m016,
+  m017,
+];
 
 /** Every migration, in increasing version order (sorted here, so the list above cannot misorder them). */
 export const migrations: Migration[] = [...ALL].sort((a, b) => a.version - b.version);

@@ -1,7 +1,11 @@
-/** An archive's tar entry `volumes/<volume>/<path>` as its section (the volume) and the path inside it. */
+/**
+ * An archive's tar entry as its section and the path inside it: `volumes/<volume>/<path>` is keyed
+ * by the volume, `files/<name>/<path>` (a project's folder, Berth's files) by `files/<name>`.
+ */
 export const sectionOf = (name: string) => {
-  const m = /^volumes\/([^/]+)(?:\/(.*))?$/.exec(name);
-  return m ? { section: m[1]!, relative: m[2] ?? '' } : null;
+  const m = /^(volumes|files)\/([^/]+)(?:\/(.*))?$/.exec(name);
+  if (!m) return null;
+  return { section: m[1] === 'volumes' ? m[2]! : `files/${m[2]}`, relative: m[3] ?? '' };
 };
 /** A UTC time as archive names carry it: `20260101T120000Z`. */
 export const stamp = (d: Date) =>

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { Cron } from 'croner';
+import { BERTH_ARCHIVE_WARNING } from '@berth/contract';
 import type {
   BackupArchive,
   BackupJob,
@@ -19,16 +20,19 @@ import { openArchive, produceArchive } from './archive-pipeline';
 import { message, sectionOf, slug, stamp } from './archive-names';
 import { checkSchedules, jobView, patchedRow } from './job-config';
 import { readWithProgress, type OnRestoreProgress } from './restore-progress';
+import { restoreBerth, restoreProject, restoreVolume, type RestoreKit } from './restores';
 import { expiredArchives } from './retention';
-import type { TreeSummary } from './tree-hash';
-import { emptyVolume, packVolume, unpackSections, volumeSink, type VolumeAccess } from './volume-archive';
+import { checkFolders, jobTarget, packTarget, targetLabel, targetOf } from './targets';
+import { unpackSections, volumeSink, type VolumeAccess } from './volume-archive';
 
 export interface BackupsDeps {
   repo: BackupsRepo;
   destinations: DestinationsService;
   box: SecretBox;
-  /** The engine and helper containers of an environment (404 for an unknown one). */
-  access: (environment: string) => VolumeAccess;
+  /** The engine, helper containers and COMPOSE_DIR of an environment (404 for an unknown one). */
+  access: (environment: string) => VolumeAccess & { composeDir: string };
+  /** Berth's data folder (a Berth target reads it; a Berth restore never writes into it). */
+  dataDir: string;
   notify: (n: NotifyInput) => void;
   log: { warn: (obj: object, msg: string) => void };
   /** age's scrypt work factor (tests make it cheap). */
@@ -63,16 +67,17 @@ export class BackupsService {
     return this.d.repo.jobs().map((j) => this.view(j));
   }
 
-  createJob(body: NewBackupJob): BackupJob {
+  async createJob(body: NewBackupJob): Promise<BackupJob> {
     if (this.d.repo.nameTaken('backup_jobs', body.name))
       throw new ConflictError(`A backup job named ${body.name} already exists.`);
     this.d.destinations.row(body.destination_id);
-    this.d.access(body.environment);
+    const target = await jobTarget(body, this.d.access(body.environment));
     checkSchedules(body);
     const row: Omit<JobRow, 'id'> = {
       name: body.name,
       environment: body.environment,
-      volumes: JSON.stringify(body.volumes),
+      volumes: JSON.stringify(target.kind === 'volumes' ? target.volumes : []),
+      target: JSON.stringify(target),
       destination_id: body.destination_id,
       schedule: body.schedule,
       drill_schedule: body.drill_schedule,
@@ -88,8 +93,9 @@ export class BackupsService {
   }
 
   /** Changes a job (only the fields given) and schedules it anew. */
-  updateJob(id: number, body: PatchBackupJob): BackupJob {
+  async updateJob(id: number, body: PatchBackupJob): Promise<BackupJob> {
     const job = this.job(id);
+    if (body.target) await jobTarget(body, this.d.access(job.environment));
     if (body.name !== undefined && body.name !== job.name && this.d.repo.nameTaken('backup_jobs', body.name))
       throw new ConflictError(`A backup job named ${body.name} already exists.`);
     if (body.destination_id !== undefined) this.d.destinations.row(body.destination_id);
@@ -157,31 +163,25 @@ export class BackupsService {
   /** Backs a job's volumes up now into one archive, then applies its retention. */
   async run(jobId: number): Promise<BackupRun> {
     const job = this.job(jobId);
-    const volumes = JSON.parse(job.volumes) as string[];
+    const target = targetOf(job);
     return this.recorded(
       job.id,
       'backup',
       async () => {
         const access = this.d.access(job.environment);
         const dest = this.d.destinations.row(job.destination_id);
-        if (dest.kind === 'folder') {
-          const folder = (JSON.parse(dest.config) as { path: string }).path;
-          for (const v of volumes) {
-            const mount = (await access.docker.inspectVolume(v)).Mountpoint;
-            if (folder === mount || folder.startsWith(`${mount}/`))
-              throw new ValidationError(`The destination folder is inside volume ${v}, which this job backs up.`);
-          }
-        }
+        const destinationFolder = dest.kind === 'folder' ? (JSON.parse(dest.config) as { path: string }).path : null;
         const store = this.d.destinations.store(job.destination_id);
         const passphrase = job.passphrase_sealed ? this.d.box.open(job.passphrase_sealed) : null;
         const now = new Date();
         const name = `${slug(job.name)}-${stamp(now)}.tar.zst${passphrase ? '.age' : ''}`;
         const made = await produceArchive(
-          async (pack) => {
-            const out: (TreeSummary & { name: string })[] = [];
-            for (const v of volumes) out.push({ name: v, ...(await packVolume(access, v, pack)) });
-            return out;
-          },
+          (pack) =>
+            packTarget(
+              { access, composeDir: access.composeDir, dataDir: this.d.dataDir, destinationFolder },
+              target,
+              pack,
+            ),
           passphrase,
           (stream) => store.put(name, stream),
           this.d.scryptLogN,
@@ -199,7 +199,10 @@ export class BackupsService {
             encryption: passphrase ? 'age' : null,
           },
           tar_bytes: made.tarBytes,
-          volumes: made.filled,
+          volumes: made.filled.volumes,
+          target,
+          ...(made.filled.folders?.length ? { folders: made.filled.folders } : {}),
+          ...(target.kind === 'berth' ? { warning: BERTH_ARCHIVE_WARNING } : {}),
         };
         await store.put(`${name}.json`, Readable.from([Buffer.from(JSON.stringify(manifest, null, 2))]));
         this.d.repo.insertArchive({
@@ -218,7 +221,7 @@ export class BackupsService {
           event: 'backup_failed',
           environment: job.environment,
           title: `Backup ${job.name} failed`,
-          message: `The backup job ${job.name} (${volumes.join(', ')}) failed: ${message(err)}`,
+          message: `The backup job ${job.name} (${targetLabel(target)}) failed: ${message(err)}`,
           details: { job: job.name },
         }),
     );
@@ -271,6 +274,7 @@ export class BackupsService {
             },
           );
           if (sha256 !== manifest.archive.sha256) throw new Error('The archive differs from its manifest (sha256).');
+          checkFolders(manifest, results);
           for (const v of manifest.volumes) {
             const got = results.get(v.name)?.written;
             if (!got) throw new Error(`Volume ${v.name} is missing from the archive.`);
@@ -325,71 +329,29 @@ export class BackupsService {
     return { results, sha256: tally.sha256 };
   }
 
-  /** Restores one volume of an archive into a new volume, or over an existing one (its users stopped and started after). */
+  /** Restores from an archive: one volume, a project (folder and volumes), or Berth into a new data folder. */
   async restore(body: RestoreBody): Promise<RestoreResult> {
     return (await this.startRestore(body))();
   }
 
-  /** Checks a restore (the archive, the volume in it, the target) and answers the restore itself, to follow. */
+  /** Checks a restore (restores.ts: the archive, what it holds, where it goes) and answers the restore itself, to follow. */
   async startRestore(body: RestoreBody): Promise<(onProgress?: OnRestoreProgress) => Promise<RestoreResult>> {
     const a = this.archiveRow(body.archive_id);
     const manifest = JSON.parse(a.manifest) as BackupManifest;
-    const entry = manifest.volumes.find((v) => v.name === body.volume);
-    if (!entry) throw new NotFoundError('volume in this archive', body.volume);
     const job = a.job_id === null ? null : this.d.repo.job(a.job_id);
+    const kit = (onProgress?: OnRestoreProgress): RestoreKit => ({
+      archive: a,
+      manifest,
+      progress: (phase) => onProgress?.({ phase, bytes: phase === 'starting' ? a.bytes : 0, total: a.bytes }),
+      unpack: (open, phase) =>
+        this.unpack(a.id, job?.passphrase_sealed ?? null, body.passphrase, open, (st) =>
+          readWithProgress(st, phase, a.bytes, onProgress),
+        ),
+      recorded: (work) => this.recorded(a.job_id, 'restore', work),
+    });
+    if (body.kind === 'berth') return restoreBerth(kit, this.d.dataDir, body);
     const access = this.d.access(job?.environment ?? manifest.environment);
-    const exists = await access.docker.inspectVolume(body.into).then(
-      () => true,
-      (err: unknown) => (err instanceof NotFoundError ? false : Promise.reject(err)),
-    );
-    if (exists && !body.overwrite)
-      throw new ConflictError(`Volume ${body.into} exists: confirm overwriting it, or restore into a new volume.`);
-    return async (onProgress) => {
-      let result: TreeSummary | null = null;
-      const stopped: string[] = [];
-      const run = await this.recorded(a.job_id, 'restore', async () => {
-        // A wrong passphrase or an unreadable archive fails here, before the volume is touched.
-        const pre = await this.unpack(
-          a.id,
-          job?.passphrase_sealed ?? null,
-          body.passphrase,
-          async () => null,
-          (st) => readWithProgress(st, 'checking', a.bytes, onProgress),
-        );
-        if (pre.sha256 !== manifest.archive.sha256)
-          throw new ValidationError('The archive differs from its manifest (sha256).');
-        if (exists) {
-          onProgress?.({ phase: 'stopping', bytes: 0, total: a.bytes });
-          const users = await access.docker.listContainers({ filters: { volume: [body.into], status: ['running'] } });
-          for (const c of users) {
-            await access.docker.stopContainer(c.Id);
-            stopped.push(c.Id);
-          }
-          await emptyVolume(access, body.into);
-        } else await access.docker.createVolume(body.into);
-        try {
-          const { results } = await this.unpack(
-            a.id,
-            job?.passphrase_sealed ?? null,
-            body.passphrase,
-            async (s) => (s === body.volume ? volumeSink(access, body.into) : null),
-            (st) => readWithProgress(st, 'writing', a.bytes, onProgress),
-          );
-          result = results.get(body.volume)?.written ?? null;
-        } finally {
-          if (stopped.length) onProgress?.({ phase: 'starting', bytes: a.bytes, total: a.bytes });
-          for (const id of stopped) await access.docker.startContainer(id).catch(() => undefined);
-        }
-        return { bytes: a.bytes, archive: a.name };
-      });
-      if (run.outcome === 'failed') throw new ValidationError(`Restore failed: ${run.error ?? 'unknown error'}`);
-      const tree = result as TreeSummary | null;
-      return {
-        run,
-        volume: body.into,
-        verified: tree !== null && tree.sha256 === entry.sha256 && tree.files === entry.files,
-        tree: tree ?? { entries: 0, files: 0, bytes: 0, sha256: '' },
-      };
-    };
+    if (body.kind === 'project') return restoreProject(kit, access, body);
+    return restoreVolume(kit, access, body);
   }
 }

@@ -3,6 +3,7 @@ import type { BackupDestination, DestinationTestResult, NewBackupDestination } f
 import type { BackupsRepo, DestinationRow } from '../../db/backups-repo';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../../errors';
 import { folderStore, sftpStore, type ArchiveStore, type SftpSecret } from './destinations';
+import { s3Endpoint, s3Store, type S3Config, type S3Secret } from './s3-store';
 
 export interface SecretBox {
   seal(plain: string): string;
@@ -14,7 +15,7 @@ const inside = (child: string, parent: string) => {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 };
 
-/** Backup destinations: a folder on the host, or SFTP (secrets sealed, write-only). */
+/** Backup destinations: a folder on the host, SFTP or an S3 bucket (secrets sealed, write-only). */
 export class DestinationsService {
   constructor(
     private readonly repo: BackupsRepo,
@@ -30,7 +31,7 @@ export class DestinationsService {
     if (this.repo.nameTaken('backup_destinations', body.name))
       throw new ConflictError(`A destination named ${body.name} already exists.`);
     let config: object;
-    let secret: SftpSecret | null = null;
+    let secret: SftpSecret | S3Secret | null = null;
     if (body.kind === 'folder') {
       const at = path.resolve(body.path);
       if (inside(at, this.dirs.composeDir) || inside(this.dirs.composeDir, at))
@@ -42,6 +43,18 @@ export class DestinationsService {
           { field: 'path', message: "inside Berth's data folder" },
         ]);
       config = { path: at };
+    } else if (body.kind === 's3') {
+      const endpoint = s3Endpoint(body.endpoint);
+      const s3: S3Config = {
+        endpoint,
+        region: body.region,
+        bucket: body.bucket,
+        prefix: body.prefix.replace(/^\/+|\/+$/g, ''),
+        access_key_id: body.access_key_id,
+        path_style: body.path_style ?? endpoint !== null,
+      };
+      config = s3;
+      secret = { secret_access_key: body.secret_access_key };
     } else {
       if (!body.password && !body.private_key)
         throw new ValidationError('SFTP needs a password or a private key.', [
@@ -96,6 +109,7 @@ export class DestinationsService {
 function storeOf(row: DestinationRow, box: SecretBox): ArchiveStore {
   const cfg = JSON.parse(row.config);
   if (row.kind === 'folder') return folderStore(cfg);
+  if (row.kind === 's3') return s3Store(cfg, JSON.parse(box.open(row.secret_sealed ?? '')) as S3Secret);
   return sftpStore(cfg, row.secret_sealed ? (JSON.parse(box.open(row.secret_sealed)) as SftpSecret) : {});
 }
 
@@ -105,11 +119,15 @@ function view(row: DestinationRow): BackupDestination {
     id: row.id,
     name: row.name,
     kind: row.kind,
-    path: String(cfg.path),
+    path: String(cfg.path ?? cfg.prefix),
     host: (cfg.host as string) ?? null,
     port: (cfg.port as number) ?? null,
     username: (cfg.username as string) ?? null,
     host_key: (cfg.host_key as string) ?? null,
+    endpoint: (cfg.endpoint as string) ?? null,
+    region: (cfg.region as string) ?? null,
+    bucket: (cfg.bucket as string) ?? null,
+    access_key_id: (cfg.access_key_id as string) ?? null,
     has_secret: row.secret_sealed !== null,
     created_at: row.created_at,
   };

@@ -30,14 +30,14 @@ export interface SftpSecret {
   private_key?: string;
 }
 
-const safeName = (name: string) => {
+export const safeArchiveName = (name: string) => {
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) throw new ValidationError(`Not an archive name: ${name}`);
   return name;
 };
 
 /** A folder on Berth's host. Written as `<name>.partial`, renamed once complete. */
 export function folderStore(cfg: FolderConfig): ArchiveStore {
-  const at = (name: string) => path.join(cfg.path, safeName(name));
+  const at = (name: string) => path.join(cfg.path, safeArchiveName(name));
   return {
     async put(name, data) {
       await fs.promises.mkdir(cfg.path, { recursive: true, mode: 0o700 });
@@ -116,7 +116,7 @@ async function mkdirs(sftp: SFTPWrapper, dir: string): Promise<void> {
 
 /** A folder on an SFTP server (host key pinned, password or key). */
 export function sftpStore(cfg: SftpConfig, secret: SftpSecret): ArchiveStore {
-  const at = (name: string) => path.posix.join(cfg.path, safeName(name));
+  const at = (name: string) => path.posix.join(cfg.path, safeArchiveName(name));
   return {
     put: (name, data) =>
       withSftp(cfg, secret, async (sftp) => {

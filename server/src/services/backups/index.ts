@@ -10,7 +10,7 @@ export type { BackupsService } from './backups';
 export type { DestinationsService } from './destinations-service';
 
 /**
- * Backups (issue 35): destinations (folder, SFTP; secrets sealed under their own derived key),
+ * Backups (issue 35): destinations (folder, SFTP, S3; secrets sealed under their own derived key),
  * jobs on a croner schedule with retention and restore drills, archives and restores. Volumes are
  * read and written through each environment's helper containers.
  */
@@ -18,7 +18,7 @@ export function createBackups(
   ctx: Uses<'db' | 'log', 'composeDir' | 'dataDir'>,
   signingKey: Uint8Array,
   notifications: NotificationService,
-  access: (environment: string) => VolumeAccess,
+  access: (environment: string) => VolumeAccess & { composeDir: string },
 ): { backups: BackupsService; destinations: DestinationsService } {
   const key = deriveKey(signingKey, 'backups');
   const box = { seal: (plain: string) => seal(key, plain), open: (sealed: string) => open(key, sealed) };
@@ -31,6 +31,7 @@ export function createBackups(
     access,
     notify: (n) => notifications.notify(n),
     log: ctx.log,
+    dataDir: ctx.config.dataDir,
   });
   return { backups, destinations };
 }

@@ -1,7 +1,8 @@
 import { readSchedule } from '@berth/contract/cron';
-import type { BackupJob, PatchBackupJob } from '@berth/contract';
+import { BERTH_ARCHIVE_WARNING, type BackupJob, type BackupTarget, type PatchBackupJob } from '@berth/contract';
 import type { BackupsRepo, JobRow } from '../../db/backups-repo';
 import { ValidationError } from '../../errors';
+import { targetOf } from './targets';
 
 /** Schedules may not fire more often than this. */
 const MIN_INTERVAL_MS = 5 * 60_000;
@@ -19,18 +20,28 @@ export function checkSchedules(body: { schedule?: string | null; drill_schedule?
 
 /** A job's row with a PATCH's fields applied (only those given). */
 export function patchedRow(row: JobRow, body: PatchBackupJob): JobRow {
-  const { volumes, ...rest } = body;
+  const { volumes, target: newTarget, ...rest } = body;
   const given = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
-  return { ...row, ...given, ...(volumes ? { volumes: JSON.stringify(volumes) } : {}) };
+  const was = targetOf(row);
+  // `volumes` alone keeps a target of volumes' copy mode.
+  const target: BackupTarget | undefined =
+    newTarget ?? (volumes ? { kind: 'volumes', volumes, mode: was.kind === 'volumes' ? was.mode : 'live' } : undefined);
+  const columns = target
+    ? { target: JSON.stringify(target), volumes: JSON.stringify(target.kind === 'volumes' ? target.volumes : []) }
+    : {};
+  return { ...row, ...given, ...columns };
 }
 
 /** A job as the API shows it: never its passphrase, with its last run and last verified restore. */
 export function jobView(j: JobRow, repo: BackupsRepo): BackupJob {
+  const target = targetOf(j);
   return {
     id: j.id,
     name: j.name,
     environment: j.environment,
-    volumes: JSON.parse(j.volumes) as string[],
+    volumes: target.kind === 'volumes' ? target.volumes : [],
+    target,
+    warning: target.kind === 'berth' ? BERTH_ARCHIVE_WARNING : null,
     destination_id: j.destination_id,
     schedule: j.schedule,
     drill_schedule: j.drill_schedule,

@@ -78,7 +78,7 @@ const PHRASES: Record<string, Phrase> = {
   'POST /api/backups/jobs/{id}/run': ['run', 'backup job {id}'],
   'POST /api/backups/jobs/{id}/drill': ['run a restore drill of', 'backup job {id}'],
   'POST /api/backups/archives/{id}/verify': ['verify', 'backup archive {id}'],
-  'POST /api/backups/restore': ['restore', 'a volume from a backup'],
+  'POST /api/backups/restore': ['restore', 'a volume, project or Berth from a backup'],
   'POST /api/resources/volumes/batch': ['delete', 'volume {target}'],
   'POST /api/notifications/channels': ['add', 'notification channel {target}'],
   'PATCH /api/notifications/channels/{id}': ['change', 'notification channel {id}'],

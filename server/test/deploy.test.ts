@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiError, DeployBody, DeployResult } from '@berth/contract';
 import { createTestApp, type TestApp } from './helpers/app';
-import { dockerCli, testEngine } from './helpers/engine';
+import { dockerCli, IDLE_COMMAND, testEngine } from './helpers/engine';
 import { cleanup, exists, uniqueName } from './images-fixtures';
 
 const DEPLOY = '/api/apps/deploy';
@@ -69,7 +69,7 @@ describe('deploy', () => {
     name,
     image: testEngine().image,
     restart_policy: 'unless-stopped',
-    command: ['sh', '-c', 'sleep 3600'],
+    command: IDLE_COMMAND,
     labels: [{ label: 'berth.test', value: '1' }],
     ...extra,
   });
@@ -117,7 +117,7 @@ describe('deploy', () => {
       expect(first.Id).toBe(res.body.id);
       expect(first.State.Running).toBe(true);
       expect(first.Config.Image).toBe(testEngine().image);
-      expect(first.Config.Cmd).toEqual(['sh', '-c', 'sleep 3600']);
+      expect(first.Config.Cmd).toEqual(IDLE_COMMAND);
       expect(first.Config.Env).toEqual(expect.arrayContaining(['GREETING=hello', 'EQUALS=a=b']));
       expect(first.Config.Labels).toMatchObject({
         'berth.test': '1',

@@ -2,7 +2,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiError, ImageSummary } from '@berth/contract';
 import { createTestApp, type TestApp } from './helpers/app';
-import { dockerCli, testEngine } from './helpers/engine';
+import { dockerCli, IDLE_COMMAND, testEngine } from './helpers/engine';
 import { buildImage, cleanup, exists, uniqueName } from './images-fixtures';
 
 /** The shortest prefix (at least 3 characters, never a full or short id) that names `id` alone among `ids`. */
@@ -141,7 +141,7 @@ describe('engine failures in the product words (real engine)', () => {
         name,
         image: testEngine().image,
         restart_policy: 'none',
-        command: ['sh', '-c', 'sleep 3600'],
+        command: IDLE_COMMAND,
         sysctls: [{ name: 'vm.swappiness', value: '10' }],
         labels: [{ label: 'berth.test', value: '1' }],
       });

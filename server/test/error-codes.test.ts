@@ -22,7 +22,7 @@ import { registerErrorHandler } from '../src/plugins/error-handler';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { createTestApp, REAUTH, type TestApp, type TestResponse } from './helpers/app';
-import { testEngine } from './helpers/engine';
+import { IDLE_COMMAND, testEngine } from './helpers/engine';
 import { cleanup, uniqueName } from './images-fixtures';
 
 /** Every code some test below produced, with the status it came with. */
@@ -169,7 +169,7 @@ describe('every error code, produced by a real request', () => {
         name,
         image: testEngine().image,
         restart_policy: 'none',
-        command: ['sh', '-c', 'sleep 3600'],
+        command: IDLE_COMMAND,
         ports: [{ cport: '80', hport: String(port), proto: 'tcp' }],
         labels: [{ label: 'berth.test', value: '1' }],
       });

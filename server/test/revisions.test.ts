@@ -14,7 +14,7 @@ import { inspect } from './apps-fixtures';
 import { createTestApp, REAUTH, type TestApp, type TestClient } from './helpers/app';
 import { testRepository } from './helpers/auto-update';
 import { cleanupProject, projectName } from './helpers/compose-projects';
-import { dockerCli, tryDockerCli } from './helpers/engine';
+import { dockerCli, IDLE_COMMAND, tryDockerCli } from './helpers/engine';
 
 let t: TestApp;
 let viewer: TestClient;
@@ -158,7 +158,7 @@ describe('app revisions', () => {
       name: appName,
       image: repo.tagged(tag),
       restart_policy: 'unless-stopped',
-      command: ['sh', '-c', 'sleep 3600'],
+      command: IDLE_COMMAND,
       labels: [{ label: 'berth.test', value: '1' }],
       env: [{ name: 'GREETING', default: greeting }],
       ...(edit ? { edit: true, id: appName } : {}),

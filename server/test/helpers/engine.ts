@@ -18,6 +18,13 @@ export interface TestEngine {
   harnessOwned: boolean;
 }
 
+/**
+ * A command that idles like `sleep 3600` but ends at once on SIGTERM. A bare `sleep` (or `sh -c
+ * 'sleep …'`) as PID 1 ignores SIGTERM, so every stop, edit or recreate through Berth would wait
+ * out the engine's 10 s grace period.
+ */
+export const IDLE_COMMAND = ['sh', '-c', 'trap "exit 0" TERM; sleep 3600 & wait'];
+
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const MARKER = path.join(REPO_ROOT, '.test-env', 'harness-owned');
 const HINT = 'run `npm test`, which starts the test engine (or `bash scripts/test-env.sh && source .test-env/env.sh`)';

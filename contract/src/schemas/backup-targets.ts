@@ -52,9 +52,8 @@ export const NewS3Destination = z.object({
     .string()
     .trim()
     .max(1024)
-    .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, 'must be an http(s) URL')
-    .nullable()
-    .default(null),
+    .regex(/^(https?:\/\/[^\s/?#]+(\/[^\s?#]*)?)?$/, 'must be an http(s) URL')
+    .optional(),
   region: z.string().trim().min(1).max(64).default('us-east-1'),
   bucket: z
     .string()
@@ -69,8 +68,12 @@ export const NewS3Destination = z.object({
     .default(''),
   access_key_id: z.string().trim().min(1).max(256),
   secret_access_key: z.string().min(1).max(1024),
-  /** `bucket` in the path rather than the host name; default: on for a custom endpoint, off for AWS. */
-  path_style: z.boolean().optional(),
+  /**
+   * How the bucket is addressed: `path` (`endpoint/bucket/key`, what MinIO, Ceph, Garage and most
+   * self-hosted servers want), `virtual` (`bucket.endpoint/key`, AWS), or `auto`: path for a custom
+   * endpoint, virtual for AWS.
+   */
+  addressing: z.enum(['auto', 'path', 'virtual']).default('auto'),
 });
 
 const RestoreCommon = {

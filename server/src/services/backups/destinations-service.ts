@@ -44,14 +44,14 @@ export class DestinationsService {
         ]);
       config = { path: at };
     } else if (body.kind === 's3') {
-      const endpoint = s3Endpoint(body.endpoint);
+      const endpoint = s3Endpoint(body.endpoint || null);
       const s3: S3Config = {
         endpoint,
         region: body.region,
         bucket: body.bucket,
         prefix: body.prefix.replace(/^\/+|\/+$/g, ''),
         access_key_id: body.access_key_id,
-        path_style: body.path_style ?? endpoint !== null,
+        path_style: body.addressing === 'auto' ? endpoint !== null : body.addressing === 'path',
       };
       config = s3;
       secret = { secret_access_key: body.secret_access_key };

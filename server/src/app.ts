@@ -1,12 +1,12 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
-import fastifyCompress from '@fastify/compress';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { trustProxyOption, type Config } from './config';
 import type { AppContext } from './context';
 import { buildServices, type AppDeps, type Services } from './app-services';
 import { requestSerializer } from './lib/log-redact';
 import { registerAllowedHosts } from './plugins/allowed-hosts';
+import { registerCompression } from './plugins/compress';
 import { registerAudit } from './plugins/audit';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandler } from './plugins/error-handler';
@@ -96,15 +96,7 @@ export async function buildApp(
   registerGracefulClose(app);
 
   await app.register(fastifyCookie);
-  // JSON answers and text downloads above 1 KB go out brotli- or gzip-compressed when the client
-  // accepts it (the app list at 500 containers: 360 KB raw). Brotli at quality 4 costs about what
-  // gzip does. Request bodies are never inflated (no zip bombs through an upload); the static
-  // files are precompressed (static-web.ts) and event streams are hijacked, so neither passes here.
-  await app.register(fastifyCompress, {
-    threshold: 1024,
-    globalDecompression: false,
-    customTypes: /^(application\/(json|x-ndjson)|text\/(plain|csv))\b/,
-  });
+  registerCompression(app);
   await registerWebSockets(app, services.streams);
   // Calls that may run the compose CLI (their routes say so) wait for its detection at start.
   app.addHook('preHandler', async (req) => {

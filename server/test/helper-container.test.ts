@@ -59,7 +59,7 @@ describe('helper containers', () => {
         t.ctx.docker.containers.putArchive(
           h.id,
           HELPER_MOUNT,
-          packOne({ name: 'b.txt', type: 'file', size: 1 }, Buffer.from('x')),
+          await packOne({ name: 'b.txt', type: 'file', size: 1 }, Buffer.from('x')),
         ),
       ).rejects.toThrow(/read-only/);
       return found;

@@ -1,6 +1,7 @@
 import zlib from 'node:zlib';
 import type { Writable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { acceptedEncoding } from './accept-encoding';
 import { revokedReason } from './live-streams';
 
 export interface SseStream {
@@ -54,8 +55,8 @@ export function endAllStreams(server: FastifyInstance, detail: string): void {
  * accepts neither. Windows are kept small: one compressor is held per open stream.
  */
 function eventCompressor(req: FastifyRequest): { encoding: string; stream: zlib.BrotliCompress | zlib.Gzip } | null {
-  const accepted = String(req.headers['accept-encoding'] ?? '');
-  if (/\bbr\b/.test(accepted)) {
+  const accepted = acceptedEncoding(req.headers['accept-encoding']);
+  if (accepted === 'br') {
     const stream = zlib.createBrotliCompress({
       flush: zlib.constants.BROTLI_OPERATION_FLUSH,
       params: {
@@ -66,7 +67,7 @@ function eventCompressor(req: FastifyRequest): { encoding: string; stream: zlib.
     });
     return { encoding: 'br', stream };
   }
-  if (/\bgzip\b/.test(accepted)) {
+  if (accepted === 'gzip') {
     return {
       encoding: 'gzip',
       stream: zlib.createGzip({ flush: zlib.constants.Z_SYNC_FLUSH, windowBits: 14, memLevel: 7 }),

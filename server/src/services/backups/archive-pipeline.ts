@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
-import * as tar from 'tar-stream';
+import type * as tar from 'tar-stream';
+import { tarStream } from '../files/tar';
 import { Tally, compressor, decompressor, decrypt, encrypt } from './archive-codec';
 
 /** Pipes `a` into `b`, and an error of `a` ends `b` with it (pipe alone leaves `b` hanging). */
@@ -31,10 +32,10 @@ export async function produceArchive<T>(
   store: (stream: Readable) => Promise<void>,
   scryptLogN?: number,
 ): Promise<ProducedArchive<T>> {
-  const pack = tar.pack();
+  const pack = (await tarStream()).pack();
   const tarTally = new Tally();
   const outTally = new Tally();
-  const compressed = into(into(pack, tarTally), compressor());
+  const compressed = into(into(pack, tarTally), await compressor());
   const sealed = passphrase ? await encrypt(compressed, passphrase, scryptLogN) : compressed;
   const out = into(sealed, outTally);
   const storing = store(out);
@@ -63,5 +64,5 @@ export async function openArchive(
   const tally = new Tally();
   const counted = into(stored, tally);
   const plain = passphrase ? await decrypt(counted, passphrase) : counted;
-  return { tar: into(plain, decompressor()), tally };
+  return { tar: into(plain, await decompressor()), tally };
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Client, type ConnectConfig, type SFTPWrapper } from 'ssh2';
+import type { ConnectConfig, SFTPWrapper } from 'ssh2';
 import { hostKeyLine } from '../../docker/connection';
 import { ValidationError } from '../../errors';
 
@@ -68,6 +68,8 @@ const words = (line: string) => line.trim().split(/\s+/).slice(0, 2).join(' ');
 
 /** One SFTP session for `fn`: the server's host key must be the pinned one; closed afterwards. */
 async function withSftp<T>(cfg: SftpConfig, secret: SftpSecret, fn: (sftp: SFTPWrapper) => Promise<T>): Promise<T> {
+  // Loaded on first use: ssh2 is ~25 modules few installs need (SFTP backups).
+  const { Client } = await import('ssh2');
   const client = new Client();
   let seenKey = '';
   const opts: ConnectConfig = {

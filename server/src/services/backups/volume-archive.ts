@@ -1,9 +1,9 @@
 import type { Hash } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
-import * as tar from 'tar-stream';
+import type * as tar from 'tar-stream';
 import type { Engine } from '../../docker/engine';
 import { EngineError } from '../../errors';
-import { readArchive, type TarHeader } from '../files/tar';
+import { readArchive, tarStream, type TarHeader } from '../files/tar';
 import { HELPER_MOUNT, type HelperContainers } from '../volumes/helper-container';
 import type { Actor } from '../policy/policy';
 import { addEntry, hashOnly, renamed } from './tar-entries';
@@ -85,7 +85,7 @@ export interface SectionSink {
  */
 export async function volumeSink(access: VolumeAccess, volume: string): Promise<SectionSink> {
   const helper = await access.helpers.open(access.actor, { volume, readOnly: false, purpose: 'restore' });
-  const pack = tar.pack();
+  const pack = (await tarStream()).pack();
   // An abort destroys the pack with the upstream error; the upload's own failure is `writing`.
   pack.on('error', () => undefined);
   const writing = access.docker.containers.putArchive(helper.id, '/', pack);
@@ -123,7 +123,7 @@ export async function unpackSections(
   sectionOf: (name: string) => { section: string; relative: string } | null,
   open: (section: string) => Promise<SectionSink | null>,
 ): Promise<Map<string, { archived: TreeSummary; written: TreeSummary | null }>> {
-  const extract = tar.extract();
+  const extract = (await tarStream()).extract();
   const feeding = pipeline(archive, extract);
   feeding.catch(() => undefined);
   const results = new Map<string, { archived: TreeSummary; written: TreeSummary | null }>();

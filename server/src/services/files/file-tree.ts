@@ -100,7 +100,7 @@ export class FileTree {
       gname: old?.gname,
       mtime: new Date(),
     };
-    await this.docker.containers.putArchive(this.id, this.real(posix.dirname(at)), packOne(header, data));
+    await this.docker.containers.putArchive(this.id, this.real(posix.dirname(at)), await packOne(header, data));
     return { ...entryOf(header, at), content };
   }
 
@@ -115,7 +115,7 @@ export class FileTree {
     if (size > UPLOAD_MAX_BYTES) throw new PayloadTooLargeError(`An upload is at most ${UPLOAD_MAX_BYTES} bytes.`);
     const at = clean(dir);
     const header = { name: fileName, type: 'file' as const, size, mode: 0o644, mtime: new Date() };
-    const { pack, done } = packStream(header, body);
+    const { pack, done } = await packStream(header, body);
     await Promise.all([this.docker.containers.putArchive(this.id, this.real(at), pack, signal), done]);
     return entryOf(header, posix.join(at, fileName));
   }
@@ -125,7 +125,7 @@ export class FileTree {
     if (at === '/') throw new ValidationError('/ exists already.');
     if (await this.stat(at)) throw new ConflictError(`${path} exists already.`);
     const header: TarHeader = { name: posix.basename(at), type: 'directory', mode: 0o755, mtime: new Date() };
-    await this.docker.containers.putArchive(this.id, this.real(posix.dirname(at)), packOne(header));
+    await this.docker.containers.putArchive(this.id, this.real(posix.dirname(at)), await packOne(header));
     return entryOf(header, at);
   }
 

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import * as tar from 'tar-stream';
+import type * as tar from 'tar-stream';
 import type { FileEntry } from '@berth/contract';
 import type { ByteStream } from '../../docker/engine';
 
@@ -35,11 +35,14 @@ export function entryOf(h: TarHeader, path: string): FileEntry {
  * to the archive's first entry ('' for that one); `onEntry` may read the entry's data (return
  * it) or skip it (return undefined); returning false stops reading (the engine stream is closed).
  */
+/** tar-stream, loaded on first use (with streamx and its helpers: ~15 modules not needed at start). */
+export const tarStream = (): Promise<typeof tar> => import('tar-stream');
+
 export async function readArchive(
   archive: ByteStream,
   onEntry: (h: TarHeader, relative: string, body: NodeJS.ReadableStream) => Promise<boolean | void> | boolean | void,
 ): Promise<void> {
-  const extract = tar.extract();
+  const extract = (await tarStream()).extract();
   const feeding = pipeline(archive as NodeJS.ReadableStream, extract).catch(() => {
     // Ending early (below) destroys the pipeline on purpose; a real read failure surfaces in the loop.
   });
@@ -73,8 +76,8 @@ export async function readAll(body: NodeJS.ReadableStream, max: number): Promise
 }
 
 /** A one-entry archive of `header` with `data` (a folder when header.type is directory). */
-export function packOne(header: TarHeader, data?: Buffer): tar.Pack {
-  const pack = tar.pack();
+export async function packOne(header: TarHeader, data?: Buffer): Promise<tar.Pack> {
+  const pack = (await tarStream()).pack();
   pack.entry(header, data);
   pack.finalize();
   return pack;
@@ -84,14 +87,14 @@ export function packOne(header: TarHeader, data?: Buffer): tar.Pack {
  * A one-entry archive whose data is read from `body` as it arrives (never held whole): the entry's
  * size must be known (the tar header comes first). `done` settles once the body is in the archive.
  */
-export function packStream(
+export async function packStream(
   header: TarHeader & { size: number },
   body: NodeJS.ReadableStream,
-): {
+): Promise<{
   pack: tar.Pack;
   done: Promise<void>;
-} {
-  const pack = tar.pack();
+}> {
+  const pack = (await tarStream()).pack();
   const entry = pack.entry(header);
   const done = pipeline(body, entry).then(() => {
     pack.finalize();

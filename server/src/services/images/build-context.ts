@@ -5,9 +5,10 @@ import { join, posix } from 'node:path';
 import { PassThrough, Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import * as tar from 'tar-stream';
+import type * as tar from 'tar-stream';
 import { IMAGE_UPLOAD_MAX_BYTES } from '@berth/contract';
 import { AppError, PayloadTooLargeError, ValidationError } from '../../errors';
+import { tarStream } from '../files/tar';
 
 /** A zip is unpacked to at most this many bytes and entries (a zip bomb stops there). */
 export const ZIP_MAX_UNPACKED_BYTES = 4 * 1024 * 1024 * 1024;
@@ -97,7 +98,7 @@ function gunzip(source: Readable): Readable {
 
 /** Copies a tar's entries into `pack` (entry by entry: never held whole). */
 async function copyTar(source: Readable, pack: tar.Pack): Promise<void> {
-  const extract = tar.extract();
+  const extract = (await tarStream()).extract();
   const feeding = pipeline(source, extract);
   for await (const entry of extract) {
     if (entry.header.name.replace(/^\.\//, '') === TYPED_DOCKERFILE) {
@@ -182,7 +183,7 @@ export async function prepareContext(input: ContextInput): Promise<PreparedConte
       throw new ValidationError('Type a Dockerfile, upload a context or name a git repository.', [
         { field: 'dockerfile', message: 'Required without a context.' },
       ]);
-    const pack = tar.pack();
+    const pack = (await tarStream()).pack();
     dockerfileEntry(pack, input.dockerfile);
     pack.finalize();
     return { stream: pack as unknown as Readable, dockerfile: TYPED_DOCKERFILE, done: Promise.resolve(), cleanup };
@@ -197,7 +198,7 @@ export async function prepareContext(input: ContextInput): Promise<PreparedConte
     const done = pipeline(limited, out);
     return { stream: out, dockerfile, done, cleanup };
   }
-  const pack = tar.pack();
+  const pack = (await tarStream()).pack();
   if (kind === 'zip') dir = await mkdtemp(join(tmpdir(), 'berth-build-'));
   const work = async () => {
     if (kind === 'zip') await copyZip(limited, pack, dir!);

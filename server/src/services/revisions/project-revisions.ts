@@ -1,6 +1,5 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { createTwoFilesPatch } from 'diff';
 import type { ProjectRevision, ProjectRevisionDetail, ProjectRevisionDiff, RevisionImage } from '@berth/contract';
 import type { Uses } from '../../context';
 import { parseDotenv } from '../../compose/interpolate';
@@ -128,7 +127,9 @@ export class ProjectRevisions {
     return this.get(name, rev, ALL).env;
   }
 
-  diff(name: string, a: number, b: number, reader: RevisionReader): ProjectRevisionDiff {
+  /** The patch is made by `diff`, loaded on first use. */
+  async diff(name: string, a: number, b: number, reader: RevisionReader): Promise<ProjectRevisionDiff> {
+    const { createTwoFilesPatch } = await import('diff');
     const [from, to] = [this.get(name, a, ALL), this.get(name, b, ALL)];
     const [ea, eb] = [parseDotenv(from.env ?? ''), parseDotenv(to.env ?? '')];
     const keys = [...new Set([...Object.keys(ea), ...Object.keys(eb)])].sort();

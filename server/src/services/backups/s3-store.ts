@@ -1,12 +1,5 @@
 import type { Readable } from 'node:stream';
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-} from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { ValidationError } from '../../errors';
 import { safeArchiveName, type ArchiveStore } from './destinations';
 
@@ -31,8 +24,11 @@ export interface S3Secret {
 const PART_BYTES = 8 * 1024 * 1024;
 const QUEUE = 2;
 
-function client(cfg: S3Config, secret: S3Secret): S3Client {
-  return new S3Client({
+/** The AWS SDK, loaded on first use (hundreds of modules few installs need). */
+const sdk = () => import('@aws-sdk/client-s3');
+
+async function client(cfg: S3Config, secret: S3Secret): Promise<S3Client> {
+  return new (await sdk()).S3Client({
     region: cfg.region,
     ...(cfg.endpoint ? { endpoint: cfg.endpoint } : {}),
     forcePathStyle: cfg.path_style,
@@ -57,7 +53,7 @@ function failure(cfg: S3Config, key: string, err: unknown): ValidationError {
 export function s3Store(cfg: S3Config, secret: S3Secret): ArchiveStore & { list(): Promise<string[]> } {
   const key = (name: string) => (cfg.prefix ? `${cfg.prefix}/${safeArchiveName(name)}` : safeArchiveName(name));
   const using = async <T>(name: string, fn: (s3: S3Client, at: string) => Promise<T>): Promise<T> => {
-    const s3 = client(cfg, secret);
+    const s3 = await client(cfg, secret);
     try {
       return await fn(s3, key(name));
     } catch (err) {
@@ -70,6 +66,7 @@ export function s3Store(cfg: S3Config, secret: S3Secret): ArchiveStore & { list(
     put: (name, data) =>
       using(name, async (s3, at) => {
         // Upload aborts the multipart upload on a failure, so no parts are left behind.
+        const { Upload } = await import('@aws-sdk/lib-storage');
         const upload = new Upload({
           client: s3,
           params: { Bucket: cfg.bucket, Key: at, Body: data, ContentType: 'application/octet-stream' },
@@ -80,9 +77,9 @@ export function s3Store(cfg: S3Config, secret: S3Secret): ArchiveStore & { list(
         await upload.done();
       }),
     async get(name) {
-      const s3 = client(cfg, secret);
+      const s3 = await client(cfg, secret);
       try {
-        const res = await s3.send(new GetObjectCommand({ Bucket: cfg.bucket, Key: key(name) }));
+        const res = await s3.send(new (await sdk()).GetObjectCommand({ Bucket: cfg.bucket, Key: key(name) }));
         const body = res.Body as Readable;
         body.once('close', () => s3.destroy());
         return body;
@@ -93,7 +90,7 @@ export function s3Store(cfg: S3Config, secret: S3Secret): ArchiveStore & { list(
     },
     remove: (name) =>
       using(name, async (s3, at) => {
-        await s3.send(new DeleteObjectCommand({ Bucket: cfg.bucket, Key: at }));
+        await s3.send(new (await sdk()).DeleteObjectCommand({ Bucket: cfg.bucket, Key: at }));
       }),
     /** The archive names under the prefix (manifests included). */
     list: () =>
@@ -105,7 +102,11 @@ export function s3Store(cfg: S3Config, secret: S3Secret): ArchiveStore & { list(
           // Listed by the prefix without its trailing slash (and filtered here): some S3-compatible
           // servers (moto) check the signature of an encoded slash in the query wrongly.
           const page = await s3.send(
-            new ListObjectsV2Command({ Bucket: cfg.bucket, Prefix: cfg.prefix || undefined, ContinuationToken: token }),
+            new (await sdk()).ListObjectsV2Command({
+              Bucket: cfg.bucket,
+              Prefix: cfg.prefix || undefined,
+              ContinuationToken: token,
+            }),
           );
           for (const o of page.Contents ?? [])
             if (o.Key?.startsWith(base) && !o.Key.slice(base.length).includes('/'))
@@ -116,7 +117,9 @@ export function s3Store(cfg: S3Config, secret: S3Secret): ArchiveStore & { list(
       }),
     async check() {
       const probe = 'berth-check.tmp';
-      await using(probe, (s3, at) => s3.send(new PutObjectCommand({ Bucket: cfg.bucket, Key: at, Body: 'ok' })));
+      await using(probe, async (s3, at) =>
+        s3.send(new (await sdk()).PutObjectCommand({ Bucket: cfg.bucket, Key: at, Body: 'ok' })),
+      );
       if (!(await this.list()).includes(probe))
         throw new ValidationError(`S3 ${cfg.bucket}: an object written is not listed under ${cfg.prefix || '/'}.`);
       await this.remove(probe);

@@ -1,7 +1,9 @@
-import { Badge, Tooltip } from '@mantine/core';
+import { Badge, Group, Text, Tooltip } from '@mantine/core';
 import type { BackupArchive, BackupRun } from '@berth/contract';
 import { formatDate } from '../../../lib/format';
 
+/** Badges never shrink into a cut-off word beside a date in a narrow cell. */
+const KEEP = { flexShrink: 0 } as const;
 const OUTCOME_COLOR = { ok: 'green', failed: 'red', running: 'blue' } as const;
 
 /** A run's outcome; a failure's error in its tooltip. */
@@ -13,7 +15,7 @@ export function RunBadge({ run }: { run: BackupRun | null }) {
       </Badge>
     );
   const badge = (
-    <Badge variant="light" color={OUTCOME_COLOR[run.outcome]}>
+    <Badge variant="light" color={OUTCOME_COLOR[run.outcome]} style={KEEP}>
       {run.outcome}
     </Badge>
   );
@@ -43,8 +45,11 @@ export function VerifiedBadge({ archive }: { archive: Pick<BackupArchive, 'verif
       </Badge>
     );
   return (
-    <Badge variant="light" color="green">
-      verified {formatDate(archive.verified_at)}
-    </Badge>
+    <Group gap={6} wrap="nowrap">
+      <Badge variant="light" color="green" style={KEEP}>
+        verified
+      </Badge>
+      <Text size="sm">{formatDate(archive.verified_at)}</Text>
+    </Group>
   );
 }

@@ -38,10 +38,15 @@ export function JobsCard() {
       key: 'schedule',
       header: 'Schedule',
       render: (j) => (
-        <Text size="sm">
-          <code>{j.schedule ?? 'by hand'}</code> · keep {retentionText(j)}
-          {j.encrypted ? ' · encrypted' : ''}
-        </Text>
+        <Stack gap={0}>
+          <Text size="sm" ff="monospace" style={{ whiteSpace: 'nowrap' }}>
+            {j.schedule ?? 'by hand'}
+          </Text>
+          <Text size="xs" c="dimmed">
+            keep {retentionText(j)}
+            {j.encrypted ? ', encrypted' : ''}
+          </Text>
+        </Stack>
       ),
     },
     {

@@ -220,9 +220,11 @@ describe('files of an app', () => {
     clearInterval(sampler);
     expect((JSON.parse(out) as FileEntry).size, out).toBe(size);
     expect(exec('stat', '-c', '%s', '/root/big.bin').trim()).toBe(String(size));
-    // A figure for the record, not an assertion on timing-dependent memory.
     console.log(
       `upload of 50 MB: server RSS idle ${(idle / MB).toFixed(1)} MB, peak ${(peak / MB).toFixed(1)} MB, +${((peak - idle) / MB).toFixed(1)} MB`,
     );
+    // The issue allows 30 MB; streamed, the rise is ~9 MB. Uncollected chunks alone made it 25 to 35 MB
+    // (a buffer per chunk, freed only at a collection), so 20 MB tells the two apart every time.
+    expect(peak - idle).toBeLessThan(20 * MB);
   });
 });

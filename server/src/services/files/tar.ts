@@ -3,6 +3,10 @@ import { pipeline } from 'node:stream/promises';
 import type * as tar from 'tar-stream';
 import type { FileEntry } from '@berth/contract';
 import type { ByteStream } from '../../docker/engine';
+import { youngGcEvery } from '../../lib/young-gc';
+
+/** How much of an upload passes between two young collections (its dead chunks stay about this small). */
+const GC_EVERY_BYTES = 4 * 1024 * 1024;
 
 /** A tar header as tar-stream reads it. */
 export type TarHeader = tar.Headers;
@@ -96,6 +100,9 @@ export async function packStream(
 }> {
   const pack = (await tarStream()).pack();
   const entry = pack.entry(header);
+  // Each chunk of the body is a buffer freed only by a collection: let one run every few MiB, so an upload's dead chunks never pile up.
+  const passed = youngGcEvery(GC_EVERY_BYTES);
+  body.on('data', (chunk: Buffer) => passed(chunk.length));
   const done = pipeline(body, entry).then(() => {
     pack.finalize();
   });

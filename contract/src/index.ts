@@ -26,6 +26,7 @@ export * from './schemas/events';
 export * from './schemas/audit';
 export * from './schemas/notifications';
 export * from './schemas/logs';
+export * from './schemas/log-archive';
 export * from './schemas/host';
 export * from './schemas/terminal';
 export * from './schemas/users';

@@ -46,6 +46,7 @@ import type { RegistriesService } from './services/registries/registries';
 import { createPolicies } from './services/policy';
 import type { PolicyService } from './services/policy/policy';
 
+import { createLogArchiveStore } from './services/log-archive';
 export { buildScope, type EngineScope, type ScopeShared } from './environment-scope';
 import { buildScope, type EngineScope, type ScopeShared } from './environment-scope';
 
@@ -175,7 +176,18 @@ export async function buildServices(
     closers.push(() => regexPool.close());
     const policies = createPolicies(ctx);
     const revs = new RevisionStore(db, signingKey, config.revisionsKept);
-    const shared: ScopeShared = { variables, notifications, audit, historyRepo, terminals, regexPool, policies, revs };
+    const logArchives = await createLogArchiveStore(ctx);
+    const shared: ScopeShared = {
+      variables,
+      notifications,
+      audit,
+      historyRepo,
+      terminals,
+      regexPool,
+      policies,
+      revs,
+      logArchives,
+    };
     const registries = createRegistries(ctx, signingKey);
     const {
       scopes: environments,

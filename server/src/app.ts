@@ -24,6 +24,7 @@ import { swarmRoutes } from './routes/swarm';
 import { healthRoutes } from './routes/health';
 import { settingsRoutes } from './routes/settings';
 import { appsRoutes } from './routes/apps';
+import { logArchiveRoutes } from './routes/log-archive';
 import { appChangesRoutes } from './routes/app-changes';
 import { fileRoutes } from './routes/files';
 import { templatesRoutes } from './routes/templates';
@@ -120,6 +121,7 @@ export async function buildApp(
   healthRoutes(app, services);
   settingsRoutes(app, services);
   appsRoutes(app);
+  logArchiveRoutes(app);
   appChangesRoutes(app);
   fileRoutes(app);
   templatesRoutes(app, services);

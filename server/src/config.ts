@@ -106,6 +106,11 @@ const EnvSchema = z.object({
   AUTO_UPDATE_RUNS_DAYS: z.coerce.number().min(1).max(3650).default(90),
   /** Revisions kept per compose project and per app (issue 34): the newest this many. */
   REVISIONS_KEPT: z.coerce.number().int().min(1).max(10_000).default(50),
+  /** Last lines kept of a gone container (0: none; services/log-archive), at most KB each, for DAYS, MAX_MB in all. */
+  LOG_ARCHIVE_LINES: z.coerce.number().int().min(0).max(1_000_000).default(2000),
+  LOG_ARCHIVE_KB: z.coerce.number().int().min(1).max(1_048_576).default(1024),
+  LOG_ARCHIVE_DAYS: z.coerce.number().min(0.01).max(3650).default(7),
+  LOG_ARCHIVE_MAX_MB: z.coerce.number().min(1).max(1_000_000).default(512),
   AUDIT_MAX_ROWS: z.coerce.number().int().min(100).max(100_000_000).default(200_000),
   /** Waits before each retry of a failed notification (the first try is at once). */
   NOTIFY_RETRY_SECONDS: z
@@ -185,6 +190,7 @@ export interface Config {
   autoUpdateRunsKept: number;
   /** Revisions kept per project and per app. */
   revisionsKept: number;
+  keptLogs: { lines: number; kb: number; days: number; mb: number };
   autoUpdateRunsMaxAgeMs: number;
   /** The audit log keeps at most this many entries, dropping the oldest first. */
   auditMaxRows: number;
@@ -281,6 +287,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     autoUpdateMinIntervalMs: e.AUTO_UPDATE_MIN_INTERVAL_SECONDS * 1000,
     autoUpdateRunsKept: e.AUTO_UPDATE_RUNS_KEPT,
     revisionsKept: e.REVISIONS_KEPT,
+    keptLogs: { lines: e.LOG_ARCHIVE_LINES, kb: e.LOG_ARCHIVE_KB, days: e.LOG_ARCHIVE_DAYS, mb: e.LOG_ARCHIVE_MAX_MB },
     autoUpdateRunsMaxAgeMs: Math.round(e.AUTO_UPDATE_RUNS_DAYS * DAY_MS),
     notifyRetryDelaysMs: e.NOTIFY_RETRY_SECONDS,
     terminalMaxSessionsPerUser: e.TERMINAL_MAX_SESSIONS_PER_USER,

@@ -8,6 +8,7 @@ import { createApps } from './services/apps';
 import type { AppsService } from './services/apps/apps';
 import type { AppStreams } from './services/apps/apps-live';
 import { createLogs } from './services/logs';
+import { LogArchiver, type LogArchiveStore } from './services/log-archive';
 import type { AppLogsService } from './services/logs/app-logs';
 import { RegexPool } from './services/logs/log-search';
 import type { ProjectLogsService } from './services/logs/project-logs';
@@ -78,6 +79,8 @@ export interface EngineScope {
   appStreams: AppStreams;
   appLogs: AppLogsService;
   projectLogs: ProjectLogsService;
+  /** The kept last lines of this environment's earlier containers. */
+  logArchive: LogArchiver;
   /** The environment's engine event subscription and stats hub (one engine stream per running container). */
   events: EngineEvents;
   hub: StatsHub;
@@ -139,15 +142,19 @@ export interface ScopeShared {
   policies: PolicyService;
   /** Recorded deploys of projects and apps (their .env files and specs sealed). */
   revs: RevisionStore;
+  /** Where every environment keeps the last lines of its earlier containers. */
+  logArchives: LogArchiveStore;
 }
 
 export function buildScope(
   id: string,
   envCtx: AppContext,
-  { variables, notifications, audit, historyRepo, terminals, regexPool, policies, revs }: ScopeShared,
+  { variables, notifications, audit, historyRepo, terminals, regexPool, policies, revs, logArchives }: ScopeShared,
 ): EngineScope {
   const policy = createPolicyGate(policies, id);
   const { runtime, apps, appUpdates, appChanges, appFiles, appStreams } = createApps(envCtx, historyRepo, id, policy);
+  const logArchive = new LogArchiver(envCtx, id, logArchives, regexPool);
+  const stopArchiving = logArchive.watch(runtime.events);
   const { projectRollback, ...projectSet } = createProjects(envCtx, {
     // Host paths are only Berth's own to check on the engine it runs beside.
     checkBinds: id === LOCAL_ENVIRONMENT,
@@ -155,6 +162,7 @@ export function buildScope(
     policy,
     environment: id,
     revisions: revs,
+    keepLogs: (project, service) => logArchive.captureProject(project, service),
   });
   const { projects, projectActions, projectPlan, projectEnv, projectRevisions } = projectSet;
   const autoUpdate = createAutoUpdate(
@@ -203,6 +211,7 @@ export function buildScope(
     history: runtime.history,
     host,
     ...createLogs(envCtx, runtime.events, projects, regexPool),
+    logArchive,
     events: runtime.events,
     hub: runtime.hub,
     eventHistory,
@@ -218,6 +227,7 @@ export function buildScope(
       await autoUpdate.close();
       await projects.shutdown();
       stopWatching();
+      stopArchiving();
       host.close();
       eventHistory.close();
       runtime.close();

@@ -41,6 +41,7 @@ class DockerodeEngine extends DockerodeEngineBase implements Engine {
   readonly swarm: SwarmEngine;
   readonly containers: ContainerChanges;
   readonly images: ImageTransfer;
+  private readonly removeHooks = new Set<(ref: string) => Promise<void>>();
 
   constructor(docker: Docker, quickMs: number, slowMs: number) {
     super(docker, quickMs, slowMs);
@@ -128,7 +129,12 @@ class DockerodeEngine extends DockerodeEngineBase implements Engine {
   killContainer(ref: string) {
     return this.action(ref, 'killing', (c, abortSignal) => c.kill({ abortSignal }));
   }
-  removeContainer(ref: string, opts: { force: boolean; volumes: boolean }) {
+  beforeRemove(fn: (ref: string) => Promise<void>): () => void {
+    this.removeHooks.add(fn);
+    return () => this.removeHooks.delete(fn);
+  }
+  async removeContainer(ref: string, opts: { force: boolean; volumes: boolean }) {
+    for (const hook of this.removeHooks) await hook(ref);
     return this.action(
       ref,
       'removing',

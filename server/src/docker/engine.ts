@@ -169,6 +169,12 @@ export interface Engine {
   restartContainer(ref: string): Promise<void>;
   killContainer(ref: string): Promise<void>;
   removeContainer(ref: string, opts: { force: boolean; volumes: boolean }): Promise<void>;
+  /**
+   * Awaits `fn` before each removeContainer, while the container still exists: the one place every
+   * removal by Berth passes (app remove, replace on edit/update/rollback) keeps its last log lines
+   * (services/log-archive). `fn` must not throw. Returns the unsubscribe.
+   */
+  beforeRemove(fn: (ref: string) => Promise<void>): () => void;
   renameContainer(ref: string, name: string): Promise<void>;
   pauseContainer(ref: string): Promise<void>;
   unpauseContainer(ref: string): Promise<void>;

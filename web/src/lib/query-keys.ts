@@ -21,6 +21,8 @@ export const queryKeys = {
     detail: (env: Env, name: string) => inEnv(env, 'apps', 'detail', name),
     processes: (env: Env, name: string) => inEnv(env, 'apps', 'processes', name),
     revisions: (env: Env, name: string) => inEnv(env, 'apps', 'detail', name, 'revisions'),
+    /** The kept logs of the app's earlier containers (under `apps`: an edit or a removal refreshes them). */
+    logArchives: (env: Env, name: string) => inEnv(env, 'apps', 'log-archives', name),
     /** Keyed by the last stop too: a new stop reads the diagnosis again. */
     diagnosis: (env: Env, name: string, finishedAt: string) => inEnv(env, 'apps', 'diagnosis', name, finishedAt),
     history: (env: Env, name: string, range: string) => inEnv(env, 'apps', 'history', name, range),

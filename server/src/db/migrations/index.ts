@@ -14,6 +14,7 @@ import m014 from './014-git-sources';
 import m015 from './015-backups';
 import m016 from './016-backup-retention';
 import m017 from './017-backup-targets';
+import m018 from './018-log-archives';
 
 /**
  * One schema change of berth.db. Numbered, append-only: never edit a released migration; add the
@@ -48,6 +49,7 @@ const ALL: Migration[] = [
   m015,
   m016,
   m017,
+  m018,
 ];
 
 /** Every migration, in increasing version order (sorted here, so the list above cannot misorder them). */

@@ -45,64 +45,77 @@ export class AppLogsService {
     };
   }
 
-  /**
-   * Reads the log of the range (the whole log by default) and keeps the newest `limit` matching
-   * lines; the pattern runs in the server's regex workers with a time budget, at most two
-   * searches per user at once (see log-search.ts).
-   */
+  /** Searches the log of the range (the whole log by default): see searchLog. */
   async search(target: ContainerDetail, q: LogSearchQuery, user: string): Promise<LogSearchResult> {
-    const compiled = compilePattern(q.q, isOn(q.regex), isOn(q.case));
-    const matcher = this.regexPool.begin(user, compiled);
-    const range = parseLogRange(q, undefined);
-    const limit = Math.min(Number(q.limit ?? DEFAULT_LIMIT), MAX_LIMIT);
-    const abort = new AbortController();
-    const deadline = setTimeout(() => abort.abort(), SEARCH_BUDGET_MS);
-    const matches: LogLine[] = [];
-    let matched = 0;
-    let scanned = 0;
-    let pending: LogLine[] = [];
-    const flush = async () => {
-      const batch = pending;
-      pending = [];
-      scanned += batch.length;
-      for (const i of await matcher.match(batch.map((l) => l.text))) {
-        matched++;
-        matches.push(batch[i]!);
-        if (matches.length > limit) matches.shift();
-      }
-    };
-    try {
+    return searchLog(this.regexPool, user, q, async (range, signal) => {
       const stream = await openLogStream(this.ctx.docker, target.Id, {
         follow: false,
         timestamps: true,
-        signal: abort.signal,
+        signal,
         ...engineRange(range),
       });
-      try {
-        for await (const batch of readLogBatches(stream, Boolean(target.Config.Tty))) {
-          pending.push(...batch);
-          if (pending.length >= SEARCH_BATCH) await flush();
-        }
-      } catch (err) {
-        if (!abort.signal.aborted) throw err;
-      }
-      await flush();
-    } finally {
-      clearTimeout(deadline);
-      matcher.close();
-    }
-    const timedOut = abort.signal.aborted;
-    return {
-      matches: matches.map((l) => logEntry(l, true)),
-      truncated: matched > limit || timedOut,
-      scanned,
-      ...(timedOut
-        ? {
-            detail: `The search read the log for ${SEARCH_BUDGET_MS / 1000} s and stopped; narrow it with since/until.`,
-          }
-        : matched > limit
-          ? { detail: `${matched} lines matched; the newest ${limit} are shown.` }
-          : {}),
-    };
+      return readLogBatches(stream, Boolean(target.Config.Tty));
+    });
   }
+}
+
+/**
+ * Reads the batches of lines `open` gives for the query's range and keeps the newest `limit`
+ * matching lines; the pattern runs in the server's regex workers with a time budget, at most two
+ * searches per user at once (see log-search.ts). A live log and a kept one (log-archive) alike.
+ */
+export async function searchLog(
+  regexPool: RegexPool,
+  user: string,
+  q: LogSearchQuery,
+  open: (range: LogRange, signal: AbortSignal) => Promise<AsyncIterable<LogLine[]> | Iterable<LogLine[]>>,
+): Promise<LogSearchResult> {
+  const compiled = compilePattern(q.q, isOn(q.regex), isOn(q.case));
+  const matcher = regexPool.begin(user, compiled);
+  const range = parseLogRange(q, undefined);
+  const limit = Math.min(Number(q.limit ?? DEFAULT_LIMIT), MAX_LIMIT);
+  const abort = new AbortController();
+  const deadline = setTimeout(() => abort.abort(), SEARCH_BUDGET_MS);
+  const matches: LogLine[] = [];
+  let matched = 0;
+  let scanned = 0;
+  let pending: LogLine[] = [];
+  const flush = async () => {
+    const batch = pending;
+    pending = [];
+    scanned += batch.length;
+    for (const i of await matcher.match(batch.map((l) => l.text))) {
+      matched++;
+      matches.push(batch[i]!);
+      if (matches.length > limit) matches.shift();
+    }
+  };
+  try {
+    const batches = await open(range, abort.signal);
+    try {
+      for await (const batch of batches) {
+        pending.push(...batch);
+        if (pending.length >= SEARCH_BATCH) await flush();
+      }
+    } catch (err) {
+      if (!abort.signal.aborted) throw err;
+    }
+    await flush();
+  } finally {
+    clearTimeout(deadline);
+    matcher.close();
+  }
+  const timedOut = abort.signal.aborted;
+  return {
+    matches: matches.map((l) => logEntry(l, true)),
+    truncated: matched > limit || timedOut,
+    scanned,
+    ...(timedOut
+      ? {
+          detail: `The search read the log for ${SEARCH_BUDGET_MS / 1000} s and stopped; narrow it with since/until.`,
+        }
+      : matched > limit
+        ? { detail: `${matched} lines matched; the newest ${limit} are shown.` }
+        : {}),
+  };
 }

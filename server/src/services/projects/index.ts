@@ -18,6 +18,8 @@ export interface ProjectsOptions {
   /** The environment's id and the revision store: every up is recorded (issue 34). */
   environment: string;
   revisions: RevisionStore;
+  /** Keeps the last log lines of a project's containers (of one service) before the CLI removes them. */
+  keepLogs?: (project: string, service: string | null) => Promise<void>;
 }
 
 /** One environment's compose projects: the project store over its compose folder, their actions, plan and `.env`. */
@@ -35,7 +37,7 @@ export function createProjects(
   return {
     projects,
     projectRevisions,
-    projectActions: new ProjectActionsService(ctx, projects, opts.onFailed, projectRevisions),
+    projectActions: new ProjectActionsService(ctx, projects, opts.onFailed, projectRevisions, opts.keepLogs),
     projectPlan,
     projectEnv,
     projectRollback: new ProjectRollback(ctx, projects, projectEnv, projectPlan, projectRevisions),

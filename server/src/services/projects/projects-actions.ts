@@ -16,6 +16,8 @@ import type { ProjectRevisions } from '../revisions/project-revisions';
 export const SERVICE_NAME = /^[a-zA-Z0-9][a-zA-Z0-9._-]*$/;
 /** Actions that may create containers (or fetch what they run): the compose-document policy is asked first. */
 const CREATES = new Set<string>(['up', 'create', 'pull']);
+/** Actions after which the CLI has removed containers: their last lines are kept first (services/log-archive). */
+const REMOVES = new Set<string>(['down', 'rm', 'delete']);
 /** Per service log in a support bundle. */
 const BUNDLE_LOG_LINES = 5000;
 const BUNDLE_LOG_BYTES = 1024 * 1024;
@@ -40,6 +42,7 @@ export class ProjectActionsService {
     private readonly projects: ProjectsService,
     private readonly onFailed: (f: ComposeFailure) => void = () => {},
     private readonly revisions: ProjectRevisions | null = null,
+    private readonly keepLogs: (project: string, service: string | null) => Promise<void> = async () => {},
   ) {}
 
   async run(
@@ -59,6 +62,7 @@ export class ProjectActionsService {
     const snap = action === 'up' && !p.external && this.revisions ? await this.revisions.snapshot(p) : null;
     const meta = { by: actor.username, source: deploy.source ?? 'up', commit: deploy.commit ?? null } as const;
     try {
+      if (REMOVES.has(action)) await this.keepLogs(p.name, service);
       if (action === 'delete') await this.delete(p, handle.append);
       else await runCompose(runner, p, actionArgs(action, service), handle.append);
       if (snap) await this.revisions!.record(snap, { ...meta, outcome: 'success' });

@@ -16,6 +16,8 @@ interface Props {
   /** Project logs: service tags and a service filter. */
   services?: string[];
   onStatus?: (s: StreamStatus) => void;
+  /** Lines to start with (default 500); a kept log of an earlier container opens whole. */
+  initialTail?: string;
 }
 
 function rangeQuery(s: LogSettings): LogQuery {
@@ -28,8 +30,8 @@ function rangeQuery(s: LogSettings): LogQuery {
 }
 
 /** The log view with its toolbar: a stream in the json format, filtered and searched in the page. */
-export function LogPanel({ streamUrl, downloadUrl, services, onStatus }: Props) {
-  const [s, setS] = useState<LogSettings>(DEFAULT_SETTINGS);
+export function LogPanel({ streamUrl, downloadUrl, services, onStatus, initialTail }: Props) {
+  const [s, setS] = useState<LogSettings>({ ...DEFAULT_SETTINGS, tail: initialTail ?? DEFAULT_SETTINGS.tail });
   const set = useCallback((patch: Partial<LogSettings>) => setS((prev) => ({ ...prev, ...patch })), []);
   const range = rangeQuery(s);
   const url = streamUrl({ ...range, tail: s.tail, timestamps: '1', format: 'json' });

@@ -1,4 +1,5 @@
-import { Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { Group, Text } from '@mantine/core';
 import type { EngineEventRecord } from '@berth/contract';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { formatDate } from '../../../lib/format';
@@ -10,6 +11,12 @@ const details = (e: EngineEventRecord) =>
     .filter(([k]) => k !== 'name')
     .map(([k, v]) => `${k.replace(/^com\.docker\.compose\./, 'compose.')}=${v}`)
     .join(' ');
+
+const nameCell = (e: EngineEventRecord) => (
+  <Text size="sm" style={{ wordBreak: 'break-all' }}>
+    {e.name}
+  </Text>
+);
 
 const COLUMNS: Column<EngineEventRecord>[] = [
   { key: 'time', header: 'Time', render: (e) => formatDate(e.time), sortValue: (e) => e.id, width: 190 },
@@ -32,15 +39,7 @@ const COLUMNS: Column<EngineEventRecord>[] = [
       </Text>
     ),
   },
-  {
-    key: 'name',
-    header: 'Name',
-    render: (e) => (
-      <Text size="sm" style={{ wordBreak: 'break-all' }}>
-        {e.name}
-      </Text>
-    ),
-  },
+  { key: 'name', header: 'Name', render: (e) => nameCell(e) },
   {
     key: 'details',
     header: 'Details',
@@ -56,17 +55,38 @@ const COLUMNS: Column<EngineEventRecord>[] = [
   },
 ];
 
-/** Engine events, newest first; `compact` leaves out the type and name (an app's own card). */
+/**
+ * Engine events, newest first; `compact` leaves out the type and name (an app's own card).
+ * `nameExtra` adds to an event's name (the Events page: a removed container's kept logs).
+ */
 export function EventsTable({
   events,
   loading,
   compact = false,
+  nameExtra,
 }: {
   events: EngineEventRecord[] | undefined;
   loading?: boolean;
   compact?: boolean;
+  nameExtra?: (e: EngineEventRecord) => ReactNode;
 }) {
-  const columns = compact ? COLUMNS.filter((c) => c.key !== 'type' && c.key !== 'name') : COLUMNS;
+  const columns = compact
+    ? COLUMNS.filter((c) => c.key !== 'type' && c.key !== 'name')
+    : nameExtra
+      ? COLUMNS.map((c) =>
+          c.key === 'name'
+            ? {
+                ...c,
+                render: (e: EngineEventRecord) => (
+                  <Group gap={6} wrap="wrap">
+                    {nameCell(e)}
+                    {nameExtra(e)}
+                  </Group>
+                ),
+              }
+            : c,
+        )
+      : COLUMNS;
   return (
     <DataTable
       label="Engine events"

@@ -1,0 +1,257 @@
+import { Readable } from 'node:stream';
+import {
+  type LogArchive,
+  type LogArchiveList,
+  type LogArchiveReason,
+  type LogDownloadQuery,
+  type LogRangeQuery,
+  type LogSearchQuery,
+  type LogSearchResult,
+} from '@berth/contract';
+import type { Uses } from '../../context';
+import type { LogArchiveRow } from '../../db/log-archives-repo';
+import type { ContainerDetail } from '../../docker/engine';
+import type { EngineEvents } from '../../docker/events';
+import { openLogStream, readLogBatches, type LogLine } from '../../docker/logs';
+import { bareName, PROJECT_LABEL, SERVICE_LABEL } from '../../docker/names';
+import { NotFoundError } from '../../errors';
+import type { SseStream } from '../../lib/sse';
+import { logFileName, searchLog } from '../logs/app-logs';
+import { parseLogRange, sendLogLines, type LogRange } from '../logs/log-range';
+import type { RegexPool } from '../logs/log-search';
+import { HELPER_LABEL } from '../volumes/helper-container';
+import { encodeLines, type LogArchiveStore } from './store';
+
+/** A capture reads the engine's log for at most this long (a removal waits for it). */
+const CAPTURE_BUDGET_MS = 15_000;
+/** Lines per `lines` event when a kept log is sent. */
+const SEND_BATCH = 1000;
+/** The temporary names of a replace (services/apps/swap.ts): `<name>-berth-<tag>-<8 hex>`. */
+const SWAP_NAME = /-berth-([a-z]+)-[0-9a-f]{8}$/;
+/** Compose v1 renames a container it recreates to `<12 hex>_<name>` before removing it. */
+const COMPOSE_V1_OLD = /^[0-9a-f]{12}_/;
+
+/** The app a container belongs to, from its name now (a replaced container has a temporary one). */
+export function appNameOf(name: string, compose: boolean): string {
+  const bare = bareName(name).replace(SWAP_NAME, '');
+  return compose ? bare.replace(COMPOSE_V1_OLD, '') : bare;
+}
+
+/** Lines of a range: since/until by their times, then the newest `tail`. */
+export function inRange(lines: LogLine[], r: LogRange): LogLine[] {
+  const picked = lines.filter(
+    (l) =>
+      l.nanos === null ||
+      ((r.sinceNanos === undefined || l.nanos >= r.sinceNanos) &&
+        (r.untilNanos === undefined || l.nanos < r.untilNanos)),
+  );
+  return r.tail === undefined ? picked : picked.slice(Math.max(0, picked.length - r.tail));
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+const engineTime = (t: string | undefined) => (t && !t.startsWith('0001-') ? t : null);
+
+/**
+ * One environment's kept logs: the last lines of a container are kept when Berth removes it
+ * (the engine's beforeRemove hook: app remove, and the old container of every replace — edit,
+ * update, auto-update, revision rollback), before a compose down or rm through Berth, and when the
+ * engine says it died (`die`: a crash, a stop, a compose recreate or a removal outside Berth,
+ * read while the container still exists). Then listed per app, read, searched and downloaded.
+ */
+export class LogArchiver {
+  private readonly running = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly ctx: Uses<'docker' | 'log'>,
+    private readonly environment: string,
+    private readonly store: LogArchiveStore,
+    private readonly regexPool: RegexPool,
+  ) {}
+
+  /** Keeps lines on Berth's removals and on the engine's `die`; marks removals. Returns the stop. */
+  watch(events: EngineEvents): () => void {
+    const offRemove = this.ctx.docker.beforeRemove((ref) => this.capture(ref, 'removed'));
+    const offEvents = events.subscribe((e) => {
+      if (e.kind !== 'container') return;
+      if (e.action === 'die') void this.capture(e.id, 'died');
+      if (e.action === 'destroy') this.store.repo.markRemoved(this.environment, e.id, Date.now());
+    });
+    return () => {
+      offRemove();
+      offEvents();
+    };
+  }
+
+  /**
+   * Keeps the container's last lines (never throws: a failure is logged, and a removal goes on).
+   * Captures of one container run one after the other; a stopped container already kept since
+   * it stopped is not read again.
+   */
+  capture(ref: string, reason: Exclude<LogArchiveReason, 'replaced'>): Promise<void> {
+    if (this.store.limits.lines === 0) return Promise.resolve();
+    const before = this.running.get(ref) ?? Promise.resolve();
+    const next = before
+      .then(() => this.keep(ref, reason))
+      .catch((err: unknown) => this.ctx.log.warn({ err, container: ref }, 'keeping the log of a container failed'))
+      .finally(() => {
+        if (this.running.get(ref) === next) this.running.delete(ref);
+      });
+    this.running.set(ref, next);
+    return next;
+  }
+
+  /** Keeps the last lines of a compose project's containers (of one service, if given) before the CLI removes them. */
+  async captureProject(project: string, service: string | null): Promise<void> {
+    const label = [`${PROJECT_LABEL}=${project}`, ...(service ? [`${SERVICE_LABEL}=${service}`] : [])];
+    const list = await this.ctx.docker.listContainers({ all: true, filters: { label } }).catch(() => []);
+    await Promise.all(list.map((c) => this.capture(c.Id, 'removed')));
+  }
+
+  /** Earlier containers of an app: by its name, or by the compose project and service it (or a kept one) has. */
+  async list(name: string): Promise<LogArchiveList> {
+    const rows = await this.rowsOf(name);
+    const ids = rows.map((r) => r.container_id);
+    const alive = ids.length
+      ? new Set((await this.ctx.docker.listContainers({ all: true, filters: { id: ids } })).map((c) => c.Id))
+      : new Set<string>();
+    return {
+      archives: rows.map((r) => toArchive(r, alive.has(r.container_id))),
+      retentionDays: this.store.limits.ageMs / 86_400_000,
+    };
+  }
+
+  /**
+   * A kept log as the live stream sends it (the spec's text lines or json batches), then `end`.
+   * Everything that can fail (an unknown log, a bad range) fails here, before the stream opens.
+   */
+  async open(name: string, id: string, q: LogRangeQuery): Promise<{ send: (sse: SseStream) => Promise<void> }> {
+    const range = parseLogRange(q, undefined);
+    const lines = inRange(await this.store.lines(await this.row(name, id)), range);
+    return {
+      send: async (sse) => {
+        for (let i = 0; i < lines.length; i += SEND_BATCH)
+          if (!(await sendLogLines(sse, lines.slice(i, i + SEND_BATCH), range))) return;
+        sse.end({ reason: 'until', detail: 'That is every line Berth kept of this container.' });
+      },
+    };
+  }
+
+  async search(name: string, id: string, q: LogSearchQuery, user: string): Promise<LogSearchResult> {
+    const row = await this.row(name, id);
+    const lines = await this.store.lines(row);
+    return searchLog(this.regexPool, user, q, async (range) => [inRange(lines, range)]);
+  }
+
+  async download(name: string, id: string, q: LogDownloadQuery): Promise<{ filename: string; body: Readable }> {
+    const row = await this.row(name, id);
+    const range = parseLogRange(q, undefined);
+    const text = inRange(await this.store.lines(row), range)
+      .map((l) => `${range.timestamps && l.ts ? `${l.ts} ` : ''}${l.text}\n`)
+      .join('');
+    return { filename: logFileName(`${row.name}-${row.container_id.slice(0, 12)}`), body: Readable.from([text]) };
+  }
+
+  private async keep(ref: string, reason: Exclude<LogArchiveReason, 'replaced'>): Promise<void> {
+    let info: ContainerDetail;
+    try {
+      info = await this.ctx.docker.inspectContainer(ref);
+    } catch (err) {
+      if (err instanceof NotFoundError) return; // already gone: nothing left to read
+      throw err;
+    }
+    const labels = info.Config.Labels ?? {};
+    if (labels[HELPER_LABEL] !== undefined) return;
+    const replaced = SWAP_NAME.exec(bareName(info.Name))?.[1] === 'old';
+    const why: LogArchiveReason = reason === 'removed' && replaced ? 'replaced' : reason;
+    const prev = this.store.repo.byContainer(this.environment, info.Id);
+    const finished = engineTime(info.State.FinishedAt);
+    if (prev && !info.State.Running && finished && prev.finished_at === finished) {
+      // Nothing was logged since it was kept; a removal only says so.
+      if (why !== prev.reason && why !== 'died') this.store.repo.upsert({ ...withoutId(prev), reason: why });
+      return;
+    }
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), CAPTURE_BUDGET_MS);
+    const lines: LogLine[] = [];
+    try {
+      const stream = await openLogStream(this.ctx.docker, info.Id, {
+        follow: false,
+        timestamps: true,
+        tail: this.store.limits.lines,
+        signal: abort.signal,
+      });
+      for await (const batch of readLogBatches(stream, Boolean(info.Config.Tty))) lines.push(...batch);
+    } catch (err) {
+      if (!abort.signal.aborted) throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+    const encoded = encodeLines(lines.slice(-this.store.limits.lines), this.store.limits.bytes);
+    const project = labels[PROJECT_LABEL] ?? null;
+    await this.store.put(
+      {
+        environment: this.environment,
+        container_id: info.Id,
+        name: appNameOf(info.Name, project !== null),
+        project,
+        service: project ? (labels[SERVICE_LABEL] ?? null) : null,
+        image: info.Config.Image,
+        started_at: engineTime(info.State.StartedAt),
+        finished_at: info.State.Running ? null : finished,
+        exit_code: info.State.Running ? null : info.State.ExitCode,
+        first_line_at: encoded.kept[0]?.ts ?? null,
+        last_line_at: encoded.kept.at(-1)?.ts ?? null,
+        reason: why,
+        captured_at: Date.now(),
+      },
+      { text: encoded.text, bytes: encoded.bytes, lines: encoded.kept.length },
+    );
+  }
+
+  private async rowsOf(name: string): Promise<LogArchiveRow[]> {
+    const own = this.store.repo.ofApp(this.environment, name, null);
+    const kept = own.find((r) => r.project && r.service);
+    let compose = kept ? { project: kept.project!, service: kept.service! } : null;
+    if (!compose) {
+      const labels = (await this.ctx.docker.inspectContainer(name).catch(() => null))?.Config.Labels ?? {};
+      const [project, service] = [labels[PROJECT_LABEL], labels[SERVICE_LABEL]];
+      if (project && service) compose = { project, service };
+    }
+    return compose ? this.store.repo.ofApp(this.environment, name, compose) : own;
+  }
+
+  /** A kept log of this app (404 when the number is not one of the app's). */
+  private async row(name: string, id: string): Promise<LogArchiveRow> {
+    const row = (await this.rowsOf(name)).find((r) => r.id === Number(id));
+    if (!row) throw new NotFoundError('kept log', `${id} of ${name}`);
+    return row;
+  }
+}
+
+function withoutId(r: LogArchiveRow) {
+  const { id: _id, removed_at: _removed, ...rest } = r;
+  return rest;
+}
+
+function toArchive(r: LogArchiveRow, exists: boolean): LogArchive {
+  return {
+    id: r.id,
+    name: r.name,
+    containerId: r.container_id,
+    project: r.project,
+    service: r.service,
+    image: r.image,
+    startedAt: r.started_at,
+    finishedAt: r.finished_at,
+    exitCode: r.exit_code,
+    firstLineAt: r.first_line_at,
+    lastLineAt: r.last_line_at,
+    lines: r.lines,
+    bytes: r.bytes,
+    storedBytes: r.stored_bytes,
+    reason: r.reason,
+    capturedAt: iso(r.captured_at)!,
+    removedAt: iso(r.removed_at),
+    exists,
+  };
+}

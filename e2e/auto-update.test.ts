@@ -13,14 +13,21 @@ describe('auto-update', () => {
   let server: TestServer;
   let browser: Browser;
   const name = `berth-t-e2eau-${Math.random().toString(36).slice(2, 8)}`;
+  // The app runs version 1.0.0 of a repository of its own whose registry also has 1.1.0 (the test image under both tags).
+  const repo = `${testEngine().registry}/${name}/app`;
 
   beforeAll(async () => {
-    dockerCli(['create', '--name', name, '--label', 'berth.test=1', testEngine().image, 'true']);
+    for (const tag of ['1.0.0', '1.1.0']) {
+      dockerCli(['tag', testEngine().image, `${repo}:${tag}`]);
+      dockerCli(['push', '-q', `${repo}:${tag}`], { timeoutMs: 120_000 });
+    }
+    dockerCli(['create', '--name', name, '--label', 'berth.test=1', `${repo}:1.0.0`, 'true']);
     server = await startServer({ env: { ADMIN_PASSWORD: PASSWORD } });
     browser = await launchBrowser();
   });
   afterAll(async () => {
     tryDockerCli(['rm', '-f', name]);
+    tryDockerCli(['rmi', `${repo}:1.0.0`, `${repo}:1.1.0`]);
     await browser?.close();
     await server?.stop();
   });
@@ -87,6 +94,23 @@ describe('auto-update', () => {
     await page.getByRole('option', { name: 'On', exact: true }).click();
     await page.getByRole('button', { name: 'Save auto-update' }).click();
     await effective.filter({ hasText: 'In effect: on, notify only' }).waitFor();
+    await context.close();
+  });
+
+  it('shows "1.1.0 available" in the list and on the app page after a check, and sets the app to move by minor versions', async () => {
+    const { context, page } = await newPage(browser, server.baseUrl);
+    await signIn(page, EMAIL, PASSWORD, { path: '/#/apps' });
+    await page.getByRole('button', { name: 'Updates' }).click();
+    const row = page.getByRole('row').filter({ hasText: name });
+    await row.getByTestId('newer-version').filter({ hasText: '1.1.0 available' }).waitFor({ timeout: 60_000 });
+
+    await page.goto(`/#/apps/${name}/info`);
+    await expectRouteName(page, 'Info');
+    await page.getByTestId('newer-version').filter({ hasText: '1.1.0 available' }).waitFor();
+    await page.getByRole('textbox', { name: 'Versions' }).click();
+    await page.getByRole('option', { name: /Newer minor version/ }).click();
+    await page.getByRole('button', { name: 'Save auto-update' }).click();
+    await page.getByTestId('auto-update-effective').filter({ hasText: 'newer minor versions' }).waitFor();
     await context.close();
   });
 });

@@ -6,6 +6,14 @@ import type { EngineStatus } from './docker/engine-status';
 import type { ComposeCli } from './compose/cli';
 import type { AgentStatsMessage } from './docker/agent-stats-source';
 
+/** Tag lists of image repositories, kept for a while (per environment: credentials differ). */
+export interface ImageTagLookup {
+  /** Every tag of `image`'s repository, read again when the kept list is older than `maxAgeMs`; throws saying why it cannot. */
+  list(image: string, maxAgeMs: number): Promise<string[]>;
+  /** The kept list, without asking the registry; null when none is kept. */
+  cached(image: string): string[] | null;
+}
+
 /** What buildApp constructs once and hands to every route module and service. */
 export interface AppContext {
   config: Config;
@@ -33,6 +41,8 @@ export interface AppContext {
    * (services/registries); absent in contexts built without the database's registries.
    */
   registryAuth?: (image: string) => RegistryAuth | undefined;
+  /** The tags of an image's repository in its registry, read with this environment's stored registry (services/registries). */
+  registryTags?: ImageTagLookup;
   /** Cleanups run on close, last registered first. */
   onClose: (fn: () => Promise<void> | void) => void;
 }

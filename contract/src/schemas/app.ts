@@ -92,6 +92,12 @@ export const App = z.looseObject({
   short_id: z.string(),
   ports: PortMap,
   isUpdatable: z.boolean(),
+  /**
+   * The newest tag of the image's registry that is a newer version of its tag (`1.5.0` for
+   * `1.4.2`, same suffix), from the tag list last read (an update check reads it); null when there
+   * is none, the tag is no version or the list was not read yet.
+   */
+  newerVersion: z.string().nullish(),
   /** Health of a running app (lists read it from the engine's status text, as `docker ps` shows it). */
   health: HealthStatus,
 });
@@ -113,6 +119,10 @@ export const AppUpdateCheck = App.extend({
     remoteDigest: z.string().nullable(),
     /** Digests of the image the container runs. */
     localDigests: z.array(z.string()),
+    /** Tags newer than the image's version tag (same prefix, suffix and precision), newest first. */
+    newerTags: z.array(z.string()),
+    /** Why newer tags could not be looked for (the tag is no version, the registry refused…); null when they were. */
+    tagsReason: z.string().nullable(),
     checkedAt: z.string(),
   }),
 });

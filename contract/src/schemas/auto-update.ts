@@ -8,6 +8,18 @@ export const AutoUpdateMode = z.enum(AUTO_UPDATE_MODES, {
 });
 export type AutoUpdateMode = z.infer<typeof AutoUpdateMode>;
 
+/**
+ * How far an update may move an image (issue 33): `digest` keeps the tag and takes the image it
+ * names now; `patch`, `minor` and `major` move a version tag (`1.4.2`, `v1.4`, `1.4.2-alpine`) to
+ * the newest tag of the registry within that range (same prefix, suffix and precision), and fall
+ * back to the digest when there is none.
+ */
+export const VERSION_POLICIES = ['digest', 'patch', 'minor', 'major'] as const;
+export const VersionPolicy = z.enum(VERSION_POLICIES, {
+  error: () => `The version policy is one of: ${VERSION_POLICIES.join(', ')}.`,
+});
+export type VersionPolicy = z.infer<typeof VersionPolicy>;
+
 /** A cron expression (5 fields, or 6 with seconds first); the server checks it with croner. */
 const Schedule = z.string().trim().min(1, 'A schedule is a cron expression such as "0 4 * * *".').max(120);
 const SettleSeconds = z.number().int().min(1, 'At least 1 second.').max(3600, 'At most 3600 seconds.');
@@ -19,6 +31,8 @@ export const AutoUpdatePolicy = z.strictObject({
   schedule: Schedule,
   /** How long a new container without a HEALTHCHECK must run without restarting to count as good. */
   settle_seconds: SettleSeconds,
+  /** Which newer images an update takes (left out: `digest`, the behaviour before it existed). */
+  version_policy: VersionPolicy.default('digest'),
 });
 export type AutoUpdatePolicy = z.infer<typeof AutoUpdatePolicy>;
 export const AutoUpdateSettings = AutoUpdatePolicy.extend({
@@ -37,6 +51,8 @@ export const AutoUpdateOverride = z.strictObject({
   mode: AutoUpdateMode.nullable(),
   schedule: Schedule.nullable(),
   settle_seconds: SettleSeconds.nullable(),
+  /** Label `berth.auto-update.version-policy` wins over it (a compose service's own policy). */
+  version_policy: VersionPolicy.nullable().default(null),
 });
 export type AutoUpdateOverride = z.infer<typeof AutoUpdateOverride>;
 
@@ -47,6 +63,8 @@ export const AutoUpdateItem = z.object({
   reason: z.string().nullable(),
   from_digest: z.string().nullable(),
   to_digest: z.string().nullable(),
+  /** The tag an update by version moved (or would move) to, e.g. `1.5.0`; absent for an update by digest. */
+  to_tag: z.string().nullish(),
 });
 export type AutoUpdateItem = z.infer<typeof AutoUpdateItem>;
 

@@ -1,4 +1,4 @@
-import type { AutoUpdateItem, AutoUpdateMode, AutoUpdateOverride, AutoUpdateRun } from '@berth/contract';
+import type { AutoUpdateItem, AutoUpdateMode, AutoUpdateOverride, AutoUpdateRun, VersionPolicy } from '@berth/contract';
 import type { Db } from './database';
 
 interface PolicyRow {
@@ -6,6 +6,7 @@ interface PolicyRow {
   mode: string | null;
   schedule: string | null;
   settle_seconds: number | null;
+  version_policy: string | null;
 }
 interface RunRow {
   id: number;
@@ -28,7 +29,9 @@ export type PolicyScope = 'global' | 'app' | 'project';
 
 /**
  * Auto-update policies, remembered bad digests and runs of one environment (migration 8).
- * Bad digests of compose services are kept under `<project>/<service>` (app names have no slash).
+ * Bad digests of compose services are kept under `<project>/<service>` (app names have no slash);
+ * a version tag that failed the gate is kept the same way, as its `repo:tag` (migration 19 added
+ * the version policy).
  */
 export class AutoUpdateRepo {
   constructor(
@@ -40,7 +43,7 @@ export class AutoUpdateRepo {
   policy(scope: PolicyScope, target: string): AutoUpdateOverride | null {
     const row = this.db
       .prepare(
-        'SELECT enabled, mode, schedule, settle_seconds FROM auto_update_policies WHERE env = ? AND scope = ? AND target = ?',
+        'SELECT enabled, mode, schedule, settle_seconds, version_policy FROM auto_update_policies WHERE env = ? AND scope = ? AND target = ?',
       )
       .get(this.env, scope, target) as PolicyRow | undefined;
     if (!row) return null;
@@ -49,6 +52,7 @@ export class AutoUpdateRepo {
       mode: row.mode as AutoUpdateMode | null,
       schedule: row.schedule,
       settle_seconds: row.settle_seconds,
+      version_policy: row.version_policy as VersionPolicy | null,
     };
   }
 
@@ -64,8 +68,8 @@ export class AutoUpdateRepo {
   setPolicy(scope: PolicyScope, target: string, p: AutoUpdateOverride): void {
     this.db
       .prepare(
-        `INSERT INTO auto_update_policies (env, scope, target, enabled, mode, schedule, settle_seconds) VALUES (?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (env, scope, target) DO UPDATE SET enabled = excluded.enabled, mode = excluded.mode, schedule = excluded.schedule, settle_seconds = excluded.settle_seconds`,
+        `INSERT INTO auto_update_policies (env, scope, target, enabled, mode, schedule, settle_seconds, version_policy) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (env, scope, target) DO UPDATE SET enabled = excluded.enabled, mode = excluded.mode, schedule = excluded.schedule, settle_seconds = excluded.settle_seconds, version_policy = excluded.version_policy`,
       )
       .run(
         this.env,
@@ -75,6 +79,7 @@ export class AutoUpdateRepo {
         p.mode,
         p.schedule,
         p.settle_seconds,
+        p.version_policy ?? null,
       );
   }
 

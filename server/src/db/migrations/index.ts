@@ -15,6 +15,7 @@ import m015 from './015-backups';
 import m016 from './016-backup-retention';
 import m017 from './017-backup-targets';
 import m018 from './018-log-archives';
+import m019 from './019-auto-update-version-policy';
 
 /**
  * One schema change of berth.db. Numbered, append-only: never edit a released migration; add the
@@ -50,6 +51,7 @@ const ALL: Migration[] = [
   m016,
   m017,
   m018,
+  m019,
 ];
 
 /** Every migration, in increasing version order (sorted here, so the list above cannot misorder them). */

@@ -19,23 +19,27 @@ export class AppUpdateService {
   private readonly busy = new Set<string>();
 
   constructor(
-    private readonly ctx: Uses<'docker' | 'log' | 'registryAuth', 'containerName' | 'hostname'>,
+    private readonly ctx: Uses<'docker' | 'log' | 'registryAuth' | 'registryTags', 'containerName' | 'hostname'>,
     private readonly apps: AppsService,
     private readonly rt: AppsRuntime,
   ) {}
 
-  async check(name: string): Promise<AppUpdateCheck> {
+  /** `tagsMaxAgeMs`: how old a kept tag list may be (a few minutes unless an auto-update run asks for fresher). */
+  async check(name: string, tagsMaxAgeMs?: number): Promise<AppUpdateCheck> {
     const info = await this.apps.inspect(name);
     const res = await checkImageUpdate(this.ctx.docker, info.Config.Image, {
       imageId: info.Image,
       auth: this.ctx.registryAuth?.(info.Config.Image),
+      tags: this.ctx.registryTags,
+      ...(tagsMaxAgeMs !== undefined ? { tagsMaxAgeMs } : {}),
     });
     this.rt.updatable.set(info.Id, res.isUpdatable);
-    const { image, remoteDigest, localDigests, checkedAt } = res;
+    const { image, remoteDigest, localDigests, newerTags, tagsReason, checkedAt } = res;
     return {
       ...appFromInspect(info, res.isUpdatable),
+      newerVersion: newerTags[0] ?? null,
       reason: res.reason,
-      update: { image, remoteDigest, localDigests, checkedAt },
+      update: { image, remoteDigest, localDigests, newerTags, tagsReason, checkedAt },
     };
   }
 
@@ -50,8 +54,14 @@ export class AppUpdateService {
    * and configuration (created first, swapped in, the old one removed last; put back on failure).
    * With a `gate`, the started replacement must pass it, else the old container is put back and
    * the gate's reason returned as `rolledBack`, and the image's tag points at the old image again.
+   * With `image` (an update by version: the same repository, a newer tag) the replacement runs that
+   * reference instead of the app's own.
    */
-  async replace(name: string, gate?: (id: string) => Promise<GateVerdict>): Promise<{ rolledBack: string | null }> {
+  async replace(
+    name: string,
+    gate?: (id: string) => Promise<GateVerdict>,
+    image?: string,
+  ): Promise<{ rolledBack: string | null }> {
     const old = await this.apps.inspect(name);
     if (this.busy.has(old.Id)) throw new ConflictError(`${name} is already being updated.`);
     // Replacing Berth's own container from inside it would stop Berth halfway through the swap.
@@ -61,7 +71,7 @@ export class AppUpdateService {
     });
     if (self.container?.Id === old.Id)
       throw new ConflictError(`${name} is Berth itself; update it from Settings → Update, which hands over safely.`);
-    const ref = old.Config.Image;
+    const ref = image ?? old.Config.Image;
     if (IMAGE_ID.test(ref))
       throw new ValidationError(`${name} was created from an image ID, so there is no name to pull a newer image by.`);
     this.busy.add(old.Id);
@@ -71,11 +81,12 @@ export class AppUpdateService {
       const opts = { extraNetworks: spec.extraNetworks, log: this.ctx.log };
       if (gate) {
         const out = await replaceContainerGated(this.ctx.docker, old.Id, spec.create, { ...opts, gate });
-        // The pull moved the tag to the image that failed; it names the one that runs again.
-        if ('rolledBack' in out)
-          return {
-            rolledBack: `${out.rolledBack} The previous container was put back.${await restoreTag(this.ctx.docker, ref, old.Image)}`,
-          };
+        // The pull moved the tag to the image that failed; it names the one that runs again. A newer
+        // tag (an update by version) moved nothing the old container runs by.
+        if ('rolledBack' in out) {
+          const tag = ref === old.Config.Image ? await restoreTag(this.ctx.docker, ref, old.Image) : '';
+          return { rolledBack: `${out.rolledBack} The previous container was put back.${tag}` };
+        }
       } else {
         await replaceContainer(this.ctx.docker, old.Id, spec.create, opts);
       }

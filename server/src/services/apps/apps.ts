@@ -17,6 +17,7 @@ import { readWholeLog } from '../../docker/logs';
 import { bareName } from '../../docker/names';
 import { attachmentName, buildZip } from '../../lib/zip';
 import type { AppsRuntime } from './apps-runtime';
+import { keptNewerVersion } from '../images/images-update';
 
 /** Support bundles keep the last 10 MiB of the log. */
 export const BUNDLE_LOG_BYTES = 10 * 1024 * 1024;
@@ -40,12 +41,12 @@ export class AppsService {
   /** The last list answered, with what it was built from; never mutated (callers copy). */
   private lastList: {
     rows: ContainerListEntry[];
-    extras: readonly (boolean | string | undefined)[];
+    extras: readonly (boolean | string | null | undefined)[];
     apps: App[];
   } | null = null;
 
   constructor(
-    private readonly ctx: Uses<'docker' | 'log'>,
+    private readonly ctx: Uses<'docker' | 'log' | 'registryTags'>,
     private readonly rt: AppsRuntime,
   ) {}
 
@@ -56,16 +57,23 @@ export class AppsService {
     const ids = new Set(rows.map((r) => r.Id));
     for (const cache of [this.rt.updatable, this.rt.imageRefs])
       for (const id of cache.keys()) if (!ids.has(id)) cache.delete(id);
-    const extras = rows.flatMap(
-      (c) =>
-        [this.rt.updatable.get(c.Id) ?? false, listShowsImageId(c) ? this.rt.imageRefs.get(c.Id) : undefined] as const,
-    );
-    // The same cached rows with the same update flags and references: the same answer (the route keeps its JSON).
+    const extras = rows.flatMap((c) => {
+      const ref = listShowsImageId(c) ? this.rt.imageRefs.get(c.Id) : undefined;
+      return [
+        this.rt.updatable.get(c.Id) ?? false,
+        ref,
+        keptNewerVersion(ref ?? c.Image, this.ctx.registryTags),
+      ] as const;
+    });
+    // The same cached rows with the same update flags, references and newer versions: the same answer (the route keeps its JSON).
     const last = this.lastList;
     if (last?.rows === rows && last.extras.length === extras.length && last.extras.every((x, i) => x === extras[i]))
       return last.apps;
     const apps = rows
-      .map((c, i) => appFromListEntry(c, extras[2 * i] as boolean, extras[2 * i + 1] as string | undefined))
+      .map((c, i) => ({
+        ...appFromListEntry(c, extras[3 * i] as boolean, extras[3 * i + 1] as string | undefined),
+        newerVersion: extras[3 * i + 2] as string | null,
+      }))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     this.lastList = { rows, extras, apps };
     return apps;
@@ -84,7 +92,10 @@ export class AppsService {
 
   async get(name: string): Promise<App> {
     const info = await this.inspect(name);
-    return appFromInspect(info, this.rt.updatable.get(info.Id) ?? false);
+    return {
+      ...appFromInspect(info, this.rt.updatable.get(info.Id) ?? false),
+      newerVersion: keptNewerVersion(info.Config.Image, this.ctx.registryTags),
+    };
   }
 
   /** Why the app stopped: exit code and meaning, OOM, restarts, the last log lines before the stop. */

@@ -1,11 +1,15 @@
 import { Cron } from 'croner';
-import type { AutoUpdateOverride, AutoUpdatePolicy } from '@berth/contract';
+import { VERSION_POLICIES, type AutoUpdateOverride, type AutoUpdatePolicy, type VersionPolicy } from '@berth/contract';
 import { MIN_SCHEDULE_INTERVAL_MS, readSchedule, type ScheduleProblem } from '@berth/contract/cron';
 import { ValidationError } from '../../errors';
+import { versionMoves } from '../images/version-tags';
 
 /** Labels that set an app's policy; they win over the stored override and the global policy. */
 export const AUTO_UPDATE_LABEL = 'berth.auto-update';
 export const AUTO_UPDATE_SCHEDULE_LABEL = 'berth.auto-update.schedule';
+/** `digest`, `patch`, `minor` or `major`: how far an update may move the version tag (a compose service's own). */
+export const AUTO_UPDATE_VERSION_LABEL = 'berth.auto-update.version-policy';
+const POLICY_LABELS = new Set([AUTO_UPDATE_LABEL, AUTO_UPDATE_SCHEDULE_LABEL, AUTO_UPDATE_VERSION_LABEL]);
 
 let minIntervalMs = MIN_SCHEDULE_INTERVAL_MS;
 
@@ -31,6 +35,7 @@ export const DEFAULT_POLICY: AutoUpdatePolicy = {
   mode: 'notify',
   schedule: '0 4 * * *',
   settle_seconds: 30,
+  version_policy: 'digest',
 };
 
 /** The policy that applies to an app: labels, then its override, then the global policy. */
@@ -42,20 +47,23 @@ export function effectivePolicy(
   const label = labels[AUTO_UPDATE_LABEL]?.trim().toLowerCase();
   const labelEnabled = label === 'true' ? true : label === 'false' ? false : null;
   const labelSchedule = labels[AUTO_UPDATE_SCHEDULE_LABEL]?.trim();
+  const labelVersion = labels[AUTO_UPDATE_VERSION_LABEL]?.trim().toLowerCase();
   return {
     enabled: labelEnabled ?? override?.enabled ?? global.enabled,
     mode: override?.mode ?? global.mode,
     schedule:
       (labelSchedule && isSchedule(labelSchedule) ? labelSchedule : null) ?? override?.schedule ?? global.schedule,
     settle_seconds: override?.settle_seconds ?? global.settle_seconds,
+    version_policy:
+      (VERSION_POLICIES.includes(labelVersion as VersionPolicy) ? (labelVersion as VersionPolicy) : null) ??
+      override?.version_policy ??
+      global.version_policy,
   };
 }
 
 /** The labels of `labels` that take part in the policy. */
 export const policyLabels = (labels: Record<string, string>) =>
-  Object.fromEntries(
-    Object.entries(labels).filter(([k]) => k === AUTO_UPDATE_LABEL || k === AUTO_UPDATE_SCHEDULE_LABEL),
-  );
+  Object.fromEntries(Object.entries(labels).filter(([k]) => POLICY_LABELS.has(k)));
 
 /** Whether croner reads `expr` and it never fires twice within the minimum interval. */
 export function isSchedule(expr: string): boolean {
@@ -97,3 +105,25 @@ export async function imageLabels(docker: {
 }): Promise<Map<string, Record<string, string>>> {
   return new Map((await docker.listImages()).map((i) => [i.Id, i.Labels ?? {}]));
 }
+
+/**
+ * The newest reference `ref` may move to under `policy` (tags from `newer`) that did not fail the
+ * health gate before (`isBad`), and the newer tags passed over because they did.
+ */
+export function chooseVersionMove(
+  ref: string,
+  newer: readonly string[],
+  policy: VersionPolicy,
+  isBad: (ref: string) => boolean,
+): { move: { tag: string; ref: string } | null; skipped: string[] } {
+  const skipped: string[] = [];
+  for (const move of versionMoves(ref, newer, policy)) {
+    if (!isBad(move.ref)) return { move, skipped };
+    skipped.push(move.tag);
+  }
+  return { move: null, skipped };
+}
+
+/** The reason a run gives for tags it passed over. */
+export const skippedTags = (tags: string[]) =>
+  `Skipped ${tags.join(', ')}: ${tags.length > 1 ? 'they' : 'it'} failed the health gate before; waiting for a newer version.`;

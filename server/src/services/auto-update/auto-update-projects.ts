@@ -1,8 +1,10 @@
+import fs from 'node:fs/promises';
 import path from 'node:path';
-import { parseImageReference, type AutoUpdateItem, type AutoUpdatePolicy } from '@berth/contract';
+import { parseImageReference, type AutoUpdateItem, type AutoUpdatePolicy, type VersionPolicy } from '@berth/contract';
 import type { Uses } from '../../context';
 import type { AutoUpdateRepo } from '../../db/auto-update-repo';
 import { parseCompose } from '../../compose/document';
+import { setServiceImages } from '../../compose/image-edit';
 import { resolvedConfig } from '../../compose/project-cli';
 import { pullServices, recreatePinned, recreateServices } from '../../compose/service-update';
 import { healthGate } from '../apps/health-gate';
@@ -13,7 +15,8 @@ import { NotFoundError } from '../../errors';
 import type { ExistingProject, ProjectsService } from '../projects/projects';
 import { SERVICE_NAME } from '../projects/projects-actions';
 import type { ProjectRevisions } from '../revisions/project-revisions';
-import { effectivePolicy, imageLabels, ownPolicyLabels } from './auto-update-policy';
+import { chooseVersionMove, effectivePolicy, imageLabels, ownPolicyLabels, skippedTags } from './auto-update-policy';
+import { checkOnly, moveImages, type ItemOf } from './auto-update-project-files';
 
 /** A compose service with a container: its labels (the first container's), the container ids and whether one runs. */
 export interface ComposeServiceState {
@@ -32,6 +35,8 @@ export interface ProjectTarget {
   policy: AutoUpdatePolicy;
   /** The services' schedules (a label may give one service its own). */
   schedules: string[];
+  /** Each service's version policy (a label may give one service its own). */
+  versions: Record<string, VersionPolicy>;
 }
 
 /** What one changed service needs: where it updates from and to, and the pin that restores it. */
@@ -43,6 +48,8 @@ interface Change {
   /** The service's image reference and the image its container ran: the tag goes back to it after a rollback. */
   ref: string;
   imageId: string;
+  /** An update by version: the newer tag and reference the project file is changed to. */
+  move: { tag: string; ref: string } | null;
 }
 interface Outcome {
   change: Change;
@@ -63,7 +70,7 @@ export const serviceTarget = (project: string, service: string) => `${project}/$
  */
 export class ProjectAutoUpdate {
   constructor(
-    private readonly ctx: Uses<'composeReady' | 'docker' | 'registryAuth', 'dataDir'>,
+    private readonly ctx: Uses<'composeReady' | 'docker' | 'registryAuth' | 'registryTags', 'dataDir'>,
     private readonly projects: ProjectsService,
     private readonly repo: AutoUpdateRepo,
     private readonly revisions: ProjectRevisions | null = null,
@@ -118,6 +125,7 @@ export class ProjectAutoUpdate {
         services: services.map((s) => s.name).sort(),
         policy: effectivePolicy(global, override, {}),
         schedules: [...new Set(services.map((s) => s.policy.schedule))],
+        versions: Object.fromEntries(services.map((s) => [s.name, s.policy.version_policy])),
       });
     }
     return out;
@@ -127,19 +135,14 @@ export class ProjectAutoUpdate {
    * Checks each service; in update mode, updates the changed running ones together and gates
    * each. Never throws: trouble becomes each service's `failed` result.
    */
-  async run(t: ProjectTarget): Promise<AutoUpdateItem[]> {
-    const item = (
-      service: string,
-      result: AutoUpdateItem['result'],
-      reason: string | null,
-      from: string | null = null,
-      to: string | null = null,
-    ): AutoUpdateItem => ({
+  async run(t: ProjectTarget, since = Date.now()): Promise<AutoUpdateItem[]> {
+    const item: ItemOf = (service, result, reason, from = null, to = null, toTag = null) => ({
       name: serviceTarget(t.project, service),
       result,
       reason,
       from_digest: from,
       to_digest: to,
+      ...(toTag ? { to_tag: toTag } : {}),
     });
     try {
       // A run at start may come before the compose CLI is found (requests wait for it the same way).
@@ -151,8 +154,9 @@ export class ProjectAutoUpdate {
       const states = (await this.services(null, t.project)).get(t.project) ?? [];
       // Containers of a project whose file Berth cannot read here (another machine's, a removed folder,
       // several files): checked against the registry, never updated.
-      if (!p) return await this.checkOnly(t, states, item);
+      if (!p) return await checkOnly(this.ctx, t.services, states, item);
       const images = await this.images(p);
+      const content = await fs.readFile(p.file, 'utf8');
       const items: AutoUpdateItem[] = [];
       const changes: Change[] = [];
       for (const service of t.services) {
@@ -169,10 +173,39 @@ export class ProjectAutoUpdate {
           );
           continue;
         }
-        const check = await checkImageUpdate(this.ctx.docker, ref, { imageId, auth: this.ctx.registryAuth?.(ref) });
+        const check = await checkImageUpdate(this.ctx.docker, ref, {
+          imageId,
+          auth: this.ctx.registryAuth?.(ref),
+          tags: this.ctx.registryTags,
+          tagsMaxAgeMs: Date.now() - since,
+        });
         const [from, to] = [check.localDigests[0] ?? null, check.remoteDigest];
-        if (!check.isUpdatable) items.push(item(service, 'up_to_date', check.reason, from, to));
-        else if (to && this.repo.isBadDigest(serviceTarget(t.project, service), to)) {
+        const target = serviceTarget(t.project, service);
+        const { move, skipped } = chooseVersionMove(ref, check.newerTags, t.versions[service] ?? 'digest', (r) =>
+          this.repo.isBadDigest(target, r),
+        );
+        if (move) {
+          const notPlain = setServiceImages(content, { [service]: { from: ref, to: move.ref } }).left.length > 0;
+          if (t.policy.mode === 'notify') items.push(item(service, 'update_available', null, from, null, move.tag));
+          else if (!state?.running)
+            items.push(
+              item(service, 'update_available', 'The service is stopped, so it was not updated.', from, null, move.tag),
+            );
+          else if (notPlain)
+            items.push(
+              item(
+                service,
+                'update_available',
+                `The project file does not name ${ref} as a plain value (a variable or an anchor makes it), so Berth cannot move it to ${move.tag}; change it there.`,
+                from,
+                null,
+                move.tag,
+              ),
+            );
+          else changes.push({ service, from, to: null, pin: null, ref, imageId, move });
+        } else if (!check.isUpdatable)
+          items.push(item(service, 'up_to_date', skipped.length ? skippedTags(skipped) : check.reason, from, to));
+        else if (to && this.repo.isBadDigest(target, to)) {
           items.push(
             item(
               service,
@@ -186,10 +219,14 @@ export class ProjectAutoUpdate {
         // Recreating would start a service someone stopped.
         else if (!state?.running)
           items.push(item(service, 'update_available', 'The service is stopped, so it was not updated.', from, to));
-        else changes.push({ service, from, to, pin: pinOf(ref, from), ref, imageId });
+        else changes.push({ service, from, to, pin: pinOf(ref, from), ref, imageId, move: null });
       }
       const outcomes = changes.length > 0 ? await this.update(p, changes, t.policy.settle_seconds) : [];
-      items.push(...outcomes.map((o) => item(o.change.service, o.result, o.reason, o.change.from, o.change.to)));
+      items.push(
+        ...outcomes.map((o) =>
+          item(o.change.service, o.result, o.reason, o.change.from, o.change.to, o.change.move?.tag ?? null),
+        ),
+      );
       return items.sort((a, b) => a.name.localeCompare(b.name));
     } catch (err) {
       return t.services.map((s) => item(s, 'failed', message(err)));
@@ -233,7 +270,15 @@ export class ProjectAutoUpdate {
   ): Promise<Outcome[]> {
     const runner = await this.projects.runnerFor(p);
     const services = changes.map((c) => c.service);
-    await pullServices(runner, p, services, onOutput);
+    const moves = changes.filter((c) => c.move);
+    // An update by version changes the project file's tag, so the pull, the recreate and every later Up take it.
+    await moveImages(p.file, moves, 'forward');
+    try {
+      await pullServices(runner, p, services, onOutput);
+    } catch (err) {
+      await moveImages(p.file, moves, 'back');
+      throw err;
+    }
     let verdicts: { change: Change; reason: string | null; blame: boolean }[];
     try {
       await recreateServices(runner, p, services, onOutput);
@@ -255,9 +300,36 @@ export class ProjectAutoUpdate {
         restoreError = message(err);
       });
     }
+    // A moved service goes back to its previous tag, which the pull left on the previous image.
+    const movedBack = bad.flatMap((v) => (v.change.move ? [v.change] : []));
+    let moveError: string | null = null;
+    if (movedBack.length > 0) {
+      await moveImages(p.file, movedBack, 'back')
+        .then(() =>
+          recreateServices(
+            runner,
+            p,
+            movedBack.map((c) => c.service),
+            onOutput,
+          ),
+        )
+        .catch((err: unknown) => {
+          moveError = message(err);
+        });
+    }
     return Promise.all(
       verdicts.map(async ({ change, reason, blame }): Promise<Outcome> => {
         if (reason === null) return { change, result: 'updated', reason: null };
+        if (change.move) {
+          if (blame) this.repo.rememberBadDigest(serviceTarget(p.name, change.service), change.move.ref);
+          return moveError
+            ? { change, result: 'failed', reason: `${reason} Going back to ${change.ref} failed too: ${moveError}` }
+            : {
+                change,
+                result: 'rolled_back',
+                reason: `${reason} The service runs ${change.ref} again and the project file names it again. Auto-update skips ${change.move.tag} from now on.`,
+              };
+        }
         if (blame && change.to) this.repo.rememberBadDigest(serviceTarget(p.name, change.service), change.to);
         if (!change.pin)
           return { change, result: 'failed', reason: `${reason} The previous image has no digest to go back to.` };
@@ -294,42 +366,6 @@ export class ProjectAutoUpdate {
     return new Map(
       Object.entries(services).flatMap(([name, s]) => (typeof s?.image === 'string' ? [[name, s.image]] : [])),
     );
-  }
-
-  /** Each service's running image against its registry, for a project Berth cannot update: at most update_available. */
-  private async checkOnly(
-    t: ProjectTarget,
-    states: { name: string; ids: string[] }[],
-    item: (
-      service: string,
-      result: AutoUpdateItem['result'],
-      reason: string | null,
-      from?: string | null,
-      to?: string | null,
-    ) => AutoUpdateItem,
-  ): Promise<AutoUpdateItem[]> {
-    const why =
-      "Berth cannot read this project's compose file here (or it is made of several files), so it cannot update it.";
-    const items: AutoUpdateItem[] = [];
-    for (const service of t.services) {
-      const id = states.find((s) => s.name === service)?.ids[0];
-      if (!id) {
-        items.push(item(service, 'up_to_date', 'The service has no container.'));
-        continue;
-      }
-      const c = await this.ctx.docker.inspectContainer(id);
-      const check = await checkImageUpdate(this.ctx.docker, c.Config.Image, {
-        imageId: c.Image,
-        auth: this.ctx.registryAuth?.(c.Config.Image),
-      });
-      const [from, to] = [check.localDigests[0] ?? null, check.remoteDigest];
-      items.push(
-        check.isUpdatable
-          ? item(service, 'update_available', `A newer image is available. ${why}`, from, to)
-          : item(service, 'up_to_date', check.reason ? `${check.reason} ${why}` : why, from, to),
-      );
-    }
-    return items;
   }
 
   private async imageOf(id: string | undefined): Promise<string | null> {

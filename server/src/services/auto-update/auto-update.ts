@@ -11,8 +11,6 @@ import type {
   ProjectAutoUpdate as ProjectAutoUpdateView,
 } from '@berth/contract';
 import type { Uses } from '../../context';
-import type { AuditRecord } from '../audit/audit';
-import type { NotifyInput } from '../notifications';
 import { AutoUpdateRepo } from '../../db/auto-update-repo';
 import { healthGate } from '../apps/health-gate';
 import { findSelfContainer } from '../self-update/self-container';
@@ -29,13 +27,22 @@ import {
   imageLabels,
   ownPolicyLabels,
   setMinScheduleInterval,
+  chooseVersionMove,
+  skippedTags,
 } from './auto-update-policy';
 import { ProjectAutoUpdate, serviceTarget, type ProjectTarget } from './auto-update-projects';
+import { reportRun, type Announce } from './auto-update-report';
 import type { ProjectsService } from '../projects/projects';
 
 /** Schedules are looked for again this often, so a newly labelled app gets its own schedule. */
 const RESYNC_SCHEDULE = '*/10 * * * *';
-const NO_OVERRIDE: AutoUpdateOverride = { enabled: null, mode: null, schedule: null, settle_seconds: null };
+const NO_OVERRIDE: AutoUpdateOverride = {
+  enabled: null,
+  mode: null,
+  schedule: null,
+  settle_seconds: null,
+  version_policy: null,
+};
 
 /** What a run goes over: apps, and compose projects with the services to check. */
 interface Targets {
@@ -59,7 +66,7 @@ export class AutoUpdateService {
 
   constructor(
     private readonly ctx: Uses<
-      'composeReady' | 'db' | 'docker' | 'log',
+      'composeReady' | 'db' | 'docker' | 'log' | 'registryAuth' | 'registryTags',
       | 'containerName'
       | 'dataDir'
       | 'hostname'
@@ -72,7 +79,7 @@ export class AutoUpdateService {
     private readonly updates: AppUpdateService,
     private readonly projects: ProjectsService,
     /** Where a finished run is told: the notification rules and the audit log (as the user `auto-update`). */
-    private readonly announce: { notify: (n: NotifyInput) => void; audit: (r: AuditRecord) => void } | null = null,
+    private readonly announce: Announce | null = null,
     /** Where each project update is recorded as a revision (issue 34). */
     revisions: ProjectRevisions | null = null,
   ) {
@@ -200,6 +207,7 @@ export class AutoUpdateService {
       mode: stored.mode ?? DEFAULT_POLICY.mode,
       schedule: stored.schedule ?? DEFAULT_POLICY.schedule,
       settle_seconds: stored.settle_seconds ?? DEFAULT_POLICY.settle_seconds,
+      version_policy: stored.version_policy ?? DEFAULT_POLICY.version_policy,
     };
   }
 
@@ -241,97 +249,69 @@ export class AutoUpdateService {
 
   private async execute(id: number, targets: Targets): Promise<void> {
     const results: AutoUpdateItem[] = [];
+    const since = Date.now();
     for (const { app, policy } of targets.apps) {
       if (this.closed) break;
-      results.push(await this.one(app.name, policy));
+      results.push(await this.one(app.name, policy, since));
       this.repo.saveResults(id, results, false);
     }
     for (const project of targets.projects) {
       if (this.closed) break;
-      results.push(...(await this.projectUpdates.run(project)));
+      results.push(...(await this.projectUpdates.run(project, since)));
       this.repo.saveResults(id, results, false);
     }
     this.repo.saveResults(id, results, true);
-    this.report(this.repo.run(id)!);
+    reportRun(this.repo.run(id)!, this.env, this.ctx.log, this.announce);
     const { autoUpdateRunsKept: keep, autoUpdateRunsMaxAgeMs: maxAge } = this.ctx.config;
     this.repo.pruneRuns(keep, new Date(Date.now() - maxAge).toISOString());
   }
 
-  private async one(name: string, policy: AutoUpdatePolicy): Promise<AutoUpdateItem> {
+  /**
+   * One app: with a version policy, the newest newer tag in range (not failed before) first, else
+   * (or with `digest`) its own tag when it moved; through the health gate, put back when it fails.
+   * `since`: when the run began (tag lists read since are not read again).
+   */
+  private async one(name: string, policy: AutoUpdatePolicy, since: number): Promise<AutoUpdateItem> {
     let from: string | null = null;
     let to: string | null = null;
+    let toTag: string | null = null;
     const item = (result: AutoUpdateItem['result'], reason: string | null): AutoUpdateItem => ({
       name,
       result,
       reason,
       from_digest: from,
       to_digest: to,
+      ...(toTag ? { to_tag: toTag } : {}),
     });
     try {
-      const check = await this.updates.check(name);
+      const check = await this.updates.check(name, Date.now() - since);
       from = check.update.localDigests[0] ?? null;
+      const { move, skipped } = chooseVersionMove(
+        check.update.image,
+        check.update.newerTags,
+        policy.version_policy,
+        (ref) => this.repo.isBadDigest(name, ref),
+      );
+      const gate = (id: string) => healthGate(this.ctx.docker, id, policy.settle_seconds * 1000);
+      if (move) {
+        toTag = move.tag;
+        if (policy.mode === 'notify') return item('update_available', `${move.tag} is available.`);
+        const out = await this.updates.replace(name, gate, move.ref);
+        if (out.rolledBack === null) return item('updated', `Moved to ${move.tag} (${policy.version_policy}).`);
+        this.repo.rememberBadDigest(name, move.ref);
+        return item('rolled_back', out.rolledBack);
+      }
       to = check.update.remoteDigest;
-      if (!check.isUpdatable) return item('up_to_date', check.reason);
+      if (!check.isUpdatable) return item('up_to_date', skipped.length ? skippedTags(skipped) : check.reason);
       if (to && this.repo.isBadDigest(name, to))
         return item('up_to_date', `Skipped ${to}: it failed the health gate before; waiting for a newer image.`);
       if (policy.mode === 'notify') return item('update_available', null);
-      const out = await this.updates.replace(name, (id) =>
-        healthGate(this.ctx.docker, id, policy.settle_seconds * 1000),
-      );
+      const out = await this.updates.replace(name, gate);
       if (out.rolledBack === null) return item('updated', null);
       if (to) this.repo.rememberBadDigest(name, to);
       return item('rolled_back', out.rolledBack);
     } catch (err) {
       return item('failed', err instanceof Error ? err.message : String(err));
-    }
-  }
-
-  /**
-   * The one place a finished run is announced: the log, the notification rules (an available
-   * update in notify mode; an update done, rolled back or failed) and one audit entry per app or
-   * compose service (`<project>/<service>`) changed, as the user `auto-update`.
-   */
-  private report(run: AutoUpdateRun): void {
-    const changed = run.results.filter((r) => r.result !== 'up_to_date');
-    this.ctx.log.info(
-      { run: run.id, trigger: run.trigger, results: changed.map((r) => `${r.name}: ${r.result}`) },
-      'auto-update run finished',
-    );
-    if (!this.announce) return;
-    for (const r of changed) {
-      const words = {
-        up_to_date: 'is up to date',
-        update_available: 'has an update available',
-        updated: 'was updated',
-        rolled_back: 'was rolled back (the new version failed its health gate)',
-        failed: 'could not be updated',
-      }[r.result];
-      const details = {
-        result: r.result,
-        run: run.id,
-        ...(r.reason ? { reason: r.reason } : {}),
-        ...(r.to_digest ? { to_digest: r.to_digest } : {}),
-      };
-      const project = r.name.includes('/') ? r.name.slice(0, r.name.indexOf('/')) : null;
-      this.announce.notify({
-        event: r.result === 'update_available' ? 'update_available' : 'auto_update',
-        environment: this.env,
-        ...(project ? { project } : { app: r.name }),
-        title: `${r.name} ${words}`,
-        message: `Auto-update on ${this.env}: ${r.name} ${words}${r.reason ? ` (${r.reason})` : ''}.`,
-        details,
-      });
-      if (r.result === 'update_available') continue;
-      const status = r.result === 'updated' ? 200 : r.result === 'rolled_back' ? 409 : 500;
-      this.announce.audit({
-        user: 'auto-update',
-        client: 'scheduler',
-        method: 'POST',
-        route: `auto-update run ${run.id}`,
-        target: r.name,
-        status,
-        summary: `Auto-update: ${r.name} ${words}`,
-      });
     }
   }
 

@@ -10,7 +10,7 @@ type Announce = NonNullable<ConstructorParameters<typeof AutoUpdateService>[5]>;
 /** One environment's scheduled updates of its apps and compose projects, told to the notifications and the audit log. */
 export function createAutoUpdate(
   ctx: Uses<
-    'composeReady' | 'db' | 'docker' | 'log' | 'registryAuth',
+    'composeReady' | 'db' | 'docker' | 'log' | 'registryAuth' | 'registryTags',
     | 'containerName'
     | 'dataDir'
     | 'hostname'

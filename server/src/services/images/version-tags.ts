@@ -1,7 +1,7 @@
 import semver from 'semver';
+import { parseImageReference, type VersionPolicy } from '@berth/contract';
 
-/** How far an update by tag may move: `digest` keeps the tag (today's update when it moved). */
-export type VersionPolicy = 'digest' | 'patch' | 'minor' | 'major';
+export type { VersionPolicy };
 
 interface VersionTag {
   tag: string;
@@ -41,4 +41,18 @@ export function newerTags(current: string, tags: readonly string[], policy: Vers
     })
     .sort((a, b) => semver.rcompare(a.version, b.version))
     .map((t) => t.tag);
+}
+
+/**
+ * Where an image reference may move under `policy`, newest first: the same repository with a tag
+ * of `tags` newer within the range (none for `digest`, a reference by digest or a tag that is no version).
+ */
+export function versionMoves(
+  ref: string,
+  tags: readonly string[],
+  policy: VersionPolicy,
+): { tag: string; ref: string }[] {
+  const parsed = parseImageReference(ref);
+  if ('error' in parsed || parsed.digest || !parsed.tag) return [];
+  return newerTags(parsed.tag, tags, policy).map((tag) => ({ tag, ref: `${parsed.repository}:${tag}` }));
 }

@@ -1,6 +1,7 @@
 import { DOCKER_HUB, imageRegistryHost, normalizeRegistryHost } from '@berth/contract';
 import type { RegistriesRepo, RegistryRow } from '../../db/registries-repo';
 import type { RegistryAuth } from '../../docker/engine';
+import type { RegistryTarget } from './registry-client';
 
 /**
  * The registry credential of an image (docker/engine.ts): what the engine takes as `X-Registry-Auth`
@@ -40,17 +41,35 @@ export class RegistryCredentials {
     private readonly openSecret: (sealed: string) => string,
   ) {}
 
+  /** The stored registry environment `environment` uses for `host`: the oldest with a credential, else the oldest (its CA). */
+  private pick(host: string, environment: string): RegistryRow | null {
+    const rows = this.repo
+      .list()
+      .filter((r) => r.server_address === host && usableIn(r, environment))
+      .sort((a, b) => a.id - b.id);
+    return rows.find((r) => r.username && r.password_sealed) ?? rows[0] ?? null;
+  }
+
   /** The credential for `host` (normalized) in `environment`, or undefined. */
   forHost(host: string, environment: string): RegistryAuth | undefined {
-    const row = this.repo
-      .list()
-      .filter((r) => r.server_address === host && r.username && r.password_sealed && usableIn(r, environment))
-      .sort((a, b) => a.id - b.id)[0];
-    if (!row) return undefined;
+    const row = this.pick(host, environment);
+    if (!row?.username || !row.password_sealed) return undefined;
     return {
-      username: row.username!,
-      password: this.openSecret(row.password_sealed!),
+      username: row.username,
+      password: this.openSecret(row.password_sealed),
       serveraddress: authServerAddress(host),
+    };
+  }
+
+  /** Where and as whom environment `environment` reaches `host`'s v2 API (anonymous, system CAs without a stored registry). */
+  targetFor(host: string, environment: string): RegistryTarget {
+    const row = this.pick(host, environment);
+    const withSecret = row?.username && row.password_sealed ? row : null;
+    return {
+      host,
+      username: withSecret?.username ?? null,
+      password: withSecret ? this.openSecret(withSecret.password_sealed!) : null,
+      ca: row?.ca_cert ?? null,
     };
   }
 

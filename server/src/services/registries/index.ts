@@ -5,6 +5,7 @@ import { RegistriesRepo } from '../../db/registries-repo';
 import { deriveKey, open, seal } from '../../lib/secret-box';
 import { RegistryCredentials } from './credentials';
 import { RegistriesService } from './registries';
+import { RegistryTagLister } from './registry-tags';
 
 export {
   dockerConfigFor,
@@ -19,7 +20,8 @@ export {
  * Registry credentials (issue 33). Passwords and tokens are sealed under a key of their own,
  * derived from the signing key like the environments' secrets. `credentials` chooses one for an
  * image reference; `bind` gives an environment's context its lookup (`ctx.registryAuth`), which every
- * pull, update check, compose run and swarm call of that environment uses.
+ * pull, update check, compose run and swarm call of that environment uses, and its tag lists
+ * (`ctx.registryTags`, for newer versions by tag).
  */
 export function createRegistries(ctx: AppContext, signingKey: Uint8Array) {
   const key = deriveKey(signingKey, 'registries');
@@ -27,7 +29,9 @@ export function createRegistries(ctx: AppContext, signingKey: Uint8Array) {
   const repo = new RegistriesRepo(ctx.db);
   const credentials = new RegistryCredentials(repo, box.open);
   // The base context is the local environment's (and self-update's); other environments override it.
+  const tags = new RegistryTagLister(credentials, { allowLoopback: true });
   ctx.registryAuth = credentials.lookup(LOCAL_ENVIRONMENT);
+  ctx.registryTags = tags.forEnvironment(LOCAL_ENVIRONMENT);
   const environments = new EnvironmentsRepo(ctx.db);
   const admin = new RegistriesService(repo, box, {
     environmentIds: () => [LOCAL_ENVIRONMENT, ...environments.list().map((e) => e.id)],
@@ -38,8 +42,10 @@ export function createRegistries(ctx: AppContext, signingKey: Uint8Array) {
     credentials,
     /** `envCtx` with the lookup of environment `id` (the base context already has local's). */
     bind(id: string, envCtx: AppContext): AppContext {
-      if (id !== LOCAL_ENVIRONMENT && envCtx !== ctx)
+      if (id !== LOCAL_ENVIRONMENT && envCtx !== ctx) {
         Object.defineProperty(envCtx, 'registryAuth', { value: credentials.lookup(id), enumerable: true });
+        Object.defineProperty(envCtx, 'registryTags', { value: tags.forEnvironment(id), enumerable: true });
+      }
       return envCtx;
     },
   };

@@ -187,21 +187,18 @@ export class RegistriesService {
   /** One page of a repository's tags. */
   async tags(id: number, repository: string, page: { n: number; last?: string | undefined }): Promise<RegistryTags> {
     const row = this.row(id);
-    const query = new URLSearchParams({ n: String(page.n), ...(page.last ? { last: page.last } : {}) });
-    const res = await this.call(row, `/v2/${repository}/tags/list?${query}`);
-    if (res.status === 404) throw new NotFoundError('repository', repository);
-    if (res.status === 401 || res.status === 403)
-      throw new UpstreamError(
-        `The registry refused to list the tags of ${repository} with this credential (unauthorized).`,
-      );
-    const body = this.json(res, 'tag list') as { tags?: unknown };
-    const tags = Array.isArray(body.tags) ? body.tags.filter((t) => typeof t === 'string') : [];
-    return {
-      repository,
-      image: `${row.server_address}/${repository}`,
-      tags,
-      next: nextFromLink(res.headers.link),
-    };
+    try {
+      const { tags, next } = await this.client(this.target(row)).tagPage(repository, page);
+      return { repository, image: `${row.server_address}/${repository}`, tags, next };
+    } catch (err) {
+      const f = toFailure(err);
+      if (f.failure === 'not_found') throw new NotFoundError('repository', repository);
+      if (f.failure === 'unauthorized')
+        throw new UpstreamError(
+          `The registry refused to list the tags of ${repository} with this credential (unauthorized).`,
+        );
+      throw new UpstreamError(f.failure === 'not_registry' ? f.message : `${row.name}: ${f.message}`);
+    }
   }
 
   /** GET on the registry; a refused credential is a 401 answer (the caller says what it means there). */

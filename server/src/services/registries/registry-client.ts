@@ -153,6 +153,40 @@ export class RegistryClient {
     return `Bearer ${token}`;
   }
 
+  /**
+   * One page of a repository's tags (`path` without the host: `library/nginx`, `org/app`); throws a
+   * RegistryFailure: `not_found`, `unauthorized`, `not_registry` (an answer that is no tag list) or
+   * what the network said.
+   */
+  async tagPage(
+    path: string,
+    page: { n: number; last?: string | undefined },
+  ): Promise<{ tags: string[]; next: string | null }> {
+    const query = new URLSearchParams({ n: String(page.n), ...(page.last ? { last: page.last } : {}) });
+    let res: SafeFetchResult;
+    try {
+      res = await this.get(`/v2/${path}/tags/list?${query}`);
+    } catch (err) {
+      throw toFailure(err);
+    }
+    if (res.status === 404) throw new RegistryFailure('not_found', `The registry has no repository ${path}.`);
+    if (res.status === 401 || res.status === 403)
+      throw new RegistryFailure(
+        'unauthorized',
+        `The registry refused to list the tags of ${path} with this credential (unauthorized).`,
+      );
+    if (res.status < 200 || res.status > 299)
+      throw new RegistryFailure('not_registry', `The registry answered HTTP ${res.status} to the tag list request.`);
+    let body: { tags?: unknown };
+    try {
+      body = JSON.parse(res.body.toString('utf8')) as { tags?: unknown };
+    } catch {
+      throw new RegistryFailure('not_registry', "The registry's tag list is not JSON.");
+    }
+    const tags = Array.isArray(body?.tags) ? body.tags.filter((t): t is string => typeof t === 'string') : [];
+    return { tags, next: nextFromLink(res.headers.link) };
+  }
+
   /** The registry's /v2/ with the credential: resolves with the URL reached, throws RegistryFailure saying what failed. */
   async ping(): Promise<string> {
     let res: SafeFetchResult & { url: string };

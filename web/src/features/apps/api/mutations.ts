@@ -122,6 +122,7 @@ export function useCheckUpdates() {
       let done = 0;
       const failed: string[] = [];
       const updatable: string[] = [];
+      const newer: string[] = [];
       setProgress(0);
       const queue = [...names];
       const worker = async () => {
@@ -129,7 +130,8 @@ export function useCheckUpdates() {
           try {
             const check = await api(appsApi.checkUpdate, { env, params: { name } });
             if (check.isUpdatable) updatable.push(name);
-            markUpdatable(queryClient, env, name, check.isUpdatable);
+            if (check.newerVersion) newer.push(`${name} (${check.newerVersion})`);
+            markUpdatable(queryClient, env, name, check.isUpdatable, check.newerVersion ?? null);
           } catch (err) {
             console.warn(`update check of ${name} failed`, err);
             failed.push(name);
@@ -140,10 +142,15 @@ export function useCheckUpdates() {
       };
       // Each check asks the registry; three at a time keeps a long list quick without flooding it.
       await Promise.all(Array.from({ length: Math.min(3, names.length) }, worker));
-      return { updatable, failed };
+      return { updatable, newer, failed };
     },
-    onSuccess: ({ updatable, failed }) => {
-      notifyInfo(updatable.length === 0 ? 'Every app is up to date.' : `Update available for ${updatable.join(', ')}.`);
+    onSuccess: ({ updatable, newer, failed }) => {
+      notifyInfo(
+        [
+          updatable.length === 0 ? 'Every app is up to date.' : `Update available for ${updatable.join(', ')}.`,
+          newer.length > 0 ? `Newer versions: ${newer.join(', ')}.` : '',
+        ].join(' '),
+      );
       if (failed.length > 0) notifyError(new Error(`Could not check ${failed.join(', ')}.`));
     },
     onSettled: () => setProgress(null),
@@ -151,11 +158,19 @@ export function useCheckUpdates() {
   return { ...mutation, progress };
 }
 
-function markUpdatable(queryClient: QueryClient, env: string, name: string, isUpdatable: boolean) {
+function markUpdatable(
+  queryClient: QueryClient,
+  env: string,
+  name: string,
+  isUpdatable: boolean,
+  newerVersion: string | null,
+) {
   queryClient.setQueryData<App[]>(queryKeys.apps.list(env), (prev) =>
-    prev?.map((a) => (a.name === name ? { ...a, isUpdatable } : a)),
+    prev?.map((a) => (a.name === name ? { ...a, isUpdatable, newerVersion } : a)),
   );
-  queryClient.setQueryData<App>(queryKeys.apps.detail(env, name), (prev) => (prev ? { ...prev, isUpdatable } : prev));
+  queryClient.setQueryData<App>(queryKeys.apps.detail(env, name), (prev) =>
+    prev ? { ...prev, isUpdatable, newerVersion } : prev,
+  );
 }
 
 /** Downloads `{name}_bundle.zip` (log and redacted configuration). */

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import type { App } from '@berth/contract';
 import { formatDate } from '../../../lib/format';
 import { AppStatusBadge } from './AppStatusBadge';
+import { ImageWithNewer } from './NewerVersion';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -25,9 +26,7 @@ export function AppSummary({ app }: { app: App }) {
         <Field label="Name">{app.name}</Field>
         <Field label="Image">
           {/* One line: an image reference broken mid-word is hard to read; the title has it whole. */}
-          <Text span size="sm" display="block" truncate="end" title={app.Config.Image} data-testid="app-image">
-            {app.Config.Image}
-          </Text>
+          <ImageWithNewer app={app} truncate />
         </Field>
         <Field label="Short ID">
           <Text span ff="monospace" size="sm">

@@ -18,6 +18,7 @@ import { AppStatusBadge } from './AppStatusBadge';
 import { failedReadText } from '../model';
 import { ColumnsMenu } from './ColumnsMenu';
 import { PortChips } from './PortChips';
+import { ImageWithNewer } from './NewerVersion';
 
 /** The name is a link, so the keyboard opens an app as it opens a project (the row click is for the mouse). */
 function AppName({ app }: { app: App }) {
@@ -85,7 +86,13 @@ const COLUMNS: Column<App>[] = [
     sortValue: (a) => a.health,
     render: (a) => <HealthBadge health={a.health} showNone />,
   },
-  { key: 'image', header: 'Image', sortable: true, sortValue: (a) => a.Config.Image, render: (a) => a.Config.Image },
+  {
+    key: 'image',
+    header: 'Image',
+    sortable: true,
+    sortValue: (a) => a.Config.Image,
+    render: (a) => <ImageWithNewer app={a} />,
+  },
   {
     key: 'ports',
     header: 'Ports',

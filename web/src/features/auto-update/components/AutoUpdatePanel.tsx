@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import type { UseMutationResult, UseQueryResult } from '@tanstack/react-query';
 import { Alert, Button, Group, NumberInput, Select, SimpleGrid, Stack, Text } from '@mantine/core';
-import type { AppAutoUpdate, AutoUpdateMode, AutoUpdateOverride } from '@berth/contract';
+import type { AppAutoUpdate, AutoUpdateMode, AutoUpdateOverride, VersionPolicy } from '@berth/contract';
 import { Can, EditableBy } from '../../../components/RoleGate';
 import type { RouteAccess } from '../../../lib/session';
 import { Section } from '../../../components/Section';
@@ -9,6 +9,7 @@ import { formatDate } from '../../../lib/format';
 import { errorMessage, notifyInfo, notifySuccess } from '../../../lib/notify';
 import { ResultBadge } from './AutoUpdateRuns';
 import { ScheduleField } from './ScheduleField';
+import { VERSION_POLICY_OPTIONS, versionPolicyShort } from '../model';
 
 const DEFAULT = 'default';
 const enabledValue = (o: AutoUpdateOverride) => (o.enabled === null ? DEFAULT : o.enabled ? 'on' : 'off');
@@ -18,7 +19,7 @@ function Effective({ data }: { data: AppAutoUpdate }) {
   const labels = Object.entries(data.labels);
   return (
     <Text size="sm" c="dimmed" data-testid="auto-update-effective">
-      {`In effect: ${e.enabled ? 'on' : 'off'}, ${e.mode === 'update' ? 'update' : 'notify only'}, schedule ${e.schedule}, settle ${e.settle_seconds} s.`}
+      {`In effect: ${e.enabled ? 'on' : 'off'}, ${e.mode === 'update' ? 'update' : 'notify only'}, ${versionPolicyShort(e.version_policy)}, schedule ${e.schedule}, settle ${e.settle_seconds} s.`}
       {labels.length > 0 && ` Labels set: ${labels.map(([k, v]) => `${k}=${v}`).join(', ')}.`}
     </Text>
   );
@@ -68,7 +69,7 @@ function OverrideForm<T extends AppAutoUpdate>({
   return (
     <Section title="Auto-update">
       <Stack>
-        <SimpleGrid cols={{ base: 1, md: 4 }}>
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 5 }}>
           <Select
             label="Auto-update"
             allowDeselect={false}
@@ -90,6 +91,13 @@ function OverrideForm<T extends AppAutoUpdate>({
               { value: 'notify', label: 'Notify only' },
               { value: 'update', label: 'Update' },
             ]}
+          />
+          <Select
+            label="Versions"
+            allowDeselect={false}
+            value={draft.version_policy ?? DEFAULT}
+            onChange={(v) => set({ version_policy: v === DEFAULT ? null : (v as VersionPolicy) })}
+            data={[{ value: DEFAULT, label: 'As in Settings' }, ...VERSION_POLICY_OPTIONS]}
           />
           <ScheduleField
             placeholder="As in Settings"

@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, Group, NumberInput, SegmentedControl, Stack, Switch, Text } from '@mantine/core';
-import { autoUpdateApi, type AutoUpdateMode, type AutoUpdatePolicy } from '@berth/contract';
+import { Alert, Button, Group, NumberInput, SegmentedControl, Select, Stack, Switch, Text } from '@mantine/core';
+import { autoUpdateApi, type AutoUpdateMode, type AutoUpdatePolicy, type VersionPolicy } from '@berth/contract';
 import { Can } from '../../../components/RoleGate';
 import { Section } from '../../../components/Section';
 import { errorMessage, notifyInfo, notifySuccess } from '../../../lib/notify';
 import { useAutoUpdateSettings, useSaveAutoUpdate } from '../api';
 import { ScheduleField } from './ScheduleField';
+import { VERSION_POLICY_OPTIONS } from '../model';
 
 const OFF =
   'The switch is off: nothing will run on this schedule, except for apps and projects switched on by their own setting or label.';
@@ -17,8 +18,8 @@ export function AutoUpdatePolicyForm() {
   const [draft, setDraft] = useState<AutoUpdatePolicy | null>(null);
   useEffect(() => {
     if (settings.data && !draft) {
-      const { enabled, mode, schedule, settle_seconds } = settings.data;
-      setDraft({ enabled, mode, schedule, settle_seconds });
+      const { enabled, mode, schedule, settle_seconds, version_policy } = settings.data;
+      setDraft({ enabled, mode, schedule, settle_seconds, version_policy });
     }
   }, [settings.data, draft]);
   if (settings.error) return <Alert color="red">{errorMessage(settings.error)}</Alert>;
@@ -54,6 +55,14 @@ export function AutoUpdatePolicyForm() {
           value={draft.schedule}
           onChange={(schedule) => set({ schedule })}
           testId="auto-update-next-run"
+        />
+        <Select
+          label="Versions"
+          description="Which newer images an update takes: the same tag, or a newer version tag (1.4.2, v1.4, 1.4.2-alpine) in a range."
+          allowDeselect={false}
+          value={draft.version_policy}
+          onChange={(v) => set({ version_policy: v as VersionPolicy })}
+          data={VERSION_POLICY_OPTIONS}
         />
         <NumberInput
           label="Settle time (seconds)"

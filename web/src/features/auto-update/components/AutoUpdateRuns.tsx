@@ -16,11 +16,11 @@ const RESULT: Record<AutoUpdateItem['result'], { color: string; label: string }>
 };
 
 /** One app's outcome as a badge (the reason in its title). */
-export function ResultBadge({ item }: { item: Pick<AutoUpdateItem, 'result' | 'reason'> }) {
+export function ResultBadge({ item }: { item: Pick<AutoUpdateItem, 'result' | 'reason' | 'to_tag'> }) {
   const r = RESULT[item.result];
   return (
     <Badge color={r.color} variant="light" tt="none" title={item.reason ?? undefined}>
-      {r.label}
+      {item.to_tag ? `${r.label}: ${item.to_tag}` : r.label}
     </Badge>
   );
 }

@@ -3,6 +3,7 @@ import { autoUpdateApi, type ProjectAutoUpdate } from '@berth/contract';
 import { useProjectAutoUpdate, useSaveProjectAutoUpdate } from '../api';
 import { AutoUpdatePanel } from './AutoUpdatePanel';
 import { ResultBadge } from './AutoUpdateRuns';
+import { versionPolicyShort } from '../model';
 
 /** Each service with a container: whether auto-update applies to it (its labels may differ), its schedule and last result. */
 function Services({ services }: { services: ProjectAutoUpdate['services'] }) {
@@ -20,7 +21,7 @@ function Services({ services }: { services: ProjectAutoUpdate['services'] }) {
             {s.name}
           </Text>
           <Text size="sm" c="dimmed">
-            {`${s.effective.enabled ? 'on' : 'off'}, schedule ${s.effective.schedule}`}
+            {`${s.effective.enabled ? 'on' : 'off'}, ${versionPolicyShort(s.effective.version_policy)}, schedule ${s.effective.schedule}`}
             {Object.keys(s.labels).length > 0 &&
               ` (labels: ${Object.entries(s.labels)
                 .map(([k, v]) => `${k}=${v}`)
@@ -33,7 +34,10 @@ function Services({ services }: { services: ProjectAutoUpdate['services'] }) {
   );
 }
 
-/** A compose project's auto-update override (service by service; labels on a service win) and the last results. */
+/**
+ * A compose project's auto-update override (service by service; labels on a service win, e.g.
+ * `berth.auto-update.version-policy: minor`) and the last results.
+ */
 export function ProjectAutoUpdatePanel({ name }: { name: string }) {
   return (
     <AutoUpdatePanel

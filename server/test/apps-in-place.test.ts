@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { App, AppCommitResult } from '@berth/contract';
+import type { App, AppCommitResult, StatsSample } from '@berth/contract';
 import { createTestApp, type TestApp } from './helpers/app';
 import { dockerCli, testEngine } from './helpers/engine';
 import { cleanup, uniqueName } from './images-fixtures';
-import { inspect } from './apps-fixtures';
+import { cookieHeader, inspect, listen, SseReader } from './apps-fixtures';
 
 interface Inspected {
   Id: string;
@@ -68,7 +68,11 @@ afterAll(async () => {
 });
 
 describe('apps changed in place', () => {
-  it('renames a running app: listed under its new name, the same container, still running', async () => {
+  it('renames a running app: listed under its new name, the same container, still running, its stats going on', async () => {
+    const base = await listen(t.app);
+    const dash = await SseReader.open(base, '/api/apps/stats', cookieHeader(t.client));
+    const samples = (name: string) => dash.of<StatsSample>('update').filter((s) => s.name === name);
+    await dash.waitFor(() => samples(first).length > 0, 'a sample under the old name');
     const res = await t.client.post<App>(`/api/apps/${first}/rename`, { new_name: renamed });
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({ name: renamed, Id: id, State: { Status: 'running' } });
@@ -78,6 +82,12 @@ describe('apps changed in place', () => {
     expect(names).toContain(renamed);
     expect(names).not.toContain(first);
     expect((await t.client.get(`/api/apps/${first}`)).status).toBe(404);
+    // The dashboard's stream, open across the rename, goes on under the new name; the app's own under it too.
+    await dash.waitFor(() => samples(renamed).length > 0, 'a sample under the new name');
+    dash.close();
+    const own = await SseReader.open(base, `/api/apps/${renamed}/stats`, cookieHeader(t.client));
+    await own.waitFor((r) => r.of<StatsSample>('update').length > 0, "a sample of the app's own stream");
+    own.close();
   });
 
   it('refuses to rename a compose service, pointing at its project, and a name already taken', async () => {

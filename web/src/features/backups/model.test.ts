@@ -9,11 +9,23 @@ import {
   lastBackup,
   progressPercent,
   retentionText,
+  targetBody,
+  targetFields,
+  targetKinds,
+  targetText,
 } from './model';
+import { valuesOf } from './form-schema';
 
 const run = (started_at: string): BackupRun => ({ id: 1, started_at, outcome: 'ok' }) as unknown as BackupRun;
 const job = (name: string, environment: string, volumes: string[], last: BackupRun | null = null) =>
-  ({ id: name.length, name, environment, volumes, last_run: last }) as unknown as BackupJob;
+  ({
+    id: name.length,
+    name,
+    environment,
+    volumes,
+    target: { kind: 'volumes', volumes, mode: 'live' },
+    last_run: last,
+  }) as unknown as BackupJob;
 
 describe('backups model', () => {
   it('reads each destination kind and its form from the contract', () => {
@@ -57,8 +69,18 @@ describe('backups model', () => {
       job('b', 'local', ['v2'], run('2026-01-03T00:00:00Z')),
       job('c', 'other', ['v1'], run('2026-01-09T00:00:00Z')),
     ];
-    expect(jobsCovering(jobs, 'local', ['v1']).map((j) => j.name)).toEqual(['a']);
-    expect(lastBackup(jobsCovering(jobs, 'local', ['v2', 'x']))?.started_at).toBe('2026-01-03T00:00:00Z');
+    const project = {
+      ...job('p', 'local', []),
+      target: { kind: 'project', project: 'shop', mode: 'stop' },
+    } as BackupJob;
+    jobs.push(project);
+    expect(jobsCovering(jobs, 'local', { volumes: ['v1'] }).map((j) => j.name)).toEqual(['a']);
+    expect(jobsCovering(jobs, 'local', { volumes: ['v2'], project: 'shop' }).map((j) => j.name)).toEqual([
+      'a',
+      'b',
+      'p',
+    ]);
+    expect(lastBackup(jobsCovering(jobs, 'local', { volumes: ['v2', 'x'] }))?.started_at).toBe('2026-01-03T00:00:00Z');
     expect(lastBackup([job('d', 'local', ['v'])])).toBeNull();
   });
 
@@ -70,6 +92,26 @@ describe('backups model', () => {
       ['a', [2]],
       ['b', [3, 1]],
     ]);
+  });
+
+  it('reads the target kinds and their fields from the contract, and makes a target from the form', () => {
+    expect(targetKinds()).toEqual(expect.arrayContaining(['volumes', 'project', 'berth']));
+    const volumes = targetFields('volumes');
+    expect(volumes.map((f) => [f.key, f.input])).toEqual([
+      ['volumes', 'volumes'],
+      ['mode', 'select'],
+    ]);
+    expect(volumes[1]).toMatchObject({ defaultValue: 'live', options: ['live', 'stop'] });
+    expect(targetFields('project')[0]).toMatchObject({ key: 'project', input: 'project', required: true });
+    expect(targetBody('volumes', volumes, { volumes: ['a', 'b'] })).toEqual({
+      kind: 'volumes',
+      volumes: ['a', 'b'],
+      mode: 'live',
+    });
+    const berth = targetFields('berth');
+    expect(berth).toEqual([expect.objectContaining({ key: 'include_stats', input: 'checkbox', defaultValue: false })]);
+    expect(valuesOf(berth, { kind: 'berth', include_stats: true })).toEqual({ include_stats: true });
+    expect(targetText({ kind: 'project', project: 'shop', mode: 'stop' })).toBe('Project shop (stopped for the copy)');
   });
 
   it('says retention and progress in words and percents', () => {

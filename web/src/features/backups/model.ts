@@ -1,126 +1,55 @@
-import { NewBackupDestination, type BackupArchive, type BackupJob, type BackupRun } from '@berth/contract';
-
-/** One input of a destination form, read from the contract's schema of that kind. */
-export interface FieldSpec {
-  key: string;
-  label: string;
-  input: 'text' | 'secret' | 'multiline' | 'number' | 'checkbox' | 'select';
-  required: boolean;
-  defaultValue: string | boolean;
-  options?: string[];
-  description?: string;
-}
+import {
+  BackupTarget,
+  NewBackupDestination,
+  type BackupArchive,
+  type BackupJob,
+  type BackupRun,
+} from '@berth/contract';
+import { unionBody, unionFields, unionKinds, type FieldSpec, type FieldValues, type KindUnion } from './form-schema';
 
 export type DestinationKind = NewBackupDestination['kind'];
-type FieldValues = Record<string, string | boolean>;
+export type TargetKind = BackupTarget['kind'];
 
-const LABELS: Record<string, string> = {
-  path: 'Folder',
-  host_key: 'Host key (pinned)',
-  private_key: 'Private key',
-  username: 'User',
-};
-const DESCRIPTIONS: Record<string, string> = {
-  path: 'An absolute path: on Berth’s host for a folder, on the server otherwise.',
-  host_key: 'The server’s key line, as `ssh-keyscan` prints it without the host: ssh-ed25519 AAAA…',
-  password: 'Stored sealed; never shown again.',
-  private_key: 'Stored sealed; never shown again.',
-};
-const KIND_LABELS: Record<string, string> = { folder: 'Folder on this host', sftp: 'SFTP', s3: 'S3-compatible bucket' };
+const destinations = NewBackupDestination as unknown as KindUnion;
+const targets = BackupTarget as unknown as KindUnion;
 
-const humanize = (key: string) => key.charAt(0).toUpperCase() + key.slice(1).replace(/_/g, ' ');
-export const kindLabel = (kind: string) => KIND_LABELS[kind] ?? humanize(kind);
+export const destinationKinds = () => unionKinds(destinations) as DestinationKind[];
+export const destinationFields = (kind: DestinationKind): FieldSpec[] => unionFields(destinations, kind);
+export const destinationBody = (kind: DestinationKind, fields: FieldSpec[], values: FieldValues) =>
+  unionBody(kind, fields, values) as NewBackupDestination;
 
-interface Def {
-  type: string;
-  innerType?: Schema;
-  defaultValue?: unknown;
-  values?: unknown[];
-  entries?: Record<string, string>;
-}
-interface Schema {
-  def: Def;
-  maxLength?: number | null;
-  description?: string;
-}
+export const targetKinds = () => unionKinds(targets) as TargetKind[];
+export const targetFields = (kind: TargetKind): FieldSpec[] => unionFields(targets, kind);
+export const targetBody = (kind: TargetKind, fields: FieldSpec[], values: FieldValues) =>
+  unionBody(kind, fields, values) as BackupTarget;
 
-/** The field's own schema under optional and default wrappers, whether it may be left out, and its default. */
-function unwrap(schema: Schema): { inner: Schema; optional: boolean; defaultValue: unknown } {
-  let inner = schema;
-  let optional = false;
-  let defaultValue: unknown;
-  while (inner.def.type === 'optional' || inner.def.type === 'default') {
-    optional = true;
-    if (inner.def.type === 'default') defaultValue = inner.def.defaultValue;
-    inner = inner.def.innerType!;
+/** What a job backs up, in words. */
+export function targetText(target: BackupTarget): string {
+  switch (target.kind) {
+    case 'volumes':
+      return `${target.volumes.length === 1 ? 'Volume' : 'Volumes'} ${target.volumes.join(', ')}${target.mode === 'stop' ? ' (stopped for the copy)' : ''}`;
+    case 'project':
+      return `Project ${target.project}${target.mode === 'stop' ? ' (stopped for the copy)' : ''}`;
+    default:
+      return `Berth itself${target.include_stats ? ' with its stats history' : ''}`;
   }
-  return { inner, optional, defaultValue };
-}
-
-function inputOf(key: string, inner: Schema): FieldSpec['input'] {
-  const type = inner.def.type;
-  if (type === 'number') return 'number';
-  if (type === 'boolean') return 'checkbox';
-  if (type === 'enum') return 'select';
-  if (/password|secret|passphrase/.test(key)) return 'secret';
-  if (/_key$|certificate/.test(key) || (inner.maxLength ?? 0) > 1024) return 'multiline';
-  return 'text';
-}
-
-const variants = () => NewBackupDestination.options as unknown as { shape: Record<string, Schema> }[];
-
-/** Every destination kind the contract knows, in its order. */
-export function destinationKinds(): DestinationKind[] {
-  return variants().map((v) => v.shape.kind!.def.values![0] as DestinationKind);
 }
 
 /**
- * The form of one destination kind, generated from the contract (NewBackupDestination): a kind
- * added there (S3) gets its form here with no more than, at most, a label.
+ * The jobs of `env` that back up a volume's or project's data: a volume's page, the volume
+ * jobs naming it; a project's page, the jobs of that project and the volume jobs of its volumes.
  */
-export function destinationFields(kind: DestinationKind): FieldSpec[] {
-  const variant = variants().find((v) => v.shape.kind!.def.values![0] === kind);
-  if (!variant) return [];
-  return Object.entries(variant.shape)
-    .filter(([key]) => key !== 'kind')
-    .map(([key, schema]) => {
-      const { inner, optional, defaultValue } = unwrap(schema);
-      const input = inputOf(key, inner);
-      const options = input === 'select' ? Object.values(inner.def.entries ?? {}) : undefined;
-      const description = schema.description ?? inner.description ?? DESCRIPTIONS[key];
-      return {
-        key,
-        label: LABELS[key] ?? humanize(key),
-        input,
-        required: !optional,
-        defaultValue:
-          input === 'checkbox' ? Boolean(defaultValue) : defaultValue === undefined ? '' : String(defaultValue),
-        ...(options ? { options } : {}),
-        ...(description ? { description } : {}),
-      };
-    });
-}
-
-/** The body to send: numbers as numbers, empty optional fields left out (the server's default applies). */
-export function destinationBody(kind: DestinationKind, fields: FieldSpec[], values: FieldValues): NewBackupDestination {
-  const body: Record<string, unknown> = { kind };
-  for (const f of fields) {
-    const v = values[f.key] ?? f.defaultValue;
-    if (f.input === 'checkbox') body[f.key] = Boolean(v);
-    else if (String(v).trim() === '' && !f.required) continue;
-    else body[f.key] = f.input === 'number' ? Number(v) : f.input === 'secret' ? String(v) : String(v).trim();
-  }
-  return body as NewBackupDestination;
-}
-
-/** What a job backs up, in words. */
-export function jobTarget(job: Pick<BackupJob, 'volumes'>): string {
-  return `${job.volumes.length === 1 ? 'Volume' : 'Volumes'} ${job.volumes.join(', ')}`;
-}
-
-/** The jobs of `env` that back up any of `volumes` (a volume's page: itself; a project's: its volumes). */
-export function jobsCovering(jobs: readonly BackupJob[], env: string, volumes: readonly string[]): BackupJob[] {
-  return jobs.filter((j) => j.environment === env && j.volumes.some((v) => volumes.includes(v)));
+export function jobsCovering(
+  jobs: readonly BackupJob[],
+  env: string,
+  what: { volumes: readonly string[]; project?: string },
+): BackupJob[] {
+  return jobs.filter(
+    (j) =>
+      j.environment === env &&
+      ((j.target.kind === 'project' && j.target.project === what.project) ||
+        (j.target.kind === 'volumes' && j.target.volumes.some((v) => what.volumes.includes(v)))),
+  );
 }
 
 /** The newest backup run among jobs (null: none ran yet). */

@@ -7,10 +7,14 @@ import { DataTable, type Column } from '../../../components/DataTable';
 import { formatBytes, formatDate } from '../../../lib/format';
 import { errorMessage } from '../../../lib/notify';
 import { archivesQuery, useRunBackup } from '../api';
-import { archivesByTarget } from '../model';
+import { archivesByTarget, targetText } from '../model';
 import { VerifiedBadge } from './Badges';
 import { notifyRun } from './JobsCard';
 import { RestoreDialog } from './RestoreDialog';
+
+/** What an archive holds (archives made before targets name only their volumes). */
+const archiveTarget = (a: BackupArchive) =>
+  targetText(a.manifest.target ?? { kind: 'volumes', volumes: a.manifest.volumes.map((v) => v.name), mode: 'live' });
 
 /** Archives kept, per job: size, time, whether and when each was proven to restore; Restore and Verify now. */
 export function ArchivesCard() {
@@ -29,10 +33,10 @@ export function ArchivesCard() {
       ),
     },
     {
-      key: 'volumes',
-      header: 'Volumes',
-      searchValue: (a) => a.manifest.volumes.map((v) => v.name).join(' '),
-      render: (a) => a.manifest.volumes.map((v) => v.name).join(', '),
+      key: 'target',
+      header: 'Target',
+      searchValue: archiveTarget,
+      render: archiveTarget,
     },
     { key: 'created_at', header: 'Made', sortable: true, render: (a) => formatDate(a.created_at) },
     { key: 'bytes', header: 'Size', sortable: true, render: (a) => formatBytes(a.bytes) },

@@ -1,84 +1,17 @@
 import { useState, type FormEvent } from 'react';
-import {
-  Alert,
-  Button,
-  Checkbox,
-  Group,
-  Modal,
-  NumberInput,
-  PasswordInput,
-  Select,
-  Stack,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
+import { Alert, Button, Group, Modal, Select, Stack } from '@mantine/core';
 import { errorMessage, notifySuccess } from '../../../lib/notify';
 import { useSaveDestination } from '../api';
-import {
-  destinationBody,
-  destinationFields,
-  destinationKinds,
-  kindLabel,
-  type DestinationKind,
-  type FieldSpec,
-} from '../model';
-
-type Values = Record<string, string | boolean>;
-
-/** One input, chosen by the field's spec (from the contract's schema). */
-function FieldInput({
-  f,
-  value,
-  onChange,
-}: {
-  f: FieldSpec;
-  value: string | boolean;
-  onChange: (v: string | boolean) => void;
-}) {
-  const common = { label: f.label, description: f.description, required: f.required, autoComplete: 'off' };
-  switch (f.input) {
-    case 'checkbox':
-      return <Checkbox label={f.label} checked={Boolean(value)} onChange={(e) => onChange(e.currentTarget.checked)} />;
-    case 'number':
-      return (
-        <NumberInput {...common} value={String(value)} onChange={(v) => onChange(String(v))} allowDecimal={false} />
-      );
-    case 'select':
-      return (
-        <Select {...common} data={f.options ?? []} value={String(value) || null} onChange={(v) => onChange(v ?? '')} />
-      );
-    case 'secret':
-      return (
-        <PasswordInput
-          {...common}
-          autoComplete="new-password"
-          value={String(value)}
-          onChange={(e) => onChange(e.currentTarget.value)}
-        />
-      );
-    case 'multiline':
-      return (
-        <Textarea
-          {...common}
-          ff="monospace"
-          autosize
-          minRows={2}
-          maxRows={8}
-          value={String(value)}
-          onChange={(e) => onChange(e.currentTarget.value)}
-        />
-      );
-    default:
-      return <TextInput {...common} value={String(value)} onChange={(e) => onChange(e.currentTarget.value)} />;
-  }
-}
+import { kindLabel, type FieldValues } from '../form-schema';
+import { destinationBody, destinationFields, destinationKinds, type DestinationKind } from '../model';
+import { FieldInput } from './FieldInput';
 
 /** Add a destination: its kind, then the fields the contract gives that kind. Berth writes to it before keeping it. */
 export function DestinationForm({ onClose }: { onClose: () => void }) {
   const kinds = destinationKinds();
   const [kind, setKind] = useState<DestinationKind>(kinds[0]!);
   const fields = destinationFields(kind);
-  const [values, setValues] = useState<Values>({});
+  const [values, setValues] = useState<FieldValues>({});
   const save = useSaveDestination();
   const submit = (e: FormEvent) => {
     e.preventDefault();

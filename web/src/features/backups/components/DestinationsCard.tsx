@@ -8,7 +8,7 @@ import { DataTable, type Column } from '../../../components/DataTable';
 import { formatDate } from '../../../lib/format';
 import { errorMessage, notifyInfo, notifySuccess } from '../../../lib/notify';
 import { destinationsQuery, useRemoveDestination, useTestDestination } from '../api';
-import { kindLabel } from '../model';
+import { kindLabel } from '../form-schema';
 import { DestinationForm } from './DestinationForm';
 
 /** Where a destination is, in one line: the folder, or user@host:port/folder. */

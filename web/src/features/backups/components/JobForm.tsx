@@ -1,25 +1,16 @@
 import { useState, type FormEvent } from 'react';
-import {
-  Alert,
-  Button,
-  Group,
-  Modal,
-  MultiSelect,
-  NumberInput,
-  PasswordInput,
-  Select,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Alert, Button, Group, Modal, NumberInput, PasswordInput, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { environmentApi, volumeApi, type BackupJob } from '@berth/contract';
+import { environmentApi, type BackupJob, type BackupTarget } from '@berth/contract';
 import { CronField } from '../../../components/CronField';
 import { api } from '../../../lib/api-client';
 import { useEnvironment } from '../../../lib/environment';
 import { errorMessage, notifySuccess } from '../../../lib/notify';
 import { queryKeys } from '../../../lib/query-keys';
 import { destinationsQuery, useSaveJob } from '../api';
+import { valuesOf, type FieldValues } from '../form-schema';
+import { targetBody, targetFields, targetKinds, type TargetKind } from '../model';
+import { TargetFields } from './TargetFields';
 
 /** The server refuses schedules closer than this (backups and drills alike). */
 const MIN_INTERVAL_MS = 5 * 60_000;
@@ -34,7 +25,8 @@ const KEEP = [
 interface Fields {
   name: string;
   environment: string;
-  volumes: string[];
+  targetKind: TargetKind;
+  target: FieldValues;
   destination: string | null;
   schedule: string;
   drill: string;
@@ -46,13 +38,18 @@ interface Fields {
 
 export interface JobPreset {
   name?: string;
-  volumes: string[];
+  target: BackupTarget;
 }
+
+const targetState = (target: BackupTarget | null): Pick<Fields, 'targetKind' | 'target'> => {
+  const kind = target?.kind ?? targetKinds()[0]!;
+  return { targetKind: kind, target: target ? valuesOf(targetFields(kind), target) : {} };
+};
 
 const fieldsOf = (job: BackupJob | null, env: string, preset?: JobPreset): Fields => ({
   name: job?.name ?? preset?.name ?? '',
   environment: job?.environment ?? env,
-  volumes: job?.volumes ?? preset?.volumes ?? [],
+  ...targetState(job?.target ?? preset?.target ?? null),
   destination: job ? String(job.destination_id) : null,
   schedule: job ? (job.schedule ?? '') : '0 3 * * *',
   drill: job ? (job.drill_schedule ?? '') : '0 4 * * 0',
@@ -87,17 +84,11 @@ export function JobForm({
     queryKey: queryKeys.environments.list(),
     queryFn: ({ signal }) => api(environmentApi.list, { signal }),
   });
-  const volumes = useQuery({
-    queryKey: queryKeys.volumes.list(f.environment),
-    queryFn: ({ signal }) => api(volumeApi.list, { env: f.environment, signal }),
-  });
-  const volumeNames = [...new Set([...(volumes.data ?? []).map((v) => v.Name), ...f.volumes])].sort();
-
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const common = {
       name: f.name.trim(),
-      volumes: f.volumes,
+      target: targetBody(f.targetKind, targetFields(f.targetKind), f.target),
       destination_id: Number(f.destination),
       schedule: f.schedule.trim() || null,
       drill_schedule: f.drill.trim() || null,
@@ -138,18 +129,16 @@ export function JobForm({
               label: x.name,
             }))}
             value={f.environment}
-            onChange={(v) => v && setF((old) => ({ ...old, environment: v, volumes: [] }))}
+            onChange={(v) => v && setF((old) => ({ ...old, environment: v, target: {} }))}
             disabled={editing !== null}
             allowDeselect={false}
           />
-          <MultiSelect
-            label="Volumes"
-            required
-            data={volumeNames}
-            value={f.volumes}
-            onChange={set('volumes')}
-            searchable
-            description="Read through a short-lived helper container with each volume mounted read-only, while it is in use (a live copy). Stop a database first, or back up its dump, for a consistent copy."
+          <TargetFields
+            env={f.environment}
+            kind={f.targetKind}
+            values={f.target}
+            onKind={(k) => setF((old) => ({ ...old, targetKind: k, target: {} }))}
+            onValues={set('target')}
           />
           <Select
             label="Destination"
@@ -212,7 +201,7 @@ export function JobForm({
             <Button variant="default" onClick={onClose}>
               Cancel
             </Button>
-            <Button type="submit" loading={save.isPending} disabled={!f.destination || f.volumes.length === 0}>
+            <Button type="submit" loading={save.isPending} disabled={!f.destination}>
               Save
             </Button>
           </Group>

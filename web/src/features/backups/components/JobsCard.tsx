@@ -8,7 +8,7 @@ import { DataTable, type Column } from '../../../components/DataTable';
 import { formatBytes, formatDate } from '../../../lib/format';
 import { errorMessage, notifyInfo, notifySuccess } from '../../../lib/notify';
 import { destinationsQuery, jobsQuery, useRemoveJob, useRunBackup } from '../api';
-import { jobTarget, retentionText } from '../model';
+import { retentionText, targetText } from '../model';
 import { RunBadge } from './Badges';
 import { JobForm } from './JobForm';
 
@@ -32,7 +32,12 @@ export function JobsCard() {
 
   const columns: Column<BackupJob>[] = [
     { key: 'name', header: 'Name', sortable: true },
-    { key: 'target', header: 'Target', searchValue: jobTarget, render: (j) => `${jobTarget(j)} (${j.environment})` },
+    {
+      key: 'target',
+      header: 'Target',
+      searchValue: (j) => targetText(j.target),
+      render: (j) => `${targetText(j.target)} (${j.environment})`,
+    },
     { key: 'destination', header: 'Destination', render: (j) => destName(j.destination_id) },
     {
       key: 'schedule',

@@ -33,7 +33,10 @@ function Inner({ target }: { target: BackupTarget }) {
   const env = useEnvironment();
   const volumes = useTargetVolumes(target);
   const jobs = useQuery(jobsQuery());
-  const covering = jobsCovering(jobs.data ?? [], env, volumes);
+  const covering = jobsCovering(jobs.data ?? [], env, {
+    volumes,
+    ...(target.kind === 'project' ? { project: target.name } : {}),
+  });
   const last = lastBackup(covering);
   const run = useRunBackup();
   const [adding, setAdding] = useState(false);
@@ -41,7 +44,6 @@ function Inner({ target }: { target: BackupTarget }) {
     if (covering.length === 0) return setAdding(true);
     for (const j of covering) notifyRun(`Backup ${j.name}`, await run.mutateAsync({ kind: 'run', id: j.id }));
   };
-  if (target.kind === 'project' && volumes.length === 0) return null;
   return (
     <Card withBorder>
       <Group justify="space-between" mb="xs">
@@ -82,7 +84,17 @@ function Inner({ target }: { target: BackupTarget }) {
         </Stack>
       )}
       {adding && (
-        <JobForm editing={null} preset={{ name: `${target.name}-backup`, volumes }} onClose={() => setAdding(false)} />
+        <JobForm
+          editing={null}
+          preset={{
+            name: `${target.name}-backup`,
+            target:
+              target.kind === 'volume'
+                ? { kind: 'volumes', volumes: [target.name], mode: 'live' }
+                : { kind: 'project', project: target.name, mode: 'live' },
+          }}
+          onClose={() => setAdding(false)}
+        />
       )}
     </Card>
   );

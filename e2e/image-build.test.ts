@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dockerCli, requireHarnessEngine, testEngine } from '../server/test/helpers/engine';
@@ -58,5 +61,25 @@ describe('building an image', () => {
     await tagDialog.getByRole('button', { name: 'Tag', exact: true }).click();
     await tagDialog.waitFor({ state: 'hidden' });
     expect(dockerCli(['image', 'inspect', '--format', '{{.Id}}', `${second}:latest`]).trim()).toBe(id);
+  });
+
+  it('loads a saved archive with the bytes uploaded shown', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-e2e-load-'));
+    const tar = path.join(dir, 'images.tar');
+    try {
+      dockerCli(['save', '-o', tar, `${second}:latest`], { timeoutMs: 120_000 });
+      cleanup('image', `${second}:latest`);
+      await page.goto('/#/resources/images');
+      await page.getByRole('button', { name: 'Load', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'Load Images' });
+      await dialog.locator('input[type=file]').setInputFiles(tar);
+      await dialog.getByRole('button', { name: 'Load', exact: true }).click();
+      await dialog.getByRole('status').getByText(`Loaded ${second}:latest`).waitFor({ timeout: 60_000 });
+      // Every byte of the archive went up, counted by the browser as it was sent.
+      expect(await dialog.getByTestId('upload-progress').textContent()).toMatch(/^Uploaded (.+) of \1$/);
+      expect(dockerCli(['image', 'inspect', '--format', '{{.Id}}', `${second}:latest`]).trim()).toMatch(/^sha256:/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

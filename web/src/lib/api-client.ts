@@ -11,6 +11,7 @@ import { createParser } from 'eventsource-parser';
 import type { z } from 'zod';
 import { session } from './session';
 import { saveFile } from './save-file';
+import { xhrFetch } from './xhr-fetch';
 
 /**
  * The one transport of the web app: every JSON call, server-sent event stream and download goes
@@ -48,6 +49,8 @@ export interface FetchInit {
   cache?: RequestCache;
   /** An open route (no session needed): a 401 there is an answer, not an expired session. */
   open?: boolean;
+  /** With a Blob body: told how many bytes went up (sent through XMLHttpRequest, see xhrFetch). */
+  onUpload?: ((sent: number, total: number) => void) | undefined;
 }
 
 function readCookie(name: string): string | undefined {
@@ -146,6 +149,12 @@ async function send(url: string, init: FetchInit): Promise<Response> {
     payload = JSON.stringify(init.body);
   }
   try {
+    if (init.onUpload && payload instanceof Blob)
+      return await xhrFetch(
+        url,
+        { method: init.method ?? 'GET', headers, body: payload, signal: init.signal },
+        init.onUpload,
+      );
     return await fetch(url, {
       method: init.method ?? 'GET',
       headers,
@@ -227,6 +236,8 @@ export type CallOptions<T extends RouteDef> = UrlOptions<T> & {
   body?: Input<T['body']> | FormData;
   signal?: AbortSignal;
   accept?: string;
+  /** With a file as the body: told how many bytes went up. */
+  onUpload?: (sent: number, total: number) => void;
 };
 
 /** The options of a call: required (its `env`) for an environment route, optional for a global one. */
@@ -244,6 +255,7 @@ export function apiRaw<T extends RouteDef>(def: T, ...[opts]: CallArgs<T>): Prom
     signal: o.signal,
     accept: o.accept,
     open: def.open,
+    onUpload: o.onUpload,
   });
 }
 

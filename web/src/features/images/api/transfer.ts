@@ -33,14 +33,21 @@ export async function buildImage(
   });
 }
 
-/** Loads a `docker save` archive; the engine's progress goes to `onProgress`. */
+/** Loads a `docker save` archive; the bytes sent go to `onUpload`, the engine's progress to `onProgress`. */
 export async function loadImages(
   env: string,
   file: File,
   onProgress: (p: PullProgress) => void,
+  onUpload: (sent: number, total: number) => void,
   signal?: AbortSignal,
 ): Promise<LoadResult> {
-  const res = await apiRaw(imageBuildApi.load, { env, body: file, signal, accept: 'text/event-stream' } as never);
+  const res = await apiRaw(imageBuildApi.load, {
+    env,
+    body: file,
+    signal,
+    accept: 'text/event-stream',
+    onUpload,
+  } as never);
   return followJob<LoadResult>(res, 'Load', (event, data) => {
     if (event === 'progress') onProgress(data as PullProgress);
   });

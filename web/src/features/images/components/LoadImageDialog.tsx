@@ -3,6 +3,7 @@ import { Alert, Button, FileInput, Group, Modal, Progress, Stack, Text } from '@
 import { useQueryClient } from '@tanstack/react-query';
 import type { PullProgress } from '@berth/contract';
 import { errorMessage } from '../../../lib/notify';
+import { formatBytes } from '../../../lib/format';
 import { queryKeys } from '../../../lib/query-keys';
 import { useEnvironment } from '../../../lib/environment';
 import { loadImages } from '../api/transfer';
@@ -13,6 +14,7 @@ export function LoadImageDialog({ opened, onClose }: { opened: boolean; onClose:
   const queryClient = useQueryClient();
   const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<PullProgress | null>(null);
+  const [upload, setUpload] = useState<{ sent: number; total: number } | null>(null);
   const [loaded, setLoaded] = useState<string[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [running, setRunning] = useState(false);
@@ -23,10 +25,17 @@ export function LoadImageDialog({ opened, onClose }: { opened: boolean; onClose:
     setError(null);
     setLoaded(null);
     setProgress({ status: `Sending ${file.name}…` });
+    setUpload({ sent: 0, total: file.size });
     setRunning(true);
     abort.current = new AbortController();
     try {
-      const res = await loadImages(env, file, setProgress, abort.current.signal);
+      const res = await loadImages(
+        env,
+        file,
+        setProgress,
+        (sent, total) => setUpload({ sent, total }),
+        abort.current.signal,
+      );
       setLoaded(res.loaded);
       queryClient.setQueryData(queryKeys.images.list(env), res.images);
     } catch (err) {
@@ -51,6 +60,17 @@ export function LoadImageDialog({ opened, onClose }: { opened: boolean; onClose:
           value={file}
           onChange={setFile}
         />
+        {upload && (running || loaded) && (
+          <Stack gap={4}>
+            <Text size="sm" data-testid="upload-progress">
+              {`Uploaded ${formatBytes(upload.sent)} of ${formatBytes(upload.total)}`}
+            </Text>
+            <Progress
+              value={upload.total ? Math.round((upload.sent / upload.total) * 100) : 100}
+              aria-label="Upload progress"
+            />
+          </Stack>
+        )}
         {running && progress && (
           <Stack gap={4}>
             <Text size="sm">

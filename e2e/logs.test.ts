@@ -8,6 +8,7 @@ const EMAIL = 'admin@berth.local';
 const PASSWORD = 'berth-e2e-logs-password';
 const name = `berth-t-e2e-logs-${Math.random().toString(36).slice(2, 8)}`;
 const flood = `${name}-flood`;
+const gone = `${name}-gone`;
 
 describe('log view', () => {
   let server: TestServer;
@@ -21,7 +22,7 @@ describe('log view', () => {
     browser = await launchBrowser();
   });
   afterAll(async () => {
-    tryDockerCli(['rm', '-f', name, flood]);
+    tryDockerCli(['rm', '-f', name, flood, gone]);
     await browser?.close();
     await server?.stop();
   });
@@ -93,5 +94,44 @@ describe('log view', () => {
     await expect.poll(received, { timeout: 30_000 }).toBeGreaterThan(resumedAt);
     await context.close();
     tryDockerCli(['rm', '-f', flood]);
+  });
+
+  it("keeps a container's last lines after it is removed: the Logs tab and the Events page open them", async () => {
+    dockerCli([
+      'run',
+      '-d',
+      '--name',
+      gone,
+      '--label',
+      'berth.test=1',
+      testEngine().image,
+      'sh',
+      '-c',
+      'echo kept-one; echo kept-two; exit 3',
+    ]);
+    const { context, page } = await newPage(browser, server.baseUrl);
+    await signIn(page, EMAIL, PASSWORD);
+    // Berth keeps the lines when the engine says the container died.
+    const kept = async () => {
+      const res = await page.request.get(`${server.baseUrl}/api/apps/${gone}/logs/archives`);
+      return res.ok() ? ((await res.json()) as { archives: unknown[] }).archives.length : 0;
+    };
+    await expect.poll(kept, { timeout: 15_000 }).toBe(1);
+    await page.goto(`/#/apps/${gone}/logs`);
+    await page
+      .getByRole('table', { name: 'Earlier containers' })
+      .getByText('Stopped (exit code 3); the container still exists')
+      .waitFor();
+
+    dockerCli(['rm', gone]);
+    await page.goto('/#/events');
+    const row = page.getByRole('row').filter({ hasText: gone }).filter({ hasText: 'destroy' });
+    await row.getByRole('button', { name: 'Kept logs' }).click();
+    const dialog = page.getByRole('dialog', { name: `Logs of ${gone}` });
+    await dialog.getByRole('button', { name: 'Open' }).click();
+    await dialog.locator('[data-log-line]').filter({ hasText: 'kept-two' }).waitFor();
+    await dialog.getByRole('textbox', { name: 'Search the log' }).fill('kept-one');
+    await dialog.getByText('1 matches').waitFor();
+    await context.close();
   });
 });

@@ -1,12 +1,13 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import { compress, decompress } from 'zstd-napi';
 import type { LogLine } from '../../docker/logs';
 import type { LogArchiveRow, LogArchivesRepo, NewLogArchive } from '../../db/log-archives-repo';
 import { writeFileAtomic } from '../../lib/atomic-write';
 
 const DAY_MS = 86_400_000;
+/** zstd loads on the first kept log, not at start (see the start-time note in backups/archive-codec.ts). */
+const zstd = () => import('zstd-napi');
 /** How often kept logs past their age are dropped (each capture also prunes). */
 const PRUNE_EVERY_MS = 3_600_000;
 
@@ -100,7 +101,7 @@ export class LogArchiveStore {
     row: Omit<NewLogArchive, 'stored_bytes' | 'bytes' | 'lines'>,
     encoded: { text: string; bytes: number; lines: number },
   ) {
-    const body = compress(Buffer.from(encoded.text), { compressionLevel: 3 });
+    const body = (await zstd()).compress(Buffer.from(encoded.text), { compressionLevel: 3 });
     const id = this.repo.upsert({ ...row, lines: encoded.lines, bytes: encoded.bytes, stored_bytes: body.length });
     try {
       await fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
@@ -114,7 +115,7 @@ export class LogArchiveStore {
   }
 
   async lines(row: LogArchiveRow): Promise<LogLine[]> {
-    return decodeLines(decompress(await fs.readFile(this.file(row.id))).toString('utf8'));
+    return decodeLines((await zstd()).decompress(await fs.readFile(this.file(row.id))).toString('utf8'));
   }
 
   /** Drops kept logs older than the age limit, then the oldest until the rest fit the total size; returns how many went. */

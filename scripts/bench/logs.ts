@@ -282,12 +282,13 @@ async function flood(url: string, cookie: string, probe: () => Promise<Probe>): 
   const events = watchPage(page);
   await openLogView(page, events);
   const total = () => page.locator('[data-total-lines]').getAttribute('data-total-lines').then(Number);
+  const skipped = () => page.locator('[data-skipped-lines]').getAttribute('data-skipped-lines').then(Number);
   // The newest line the view shows (it follows, so the last row is the newest line received).
   const newest = async () =>
     Number(/flood line (\d+)/.exec((await page.locator('[data-log-line]').last().textContent()) ?? '')?.[1] ?? NaN);
   // Let the first backlog settle, then measure one window.
   await sleep(2000);
-  const before = { total: await total(), produced: await produced(), at: Date.now() };
+  const before = { total: await total(), skipped: await skipped(), produced: await produced(), at: Date.now() };
   await probe();
   const chromiumName = path.basename(CHROMIUM);
   const chromiumBefore = childCpuSeconds(chromiumName);
@@ -319,7 +320,7 @@ async function flood(url: string, cookie: string, probe: () => Promise<Probe>): 
     fs.writeFileSync(PROFILE!, JSON.stringify((await cdp.send('Profiler.stop')).profile));
     log(`the page's CPU profile of the window: ${PROFILE}`);
   }
-  const after = { total: await total(), produced: await produced(), at: Date.now() };
+  const after = { total: await total(), skipped: await skipped(), produced: await produced(), at: Date.now() };
   const behind = after.produced - (await newest());
   const secs = (after.at - before.at) / 1000;
   const lines = after.total - before.total;
@@ -332,7 +333,7 @@ async function flood(url: string, cookie: string, probe: () => Promise<Probe>): 
       ? 'the producer limits: the view keeps up'
       : `the view falls behind the producer; the engine's own follow gave ${Math.round(ceiling)} lines/s just before, so ${delivered >= ceiling * 0.9 ? 'the engine limits' : 'Berth (server or page) limits'}`;
   log(
-    `[1] lines delivered into the view: ${Math.round(delivered)} lines/s over ${secs.toFixed(1)} s (target ≥ 20000); the container wrote ${Math.round(wrote)} lines/s in the same window (aimed at ${RATE > 0 ? RATE : 'as fast as it can'}) — ${limit}; the view is ${behind} lines behind the engine at the end`,
+    `[1] lines delivered into the view: ${Math.round(delivered)} lines/s over ${secs.toFixed(1)} s (target ≥ 20000); the container wrote ${Math.round(wrote)} lines/s in the same window (aimed at ${RATE > 0 ? RATE : 'as fast as it can'}) — ${limit}; the view is ${behind} lines behind the engine at the end; the server left out ${after.skipped - before.skipped} lines in the window for a view that could not keep up (shown in the view as 'N lines dropped')`,
   );
   log(
     `[2] frame time while following: p95 ${p95.toFixed(1)} ms, p99 ${(sorted[Math.floor(sorted.length * 0.99)] ?? NaN).toFixed(1)} ms, median ${sorted[Math.floor(sorted.length / 2)]?.toFixed(1)} ms, ${sorted.filter((d) => d > 50).length} of ${sorted.length} frames over 50 ms (target p95 < 50 ms)`,

@@ -75,6 +75,12 @@ export const LogStreamEvent = {
   lines: 'lines',
   /** The stream is over (an `until` reached); data: { reason, detail }. Do not reconnect. */
   end: 'end',
+  /**
+   * A followed json log whose reader could not keep up: the server left lines out rather than
+   * fall further behind; data: { dropped } (lines left out since the previous `dropped` event;
+   * the view adds them up).
+   */
+  dropped: 'dropped',
 } as const;
 
 const NameParams = z.object({ name: z.string() });

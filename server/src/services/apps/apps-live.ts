@@ -7,7 +7,7 @@ import { DockerUnavailableError, NotFoundError } from '../../errors';
 import type { SseStream } from '../../lib/sse';
 import { withTimeout } from '../../lib/timeout';
 import type { AppsRuntime } from './apps-runtime';
-import { endAtUntil, endOfRange, endsInPast, sendLogLines, type LogRange } from '../logs/log-range';
+import { droppingSender, endAtUntil, endOfRange, endsInPast, sendLogLines, type LogRange } from '../logs/log-range';
 
 /** Without any event, a waiting log stream looks again this often (a safety net, not a poll loop). */
 const RECHECK_MS = 30_000;
@@ -207,6 +207,9 @@ export class AppStreams {
     const fresh = (line: LogLine) =>
       (opts.after === undefined || line.nanos === null || line.nanos > opts.after) &&
       (range.untilNanos === undefined || line.nanos === null || line.nanos < range.untilNanos);
+    // A followed json log (the web's log view) leaves lines out for a reader that cannot keep
+    // up; the text format and a finite range keep back-pressure (every line, however late).
+    const sender = opts.follow && range.json ? droppingSender(sse, range) : null;
     try {
       const stream = await openLogStream(this.ctx.docker, id, {
         follow: opts.follow,
@@ -219,7 +222,7 @@ export class AppStreams {
       for await (const batch of readLogBatches(stream, tty)) {
         const lines = batch.filter(fresh);
         if (lines.length === 0) continue;
-        if (!(await sendLogLines(sse, lines, range))) break;
+        if (!(sender ? sender.push(lines) : await sendLogLines(sse, lines, range))) break;
         const stamp = lines.findLast((l) => l.nanos !== null)?.nanos;
         if (stamp != null) last = stamp;
       }
@@ -227,6 +230,7 @@ export class AppStreams {
       // The engine stream broke (engine gone, container removed) or the client left: the caller looks again.
       if (!sse.closed) this.ctx.log.debug({ err, container: id }, 'log stream ended with an error');
     }
+    await sender?.flush();
     return last;
   }
 }

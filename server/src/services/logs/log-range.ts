@@ -68,6 +68,53 @@ export function logEntry(line: { text: string; ts: string | null; stream?: numbe
   };
 }
 
+/** Lines a followed json log stream holds for a slow reader before it leaves the oldest out. */
+export const MAX_PENDING_LINES = 5000;
+
+/**
+ * Sends a followed log's lines (format=json) without holding up the engine stream: while the
+ * client is still taking the previous batch, new lines wait (at most `maxPending`, the oldest
+ * are left out beyond that and counted), so a reader slower than the producer sees the newest
+ * lines and a `dropped` event with the count instead of falling ever further behind.
+ * `push` answers false once the client is gone; `flush` waits for what is pending.
+ */
+export function droppingSender(sse: SseStream, range: LogRange, maxPending = MAX_PENDING_LINES) {
+  let pending: LogLine[] = [];
+  let dropped = 0;
+  let reported = 0;
+  let sending: Promise<void> | null = null;
+  const drain = async () => {
+    while (pending.length && !sse.closed) {
+      const lines = pending;
+      pending = [];
+      if (dropped !== reported) {
+        const since = dropped - reported;
+        reported = dropped;
+        await sse.send({ dropped: since }, LogStreamEvent.dropped);
+      }
+      if (!(await sendLogLines(sse, lines, range))) break;
+    }
+    sending = null;
+  };
+  return {
+    push(lines: LogLine[]): boolean {
+      for (const l of lines) pending.push(l);
+      if (pending.length > maxPending) {
+        dropped += pending.length - maxPending;
+        pending = pending.slice(-maxPending);
+      }
+      sending ??= drain();
+      return !sse.closed;
+    },
+    flush: async () => {
+      while (sending) await sending;
+    },
+    get dropped() {
+      return dropped;
+    },
+  };
+}
+
 /** The spec's shape (one `update` per line, the text) or, with format=json, one `lines` event per batch; false once the client is gone. */
 export async function sendLogLines(sse: SseStream, lines: LogLine[], range: LogRange): Promise<boolean> {
   if (range.json)

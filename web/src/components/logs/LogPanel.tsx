@@ -35,7 +35,7 @@ export function LogPanel({ streamUrl, downloadUrl, services, onStatus, initialTa
   const set = useCallback((patch: Partial<LogSettings>) => setS((prev) => ({ ...prev, ...patch })), []);
   const range = rangeQuery(s);
   const url = streamUrl({ ...range, tail: s.tail, timestamps: '1', format: 'json' });
-  const { buffer, ended, clear } = useLogStream(url, Number(s.keep), onStatus);
+  const { buffer, ended, skipped, clear } = useLogStream(url, Number(s.keep), onStatus);
   const [frozen, setFrozen] = useState<LogBuffer | null>(null);
   const shown = frozen ?? buffer;
   const newLines = frozen ? buffer.dropped + buffer.items.length - (frozen.dropped + frozen.items.length) : 0;
@@ -104,9 +104,10 @@ export function LogPanel({ streamUrl, downloadUrl, services, onStatus, initialTa
 
   return (
     // The count of lines received (kept or dropped), for the benchmark (scripts/bench/logs.ts).
-    <div data-total-lines={buffer.dropped + buffer.items.length}>
+    // data-skipped-lines: what the server left out because this view could not keep up.
+    <div data-total-lines={buffer.dropped + buffer.items.length} data-skipped-lines={skipped}>
       {toolbar}
-      {(newLines > 0 || ended) && (
+      {(newLines > 0 || ended || skipped > 0) && (
         <Group gap="xs" mb={4}>
           {newLines > 0 && (
             <Button size="compact-xs" radius="xl" onClick={() => setFrozen(null)}>
@@ -114,6 +115,11 @@ export function LogPanel({ streamUrl, downloadUrl, services, onStatus, initialTa
             </Button>
           )}
           {ended && <Badge variant="light">End of the time range</Badge>}
+          {skipped > 0 && (
+            <Badge variant="light" color="orange" title="The view could not keep up; the server sent the newest lines">
+              {skipped.toLocaleString()} lines dropped
+            </Badge>
+          )}
         </Group>
       )}
       <LogRows

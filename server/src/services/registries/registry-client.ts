@@ -86,7 +86,10 @@ export class RegistryClient {
     if (!challenge) return first;
     const auth = await this.answer(challenge);
     if (!auth) return first;
-    return this.send(path, auth);
+    const res = await this.send(path, auth);
+    // A client reads one repository (or the catalog): its next pages take the same token without a new challenge.
+    if (res.status !== 401) this.tokens.set('*', auth);
+    return res;
   }
 
   /** What was learned for an earlier path of this client (a token per scope, or Basic). */

@@ -6,9 +6,10 @@ import { RegistryClient, toFailure } from './registry-client';
 /** A kept list is shown (the app list's "1.5.0 available") for this long without being read again. */
 const KEEP_MS = 24 * 60 * 60_000;
 const MAX_KEPT = 2000;
-const PAGE = 1000;
+/** Registries cap a page (distribution refuses more than 1000, some hosted ones answer 100 at most). */
+const PAGE = 100;
 /** A repository with more tags than this many pages is read no further (its newest versions are usually in the first). */
-const MAX_PAGES = 20;
+const MAX_PAGES = 50;
 
 /** `host` and the repository path the v2 API knows an image by (`nginx` → docker.io, `library/nginx`); null for no reference. */
 export function tagSource(image: string): { host: string; path: string } | null {

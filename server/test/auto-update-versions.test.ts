@@ -6,7 +6,7 @@ import type { App, AppAutoUpdate, AppUpdateCheck, AutoUpdateItem, ProjectAutoUpd
 import { createTestApp, type TestApp } from './helpers/app';
 import { runAutoUpdate } from './helpers/auto-update';
 import { cleanupProject, projectName } from './helpers/compose-projects';
-import { dockerCli, testEngine, tryDockerCli } from './helpers/engine';
+import { dockerCli, IDLE_COMMAND, testEngine, tryDockerCli } from './helpers/engine';
 import { privateRegistries } from './helpers/registries';
 import { inspect } from './apps-fixtures';
 
@@ -91,7 +91,7 @@ describe('newer versions by tag (issue 33)', () => {
       name: app,
       image: tagged('1.0.0'),
       restart_policy: 'none',
-      command: ['sleep', '600'],
+      command: IDLE_COMMAND,
     });
     expect(deployed.status, deployed.text).toBe(200);
     const check = await t.client.get<AppUpdateCheck>(`/api/apps/${app}/updates`);

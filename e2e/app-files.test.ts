@@ -15,7 +15,7 @@ describe('files of an app', () => {
 
   beforeAll(async () => {
     dockerCli(['run', '-d', '--name', name, '--label', 'berth.test=1', testEngine().image, 'sleep', '3600']);
-    exec('sh', '-c', 'echo "old greeting" > /etc/motd');
+    exec('sh', '-c', 'echo "old greeting" > /etc/motd && ln -s motd /etc/greeting');
     server = await startServer({ env: { ADMIN_PASSWORD: PASSWORD } });
     browser = await launchBrowser();
   });
@@ -25,7 +25,7 @@ describe('files of an app', () => {
     await server?.stop();
   });
 
-  it('opens Files, edits and saves a file, and uploads one', async () => {
+  it('opens Files, edits and saves a file, uploads one, and opens a file through its symlink', async () => {
     const { context, page } = await newPage(browser, server.baseUrl);
     await signIn(page, EMAIL, PASSWORD);
     await page.goto(`/#/apps/${name}/info`);
@@ -54,6 +54,11 @@ describe('files of an app', () => {
     });
     await page.getByRole('button', { name: 'notes.txt', exact: true }).waitFor();
     expect(exec('cat', '/etc/notes.txt')).toBe('uploaded through the browser\n');
+
+    // A symlink to a file opens that file (followed by the server, inside the container).
+    await page.getByRole('button', { name: 'greeting', exact: true }).click();
+    await expect.poll(() => editor.textContent()).toContain('Hello from Berth');
+    await page.getByRole('button', { name: 'Close' }).click();
     await context.close();
   });
 });

@@ -32,6 +32,7 @@ import {
   filesApi,
   useDeleteFile,
   useFileListing,
+  useLinkKind,
   useMakeFolder,
   useUploadFiles,
   type FilesTarget,
@@ -74,7 +75,15 @@ export function FilesBrowser({
   const [dragging, setDragging] = useState(false);
   // The listing answers with the folder a symlink led to.
   const dir = listing.data?.path ?? path;
-  const open = (e: FileEntry) => (e.type === 'file' ? setEditing(e.path) : onPath(e.path));
+  const linkKind = useLinkKind(target);
+  const open = (e: FileEntry) => {
+    if (e.type === 'file') setEditing(e.path);
+    else if (e.type !== 'symlink') onPath(e.path);
+    else
+      void linkKind(e.path)
+        .then((kind) => (kind === 'folder' ? onPath(e.path) : setEditing(e.path)))
+        .catch(notifyError);
+  };
   const send = (files: File[]) => files.length > 0 && upload.mutate({ dir, files });
   const onDrop = (ev: DragEvent) => {
     ev.preventDefault();

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { appFilesApi, volumeFilesApi } from '@berth/contract';
-import { api, apiDownload, apiFetch, buildUrl } from '../../lib/api-client';
+import { api, apiDownload, apiFetch, ApiError, buildUrl } from '../../lib/api-client';
 import { notifySuccess } from '../../lib/notify';
 import { useEnvironment } from '../../lib/environment';
 import { queryKeys } from '../../lib/query-keys';
@@ -23,6 +23,24 @@ const dirQuery = (env: string, { kind, name }: FilesTarget, path: string) =>
   });
 
 export const useFileListing = (target: FilesTarget, path: string) => useQuery(dirQuery(useEnvironment(), target, path));
+
+/**
+ * Where a symlink leads, asked of the server (which follows it only inside the container or
+ * volume): a folder lists, anything else answers 400 and is opened as a file.
+ */
+export function useLinkKind(target: FilesTarget): (path: string) => Promise<'folder' | 'file'> {
+  const env = useEnvironment();
+  const queryClient = useQueryClient();
+  return async (path) => {
+    try {
+      await queryClient.fetchQuery(dirQuery(env, target, path));
+      return 'folder';
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 400) return 'file';
+      throw err;
+    }
+  };
+}
 
 export const useFileContent = ({ kind, name }: FilesTarget, path: string | null) => {
   const env = useEnvironment();

@@ -41,7 +41,7 @@ export type BackupTarget = z.infer<typeof BackupTarget>;
 
 /** Said on every Berth target and archive. */
 export const BERTH_ARCHIVE_WARNING =
-  "This archive holds Berth's secrets: its signing key and every credential it keeps (sealed under that key). Keep it encrypted and private.";
+  "This archive holds Berth's secrets: its signing key and every credential it keeps (sealed under that key). Keep it encrypted and private. A Berth run with SECRET_KEY has no key file to copy: start the restored one with the same SECRET_KEY.";
 
 /** An S3-compatible bucket (AWS, MinIO, Ceph, Garage, …). The secret key is write-only. */
 export const NewS3Destination = z.object({

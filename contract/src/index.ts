@@ -19,6 +19,7 @@ export * from './schemas/app-files';
 export * from './schemas/settings';
 export * from './schemas/batch';
 export * from './schemas/auto-update';
+export * from './schemas/auto-heal';
 export * from './schemas/swarm';
 export * from './schemas/swarm-api';
 export * from './schemas/time';

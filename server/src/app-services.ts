@@ -14,6 +14,7 @@ import { createMetrics } from './services/stats';
 import type { MetricsService } from './services/stats/metrics';
 import { createAuthService, type AuthService } from './services/auth';
 import { createAudit } from './services/audit';
+import { createAutoHealDefaults, type AutoHealDefaults } from './services/auto-heal';
 import type { AuditService } from './services/audit/audit';
 import { createEnvironments } from './services/environments';
 import type { EnvironmentScopes } from './services/environments/environment-scopes';
@@ -75,6 +76,8 @@ export interface Services {
   notifications: NotificationService;
   /** Prometheus metrics of the local environment. */
   metrics: MetricsService;
+  /** The global auto-heal default (each environment's auto-heal is in its scope). */
+  autoHealDefaults: AutoHealDefaults;
   /** Every open live stream (SSE, WebSocket): caps, and their end when the holder's rights change. */
   streams: StreamRegistry;
   /** Open web terminals of every environment: the per-user cap and the idle timeout. */
@@ -235,6 +238,7 @@ export async function buildServices(
       storage,
       notifications,
       metrics,
+      autoHealDefaults: createAutoHealDefaults(ctx),
       terminals: terminals.sessions,
       environmentsAdmin,
       environments,

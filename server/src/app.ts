@@ -20,6 +20,7 @@ import { revisionsRoutes } from './routes/revisions';
 import { composeRoutes } from './routes/compose';
 import { gitRoutes } from './routes/git';
 import { autoUpdateRoutes } from './routes/auto-update';
+import { autoHealRoutes } from './routes/auto-heal';
 import { swarmRoutes } from './routes/swarm';
 import { healthRoutes } from './routes/health';
 import { settingsRoutes } from './routes/settings';
@@ -134,6 +135,7 @@ export async function buildApp(
   revisionsRoutes(app);
   gitRoutes(app, services);
   autoUpdateRoutes(app, services);
+  autoHealRoutes(app, services);
   swarmRoutes(app, services);
   hostRoutes(app, services);
   terminalRoutes(app, services);

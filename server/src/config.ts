@@ -112,6 +112,8 @@ const EnvSchema = z.object({
   LOG_ARCHIVE_DAYS: z.coerce.number().min(0.01).max(3650).default(7),
   LOG_ARCHIVE_MAX_MB: z.coerce.number().min(1).max(1_000_000).default(512),
   AUDIT_MAX_ROWS: z.coerce.number().int().min(100).max(100_000_000).default(200_000),
+  /** How often threshold rules (CPU, memory, disk, volume size) look at their readings. */
+  THRESHOLD_CHECK_SECONDS: z.coerce.number().min(0.2).max(3600).default(30),
   /** Waits before each retry of a failed notification (the first try is at once). */
   NOTIFY_RETRY_SECONDS: z
     .string()
@@ -195,6 +197,7 @@ export interface Config {
   /** The audit log keeps at most this many entries, dropping the oldest first. */
   auditMaxRows: number;
   notifyRetryDelaysMs: number[];
+  thresholdCheckMs: number;
   /** Open terminal sessions one user may have at a time (across environments). */
   terminalMaxSessionsPerUser: number;
   /** Caps on open live streams (SSE and WebSockets): per user and in total. */
@@ -290,6 +293,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     keptLogs: { lines: e.LOG_ARCHIVE_LINES, kb: e.LOG_ARCHIVE_KB, days: e.LOG_ARCHIVE_DAYS, mb: e.LOG_ARCHIVE_MAX_MB },
     autoUpdateRunsMaxAgeMs: Math.round(e.AUTO_UPDATE_RUNS_DAYS * DAY_MS),
     notifyRetryDelaysMs: e.NOTIFY_RETRY_SECONDS,
+    thresholdCheckMs: Math.round(e.THRESHOLD_CHECK_SECONDS * 1000),
     terminalMaxSessionsPerUser: e.TERMINAL_MAX_SESSIONS_PER_USER,
     streamsMaxPerUser: e.STREAMS_MAX_PER_USER,
     streamsMaxTotal: e.STREAMS_MAX_TOTAL,

@@ -4,7 +4,7 @@ import type { AppContext } from './context';
 import { StatsHistoryRepo } from './db/stats-history-repo';
 import type { EngineEvents } from './docker/events';
 import type { StatsHub } from './docker/stats-hub';
-import { createApps } from './services/apps';
+import { createApps, onThisHost } from './services/apps';
 import type { AppsService } from './services/apps/apps';
 import type { AppStreams } from './services/apps/apps-live';
 import { createLogs } from './services/logs';
@@ -20,6 +20,7 @@ import type { AppChangesService } from './services/apps/app-changes';
 import type { AppFilesService } from './services/files/app-files';
 import { AppDiagnosisService } from './services/apps/why-stopped';
 import type { VolumeFilesService } from './services/files/volume-files';
+import { createAutoHeal, type AutoHealService } from './services/auto-heal';
 import { createAutoUpdate } from './services/auto-update';
 import type { AutoUpdateService } from './services/auto-update/auto-update';
 import { createBatch } from './services/batch';
@@ -29,7 +30,7 @@ import { createDeploy } from './services/deploy';
 import type { DeployService } from './services/deploy/deploy';
 import { createEventHistory } from './services/events';
 import type { EventHistory } from './services/events/event-history';
-import { composeFailureNotifier, type NotificationService } from './services/notifications';
+import { composeFailureNotifier, createThresholdWatch, type NotificationService } from './services/notifications';
 import { createImages, createImageTransfer } from './services/images';
 import type { ImagesService } from './services/images/images';
 import type { ImageTransferService } from './services/images/image-transfer';
@@ -112,6 +113,8 @@ export interface EngineScope {
   batch: BatchService;
   /** Scheduled updates with a health gate (started by the routes once the server is ready). */
   autoUpdate: AutoUpdateService;
+  /** Restarts containers that stay unhealthy (driven by the engine's health events). */
+  autoHeal: AutoHealService;
   /** Swarm management (the engine must be a swarm manager; else NotInSwarmError). */
   swarm: {
     cluster: SwarmClusterService;
@@ -172,6 +175,10 @@ export function buildScope(
     { notify: (n) => notifications.notify(n), audit: (r) => audit.record(r) },
   );
   const eventHistory = createEventHistory(envCtx, id, runtime.events);
+  const autoHeal = createAutoHeal(envCtx, id, eventHistory, {
+    notify: (n) => notifications.notify(n),
+    audit: (r) => audit.record(r),
+  });
   const diagnosis = new AppDiagnosisService(envCtx.docker, apps, {
     events: (q) => eventHistory.list(q),
     memory: (app, range) => runtime.history.query(app, range),
@@ -184,6 +191,11 @@ export function buildScope(
     async (app) => (await diagnosis.get(app)).oneLine,
   );
   const host = createHost(envCtx, id, runtime.events);
+  const thresholds = createThresholdWatch(envCtx, id, notifications, {
+    history: runtime.history,
+    host,
+    local: onThisHost(id, envCtx),
+  });
   const { volumes, helpers, volumeFiles } = createVolumes(envCtx, policy, id === LOCAL_ENVIRONMENT);
   const single = {
     apps,
@@ -220,6 +232,7 @@ export function buildScope(
     deploy: createDeploy(envCtx, variables, policy, { environment: id, store: revs }),
     batch: createBatch({ ...single, log: envCtx.log }),
     autoUpdate,
+    autoHeal,
     swarm: createSwarm(envCtx, id, policy),
     terminal: terminals.forEnvironment(envCtx),
     policy,
@@ -228,6 +241,8 @@ export function buildScope(
       await projects.shutdown();
       stopWatching();
       stopArchiving();
+      autoHeal.close();
+      thresholds.close();
       host.close();
       eventHistory.close();
       runtime.close();

@@ -57,3 +57,17 @@ export function parseSse(text: string): { event: string; data: unknown }[] {
     })
     .filter((e): e is { event: string; data: unknown } => e !== null);
 }
+
+/**
+ * An image whose HEALTHCHECK fails every second on its first try (one failure = unhealthy),
+ * built once for every test file that needs one: the tag has no nonce, so a second build is skipped.
+ */
+export function failingHealthImage(): string {
+  const tag = 'berth-t-shared-health:fail';
+  if (!exists('image', tag))
+    dockerCli(['build', '-q', '-t', tag, '--label', 'berth.test=1', '-'], {
+      input: `FROM ${testEngine().image}\nHEALTHCHECK --interval=1s --timeout=2s --retries=1 CMD sh -c 'echo probe fails; false'\n`,
+      timeoutMs: 120_000,
+    });
+  return tag;
+}

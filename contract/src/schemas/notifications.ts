@@ -18,8 +18,36 @@ export const NOTIFY_EVENTS = [
   'environment_down',
   'backup_failed',
   'restore_drill_failed',
+  'auto_healed',
+  'auto_heal_gave_up',
+  'app_cpu',
+  'app_memory',
+  'host_cpu',
+  'host_memory',
+  'data_disk',
+  'engine_disk',
+  'volume_size',
 ] as const;
 export type NotifyEvent = (typeof NOTIFY_EVENTS)[number];
+
+/**
+ * Threshold rules: each fires once when its reading stays above `threshold` for `for_minutes`,
+ * and again only after the reading was below it for as long (with the rule's quiet period).
+ * Percent for all but volume_size (GB, measured at most every 10 minutes).
+ */
+export const THRESHOLD_EVENTS = [
+  'app_cpu',
+  'app_memory',
+  'host_cpu',
+  'host_memory',
+  'data_disk',
+  'engine_disk',
+  'volume_size',
+] as const satisfies readonly NotifyEvent[];
+export type ThresholdEvent = (typeof THRESHOLD_EVENTS)[number];
+export const isThresholdEvent = (e: string): e is ThresholdEvent => (THRESHOLD_EVENTS as readonly string[]).includes(e);
+/** What an app's percentage is of: its own limit (the host's when it has none), or the whole host. */
+export const THRESHOLD_BASES = ['limit', 'host'] as const;
 
 /** Fields of each channel type that are secrets: stored sealed, never returned (see `secrets_set`). */
 export const CHANNEL_SECRETS = {
@@ -134,6 +162,8 @@ export const RuleScope = z.strictObject({
   environment: z.string().trim().min(1).max(100).optional(),
   app: z.string().trim().min(1).max(255).optional(),
   project: z.string().trim().min(1).max(255).optional(),
+  /** volume_size: one volume (else every volume). */
+  volume: z.string().trim().min(1).max(255).optional(),
 });
 
 const RuleFields = {
@@ -153,6 +183,15 @@ const RuleFields = {
     .int()
     .min(1)
     .max(24 * 60),
+  /** Threshold rules: percent (volume_size: GB); required for them, null for the others. */
+  threshold: z.number().min(0).max(1_000_000).nullable(),
+  /** Threshold rules: how long the reading stays above (and, to recover, below) the threshold; fractions allowed. */
+  for_minutes: z
+    .number()
+    .min(0)
+    .max(24 * 60),
+  /** app_cpu, app_memory: percent of the app's limit or of the host. */
+  of: z.enum(THRESHOLD_BASES),
 };
 export const RuleBody = z.strictObject({
   ...RuleFields,
@@ -160,6 +199,9 @@ export const RuleBody = z.strictObject({
   quiet_minutes: RuleFields.quiet_minutes.default(10),
   restarts: RuleFields.restarts.default(3),
   within_minutes: RuleFields.within_minutes.default(10),
+  threshold: RuleFields.threshold.default(null),
+  for_minutes: RuleFields.for_minutes.default(5),
+  of: RuleFields.of.default('limit'),
 });
 export type RuleBody = z.output<typeof RuleBody>;
 /** PATCH body: only the fields sent change. */
@@ -170,10 +212,18 @@ export const Rule = z.object({
   id: z.number().int(),
   event: z.enum(NOTIFY_EVENTS),
   channels: z.array(z.number().int()),
-  scope: z.object({ environment: z.string().optional(), app: z.string().optional(), project: z.string().optional() }),
+  scope: z.object({
+    environment: z.string().optional(),
+    app: z.string().optional(),
+    project: z.string().optional(),
+    volume: z.string().optional(),
+  }),
   quiet_minutes: z.number().int(),
   restarts: z.number().int(),
   within_minutes: z.number().int(),
+  threshold: z.number().nullable(),
+  for_minutes: z.number(),
+  of: z.enum(THRESHOLD_BASES),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -21,6 +21,9 @@ interface RuleRow {
   quiet_minutes: number;
   restarts: number;
   within_minutes: number;
+  threshold: number | null;
+  for_minutes: number;
+  basis: Rule['of'];
   created_at: string;
   updated_at: string;
 }
@@ -31,8 +34,9 @@ interface DeliveryRow extends Omit<Delivery, 'time'> {
 
 export type RuleData = Omit<Rule, 'id' | 'created_at' | 'updated_at'>;
 
-const toRule = (r: RuleRow): Rule => ({
+const toRule = ({ basis, ...r }: RuleRow): Rule => ({
   ...r,
+  of: basis,
   channels: JSON.parse(r.channels) as number[],
   scope: JSON.parse(r.scope) as Rule['scope'],
 });
@@ -43,6 +47,9 @@ const ruleArgs = (d: RuleData) => [
   d.quiet_minutes,
   d.restarts,
   d.within_minutes,
+  d.threshold,
+  d.for_minutes,
+  d.of,
 ];
 
 /** Notification channels, rules and deliveries (migration 6). */
@@ -104,7 +111,7 @@ export class NotificationsRepo {
   insertRule(d: RuleData, now: string): number {
     return this.db
       .prepare(
-        'INSERT INTO notification_rules (event, channels, scope, quiet_minutes, restarts, within_minutes, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id',
+        'INSERT INTO notification_rules (event, channels, scope, quiet_minutes, restarts, within_minutes, threshold, for_minutes, basis, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id',
       )
       .pluck()
       .get(...ruleArgs(d), now, now) as number;
@@ -113,7 +120,7 @@ export class NotificationsRepo {
   updateRule(id: number, d: RuleData, now: string): void {
     this.db
       .prepare(
-        'UPDATE notification_rules SET event = ?, channels = ?, scope = ?, quiet_minutes = ?, restarts = ?, within_minutes = ?, updated_at = ? WHERE id = ?',
+        'UPDATE notification_rules SET event = ?, channels = ?, scope = ?, quiet_minutes = ?, restarts = ?, within_minutes = ?, threshold = ?, for_minutes = ?, basis = ?, updated_at = ? WHERE id = ?',
       )
       .run(...ruleArgs(d), now, id);
   }

@@ -16,6 +16,7 @@ import m016 from './016-backup-retention';
 import m017 from './017-backup-targets';
 import m018 from './018-log-archives';
 import m019 from './019-auto-update-version-policy';
+import m020 from './020-auto-heal-thresholds';
 
 /**
  * One schema change of berth.db. Numbered, append-only: never edit a released migration; add the
@@ -52,6 +53,7 @@ const ALL: Migration[] = [
   m017,
   m018,
   m019,
+  m020,
 ];
 
 /** Every migration, in increasing version order (sorted here, so the list above cannot misorder them). */

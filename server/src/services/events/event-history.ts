@@ -106,6 +106,11 @@ export class EventHistory {
     queue = null;
   }
 
+  /** Keeps an event Berth itself made about a container (an auto-heal restart), beside the engine's own. */
+  note(e: { actorId: string; name: string; action: string; attributes: Record<string, string> }): void {
+    this.queue.push({ ...e, time: Date.now(), environment: this.opts.environment, type: 'container' });
+  }
+
   private record = (e: EngineObjectEvent): void => {
     if (SKIPPED_ACTION.test(e.action)) return;
     const attributes = Object.fromEntries(Object.entries(e.attributes).filter(([k]) => KEPT_ATTRIBUTES.has(k)));

@@ -1,4 +1,11 @@
-import type { Delivery, NotifyEvent, Rule, RuleBody, RulePatch } from '@berth/contract';
+import {
+  isThresholdEvent,
+  type Delivery,
+  type NotifyEvent,
+  type Rule,
+  type RuleBody,
+  type RulePatch,
+} from '@berth/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Uses } from '../../context';
 import { NotificationsRepo } from '../../db/notifications-repo';
@@ -9,6 +16,7 @@ import type { EventHistory } from '../events/event-history';
 import type { ComposeFailure } from '../projects/projects-actions';
 import { ChannelsService } from './channels';
 import { send, type Notification } from './senders';
+import { ThresholdWatch, type ThresholdDeps } from './threshold-watch';
 import { containerWatcher, engineWatcher, type Candidate } from './watch';
 
 export type { Notification } from './senders';
@@ -45,6 +53,24 @@ const HISTORY_KEPT_MS = 30 * 24 * 3600 * 1000;
 /** What other features pass to `notify()` (auto-update, update checks, compose actions). */
 export interface NotifyInput extends Notification {
   event: NotifyEvent;
+  /** For that one rule only (a threshold rule judged its own readings). */
+  rule_id?: number;
+}
+
+/** One environment's threshold rules, checked every THRESHOLD_CHECK_SECONDS from now on. */
+export function createThresholdWatch(
+  ctx: Uses<'docker' | 'log', 'dataDir' | 'thresholdCheckMs'>,
+  env: string,
+  notifications: NotificationService,
+  deps: Omit<ThresholdDeps, 'rules' | 'notify'>,
+): ThresholdWatch {
+  const watch = new ThresholdWatch(ctx, env, {
+    ...deps,
+    rules: () => notifications.rules(),
+    notify: (n) => notifications.notify(n),
+  });
+  watch.start();
+  return watch;
 }
 
 /**
@@ -73,6 +99,7 @@ export class NotificationService {
 
   addRule(body: RuleBody): Rule {
     this.assertChannels(body.channels);
+    assertThreshold(body);
     const id = this.repo.insertRule(body, new Date().toISOString());
     return this.repo.rule(id)!;
   }
@@ -82,6 +109,7 @@ export class NotificationService {
     if (!rule) throw new NotFoundError('notification rule', id);
     const next = { ...rule, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
     this.assertChannels(next.channels);
+    assertThreshold(next);
     this.repo.updateRule(id, next, new Date().toISOString());
     return this.repo.rule(id)!;
   }
@@ -118,6 +146,7 @@ export class NotificationService {
     try {
       for (const rule of this.repo.rules()) {
         if (rule.event !== n.event || !inScope(rule, n)) continue;
+        if ('rule_id' in n && n.rule_id !== undefined && n.rule_id !== rule.id) continue;
         let message = n;
         if ('starts' in n && n.starts) {
           const since = Date.now() - rule.within_minutes * 60_000;
@@ -129,7 +158,7 @@ export class NotificationService {
             details: { ...n.details, starts: count },
           };
         }
-        const key = `${rule.id}|${n.environment}|${n.app ?? n.project ?? ''}|${n.details.state ?? ''}`;
+        const key = `${rule.id}|${n.environment}|${n.app ?? n.project ?? ''}|${n.details.state ?? ''}|${n.details.subject ?? ''}`;
         const last = this.lastSent.get(key);
         if (last !== undefined && Date.now() - last < rule.quiet_minutes * 60_000) continue;
         this.lastSent.set(key, Date.now());
@@ -225,6 +254,16 @@ export class NotificationService {
     timer.unref();
     this.timers.add(timer);
   }
+}
+
+/** A threshold rule needs its threshold; the other rules take none. */
+function assertThreshold(r: Pick<Rule, 'event' | 'threshold'>): void {
+  const needs = isThresholdEvent(r.event);
+  if (needs === (r.threshold !== null)) return;
+  throw new ValidationError(
+    needs ? `A ${r.event} rule needs a threshold.` : `Only threshold rules take a threshold; ${r.event} does not.`,
+    [{ field: 'threshold', message: needs ? 'Set a threshold.' : 'Leave it empty for this event.' }],
+  );
 }
 
 function inScope(rule: Rule, n: Notification): boolean {

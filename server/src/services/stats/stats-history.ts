@@ -81,6 +81,13 @@ export class StatsHistory {
     return { step: r.step, samples: downsample(buckets, r.step).map(toHistorySample) };
   }
 
+  /** One app's kept buckets of the last `seconds`, at the finest resolution still holding them all. */
+  recent(app: string, seconds: number, now = Date.now()): HistoryBucket[] {
+    this.flush();
+    const res: Resolution = seconds < KEEP_SECONDS[1] ? 1 : seconds < KEEP_SECONDS[10] ? 10 : 60;
+    return this.repo.buckets(this.env, app, res, Math.floor(now / 1000) - seconds);
+  }
+
   close(): void {
     this.off?.();
     this.off = null;

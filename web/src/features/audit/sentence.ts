@@ -34,6 +34,13 @@ const PHRASES: Record<string, Phrase> = {
   'POST /api/settings/auto-update/run': ['start', 'an auto-update run'],
   'PUT /api/apps/{name}/auto-update': ['set the auto-update of', APP],
   'PUT /api/compose/{name}/auto-update': ['set the auto-update of', 'project {name}'],
+  'PUT /api/settings/auto-heal': ['change', 'the auto-heal default'],
+  'PUT /api/apps/{name}/auto-heal': ['set the auto-heal of', APP],
+  'PUT /api/compose/{name}/services/{service}/auto-heal': [
+    'set the auto-heal of',
+    'service {service} of project {name}',
+  ],
+  'POST auto-heal restart': ['restart', 'app {target}'],
   'POST /api/environments': ['add', 'environment {target}'],
   'PATCH /api/environments/{env}': ['change', 'environment {env}'],
   'DELETE /api/environments/{env}': ['remove', 'environment {env}'],

@@ -4,13 +4,14 @@ import type { FastifyInstance } from 'fastify';
 import { dockerCli, testEngine } from './helpers/engine';
 import type { TestClient } from './helpers/app';
 
+const TICKER =
+  'n=$(cat /tmp/runs 2>/dev/null || echo 0); n=$((n+1)); echo $n > /tmp/runs; i=0; while true; do i=$((i+1)); echo "run $n line $i"; sleep 0.2; done';
+
 /**
- * Starts a labelled busybox container that prints "run <n> line <i>" five times a second; <n>
+ * Starts a labelled busybox container (or one running `script` instead) that prints "run <n> line <i>" five times a second; <n>
  * counts its starts (kept in its filesystem), so lines of a restart differ from the first run's.
  */
-export function runTicker(name: string, extra: string[] = [], image = testEngine().image): string {
-  const script =
-    'n=$(cat /tmp/runs 2>/dev/null || echo 0); n=$((n+1)); echo $n > /tmp/runs; i=0; while true; do i=$((i+1)); echo "run $n line $i"; sleep 0.2; done';
+export function runTicker(name: string, extra: string[] = [], image = testEngine().image, script = TICKER): string {
   return dockerCli([
     'run',
     '-d',

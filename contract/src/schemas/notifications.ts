@@ -4,6 +4,20 @@ import { defineRoute } from '../route';
 export const CHANNEL_TYPES = ['webhook', 'ntfy', 'email', 'discord', 'slack'] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
+/**
+ * Threshold rules: each fires once when its reading stays above `threshold` for `for_minutes`,
+ * and again only after the reading was below it for as long (with the rule's quiet period).
+ * Percent for all but volume_size (GB, measured at most every 10 minutes).
+ */
+export const THRESHOLD_EVENTS = [
+  'app_cpu',
+  'app_memory',
+  'host_cpu',
+  'host_memory',
+  'data_disk',
+  'engine_disk',
+  'volume_size',
+] as const;
 export const NOTIFY_EVENTS = [
   'container_died',
   'container_stopped',
@@ -20,30 +34,10 @@ export const NOTIFY_EVENTS = [
   'restore_drill_failed',
   'auto_healed',
   'auto_heal_gave_up',
-  'app_cpu',
-  'app_memory',
-  'host_cpu',
-  'host_memory',
-  'data_disk',
-  'engine_disk',
-  'volume_size',
+  ...THRESHOLD_EVENTS,
 ] as const;
 export type NotifyEvent = (typeof NOTIFY_EVENTS)[number];
 
-/**
- * Threshold rules: each fires once when its reading stays above `threshold` for `for_minutes`,
- * and again only after the reading was below it for as long (with the rule's quiet period).
- * Percent for all but volume_size (GB, measured at most every 10 minutes).
- */
-export const THRESHOLD_EVENTS = [
-  'app_cpu',
-  'app_memory',
-  'host_cpu',
-  'host_memory',
-  'data_disk',
-  'engine_disk',
-  'volume_size',
-] as const satisfies readonly NotifyEvent[];
 export type ThresholdEvent = (typeof THRESHOLD_EVENTS)[number];
 export const isThresholdEvent = (e: string): e is ThresholdEvent => (THRESHOLD_EVENTS as readonly string[]).includes(e);
 /** What an app's percentage is of: its own limit (the host's when it has none), or the whole host. */

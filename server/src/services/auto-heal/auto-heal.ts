@@ -153,19 +153,20 @@ export class AutoHealService {
   private async check(id: string, name: string, service: string | null): Promise<void> {
     const target = service ?? name;
     const w = this.watched.get(id) ?? { timer: null, busy: false };
-    if (w.busy) return;
-    const p = this.policy(service, name);
-    if (!p.enabled || this.gaveUp.has(target)) return;
+    if (w.busy || !this.off) return;
     w.busy = true;
     this.watched.set(id, w);
     try {
+      const p = this.policy(service, name);
+      if (!p.enabled || this.gaveUp.has(target)) return;
       const c = await this.ctx.docker.inspectContainer(id);
       if (!c.State.Running || c.State.Health?.Status !== 'unhealthy') return;
       const self = await findSelfContainer(this.ctx.docker, {
         containerName: this.ctx.config.containerName,
         hostname: this.ctx.config.hostname,
       });
-      if (self.container?.Id === c.Id) return;
+      // Closed meanwhile (Berth shuts down), or it is Berth itself.
+      if (!this.off || self.container?.Id === c.Id) return;
       const intervalNs = c.Config.Healthcheck?.Interval;
       const intervalMs = intervalNs ? intervalNs / 1e6 : DEFAULT_INTERVAL_MS;
       const now = Date.now();

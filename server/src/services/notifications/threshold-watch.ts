@@ -96,10 +96,14 @@ export class ThresholdWatch {
         return;
       }
       const host = rules.some((r) => r.event !== 'volume_size') ? await this.deps.host.overview() : null;
+      if (!this.timer) return;
       this.recordHost(host, rules, now);
       const live = new Set<string>();
       for (const rule of rules) {
-        for (const j of await this.judgeRule(rule, host, now)) {
+        const judged = await this.judgeRule(rule, host, now);
+        // Closed while the engine answered: the database may be closed too.
+        if (!this.timer) return;
+        for (const j of judged) {
           const key = `${rule.id}|${rule.updated_at}|${j.subject}`;
           live.add(key);
           const next = nextState(this.states.get(key) ?? false, j.verdict);
@@ -188,6 +192,7 @@ export class ThresholdWatch {
     const seconds = Math.ceil(windowMs / 1000) + 2;
     const out: Judged[] = [];
     for (const app of names) {
+      if (!this.timer) break;
       const latest = this.deps.history.latest.get(app);
       if (!latest) continue;
       let base: number;

@@ -87,7 +87,14 @@ export function useTestDestination() {
 
 /** Restores with the streamed variant of POST /api/backups/restore: progress goes to `onProgress`. */
 export function useRestore(onProgress: (p: RestoreProgress) => void) {
-  const invalidate = useInvalidateBackups();
+  const queryClient = useQueryClient();
+  const invalidateBackups = useInvalidateBackups();
+  // A restore makes volumes (and a project's folder) in its environment: their lists are read again too.
+  const invalidate = () =>
+    Promise.all([
+      invalidateBackups(),
+      queryClient.invalidateQueries({ predicate: (q) => q.queryKey[1] === 'volumes' || q.queryKey[1] === 'projects' }),
+    ]);
   return useMutation({
     mutationFn: async (body: RestoreBody): Promise<RestoreResult> =>
       followJob<RestoreResult>(

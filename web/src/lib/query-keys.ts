@@ -113,6 +113,12 @@ export const queryKeys = {
     projects: (env: Env) => inEnv(env, 'auto-update', 'project'),
     project: (env: Env, name: string) => inEnv(env, 'auto-update', 'project', name),
   },
+  /** The global auto-heal default is Berth's; an app's or compose service's override is its environment's. */
+  autoHeal: {
+    settings: () => ['auto-heal', 'settings'] as const,
+    all: (env: Env) => inEnv(env, 'auto-heal'),
+    target: (env: Env, name: string, service?: string) => inEnv(env, 'auto-heal', name, service ?? null),
+  },
 
   health: () => ['health'] as const,
   environments: {

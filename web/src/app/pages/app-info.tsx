@@ -2,6 +2,7 @@ import { SimpleGrid, Stack } from '@mantine/core';
 import { useParams } from 'react-router-dom';
 import { useApp } from '../../features/apps/api/queries';
 import { AppAutoUpdatePanel } from '../../features/auto-update';
+import { AutoHealPanel } from '../../features/auto-heal';
 import { AppAdvanced } from '../../features/apps/components/AppAdvanced';
 import { AppDiagnosis } from '../../features/apps/components/AppDiagnosis';
 import { AppHealth } from '../../features/apps/components/AppHealth';
@@ -35,6 +36,8 @@ export default function AppInfoPage() {
       <AppAdvanced app={app} />
       {/* Berth never auto-updates itself (Settings → Update is its path); a compose container is updated through its project's panel. */}
       {!isBerthImage(app) && !projectOf(app) && <AppAutoUpdatePanel name={app.name} />}
+      {/* Berth never restarts itself; a compose container's auto-heal is its service's, on the project's page. */}
+      {!isBerthImage(app) && !projectOf(app) && <AutoHealPanel name={app.name} />}
       <AppRevisions name={app.name} />
       <AppEventsCard name={app.name} />
     </Stack>

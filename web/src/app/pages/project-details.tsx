@@ -1,6 +1,7 @@
 import { Accordion, Alert, Card, Loader, Tabs, Text, Title } from '@mantine/core';
 import { useParams } from 'react-router-dom';
 import { ProjectAutoUpdatePanel } from '../../features/auto-update';
+import { ProjectAutoHeal } from '../../features/auto-heal';
 import { TargetBackupCard } from '../../features/backups';
 import { GitStatusCard } from '../../features/git';
 import { useActionOutput, useDismissOutput } from '../../features/projects/api/live';
@@ -69,6 +70,7 @@ export default function ProjectDetailsPage() {
               )}
             </Card>
             <ProjectAutoUpdatePanel name={name} />
+            <ProjectAutoHeal project={name} services={services.map(([svc]) => svc)} />
             <TargetBackupCard target={{ kind: 'project', name }} />
           </Tabs.Panel>
         </Tabs>

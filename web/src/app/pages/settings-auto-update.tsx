@@ -3,6 +3,7 @@ import { autoUpdateApi } from '@berth/contract';
 import { PageHeader } from '../../components/PageHeader';
 import { EditableBy } from '../../components/RoleGate';
 import { AutoUpdatePolicyForm, AutoUpdateRuns } from '../../features/auto-update';
+import { AutoHealDefaultCard } from '../../features/auto-heal';
 
 /** /settings/auto-update */
 export default function SettingsAutoUpdatePage() {
@@ -17,6 +18,7 @@ export default function SettingsAutoUpdatePage() {
           <AutoUpdatePolicyForm />
         </EditableBy>
         <AutoUpdateRuns />
+        <AutoHealDefaultCard />
       </Stack>
     </>
   );

@@ -1,0 +1,1 @@
+export { AutoHealDefaultCard, AutoHealPanel, ProjectAutoHeal } from './components/AutoHealPanel';

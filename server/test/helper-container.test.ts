@@ -149,6 +149,16 @@ describe("Berth's own volume on every path that makes a container", () => {
     const content = `services:\n  a:\n    image: ${testEngine().image}\n    volumes: ["d:/d"]\nvolumes:\n  d: {external: true, name: ${ownVolume}}\n`;
     denied(await asOperator.post('/api/compose/', { name: project, content }), 'services.a.volumes.0');
     expect((await t.client.get(`/api/compose/${project}`)).status).toBe(404);
+    // Nor join its namespaces (its processes' /proc/<pid>/root is its data folder).
+    const joined = await asOperator.post<ApiError>('/api/compose/', {
+      name: project,
+      content: `services:\n  a:\n    image: ${testEngine().image}\n    pid: "container:${self}"\n`,
+    });
+    expect([joined.status, joined.body.code, joined.body.fields?.[0]?.rule], joined.text).toEqual([
+      403,
+      'policy_denied',
+      'namespace',
+    ]);
     denied(
       await asOperator.post('/api/swarm/services', {
         name: uniqueName('ownvol-svc'),

@@ -112,7 +112,13 @@ function serviceFeatures(name: string, svc: Record<string, unknown>, file: FileC
     ['network_mode', 'host_network'],
     ['userns_mode', 'host_userns'],
   ] as const;
-  for (const [key, rule] of modes) if (svc[key] === 'host') add(rule, 'host', key);
+  for (const [key, rule] of modes) {
+    const mode = svc[key];
+    if (mode === 'host') add(rule, 'host', key);
+    // `container:x` joins another container's namespace (`service:x` is one of this file's).
+    else if (typeof mode === 'string' && mode.startsWith('container:'))
+      add('namespace', mode.slice('container:'.length), key);
+  }
   const nets = svc.networks;
   const joined = Array.isArray(nets)
     ? nets.filter((n) => typeof n === 'string')

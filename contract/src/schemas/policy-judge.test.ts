@@ -47,6 +47,8 @@ describe('composePolicyFeatures: every encoding of the same request', () => {
     ['sysctls map', 'services: {a: {sysctls: {net.core.somaxconn: 1024}}}', 'sysctls', 'net.core.somaxconn'],
     ['volumes_from a container', 'services: {a: {volumes_from: ["container:admin-app"]}}', 'volumes_from', 'admin-app'],
     ['cgroup_parent', 'services: {a: {cgroup_parent: /system.slice}}', 'cgroup_parent', '/system.slice'],
+    ['pid of a container', 'services: {a: {pid: "container:berth"}}', 'namespace', 'berth'],
+    ['network of a container', 'services: {a: {network_mode: "container:berth"}}', 'namespace', 'berth'],
   ])('%s', (_, yaml, rule, value) => {
     expect(features(yaml)).toContainEqual(expect.objectContaining({ rule, value }));
   });
@@ -135,9 +137,11 @@ describe('judgePolicy', () => {
       { rule: 'volumes_from', value: 'berth', field: 'f' },
       { rule: 'volumes_from', value: 'aaaa', field: 'g' },
       { rule: 'volumes_from', value: 'other', field: 'h' },
+      { rule: 'namespace', value: 'berth', field: 'pid' },
+      { rule: 'namespace', value: 'other', field: 'ipc' },
     ];
     const found = judgePolicy(f, own);
-    expect(found.map((v) => v.field)).toEqual(['v', 'f', 'g']);
+    expect(found.map((v) => v.field)).toEqual(['v', 'f', 'g', 'pid']);
     expect(found[0]?.message).toContain("Volume berth_data holds Berth's data (mounted at /config), which no operator");
     expect(judgePolicy(f, { ...own, role: 'admin' })).toEqual([]);
     expect(judgePolicy(f.slice(0, 2), ctx())).toEqual([]);

@@ -7,8 +7,11 @@ import { POLICY_RULE_INFO, type EnvironmentPolicy, type PolicyRule } from './pol
  * `services.web.volumes[1]`); `at` is its path in a compose document, to find its line.
  */
 export interface PolicyFeature {
-  /** A policy rule, or `volume`: a named volume mounted (judged only against the protected volumes). */
-  rule: PolicyRule | 'volume';
+  /**
+   * A policy rule; or `volume`, a named volume mounted, and `namespace`, another container whose
+   * pid, ipc or network namespace is joined (both judged only against what is Berth's own).
+   */
+  rule: PolicyRule | 'volume' | 'namespace';
   /** The path (absolute, resolved), volume name (as the engine knows it), capability, device, option or user. */
   value: string;
   field: string;
@@ -122,6 +125,10 @@ function judgeOne(f: PolicyFeature, ctx: JudgeContext): string | null {
       ? `Volume ${own.name} holds ${own.what}, which no ${ctx.role} may mount whatever the policy; mount another volume, or ask an admin to deploy it.`
       : null;
   }
+  if (f.rule === 'namespace')
+    return isProtectedContainer(f.value, ctx.protectedContainers ?? [])
+      ? `Joining the namespaces of ${f.value} would reach Berth's own container (its processes, files and network), which no ${ctx.role} may whatever the policy; only an admin can deploy it.`
+      : null;
   if (f.rule === 'volumes_from' && isProtectedContainer(f.value, ctx.protectedContainers ?? []))
     return `Volumes from ${f.value} would mount the volumes of Berth's own container (its database and keys), which no ${ctx.role} may have whatever the policy; only an admin can deploy it.`;
   if (f.rule === 'security_opt' && !disablesConfinement(f.value)) return null;
@@ -172,6 +179,8 @@ export function deployFormFeatures(body: {
   (body.sysctls ?? []).forEach((s, i) => out.push({ rule: 'sysctls', value: s.name, field: `sysctls.${i}.name` }));
   for (const c of body.cap_add ?? []) out.push({ rule: 'cap_add', value: c, field: 'cap_add' });
   if (body.network_mode === 'host') out.push({ rule: 'host_network', value: 'host', field: 'network_mode' });
+  if (body.network_mode?.startsWith('container:'))
+    out.push({ rule: 'namespace', value: body.network_mode.slice('container:'.length), field: 'network_mode' });
   if (body.privileged) out.push({ rule: 'privileged', value: 'true', field: 'privileged' });
   return out;
 }

@@ -27,6 +27,12 @@ export function containerFeatures(host: ContainerHostConfig | undefined): Policy
   if (host.IpcMode === 'host') add('host_ipc', 'host', 'HostConfig.IpcMode');
   if (host.UTSMode === 'host') add('host_uts', 'host', 'HostConfig.UTSMode');
   if (host.NetworkMode === 'host') add('host_network', 'host', 'HostConfig.NetworkMode');
+  for (const [key, mode] of [
+    ['PidMode', host.PidMode],
+    ['IpcMode', host.IpcMode],
+    ['NetworkMode', host.NetworkMode],
+  ] as const)
+    if (mode?.startsWith('container:')) add('namespace', mode.slice('container:'.length), `HostConfig.${key}`);
   if (host.UsernsMode === 'host') add('host_userns', 'host', 'HostConfig.UsernsMode');
   for (const d of host.Devices ?? []) if (d.PathOnHost) add('devices', d.PathOnHost, 'HostConfig.Devices');
   for (const r of host.DeviceCgroupRules ?? []) add('devices', r, 'HostConfig.DeviceCgroupRules');

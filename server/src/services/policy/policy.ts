@@ -121,7 +121,7 @@ export class PolicyService {
 }
 
 /** Features whose judgement depends on what is Berth's own. */
-const MOUNT_RULES = new Set<PolicyFeature['rule']>(['bind_mounts', 'volume', 'volumes_from']);
+const MOUNT_RULES = new Set<PolicyFeature['rule']>(['bind_mounts', 'volume', 'volumes_from', 'namespace']);
 
 /** One environment's judge: resolves bind paths, asks the contract's judgePolicy, throws 403 policy_denied. */
 export class PolicyGate {

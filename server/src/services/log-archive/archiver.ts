@@ -10,11 +10,10 @@ import {
 } from '@berth/contract';
 import type { Uses } from '../../context';
 import type { LogArchiveRow } from '../../db/log-archives-repo';
-import type { ContainerDetail } from '../../docker/engine';
-import type { EngineEvents } from '../../docker/events';
+import type { EngineEvents, EngineObjectEvent } from '../../docker/events';
 import { openLogStream, readLogBatches, type LogLine } from '../../docker/logs';
 import { bareName, PROJECT_LABEL, SERVICE_LABEL } from '../../docker/names';
-import { NotFoundError } from '../../errors';
+import { ConflictError, NotFoundError } from '../../errors';
 import type { SseStream } from '../../lib/sse';
 import { logFileName, searchLog } from '../logs/app-logs';
 import { parseLogRange, sendLogLines, type LogRange } from '../logs/log-range';
@@ -71,9 +70,9 @@ export class LogArchiver {
   /** Keeps lines on Berth's removals and on the engine's `die`; marks removals. Returns the stop. */
   watch(events: EngineEvents): () => void {
     const offRemove = this.ctx.docker.beforeRemove((ref) => this.capture(ref, 'removed'));
-    const offEvents = events.subscribe((e) => {
-      if (e.kind !== 'container') return;
-      if (e.action === 'die') void this.capture(e.id, 'died');
+    const offEvents = events.subscribeObjects((e) => {
+      if (e.type !== 'container') return;
+      if (e.action === 'die') void this.capture(e.id, 'died', e);
       if (e.action === 'destroy') this.store.repo.markRemoved(this.environment, e.id, Date.now());
     });
     return () => {
@@ -87,11 +86,11 @@ export class LogArchiver {
    * Captures of one container run one after the other; a stopped container already kept since
    * it stopped is not read again.
    */
-  capture(ref: string, reason: Exclude<LogArchiveReason, 'replaced'>): Promise<void> {
+  capture(ref: string, reason: Exclude<LogArchiveReason, 'replaced'>, died?: EngineObjectEvent): Promise<void> {
     if (this.store.limits.lines === 0) return Promise.resolve();
     const before = this.running.get(ref) ?? Promise.resolve();
     const next = before
-      .then(() => this.keep(ref, reason))
+      .then(() => this.keep(ref, reason, died))
       .catch((err: unknown) => this.ctx.log.warn({ err, container: ref }, 'keeping the log of a container failed'))
       .finally(() => {
         if (this.running.get(ref) === next) this.running.delete(ref);
@@ -151,54 +150,49 @@ export class LogArchiver {
     return { filename: logFileName(`${row.name}-${row.container_id.slice(0, 12)}`), body: Readable.from([text]) };
   }
 
-  private async keep(ref: string, reason: Exclude<LogArchiveReason, 'replaced'>): Promise<void> {
-    let info: ContainerDetail;
-    try {
-      info = await this.ctx.docker.inspectContainer(ref);
-    } catch (err) {
-      if (err instanceof NotFoundError) return; // already gone: nothing left to read
+  /**
+   * Reads the log first, then looks the container up: when something removes it right after it
+   * stopped (`docker stop` then `rm`, a compose down or recreate), the removal holds the container
+   * and an inspect waits for it and finds nothing, while the log read has begun (measured: inspect
+   * answered 100-200 ms after the die event, after the removal; the read started within 5 ms).
+   * What the engine no longer tells, the die event's attributes (name, image, labels, exit code) do.
+   */
+  private async keep(ref: string, reason: Exclude<LogArchiveReason, 'replaced'>, died?: EngineObjectEvent) {
+    const read = this.readTail(ref);
+    const info = await this.ctx.docker.inspectContainer(ref).catch((err: unknown) => {
+      if (err instanceof NotFoundError) return null;
       throw err;
-    }
-    const labels = info.Config.Labels ?? {};
+    });
+    const lines = await read;
+    if ((!info && !died) || lines === null) return;
+    const attrs = died?.attributes ?? {};
+    const labels = info?.Config.Labels ?? attrs;
     if (labels[HELPER_LABEL] !== undefined) return;
-    const replaced = SWAP_NAME.exec(bareName(info.Name))?.[1] === 'old';
-    const why: LogArchiveReason = reason === 'removed' && replaced ? 'replaced' : reason;
-    const prev = this.store.repo.byContainer(this.environment, info.Id);
-    const finished = engineTime(info.State.FinishedAt);
-    if (prev && !info.State.Running && finished && prev.finished_at === finished) {
+    const name = info?.Name ?? attrs.name ?? ref;
+    const why: LogArchiveReason =
+      reason === 'removed' && SWAP_NAME.exec(bareName(name))?.[1] === 'old' ? 'replaced' : reason;
+    const running = info?.State.Running ?? false;
+    const finished = info ? engineTime(info.State.FinishedAt) : new Date(died!.time).toISOString();
+    const prev = this.store.repo.byContainer(this.environment, info?.Id ?? ref);
+    if (prev && !running && finished && prev.finished_at === finished && prev.lines >= lines.length) {
       // Nothing was logged since it was kept; a removal only says so.
       if (why !== prev.reason && why !== 'died') this.store.repo.upsert({ ...withoutId(prev), reason: why });
       return;
     }
-    const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(), CAPTURE_BUDGET_MS);
-    const lines: LogLine[] = [];
-    try {
-      const stream = await openLogStream(this.ctx.docker, info.Id, {
-        follow: false,
-        timestamps: true,
-        tail: this.store.limits.lines,
-        signal: abort.signal,
-      });
-      for await (const batch of readLogBatches(stream, Boolean(info.Config.Tty))) lines.push(...batch);
-    } catch (err) {
-      if (!abort.signal.aborted) throw err;
-    } finally {
-      clearTimeout(timer);
-    }
     const encoded = encodeLines(lines.slice(-this.store.limits.lines), this.store.limits.bytes);
     const project = labels[PROJECT_LABEL] ?? null;
+    const exit = info ? info.State.ExitCode : Number(attrs.exitCode);
     await this.store.put(
       {
         environment: this.environment,
-        container_id: info.Id,
-        name: appNameOf(info.Name, project !== null),
+        container_id: info?.Id ?? ref,
+        name: appNameOf(name, project !== null),
         project,
         service: project ? (labels[SERVICE_LABEL] ?? null) : null,
-        image: info.Config.Image,
-        started_at: engineTime(info.State.StartedAt),
-        finished_at: info.State.Running ? null : finished,
-        exit_code: info.State.Running ? null : info.State.ExitCode,
+        image: info?.Config.Image ?? attrs.image ?? '',
+        started_at: info ? engineTime(info.State.StartedAt) : null,
+        finished_at: running ? null : finished,
+        exit_code: running || !Number.isFinite(exit) ? null : exit,
         first_line_at: encoded.kept[0]?.ts ?? null,
         last_line_at: encoded.kept.at(-1)?.ts ?? null,
         reason: why,
@@ -206,6 +200,40 @@ export class LogArchiver {
       },
       { text: encoded.text, bytes: encoded.bytes, lines: encoded.kept.length },
     );
+  }
+
+  /**
+   * The container's last lines; null when the engine had none to give (gone; never throws). The stream's first
+   * byte tells its kind, so no inspect is awaited: with timestamps a TTY log starts with a digit,
+   * a multiplexed one with its frame's stream number (0-2).
+   */
+  private async readTail(ref: string): Promise<LogLine[] | null> {
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), CAPTURE_BUDGET_MS);
+    const chunks: Buffer[] = [];
+    try {
+      const stream = await openLogStream(this.ctx.docker, ref, {
+        follow: false,
+        timestamps: true,
+        tail: this.store.limits.lines,
+        signal: abort.signal,
+      });
+      for await (const chunk of stream) chunks.push(chunk);
+    } catch (err) {
+      // Cut short (the container went mid-read, or the budget ran out): what was read is kept.
+      // Never thrown: it runs beside the inspect, and a container being removed answers 404 or 409.
+      if (chunks.length === 0) {
+        if (!(err instanceof NotFoundError || err instanceof ConflictError || abort.signal.aborted))
+          this.ctx.log.warn({ err, container: ref }, 'reading the log of a container to keep failed');
+        return null;
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+    const lines: LogLine[] = [];
+    const tty = chunks.length > 0 && chunks[0]![0]! > 2;
+    for await (const batch of readLogBatches(Readable.from(chunks), tty)) lines.push(...batch);
+    return lines;
   }
 
   private async rowsOf(name: string): Promise<LogArchiveRow[]> {

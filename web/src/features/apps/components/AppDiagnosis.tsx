@@ -1,8 +1,14 @@
-import { Alert, Code, Group, Stack, Text } from '@mantine/core';
-import type { App } from '@berth/contract';
+import { Alert, Anchor, Code, Group, Stack, Text } from '@mantine/core';
+import { logsApi, type App } from '@berth/contract';
+import { buildUrl } from '../../../lib/api-client';
+import { useEnvironment } from '../../../lib/environment';
 import { Section } from '../../../components/Section';
 import { formatBytes, formatDate } from '../../../lib/format';
 import { useDiagnosis } from '../api/queries';
+
+/** The log around a stop: this long before it, and a little after (the last lines may trail the stop). */
+const LOG_BEFORE_MS = 5 * 60_000;
+const LOG_AFTER_MS = 5_000;
 
 /** The engine's "never" (FinishedAt of a container that never stopped). */
 const NEVER = /^0001-01-01/;
@@ -17,6 +23,19 @@ export function AppDiagnosis({ app }: { app: App }) {
 
 function DiagnosisPanel({ name, finishedAt }: { name: string; finishedAt: string }) {
   const { data: d, error } = useDiagnosis(name, finishedAt);
+  const env = useEnvironment();
+  const stop = d?.finishedAt ? Date.parse(d.finishedAt) : NaN;
+  const logUrl = Number.isFinite(stop)
+    ? buildUrl(logsApi.appDownload, {
+        env,
+        params: { name },
+        query: {
+          since: new Date(stop - LOG_BEFORE_MS).toISOString(),
+          until: new Date(stop + LOG_AFTER_MS).toISOString(),
+          timestamps: '1',
+        },
+      })
+    : null;
   return (
     <Section title="Why it stopped">
       {error ? (
@@ -38,6 +57,11 @@ function DiagnosisPanel({ name, finishedAt }: { name: string; finishedAt: string
             <Text size="sm">Restarts: {d.restartCount}</Text>
             <Text size="sm">Deaths in the last hour: {d.restartsLastHour}</Text>
             {d.finishedAt && <Text size="sm">Stopped {formatDate(d.finishedAt)}</Text>}
+            {logUrl && (
+              <Anchor size="sm" href={logUrl} download data-testid="diagnosis-log-link">
+                Log of the 5 minutes before the stop
+              </Anchor>
+            )}
           </Group>
           {d.memory.samples.length > 0 && (
             <Text size="sm" data-testid="diagnosis-memory">

@@ -48,8 +48,8 @@ import { createPolicies } from './services/policy';
 import type { PolicyService } from './services/policy/policy';
 
 import { createLogArchiveStore } from './services/log-archive';
-export { buildScope, type EngineScope, type ScopeShared } from './environment-scope';
-import { buildScope, type EngineScope, type ScopeShared } from './environment-scope';
+export { buildScope, gitScopeParts, type EngineScope, type ScopeShared } from './environment-scope';
+import { buildScope, gitScopeParts, type EngineScope, type ScopeShared } from './environment-scope';
 
 export interface AppDeps {
   db?: Db;
@@ -180,6 +180,12 @@ export async function buildServices(
     const policies = createPolicies(ctx);
     const revs = new RevisionStore(db, signingKey, config.revisionsKept);
     const logArchives = await createLogArchiveStore(ctx);
+    // Its scopes are built on first use, after `environments` below is made.
+    const git = createGit(ctx, signingKey, {
+      scope: (id) => gitScopeParts(environments.get(id)),
+      audit: (r) => audit.record(r),
+      onFailed: (id, f) => composeFailureNotifier(notifications, id)(f),
+    });
     const shared: ScopeShared = {
       variables,
       notifications,
@@ -190,6 +196,7 @@ export async function buildServices(
       policies,
       revs,
       logArchives,
+      onRemoved: (environment, kind, name) => git.sources.forget(environment, kind, name),
     };
     const registries = createRegistries(ctx, signingKey);
     const {
@@ -205,14 +212,6 @@ export async function buildServices(
     const metrics = createMetrics(() => ({ ...environments.local, docker: environments.local.ctx.docker }));
     closers.push(() => metrics.close());
 
-    const git = createGit(ctx, signingKey, {
-      scope: (id) => {
-        const scope = environments.get(id);
-        return { ...scope, composeDir: scope.ctx.config.composeDir };
-      },
-      audit: (r) => audit.record(r),
-      onFailed: (id, f) => composeFailureNotifier(notifications, id)(f),
-    });
     const { backups, destinations: backupDestinations } = createBackups(ctx, signingKey, notifications, (id) => {
       const scope = environments.get(id);
       return {

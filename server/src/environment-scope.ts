@@ -27,6 +27,7 @@ import { createBatch } from './services/batch';
 import type { BatchService } from './services/batch/batch';
 import type { AuditService } from './services/audit/audit';
 import { createDeploy } from './services/deploy';
+import { AppRevisions } from './services/revisions/app-revisions';
 import type { DeployService } from './services/deploy/deploy';
 import { createEventHistory } from './services/events';
 import type { EventHistory } from './services/events/event-history';
@@ -51,6 +52,7 @@ import type { SwarmClusterService } from './services/swarm/swarm';
 import type { SwarmObjectsService } from './services/swarm/swarm-objects';
 import type { SwarmServicesService } from './services/swarm/swarm-services';
 import type { SwarmStacksService } from './services/swarm/swarm-stacks';
+import type { GitScopeParts } from './services/git';
 import { createTerminals } from './services/terminal';
 import type { TerminalService } from './services/terminal/terminal';
 import type { VariablesService } from './services/variables/variables';
@@ -147,15 +149,35 @@ export interface ScopeShared {
   revs: RevisionStore;
   /** Where every environment keeps the last lines of its earlier containers. */
   logArchives: LogArchiveStore;
+  /** Told of a project deleted or a stack removed here (its git source is forgotten). */
+  onRemoved: (environment: string, kind: 'project' | 'stack', name: string) => void;
 }
 
 export function buildScope(
   id: string,
   envCtx: AppContext,
-  { variables, notifications, audit, historyRepo, terminals, regexPool, policies, revs, logArchives }: ScopeShared,
+  {
+    variables,
+    notifications,
+    audit,
+    historyRepo,
+    terminals,
+    regexPool,
+    policies,
+    revs,
+    logArchives,
+    onRemoved,
+  }: ScopeShared,
 ): EngineScope {
   const policy = createPolicyGate(policies, id);
-  const { runtime, apps, appUpdates, appChanges, appFiles, appStreams } = createApps(envCtx, historyRepo, id, policy);
+  const appRevisions = new AppRevisions(envCtx, id, revs, policy);
+  const { runtime, apps, appUpdates, appChanges, appFiles, appStreams } = createApps(
+    envCtx,
+    historyRepo,
+    id,
+    policy,
+    appRevisions,
+  );
   const logArchive = new LogArchiver(envCtx, id, logArchives, regexPool);
   const stopArchiving = logArchive.watch(runtime.events);
   const { projectRollback, ...projectSet } = createProjects(envCtx, {
@@ -166,6 +188,7 @@ export function buildScope(
     environment: id,
     revisions: revs,
     keepLogs: (project, service) => logArchive.captureProject(project, service),
+    onDeleted: (name) => onRemoved(id, 'project', name),
   });
   const { projects, projectActions, projectPlan, projectEnv, projectRevisions } = projectSet;
   const autoUpdate = createAutoUpdate(
@@ -229,11 +252,11 @@ export function buildScope(
     eventHistory,
     imageTransfer: createImageTransfer(envCtx, policy),
     prune: createPrune(envCtx.docker),
-    deploy: createDeploy(envCtx, variables, policy, { environment: id, store: revs }),
+    deploy: createDeploy(envCtx, variables, policy, appRevisions),
     batch: createBatch({ ...single, log: envCtx.log }),
     autoUpdate,
     autoHeal,
-    swarm: createSwarm(envCtx, id, policy),
+    swarm: createSwarm(envCtx, id, policy, (name) => onRemoved(id, 'stack', name)),
     terminal: terminals.forEnvironment(envCtx),
     policy,
     close: async () => {
@@ -249,3 +272,13 @@ export function buildScope(
     },
   };
 }
+
+/** What the git sources need of one environment (its projects and stacks). */
+export const gitScopeParts = (scope: EngineScope): GitScopeParts => ({
+  id: scope.id,
+  composeDir: scope.ctx.config.composeDir,
+  projects: scope.projects,
+  projectActions: scope.projectActions,
+  projectPlan: scope.projectPlan,
+  stacks: scope.swarm.stacks,
+});

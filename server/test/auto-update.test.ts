@@ -129,6 +129,10 @@ describe('auto-update', () => {
     expect(after.State.Running).toBe(true);
     expect(after.Config.Env).toContain('KEEP=me');
     expect(after.Config.Labels).toMatchObject({ custom: 'yes' });
+    // The update is a revision of the app, on the new digest, to roll back to.
+    const revs = await t.client.get<{ source: string; digest: string | null }[]>(`/api/apps/${name}/revisions`);
+    expect(revs.body.map((r) => r.source)).toEqual(['auto-update']);
+    expect(revs.body[0]!.digest).toContain(digests[1]!);
 
     // Each run is told through the notification rules and written to the audit log as the user auto-update.
     await notification('update_available', name);

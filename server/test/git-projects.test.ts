@@ -41,7 +41,12 @@ beforeAll(async () => {
   gitHarness();
   const { image } = testEngine();
   tryDockerCli(['tag', image, V2]);
-  t = await createTestApp({ LOG_LEVEL: 'debug' }, {}, { logStream: { write: (l) => void logLines.push(l) } });
+  // A 20 MB cap: the 200 MB repository is refused after 20 MB fetched rather than 100 (every other repository is tiny).
+  t = await createTestApp(
+    { LOG_LEVEL: 'debug', GIT_MAX_MB: '20' },
+    {},
+    { logStream: { write: (l) => void logLines.push(l) } },
+  );
 });
 afterEach(() => projects.cleanup());
 afterAll(async () => {
@@ -138,6 +143,17 @@ describe('projects from git', () => {
       'x-gitea-signature': sign(secret!, body3).slice('sha256='.length),
     });
     expect(again.body.results.map((r) => r.outcome)).toEqual(['unchanged', 'unchanged']);
+
+    // Deleting a project forgets its source; the shared webhook goes with the last project using it.
+    const hookId = hook.split('/').pop()!;
+    const rows = (project: string) =>
+      t.ctx.db.prepare('SELECT COUNT(*) FROM git_sources WHERE name = ?').pluck().get(project);
+    const hooks = () => t.ctx.db.prepare('SELECT COUNT(*) FROM git_hooks WHERE id = ?').pluck().get(hookId);
+    expect((await t.client.post(`/api/compose/${otherName}/actions/delete`)).status).toBe(200);
+    expect([rows(otherName), rows(name), hooks()]).toEqual([0, 1, 1]);
+    expect((await t.client.post(`/api/compose/${name}/actions/delete`)).status).toBe(200);
+    expect([rows(name), hooks()]).toEqual([0, 0]);
+    expect((await t.anon().post(hook, body3, { 'x-gitea-signature': 'x' })).status).toBe(401);
   });
 
   it('http-backend with basic auth: a token credential fetches; the token is in no response, log, audit entry or .git/config', async () => {
@@ -168,14 +184,35 @@ describe('projects from git', () => {
     });
     expect(created.status, created.text).toBe(200);
     expect(created.body.webhook_secret).toBeNull();
-    const deployed = await t.client.post<GitDeployResult>(`/api/compose/${name}/git/deploy`);
-    expect(deployed.status, deployed.text).toBe(200);
-    expect(projectContainers(name)).toHaveLength(1);
+    // A pull fetches over the same transport as a deploy (whose up the git daemon test runs).
+    const second = repo.commit({ 'deploy/app/compose.yaml': composeFile(V2) }, 'v2');
+    const pulled = await t.client.post<{ git: GitStatus }>(`/api/compose/${name}/git/pull`);
+    expect(pulled.status, pulled.text).toBe(200);
+    expect(pulled.body.git.head_commit).toBe(second);
+
+    // PATCH of the source: a ref the remote lacks and a file the checkout lacks change nothing; the sync policy changes.
+    const patch = (b: object) => t.client.patch<FromGitResult & { code: string }>(`/api/compose/${name}/git`, b);
+    expect((await patch({ ref: 'no-such-branch' })).status).toBe(502);
+    const noFile = await patch({ path: 'deploy/none.yaml' });
+    expect(noFile.status, noFile.text).toBe(400);
+    expect((await patch({ ref: 'x y' })).body.code).toBe('validation_error');
+    const hooked = await patch({ sync: { policy: 'webhook' } });
+    expect(hooked.status, hooked.text).toBe(200);
+    expect(hooked.body.webhook_secret).toBeTruthy();
+    expect(hooked.body.git).toMatchObject({
+      ref: 'main',
+      path: 'deploy/app/compose.yaml',
+      sync: { policy: 'webhook' },
+    });
+    const polled = await patch({ sync: { policy: 'poll', interval_minutes: 10 } });
+    expect(polled.body.git).toMatchObject({ sync: { policy: 'poll', interval_minutes: 10 }, webhook_url: null });
+    expect((await t.client.get<GitStatus>(`/api/compose/${name}/git`)).body.local_edits).toBe(false);
 
     const responses = [
       cred.text,
       created.text,
-      deployed.text,
+      pulled.text,
+      hooked.text,
       (await t.client.get('/api/git/credentials')).text,
       (await t.client.get(`/api/git/credentials/${cred.body.id}`)).text,
       (await t.client.get(`/api/compose/${name}/git`)).text,
@@ -209,8 +246,8 @@ describe('projects from git', () => {
     const kept = await t.client.get<GitCredential>(`/api/git/credentials/${cred.body.id}`);
     expect(kept.body.known_hosts).toEqual([expect.stringMatching(/^\[127\.0\.0\.1\]:\d+ ssh-ed25519 /)]);
     expect(kept.text).not.toContain('PRIVATE KEY');
-    expect((await t.client.post(`/api/compose/${name}/git/deploy`)).status).toBe(200);
-    expect(projectContainers(name)).toHaveLength(1);
+    // A pull fetches over ssh again (the deploy's up is the git daemon test's).
+    expect((await t.client.post(`/api/compose/${name}/git/pull`)).status).toBe(200);
 
     const host = kept.body.known_hosts[0]!.split(' ')[0];
     const other = 'AAAAC3NzaC1lZDI1NTE5AAAAIPvV7ZSr1GZ9zDgXbRXF0zWk9cHhCqzFJZB6hOqvYl3X';
@@ -271,7 +308,7 @@ describe('projects from git', () => {
       sync: { policy: 'manual' },
     });
     expect(res.status, res.text).toBe(413);
-    expect(res.body.detail).toMatch(/larger than the 100 MB/);
+    expect(res.body.detail).toMatch(/larger than the 20 MB/);
     expect(fs.existsSync(path.join(t.ctx.config.composeDir, name))).toBe(false);
   }, 120_000);
 });

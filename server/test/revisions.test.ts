@@ -77,7 +77,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   cleanupProject(name);
-  tryDockerCli(['rm', '-f', appName]);
+  tryDockerCli(['rm', '-f', appName, `${appName}-r`]);
   await repo.remove();
   await t?.close();
 });
@@ -165,7 +165,7 @@ describe('app revisions', () => {
     });
     expect(res.status, res.text).toBe(200);
   };
-  const app = () => inspect<{ Id: string; Image: string; Config: { Env: string[]; Image: string } }>(appName);
+  const app = (n = appName) => inspect<{ Id: string; Image: string; Config: { Env: string[]; Image: string } }>(n);
 
   it('keeps each deploy and edit; a rollback recreates the earlier spec on its digest', async () => {
     await deploy('v2', 'hello', false);
@@ -189,5 +189,31 @@ describe('app revisions', () => {
     expect(now.Config.Image).toBe(list.body[1]!.digest);
     expect(now.Config.Env).toContain('GREETING=hello');
     expect((await viewer.post(`/api/apps/${appName}/revisions/1/rollback`)).status).toBe(403);
+  });
+
+  it('keeps a rename, a resources change and a one-click update as revisions; a rollback undoes the resources change', async () => {
+    const renamed = `${appName}-r`;
+    const ren = await t.client.post(`/api/apps/${appName}/rename`, { new_name: renamed });
+    expect(ren.status, ren.text).toBe(200);
+    const limited = await t.client.patch(`/api/apps/${renamed}/resources`, { cpu_shares: 512 });
+    expect(limited.status, limited.text).toBe(200);
+    const updated = await t.client.post(`/api/apps/${renamed}/update`);
+    expect(updated.status, updated.text).toBe(200);
+    const shares = () => inspect<{ HostConfig: { CpuShares: number } }>(renamed).HostConfig.CpuShares;
+    expect(shares()).toBe(512);
+    // The history follows the app to its new name (numbering on from 3; REVISIONS_KEPT is 3 here).
+    const list = await t.client.get<AppRevision[]>(`/api/apps/${renamed}/revisions`);
+    expect(list.body.map((r) => [r.rev, r.source, r.created_by])).toEqual([
+      [6, 'update', 'admin@berth.test'],
+      [5, 'resources', 'admin@berth.test'],
+      [4, 'rename', 'admin@berth.test'],
+    ]);
+    expect((await t.client.get<AppRevision[]>(`/api/apps/${appName}/revisions`)).body).toEqual([]);
+
+    const back = await t.client.post<AppRollbackResult>(`/api/apps/${renamed}/revisions/4/rollback`);
+    expect(back.status, back.text).toBe(200);
+    expect(back.body.revision).toMatchObject({ rev: 7, source: 'rollback', rollback_of: 4 });
+    expect(shares()).toBe(0);
+    expect(app(renamed).Config.Env).toContain('GREETING=hello');
   });
 });

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { defineRoute } from '../route';
 import { ActionResult, ProjectPlan } from './project';
+import { StackDeployed } from './swarm';
 
 /**
- * Git-backed projects (issue 34): a compose project whose files come from a git repository,
- * fetched with Debian's `git`, and the credentials Berth fetches with.
+ * Git-backed projects and stacks (issue 34): a compose project or swarm stack whose files come
+ * from a git repository, fetched with Debian's `git`, and the credentials Berth fetches with.
  */
 
 /** A credential as it is shown: never its token or key. `known_hosts`: the SSH host keys kept on first sight. */
@@ -75,6 +76,17 @@ export const FromGitBody = z.strictObject({
 });
 export type FromGitBody = z.infer<typeof FromGitBody>;
 
+/** Another ref, file, env file (null: none), credential (null: none) or sync policy for a git source. */
+export const GitSourcePatch = z.strictObject({
+  ref: z.string().min(1).max(250).optional(),
+  path: RepoPath.optional(),
+  /** null: the repository's env file no longer feeds the project's .env (the .env there stays). */
+  env_file: RepoPath.nullable().optional(),
+  credential_id: z.string().nullable().optional(),
+  sync: GitSync.optional(),
+});
+export type GitSourcePatch = z.infer<typeof GitSourcePatch>;
+
 export const GitStatus = z.object({
   remote: z.string(),
   ref: z.string(),
@@ -109,13 +121,20 @@ export const FromGitResult = z.object({
 export type FromGitResult = z.infer<typeof FromGitResult>;
 export const GitPullResult = z.object({ git: GitStatus, plan: ProjectPlan });
 export type GitPullResult = z.infer<typeof GitPullResult>;
-export const GitDeployResult = z.object({ git: GitStatus, plan: ProjectPlan, result: ActionResult });
+/** `result`: the compose up's (a project) or the `docker stack deploy`'s (a stack). */
+export const GitDeployResult = z.object({
+  git: GitStatus,
+  plan: ProjectPlan,
+  result: z.union([ActionResult, StackDeployed]),
+});
 export type GitDeployResult = z.infer<typeof GitDeployResult>;
 
 export const GitHookResult = z.object({
   results: z.array(
     z.object({
       environment: z.string(),
+      kind: z.enum(['project', 'stack']),
+      /** The project's (or stack's) name. */
       project: z.string(),
       /** deploying: its files changed (runs in the background); unchanged: a push that does not touch them; skipped: another ref. */
       outcome: z.enum(['deploying', 'unchanged', 'skipped', 'failed']),
@@ -229,6 +248,80 @@ export const gitApi = {
     scope: 'environment',
     tag: 'git',
     summary: "Discard the local edits of a git-backed project (back to the checked-out commit's files)",
+    params: NameParams,
+    response: GitStatus,
+  }),
+  updateSource: defineRoute({
+    method: 'PATCH',
+    role: 'operator',
+    path: '/api/compose/{name}/git',
+    scope: 'environment',
+    tag: 'git',
+    summary:
+      "Change a git-backed project's ref, file, env file, credential or sync policy (a new ref is fetched, a new file judged; a new webhook's secret is shown once)",
+    params: NameParams,
+    body: GitSourcePatch,
+    response: FromGitResult,
+  }),
+  stackFromGit: defineRoute({
+    method: 'POST',
+    role: 'operator',
+    path: '/api/swarm/stacks/from-git',
+    scope: 'environment',
+    tag: 'git',
+    summary:
+      'Create a stack from a git repository (stored, not deployed; the file passes the same checks as a stack deploy)',
+    body: FromGitBody,
+    response: FromGitResult,
+  }),
+  stackStatus: defineRoute({
+    method: 'GET',
+    role: 'viewer',
+    path: '/api/swarm/stacks/{name}/git',
+    scope: 'environment',
+    tag: 'git',
+    summary: "A git-backed stack's remote, ref, commits, behind/ahead and local edits; null for a stack not from git",
+    params: NameParams,
+    response: GitStatus.nullable(),
+  }),
+  updateStackSource: defineRoute({
+    method: 'PATCH',
+    role: 'operator',
+    path: '/api/swarm/stacks/{name}/git',
+    scope: 'environment',
+    tag: 'git',
+    summary: "Change a git-backed stack's ref, file, credential or sync policy",
+    params: NameParams,
+    body: GitSourcePatch,
+    response: FromGitResult,
+  }),
+  stackPull: defineRoute({
+    method: 'POST',
+    role: 'operator',
+    path: '/api/swarm/stacks/{name}/git/pull',
+    scope: 'environment',
+    tag: 'git',
+    summary: 'Fetch the ref, check the new files out and show what a deploy would change (nothing is deployed)',
+    params: NameParams,
+    response: GitPullResult,
+  }),
+  stackDeploy: defineRoute({
+    method: 'POST',
+    role: 'operator',
+    path: '/api/swarm/stacks/{name}/git/deploy',
+    scope: 'environment',
+    tag: 'git',
+    summary: 'Fetch the ref, check it out, plan and docker stack deploy',
+    params: NameParams,
+    response: GitDeployResult,
+  }),
+  stackDiscard: defineRoute({
+    method: 'POST',
+    role: 'operator',
+    path: '/api/swarm/stacks/{name}/git/discard',
+    scope: 'environment',
+    tag: 'git',
+    summary: "Discard the local edits of a git-backed stack (back to the checked-out commit's files)",
     params: NameParams,
     response: GitStatus,
   }),

@@ -3,8 +3,21 @@ import { defineRoute } from '../route';
 import { AppName } from './app';
 import { ProjectPlan } from './project';
 
-/** What made a revision: an up through Berth, a git deploy, auto-update, a rollback; an app's form deploy or edit. */
-export const REVISION_SOURCES = ['up', 'git', 'auto-update', 'rollback', 'deploy', 'edit'] as const;
+/**
+ * What made a revision: an up through Berth, a git deploy, auto-update, a rollback; an app's form
+ * deploy or edit, its rename or resources changed in place, its one-click update.
+ */
+export const REVISION_SOURCES = [
+  'up',
+  'git',
+  'auto-update',
+  'rollback',
+  'deploy',
+  'edit',
+  'rename',
+  'resources',
+  'update',
+] as const;
 export const RevisionSource = z.enum(REVISION_SOURCES);
 export type RevisionSource = z.infer<typeof RevisionSource>;
 export const RevisionOutcome = z.enum(['success', 'failed']);

@@ -20,9 +20,13 @@ export interface GitHookRow {
   created_at: string;
 }
 
-/** Where one environment's project comes from. */
+/** What a git source feeds: a compose project or a swarm stack. */
+export type GitOwnerKind = 'project' | 'stack';
+
+/** Where one environment's project (or stack) comes from. */
 export interface GitSourceRow {
   environment: string;
+  kind: GitOwnerKind;
   name: string;
   url: string;
   ref: string;
@@ -90,42 +94,62 @@ export class GitRepo {
   }
 
   sources(): GitSourceRow[] {
-    return this.db.prepare('SELECT * FROM git_sources ORDER BY environment, name').all() as GitSourceRow[];
+    return this.db.prepare('SELECT * FROM git_sources ORDER BY environment, kind, name').all() as GitSourceRow[];
   }
 
   sourcesOfHook(hookId: string): GitSourceRow[] {
     return this.db.prepare('SELECT * FROM git_sources WHERE hook_id = ?').all(hookId) as GitSourceRow[];
   }
 
-  source(environment: string, name: string): GitSourceRow | null {
+  source(environment: string, kind: GitOwnerKind, name: string): GitSourceRow | null {
     return (
-      (this.db.prepare('SELECT * FROM git_sources WHERE environment = ? AND name = ?').get(environment, name) as
-        GitSourceRow | undefined) ?? null
+      (this.db
+        .prepare('SELECT * FROM git_sources WHERE environment = ? AND kind = ? AND name = ?')
+        .get(environment, kind, name) as GitSourceRow | undefined) ?? null
     );
   }
 
-  /** Inserts, or replaces the row of a project whose folder is gone. */
+  /** Inserts, or replaces the row of a project (or stack) whose folder is gone. */
   putSource(row: GitSourceRow): void {
-    this.db.prepare('DELETE FROM git_sources WHERE environment = ? AND name = ?').run(row.environment, row.name);
-    this.db.prepare(insertSql('git_sources', row)).run(row);
+    // The hook of a new source is made before its row: no unused hooks are dropped here.
+    this.db.transaction(() => {
+      this.db
+        .prepare('DELETE FROM git_sources WHERE environment = ? AND kind = ? AND name = ?')
+        .run(row.environment, row.kind, row.name);
+      this.db.prepare(insertSql('git_sources', row)).run(row);
+    })();
   }
 
   /** Sets some columns of one source. */
   patchSource(
     environment: string,
+    kind: GitOwnerKind,
     name: string,
-    patch: Partial<Pick<GitSourceRow, 'deployed_commit' | 'latest_commit' | 'last_fetch_at' | 'last_error'>>,
+    patch: Partial<Omit<GitSourceRow, 'environment' | 'kind' | 'name' | 'url' | 'created_at'>>,
   ): void {
     const cols = Object.keys(patch);
     if (!cols.length) return;
     this.db
       .prepare(
-        `UPDATE git_sources SET ${cols.map((c) => `${c} = @${c}`).join(', ')} WHERE environment = @environment AND name = @name`,
+        `UPDATE git_sources SET ${cols.map((c) => `${c} = @${c}`).join(', ')} WHERE environment = @environment AND kind = @kind AND name = @name`,
       )
-      .run({ ...patch, environment, name });
+      .run({ ...patch, environment, kind, name });
+    this.dropUnusedHooks();
   }
 
-  deleteSource(environment: string, name: string): void {
-    this.db.prepare('DELETE FROM git_sources WHERE environment = ? AND name = ?').run(environment, name);
+  /** Forgets one source, and its repository's webhook once no source uses it. */
+  deleteSource(environment: string, kind: GitOwnerKind, name: string): void {
+    this.db.transaction(() => {
+      this.db
+        .prepare('DELETE FROM git_sources WHERE environment = ? AND kind = ? AND name = ?')
+        .run(environment, kind, name);
+      this.dropUnusedHooks();
+    })();
+  }
+
+  private dropUnusedHooks(): void {
+    this.db
+      .prepare('DELETE FROM git_hooks WHERE id NOT IN (SELECT hook_id FROM git_sources WHERE hook_id IS NOT NULL)')
+      .run();
   }
 }

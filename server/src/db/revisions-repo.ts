@@ -64,6 +64,16 @@ class RevisionTable<T extends RevisionRowBase> {
     })();
   }
 
+  /** Moves a name's revisions to another name; what that name had before (a container gone) is dropped. */
+  rename(environment: string, from: string, to: string): void {
+    this.db.transaction(() => {
+      this.db.prepare(`DELETE FROM ${this.table} WHERE environment = ? AND ${this.key} = ?`).run(environment, to);
+      this.db
+        .prepare(`UPDATE ${this.table} SET ${this.key} = ? WHERE environment = ? AND ${this.key} = ?`)
+        .run(to, environment, from);
+    })();
+  }
+
   list(environment: string, name: string): T[] {
     return this.db
       .prepare(`SELECT * FROM ${this.table} WHERE environment = ? AND ${this.key} = ? ORDER BY rev DESC`)

@@ -45,7 +45,7 @@ export function appsRoutes(app: FastifyInstance): void {
   // Its own path: /api/apps/actions/{name}/{action} has one segment more, so no app name can shadow it.
   route(app, appsApi.batch, (req, reply) => {
     plainJson(reply);
-    return req.scope.batch.apps(req.body.action, req.body.names);
+    return req.scope.batch.apps(req.body.action, req.body.names, requirePrincipal(req).username);
   });
   route(app, appsApi.support, async (req, reply) => {
     const bundle = await req.scope.apps.supportBundle(req.params.name);
@@ -59,7 +59,7 @@ export function appsRoutes(app: FastifyInstance): void {
   );
   route(app, appsApi.update, (req, reply) => {
     plainJson(reply);
-    return req.scope.appUpdates.update(req.params.name);
+    return req.scope.appUpdates.update(req.params.name, requirePrincipal(req).username);
   });
   // Streams look the app up first, so an unknown app is a plain 404, not an empty stream.
   route(app, appsApi.logs, async (req, reply) => {

@@ -17,6 +17,7 @@ import m017 from './017-backup-targets';
 import m018 from './018-log-archives';
 import m019 from './019-auto-update-version-policy';
 import m020 from './020-auto-heal-thresholds';
+import m021 from './021-git-source-kinds';
 
 /**
  * One schema change of berth.db. Numbered, append-only: never edit a released migration; add the
@@ -54,6 +55,7 @@ const ALL: Migration[] = [
   m018,
   m019,
   m020,
+  m021,
 ];
 
 /** Every migration, in increasing version order (sorted here, so the list above cannot misorder them). */

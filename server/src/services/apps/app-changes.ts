@@ -4,6 +4,7 @@ import type { ContainerUpdate } from '../../docker/container-changes';
 import { bareName } from '../../docker/names';
 import { ConflictError, ValidationError } from '../../errors';
 import type { AppsService } from './apps';
+import type { AppRevisionRecorder } from './apps-update';
 
 const COMPOSE_PROJECT = 'com.docker.compose.project';
 const COMPOSE_SERVICE = 'com.docker.compose.service';
@@ -32,10 +33,11 @@ export class AppChangesService {
   constructor(
     private readonly ctx: Uses<'docker'>,
     private readonly apps: AppsService,
+    private readonly revisions: AppRevisionRecorder | null = null,
   ) {}
 
-  /** The engine's rename. A compose service is named by its project, so it is renamed there. */
-  async rename(name: string, newName: string): Promise<App> {
+  /** The engine's rename (a revision under the new name, which keeps the app's history). A compose service is named by its project, so it is renamed there. */
+  async rename(name: string, newName: string, by: string): Promise<App> {
     const info = await this.apps.inspect(name);
     const labels = info.Config.Labels ?? {};
     const project = labels[COMPOSE_PROJECT];
@@ -46,12 +48,15 @@ export class AppChangesService {
       );
     if (bareName(info.Name) === newName) throw new ValidationError(`${newName} is already the app's name.`);
     await this.ctx.docker.renameContainer(info.Id, newName);
+    await this.revisions?.renamed(bareName(info.Name), newName, by);
     return this.apps.get(info.Id);
   }
 
-  async resources(name: string, body: AppResourcesBody): Promise<App> {
+  /** Limits and restart policy changed in place; the app as it is then is a revision. */
+  async resources(name: string, body: AppResourcesBody, by: string): Promise<App> {
     const info = await this.apps.inspect(name);
     await this.ctx.docker.containers.update(info.Id, engineUpdate(body));
+    await this.revisions?.recordCurrent(bareName(info.Name), { by, source: 'resources', outcome: 'success' });
     return this.apps.get(info.Id);
   }
 

@@ -1,8 +1,9 @@
-import { ErrorCode, type App, type AppUpdateCheck } from '@berth/contract';
+import { ErrorCode, type App, type AppUpdateCheck, type RevisionSource } from '@berth/contract';
 import type { Uses } from '../../context';
-import { appFromInspect, recreateSpec, type ImageDefaults } from './containers';
+import { appFromInspect, recreateSpec } from './containers';
+import { imageDefaults } from './image-defaults';
 import { checkImageUpdate, pullImage } from '../images/images-update';
-import { inspectImage, restoreTag } from '../images/engine-images';
+import { restoreTag } from '../images/engine-images';
 import type { GateVerdict } from './health-gate';
 import { replaceContainer, replaceContainerGated } from './replace';
 import { findSelfContainer } from '../self-update/self-container';
@@ -14,6 +15,21 @@ import type { AppsService } from './apps';
 /** A pull that reports nothing for this long is stopped. */
 const PULL_IDLE_MS = 5 * 60_000;
 
+/** Where an app's changes are kept as revisions (services/revisions/app-revisions.ts), so each can be rolled back to. */
+export interface AppRevisionRecorder {
+  recordCurrent(name: string, meta: { by: string; source: RevisionSource; outcome: 'success' }): Promise<unknown>;
+  renamed(from: string, to: string, by: string): Promise<void>;
+}
+
+/** Who replaces an app and why; with a `gate`, the started replacement must pass it. */
+export interface ReplaceOptions {
+  by: string;
+  source: Extract<RevisionSource, 'update' | 'auto-update'>;
+  gate?: (id: string) => Promise<GateVerdict>;
+  /** An update by version: the same repository, a newer tag, run instead of the app's own reference. */
+  image?: string;
+}
+
 /** Update check (registry digest vs. local) and one-click update (pull, then recreate in place). */
 export class AppUpdateService {
   private readonly busy = new Set<string>();
@@ -22,6 +38,7 @@ export class AppUpdateService {
     private readonly ctx: Uses<'docker' | 'log' | 'registryAuth' | 'registryTags', 'containerName' | 'hostname'>,
     private readonly apps: AppsService,
     private readonly rt: AppsRuntime,
+    private readonly revisions: AppRevisionRecorder | null = null,
   ) {}
 
   /** `tagsMaxAgeMs`: how old a kept tag list may be (a few minutes unless an auto-update run asks for fresher). */
@@ -44,8 +61,8 @@ export class AppUpdateService {
   }
 
   /** Updates the app (see replace) and returns the new list. */
-  async update(name: string): Promise<App[]> {
-    await this.replace(name);
+  async update(name: string, by: string): Promise<App[]> {
+    await this.replace(name, { by, source: 'update' });
     return this.apps.list();
   }
 
@@ -55,13 +72,10 @@ export class AppUpdateService {
    * With a `gate`, the started replacement must pass it, else the old container is put back and
    * the gate's reason returned as `rolledBack`, and the image's tag points at the old image again.
    * With `image` (an update by version: the same repository, a newer tag) the replacement runs that
-   * reference instead of the app's own.
+   * reference instead of the app's own. The updated app is recorded as a revision.
    */
-  async replace(
-    name: string,
-    gate?: (id: string) => Promise<GateVerdict>,
-    image?: string,
-  ): Promise<{ rolledBack: string | null }> {
+  async replace(name: string, opts: ReplaceOptions): Promise<{ rolledBack: string | null }> {
+    const { gate, image } = opts;
     const old = await this.apps.inspect(name);
     if (this.busy.has(old.Id)) throw new ConflictError(`${name} is already being updated.`);
     // Replacing Berth's own container from inside it would stop Berth halfway through the swap.
@@ -77,10 +91,10 @@ export class AppUpdateService {
     this.busy.add(old.Id);
     try {
       await pullImage(this.ctx.docker, ref, { idleMs: PULL_IDLE_MS, auth: this.ctx.registryAuth?.(ref) });
-      const spec = recreateSpec(old, await this.imageDefaults(old.Image), ref);
-      const opts = { extraNetworks: spec.extraNetworks, log: this.ctx.log };
+      const spec = recreateSpec(old, await imageDefaults(this.ctx.docker, old.Image, this.ctx.log), ref);
+      const how = { extraNetworks: spec.extraNetworks, log: this.ctx.log };
       if (gate) {
-        const out = await replaceContainerGated(this.ctx.docker, old.Id, spec.create, { ...opts, gate });
+        const out = await replaceContainerGated(this.ctx.docker, old.Id, spec.create, { ...how, gate });
         // The pull moved the tag to the image that failed; it names the one that runs again. A newer
         // tag (an update by version) moved nothing the old container runs by.
         if ('rolledBack' in out) {
@@ -88,9 +102,10 @@ export class AppUpdateService {
           return { rolledBack: `${out.rolledBack} The previous container was put back.${tag}` };
         }
       } else {
-        await replaceContainer(this.ctx.docker, old.Id, spec.create, opts);
+        await replaceContainer(this.ctx.docker, old.Id, spec.create, how);
       }
       this.rt.updatable.delete(old.Id);
+      await this.revisions?.recordCurrent(bareName(old.Name), { by: opts.by, source: opts.source, outcome: 'success' });
       return { rolledBack: null };
     } catch (err) {
       // replaceContainer leaves the old container as it was unless it says restore_failed.
@@ -100,17 +115,6 @@ export class AppUpdateService {
       throw err;
     } finally {
       this.busy.delete(old.Id);
-    }
-  }
-
-  /** What the old image gave the container by default; null when that image is gone (then everything is copied). */
-  private async imageDefaults(imageId: string): Promise<ImageDefaults | null> {
-    try {
-      const image = await inspectImage(this.ctx.docker, imageId);
-      return (image as { Config?: ImageDefaults }).Config ?? null;
-    } catch (err) {
-      this.ctx.log.info({ err, image: imageId }, 'old image not readable; copying the whole container configuration');
-      return null;
     }
   }
 }

@@ -5,7 +5,7 @@ import { AppChangesService } from './app-changes';
 import { AppFilesService } from '../files/app-files';
 import { AppStreams } from './apps-live';
 import { createAppsRuntime } from './apps-runtime';
-import { AppUpdateService } from './apps-update';
+import { AppUpdateService, type AppRevisionRecorder } from './apps-update';
 import type { PolicyGate } from '../policy/policy';
 
 export { onThisHost, type AppsRuntime } from './apps-runtime';
@@ -22,14 +22,16 @@ export function createApps(
   historyRepo: StatsHistoryRepo,
   environment: string,
   policy: PolicyGate,
+  /** Where rename, resources and updates are kept as revisions. */
+  revisions: AppRevisionRecorder,
 ) {
   const runtime = createAppsRuntime(ctx, historyRepo, environment);
   const apps = new AppsService(ctx, runtime);
   return {
     runtime,
     apps,
-    appUpdates: new AppUpdateService(ctx, apps, runtime),
-    appChanges: new AppChangesService(ctx, apps),
+    appUpdates: new AppUpdateService(ctx, apps, runtime, revisions),
+    appChanges: new AppChangesService(ctx, apps, revisions),
     appFiles: new AppFilesService(ctx, apps, policy),
     appStreams: new AppStreams(ctx, runtime),
   };

@@ -296,7 +296,12 @@ export class AutoUpdateService {
       if (move) {
         toTag = move.tag;
         if (policy.mode === 'notify') return item('update_available', `${move.tag} is available.`);
-        const out = await this.updates.replace(name, gate, move.ref);
+        const out = await this.updates.replace(name, {
+          by: 'auto-update',
+          source: 'auto-update',
+          gate,
+          image: move.ref,
+        });
         if (out.rolledBack === null) return item('updated', `Moved to ${move.tag} (${policy.version_policy}).`);
         this.repo.rememberBadDigest(name, move.ref);
         return item('rolled_back', out.rolledBack);
@@ -306,7 +311,7 @@ export class AutoUpdateService {
       if (to && this.repo.isBadDigest(name, to))
         return item('up_to_date', `Skipped ${to}: it failed the health gate before; waiting for a newer image.`);
       if (policy.mode === 'notify') return item('update_available', null);
-      const out = await this.updates.replace(name, gate);
+      const out = await this.updates.replace(name, { by: 'auto-update', source: 'auto-update', gate });
       if (out.rolledBack === null) return item('updated', null);
       if (to) this.repo.rememberBadDigest(name, to);
       return item('rolled_back', out.rolledBack);

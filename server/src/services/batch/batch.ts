@@ -50,9 +50,9 @@ type Results<K extends string, T> = { results: BatchItemResult[] } & Record<K, T
 export class BatchService {
   constructor(private readonly d: BatchDeps) {}
 
-  async apps(action: AppBatchAction, names: string[]): Promise<AppBatchResult> {
+  async apps(action: AppBatchAction, names: string[], by: string): Promise<AppBatchResult> {
     const results = await this.run(names, AppName, (name) =>
-      action === 'update' ? this.d.appUpdates.replace(name) : this.d.apps.act(name, action),
+      action === 'update' ? this.d.appUpdates.replace(name, { by, source: 'update' }) : this.d.apps.act(name, action),
     );
     return { results, apps: await this.d.apps.list() };
   }

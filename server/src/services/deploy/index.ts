@@ -2,16 +2,14 @@ import type { Uses } from '../../context';
 import type { PolicyGate } from '../policy';
 import type { VariablesService } from '../variables/variables';
 import { DeployService } from './deploy';
-import { AppRevisions } from '../revisions/app-revisions';
-import type { RevisionStore } from '../revisions/store';
+import type { AppRevisions } from '../revisions/app-revisions';
 
 /** One environment's deploys from the form or a template (template variables are shared by every environment). */
 export function createDeploy(
   ctx: Uses<'docker' | 'log' | 'registryAuth'>,
   variables: VariablesService,
   policy: PolicyGate,
-  revisions: { environment: string; store: RevisionStore },
+  appRevisions: AppRevisions,
 ): DeployService {
-  const appRevisions = new AppRevisions(ctx, revisions.environment, revisions.store, policy);
   return new DeployService(ctx.docker, variables, ctx.log, policy, appRevisions, ctx.registryAuth);
 }

@@ -73,8 +73,11 @@ export class Checkout {
     );
   }
 
-  /** A new working copy in `folder` (must not exist): only `ref`, one commit deep, checked out. */
-  async clone(src: GitSource, composePath: string): Promise<{ knownHosts: string | null }> {
+  /**
+   * A new working copy in `folder` (must not exist): only `ref`, one commit deep, checked out.
+   * `excludes`: files Berth writes there that are not edits of the repository's (git status skips them).
+   */
+  async clone(src: GitSource, composePath: string, excludes: string[]): Promise<{ knownHosts: string | null }> {
     await fs.mkdir(this.folder, { mode: 0o755 });
     const r = await this.session(src, async (s) => {
       await s.run(this.folder, ['init', '-q'], this.limits);
@@ -87,8 +90,7 @@ export class Checkout {
       await s.run(this.folder, ['checkout', '-q', '--detach', 'FETCH_HEAD'], this.limits, this.folder);
     });
     await fs.writeFile(path.join(this.folder, GIT_COMPOSE_MARKER), `${composePath}\n`);
-    // The .env Berth writes beside the file is the project's, never an edit of the repository's files.
-    await fs.appendFile(path.join(this.folder, '.git', 'info', 'exclude'), '\n.env\n');
+    await fs.appendFile(path.join(this.folder, '.git', 'info', 'exclude'), `\n${excludes.join('\n')}\n`);
     return { knownHosts: r.knownHosts };
   }
 

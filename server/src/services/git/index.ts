@@ -4,20 +4,21 @@ import { deriveKey } from '../../lib/secret-box';
 import type { AuditRecord } from '../audit/audit';
 import type { ComposeFailure } from '../projects/projects-actions';
 import { GitCredentialsService } from './credentials';
-import { GitSourcesService, type GitScope } from './sources';
+import { gitScopeOf, type GitScopeParts } from './owners';
+import { GitSourcesService } from './sources';
 import { GitSync } from './sync';
 
-export type { GitScope } from './sources';
+export { gitScopeOf, type GitScope, type GitScopeParts } from './owners';
 
 /**
- * Git-backed projects (issue 34): the credentials (sealed under a key of their own), each
- * project's source and working copy, and their sync by webhook or polling.
+ * Git-backed projects and stacks (issue 34): the credentials (sealed under a key of their own),
+ * each one's source and working copy, and their sync by webhook or polling.
  */
 export function createGit(
   ctx: Uses<'db' | 'log' | 'onClose', 'cliEnv' | 'dataDir' | 'gitTimeoutMs' | 'gitMaxBytes'>,
   signingKey: Uint8Array,
   deps: {
-    scope: (environment: string) => GitScope;
+    scope: (environment: string) => GitScopeParts;
     audit: (r: AuditRecord) => void;
     onFailed: (environment: string, f: ComposeFailure) => void;
   },
@@ -26,7 +27,11 @@ export function createGit(
   const credentials = new GitCredentialsService(repo, deriveKey(signingKey, 'git-credentials'));
   const hookKey = deriveKey(signingKey, 'git-hooks');
   const sources = new GitSourcesService(ctx, repo, credentials, hookKey);
-  const sync = new GitSync(repo, sources, hookKey, { ...deps, log: ctx.log });
+  const sync = new GitSync(repo, sources, hookKey, {
+    ...deps,
+    scope: (id) => gitScopeOf(deps.scope(id)),
+    log: ctx.log,
+  });
   ctx.onClose(() => sync.stop());
   return { credentials, sources, sync };
 }

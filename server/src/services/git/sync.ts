@@ -7,7 +7,8 @@ import { open } from '../../lib/secret-box';
 import type { AuditRecord } from '../audit/audit';
 import type { ComposeFailure } from '../projects/projects-actions';
 import type { Actor } from '../policy';
-import type { GitScope, GitSourcesService } from './sources';
+import type { GitScope } from './owners';
+import type { GitSourcesService } from './sources';
 
 type HookOutcome = GitHookResult['results'][number];
 
@@ -65,7 +66,7 @@ function ownsChange(row: GitSourceRow, file: string): boolean {
 export const planSummary = (plan: ProjectPlan) =>
   plan.services.map((s) => `${s.name}: ${s.action}${s.image ? ` ${s.image}` : ''}`).join(', ') || 'no services';
 
-/** Webhook and polling sync of git-backed projects: each redeploys only when its own files changed. */
+/** Webhook and polling sync of git-backed projects and stacks: each redeploys only when its own files changed. */
 export class GitSync {
   private timer: NodeJS.Timeout | null = null;
   private readonly lastPoll = new Map<string, number>();
@@ -90,12 +91,12 @@ export class GitSync {
     const pushed = pushedRef(body);
     const results: HookOutcome[] = [];
     for (const row of this.repo.sourcesOfHook(hookId)) {
-      const base = { environment: row.environment, project: row.name };
+      const base = { environment: row.environment, kind: row.kind, project: row.name };
       if (pushed !== null && !refMatches(pushed, row.ref)) {
         results.push({
           ...base,
           outcome: 'skipped',
-          detail: `the push was to ${pushed}, the project follows ${row.ref}`,
+          detail: `the push was to ${pushed}, the ${row.kind} follows ${row.ref}`,
         });
         continue;
       }
@@ -112,7 +113,7 @@ export class GitSync {
     let scope: GitScope;
     try {
       scope = this.deps.scope(row.environment);
-      const { co } = await this.sources.find(scope, row.name);
+      const { co } = await this.sources.find(scope, row.kind, row.name);
       const fresh = await this.sources.fetch(scope, row, co);
       const base = fresh.deployed_commit ?? (await co.head());
       if (!fresh.latest_commit || fresh.latest_commit === base) return { outcome: 'unchanged', detail: null };
@@ -122,20 +123,20 @@ export class GitSync {
     } catch (err) {
       return { outcome: 'failed', detail: err instanceof Error ? err.message : String(err) };
     }
-    void this.autoDeploy(scope, row.name, via);
+    void this.autoDeploy(scope, row, via);
     return { outcome: 'deploying', detail: null };
   }
 
-  private async autoDeploy(scope: GitScope, name: string, via: string): Promise<void> {
+  private async autoDeploy(scope: GitScope, { kind, name }: GitSourceRow, via: string): Promise<void> {
     const entry = {
       user: GIT_SYNC_ACTOR.username,
       client: via,
       method: 'POST',
       route: 'git auto-deploy',
-      target: name,
+      target: kind === 'project' ? name : `stack ${name}`,
     };
     try {
-      const { plan, git } = await this.sources.deploy(scope, name, GIT_SYNC_ACTOR);
+      const { plan, git } = await this.sources.deploy(scope, kind, name, GIT_SYNC_ACTOR);
       this.deps.audit({
         ...entry,
         status: 200,
@@ -144,9 +145,13 @@ export class GitSync {
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       this.deps.audit({ ...entry, status: 500, summary: `Auto-deploy of ${name} on ${scope.id} failed: ${message}` });
-      // A failed `up` was notified by the compose action itself.
-      if (!(err instanceof ComposeFailedError))
-        this.deps.onFailed(scope.id, { project: name, action: 'git deploy', service: null });
+      // A failed compose `up` was notified by the compose action itself (a stack deploy notifies nothing).
+      if (!(err instanceof ComposeFailedError) || kind === 'stack')
+        this.deps.onFailed(scope.id, {
+          project: name,
+          action: kind === 'stack' ? 'stack deploy from git' : 'git deploy',
+          service: null,
+        });
     }
   }
 
@@ -166,13 +171,13 @@ export class GitSync {
     const out: HookOutcome[] = [];
     for (const row of this.repo.sources()) {
       if (row.sync_policy !== 'poll') continue;
-      const key = `${row.environment}/${row.name}`;
+      const key = `${row.environment}/${row.kind}/${row.name}`;
       const last = this.lastPoll.get(key) ?? Date.parse(row.last_fetch_at ?? row.created_at);
       if (now - last < (row.poll_minutes ?? 60) * 60_000) continue;
       this.lastPoll.set(key, now);
       const r = await this.check(row, 'poll');
-      if (r.outcome === 'failed') this.deps.log.warn({ project: row.name, detail: r.detail }, 'git poll failed');
-      out.push({ environment: row.environment, project: row.name, ...r });
+      if (r.outcome === 'failed') this.deps.log.warn({ [row.kind]: row.name, detail: r.detail }, 'git poll failed');
+      out.push({ environment: row.environment, kind: row.kind, project: row.name, ...r });
     }
     return out;
   }

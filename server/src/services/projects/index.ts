@@ -20,6 +20,8 @@ export interface ProjectsOptions {
   revisions: RevisionStore;
   /** Keeps the last log lines of a project's containers (of one service) before the CLI removes them. */
   keepLogs?: (project: string, service: string | null) => Promise<void>;
+  /** Told of a project deleted (its git source is forgotten). */
+  onDeleted?: (name: string) => void;
 }
 
 /** One environment's compose projects: the project store over its compose folder, their actions, plan and `.env`. */
@@ -37,7 +39,14 @@ export function createProjects(
   return {
     projects,
     projectRevisions,
-    projectActions: new ProjectActionsService(ctx, projects, opts.onFailed, projectRevisions, opts.keepLogs),
+    projectActions: new ProjectActionsService(
+      ctx,
+      projects,
+      opts.onFailed,
+      projectRevisions,
+      opts.keepLogs,
+      opts.onDeleted,
+    ),
     projectPlan,
     projectEnv,
     projectRollback: new ProjectRollback(ctx, projects, projectEnv, projectPlan, projectRevisions),

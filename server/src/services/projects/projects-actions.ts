@@ -43,6 +43,7 @@ export class ProjectActionsService {
     private readonly onFailed: (f: ComposeFailure) => void = () => {},
     private readonly revisions: ProjectRevisions | null = null,
     private readonly keepLogs: (project: string, service: string | null) => Promise<void> = async () => {},
+    private readonly onDeleted: (name: string) => void = () => {},
   ) {}
 
   async run(
@@ -81,7 +82,10 @@ export class ProjectActionsService {
       }
       throw err;
     }
-    if (action === 'delete') this.projects.activity.forget(name);
+    if (action === 'delete') {
+      this.projects.activity.forget(name);
+      this.onDeleted(name);
+    }
     return { name, action, service, output: handle.output(), projects: await this.projects.list() };
   }
 

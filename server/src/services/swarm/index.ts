@@ -11,11 +11,19 @@ export function createSwarm(
   ctx: Uses<'docker' | 'log' | 'onClose' | 'registryAuth', 'cliEnv' | 'composeTimeoutMs' | 'dataDir'>,
   environment: string,
   policy: PolicyGate,
+  /** Told of a stack removed (its git source is forgotten). */
+  onRemoved: (name: string) => void = () => {},
 ) {
   return {
     cluster: new SwarmClusterService(ctx.docker),
     services: new SwarmServicesService(ctx.docker, ctx.log, policy, ctx.registryAuth),
-    stacks: new SwarmStacksService(ctx, ctx.docker, path.join(ctx.config.dataDir, 'stacks', environment), policy),
+    stacks: new SwarmStacksService(
+      ctx,
+      ctx.docker,
+      path.join(ctx.config.dataDir, 'stacks', environment),
+      policy,
+      onRemoved,
+    ),
     configs: new SwarmObjectsService(ctx.docker, 'config'),
     secrets: new SwarmObjectsService(ctx.docker, 'secret'),
   };

@@ -1,10 +1,10 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { StackDetail, SwarmStack } from '@berth/contract';
+import type { ProjectPlan, StackDetail, SwarmStack } from '@berth/contract';
 import type { Uses } from '../../context';
 import { ProjectActivity } from '../../compose/activity';
 import { checkComposeSchema, parseCompose } from '../../compose/document';
-import { checkProjectName } from '../../compose/paths';
+import { checkProjectName, gitComposeFile } from '../../compose/paths';
 import { stackDeploy, stackRemove, type StackRunner } from '../../compose/stack-cli';
 import { composeImages } from '../../compose/docker-config';
 import { dockerConfigFor } from '../registries/credentials';
@@ -17,13 +17,14 @@ import type { Actor, PolicyGate } from '../policy';
 
 const STACK_FILE = 'docker-stack.yml';
 /** The file a deploy runs from until it succeeds (a failed deploy leaves the stored file as it was). */
-const NEXT_FILE = '.docker-stack.next.yml';
+export const NEXT_STACK_FILE = '.docker-stack.next.yml';
 
 /**
  * Stacks: compose files deployed with the docker CLI's `docker stack deploy` (so the CLI's own
  * translation of compose into services, networks, configs and secrets is used; redoing it on the
  * engine API would be a second, hand-made compose implementation). Files are validated like
- * compose projects and kept in DATA_DIR/stacks/<environment>/<name>/docker-stack.yml. One
+ * compose projects and kept in DATA_DIR/stacks/<environment>/<name>/docker-stack.yml (a stack
+ * from git: that folder is the checkout, and its marker names the file). One
  * deploy or removal per stack at a time; its output is live for viewers of `activity`.
  */
 export class SwarmStacksService {
@@ -33,8 +34,10 @@ export class SwarmStacksService {
   constructor(
     private readonly ctx: Uses<'onClose' | 'registryAuth', 'cliEnv' | 'composeTimeoutMs' | 'dataDir'>,
     private readonly docker: Engine,
-    private readonly root: string,
+    /** Where the stacks' folders are. */
+    readonly root: string,
     private readonly policy: PolicyGate,
+    private readonly onRemoved: (name: string) => void = () => {},
   ) {
     ctx.onClose(() => this.closing.abort());
   }
@@ -55,14 +58,21 @@ export class SwarmStacksService {
     return { ...runner, registry: { auths: dockerConfigFor(images, lookup).auths, root } };
   }
 
-  private dir(name: string): string {
+  /** The stack's folder (a git-backed stack's checkout). */
+  dir(name: string): string {
     checkProjectName(name);
     return path.join(this.root, name);
   }
 
+  /** Where the stack's file is kept: the file a git checkout names, else docker-stack.yml. */
+  private async storedFile(name: string): Promise<string> {
+    const dir = this.dir(name);
+    return (await gitComposeFile(dir)) ?? path.join(dir, STACK_FILE);
+  }
+
   private async readFile(name: string): Promise<string | null> {
     try {
-      return await fs.readFile(path.join(this.dir(name), STACK_FILE), 'utf8');
+      return await fs.readFile(await this.storedFile(name), 'utf8');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw err;
@@ -74,7 +84,8 @@ export class SwarmStacksService {
       if (err.code === 'ENOENT') return [];
       throw err;
     });
-    return entries.filter((e) => e.isDirectory()).map((e) => e.name);
+    // A dot folder is a clone from git on its way in.
+    return entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name);
   }
 
   async list(): Promise<SwarmStack[]> {
@@ -110,8 +121,14 @@ export class SwarmStacksService {
   }
 
   /** Size, YAML, depth, aliases, the Compose Specification's schema, at least one service; for a new stack, a free name. */
-  private async validate(name: string, content: string, mode: 'create' | 'redeploy', actor: Actor): Promise<string> {
-    const dir = this.dir(name);
+  private async validate(
+    name: string,
+    content: string,
+    mode: 'create' | 'redeploy' | 'stored',
+    actor: Actor,
+  ): Promise<string> {
+    // Relative paths in the file are read from its own folder (in a git checkout, where the repository has it).
+    const dir = mode === 'create' ? this.dir(name) : path.dirname(await this.storedFile(name));
     const parsed = parseCompose(content);
     checkComposeSchema(parsed);
     // `docker stack deploy` interpolates with its own environment (no .env) and reads configs/secrets files itself.
@@ -127,6 +144,46 @@ export class SwarmStacksService {
       throw new ConflictError(`A stack named ${name} already exists; edit it instead.`);
     if (mode === 'redeploy') await this.get(name);
     return dir;
+  }
+
+  /** The stored file (a git checkout's) judged as a deploy would judge it: schema, file references, policy. */
+  async check(name: string, actor: Actor): Promise<string> {
+    const content = await this.readFile(name);
+    if (content === null) throw new NotFoundError('stack file', name);
+    await this.validate(name, content, 'stored', actor);
+    return content;
+  }
+
+  /**
+   * What a deploy of the stored file would do to each service: create it, update it (`recreate`:
+   * its image, command or environment differ from the running service's) or leave it; services
+   * the file no longer has are the orphans `--prune` removes.
+   */
+  async plan(name: string): Promise<ProjectPlan> {
+    const content = (await this.readFile(name)) ?? '';
+    const data = parseCompose(content).data;
+    const wanted = Object.entries((data.services ?? {}) as Record<string, Partial<Record<string, unknown>>>);
+    const running = new Map(
+      (await this.docker.swarm.listServices({ label: [`${STACK_LABEL}=${name}`] })).map((x) => {
+        const s = toService(x);
+        return [s.name.slice(name.length + 1), { s, spec: runningSpec(x) }] as const;
+      }),
+    );
+    return {
+      services: wanted.map(([service, def = {}]) => {
+        const image = typeof def.image === 'string' ? def.image : null;
+        const now = running.get(service);
+        const action = !now ? 'create' : differs(def, now.spec) ? 'recreate' : 'unchanged';
+        return { name: service, action, profiles: [], image, pull: false, build: def.build !== undefined };
+      }),
+      active_profiles: [],
+      orphans: [...running.entries()]
+        .filter(([service]) => !wanted.some(([w]) => w === service))
+        .map(([service, { s }]) => ({ name: s.name, service })),
+      port_conflicts: [],
+      missing_binds: [],
+      binds_checked: false,
+    };
   }
 
   /** A new stack's file, validated and stored but not deployed (a template's, opened in the editor for review). */
@@ -153,15 +210,16 @@ export class SwarmStacksService {
     const dir = await this.validate(name, content, mode, actor);
     return this.locked(name, 'deploy', async (append) => {
       await fs.mkdir(dir, { recursive: true, mode: 0o700 });
-      const next = path.join(dir, NEXT_FILE);
+      const file = mode === 'create' ? path.join(dir, STACK_FILE) : await this.storedFile(name);
+      const next = path.join(dir, NEXT_STACK_FILE);
       await writeFileAtomic(next, content, { mode: 0o600 });
       try {
         const output = await stackDeploy(this.runner(content), name, next, dir, append);
-        await fs.rename(next, path.join(dir, STACK_FILE));
+        await fs.rename(next, file);
         return { name, output };
       } finally {
         await fs.rm(next, { force: true });
-        if (!(await this.readFile(name))) await fs.rm(dir, { recursive: true, force: true });
+        if (!(await this.readFile(name))) await fs.rm(this.dir(name), { recursive: true, force: true });
       }
     });
   }
@@ -171,6 +229,7 @@ export class SwarmStacksService {
     return this.locked(name, 'rm', async (append) => {
       if (stack.services) append(await stackRemove(this.runner(), name));
       await fs.rm(this.dir(name), { recursive: true, force: true });
+      this.onRemoved(name);
       return { removed: name };
     });
   }
@@ -200,4 +259,23 @@ export class SwarmStacksService {
     this.closing.abort();
     await this.activity.idle(15_000);
   }
+}
+
+/** The parts of a running service's spec a plan compares: image (without its pinned digest), command, environment. */
+function runningSpec(service: unknown): { image: string; args: string[]; env: string[] } {
+  const c =
+    (service as { Spec?: { TaskTemplate?: { ContainerSpec?: { Image?: string; Args?: string[]; Env?: string[] } } } })
+      .Spec?.TaskTemplate?.ContainerSpec ?? {};
+  return { image: (c.Image ?? '').replace(/@sha256:[0-9a-f]{64}$/, ''), args: c.Args ?? [], env: c.Env ?? [] };
+}
+
+/** Whether a file's service differs from the running one in what runningSpec compares (a command string is not compared). */
+function differs(def: Partial<Record<string, unknown>>, now: ReturnType<typeof runningSpec>): boolean {
+  if (typeof def.image === 'string' && def.image !== now.image) return true;
+  if (Array.isArray(def.command) && JSON.stringify(def.command.map(String)) !== JSON.stringify(now.args)) return true;
+  const e = def.environment;
+  const env = Array.isArray(e)
+    ? e.map(String)
+    : Object.entries((e ?? {}) as Record<string, unknown>).map(([k, v]) => (v === null ? k : `${k}=${String(v)}`));
+  return JSON.stringify([...env].sort()) !== JSON.stringify([...now.env].sort());
 }

@@ -269,6 +269,11 @@ export const routes: RouteObject[] = [
             handle: named('Deploy Stack'),
             lazy: gated(swarmApi.deployStack, () => import('./pages/swarm-stack')),
           },
+          {
+            path: 'stacks/_/from-git',
+            handle: named('New stack from git'),
+            lazy: gated(gitApi.stackFromGit, () => import('./pages/stack-from-git')),
+          },
           { path: 'stacks/:stackName', handle: named('Stack'), lazy: page(() => import('./pages/swarm-stack')) },
           { path: 'configs', handle: named('Configs'), lazy: page(() => import('./pages/swarm-configs')) },
           { path: 'secrets', handle: named('Secrets'), lazy: page(() => import('./pages/swarm-secrets')) },

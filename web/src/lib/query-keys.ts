@@ -95,6 +95,8 @@ export const queryKeys = {
     stacks: (env: Env) => inEnv(env, 'swarm', 'stacks'),
     stack: (env: Env, name: string) => inEnv(env, 'swarm', 'stack', name),
     stackOutput: (env: Env, name: string) => inEnv(env, 'swarm', 'stack-output', name),
+    /** A git-backed stack's remote, commits and local edits (null for a stack not from git). */
+    stackGit: (env: Env, name: string) => inEnv(env, 'swarm', 'stack', name, 'git'),
     objects: (env: Env, kind: 'configs' | 'secrets') => inEnv(env, 'swarm', kind),
   },
   prune: {

@@ -4,10 +4,16 @@ import { Link } from 'react-router-dom';
 import { gitApi, type FromGitResult, type GitSync } from '@berth/contract';
 import { useCan } from '../../../lib/session';
 import { errorMessage } from '../../../lib/notify';
-import { useFromGit, useGitCredentials } from '../api';
+import { useFromGit, useGitCredentials, type GitKind } from '../api';
 
-/** "From git": a project whose files come from a repository (URL, ref, path, credential, sync policy). */
-export function FromGitForm() {
+const WORDS = {
+  project: { noun: 'Project', file: 'Compose file in the repository', to: (n: string) => `/projects/${n}` },
+  stack: { noun: 'Stack', file: 'Stack file in the repository', to: (n: string) => `/swarm/stacks/${n}` },
+};
+
+/** "From git": a project (or stack) whose files come from a repository (URL, ref, path, credential, sync policy). */
+export function FromGitForm({ kind = 'project' }: { kind?: GitKind }) {
+  const words = WORDS[kind];
   const [name, setName] = useState('');
   const [url, setUrl] = useState('');
   const [ref, setRef] = useState('main');
@@ -18,14 +24,14 @@ export function FromGitForm() {
   const [minutes, setMinutes] = useState<number>(15);
   const [done, setDone] = useState<FromGitResult | null>(null);
   const credentials = useGitCredentials(useCan(gitApi.credentials));
-  const create = useFromGit();
+  const create = useFromGit(kind);
   if (done)
     return (
       <Card withBorder>
         <Stack>
           <Text>
-            Project <b>{done.name}</b> created from git at commit <Code>{done.git.head_commit?.slice(0, 12)}</Code>. It
-            is not started: open it and Deploy.
+            {words.noun} <b>{done.name}</b> created from git at commit <Code>{done.git.head_commit?.slice(0, 12)}</Code>
+            . It is not started: open it and Deploy.
           </Text>
           {done.git.webhook_url && (
             <Alert color="yellow" title="Webhook">
@@ -37,12 +43,12 @@ export function FromGitForm() {
                   Secret (shown this once): <Code data-testid="webhook-secret">{done.webhook_secret}</Code>
                 </Text>
               ) : (
-                <Text size="sm">This repository's webhook already existed; it now serves this project too.</Text>
+                <Text size="sm">This repository's webhook already existed; it now serves this {kind} too.</Text>
               )}
             </Alert>
           )}
           <Group>
-            <Button component={Link} to={`/projects/${encodeURIComponent(done.name)}`}>
+            <Button component={Link} to={words.to(encodeURIComponent(done.name))}>
               Open {done.name}
             </Button>
           </Group>
@@ -67,7 +73,12 @@ export function FromGitForm() {
   return (
     <Card withBorder>
       <Stack>
-        <TextInput label="Project name" required value={name} onChange={(e) => setName(e.currentTarget.value)} />
+        <TextInput
+          label={`${words.noun} name`}
+          required
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+        />
         <TextInput
           label="Repository URL"
           description="https://, git://, ssh:// or user@host:path"
@@ -83,16 +94,18 @@ export function FromGitForm() {
           onChange={(e) => setRef(e.currentTarget.value)}
         />
         <TextInput
-          label="Compose file in the repository"
+          label={words.file}
           placeholder="compose.yaml"
           value={path}
           onChange={(e) => setPath(e.currentTarget.value)}
         />
-        <TextInput
-          label=".env file in the repository (optional)"
-          value={envFile}
-          onChange={(e) => setEnvFile(e.currentTarget.value)}
-        />
+        {kind === 'project' && (
+          <TextInput
+            label=".env file in the repository (optional)"
+            value={envFile}
+            onChange={(e) => setEnvFile(e.currentTarget.value)}
+          />
+        )}
         <Select
           label="Credential"
           placeholder="None (a public repository)"
@@ -104,7 +117,7 @@ export function FromGitForm() {
         <Select
           label="Sync"
           data={[
-            { value: 'manual', label: 'Manual (Pull and Deploy on the project page)' },
+            { value: 'manual', label: `Manual (Pull and Deploy on the ${kind} page)` },
             { value: 'poll', label: 'Poll every N minutes' },
             { value: 'webhook', label: 'Webhook (a push deploys)' },
           ]}
@@ -122,7 +135,7 @@ export function FromGitForm() {
           />
         )}
         {create.error && (
-          <Alert color="red" title="The project was not created">
+          <Alert color="red" title={`The ${kind} was not created`}>
             {errorMessage(create.error)}
           </Alert>
         )}

@@ -1,8 +1,10 @@
 import { Alert, Badge, Button, Card, Code, Group, List, Stack, Text, Title } from '@mantine/core';
 import { IconGitBranch } from '@tabler/icons-react';
-import { gitApi, type ProjectPlan } from '@berth/contract';
+import { useState } from 'react';
+import type { ProjectPlan } from '@berth/contract';
 import { Can } from '../../../components/RoleGate';
-import { useGitAction, useGitStatus } from '../api';
+import { GIT_ROUTES, useGitAction, useGitStatus, type GitKind } from '../api';
+import { GitSourceSettings } from './GitSourceSettings';
 
 const short = (sha: string | null) => (sha ? sha.slice(0, 12) : '—');
 
@@ -19,15 +21,21 @@ function PlanList({ plan }: { plan: ProjectPlan }) {
   );
 }
 
-/** A git-backed project's source: commits, behind/ahead, local edits, and Pull / Deploy / Discard. Nothing for other projects. */
-export function GitStatusCard({ name }: { name: string }) {
-  const status = useGitStatus(name);
-  const action = useGitAction(name);
+/**
+ * A git-backed project's (or stack's) source: commits, behind/ahead, local edits, and Pull /
+ * Deploy / Discard / Settings. Nothing for one not from git.
+ */
+export function GitStatusCard({ name, kind = 'project' }: { name: string; kind?: GitKind }) {
+  const status = useGitStatus(name, kind);
+  const action = useGitAction(name, kind);
+  const [editing, setEditing] = useState(false);
+  const routes = GIT_ROUTES[kind];
   const git = status.data;
   if (!git) return null;
   const plan = action.data?.plan ?? null;
   return (
     <Card withBorder mb="sm" data-testid="git-status">
+      {editing && <GitSourceSettings name={name} kind={kind} git={git} onClose={() => setEditing(false)} />}
       <Group justify="space-between" mb="xs">
         <Group gap="xs">
           <IconGitBranch size={18} />
@@ -51,8 +59,11 @@ export function GitStatusCard({ name }: { name: string }) {
             </Badge>
           )}
         </Group>
-        <Can route={gitApi.deploy}>
+        <Can route={routes.deploy}>
           <Group gap="xs">
+            <Button size="xs" variant="default" onClick={() => setEditing(true)}>
+              Settings
+            </Button>
             <Button size="xs" variant="default" loading={action.isPending} onClick={() => action.mutate('pull')}>
               Pull
             </Button>
@@ -86,7 +97,7 @@ export function GitStatusCard({ name }: { name: string }) {
               {git.edited_files.join(', ')} changed in Berth. Berth does not push edits back to the repository; a Pull
               or Deploy is refused until they are discarded.
             </Text>
-            <Can route={gitApi.discard}>
+            <Can route={routes.discard}>
               <Button size="xs" mt="xs" color="orange" variant="light" onClick={() => action.mutate('discard')}>
                 Discard local edits
               </Button>

@@ -1,11 +1,13 @@
 import { useState } from 'react';
-import { Text } from '@mantine/core';
-import { useNavigate } from 'react-router-dom';
-import { swarmApi, type SwarmStack } from '@berth/contract';
+import { Button, Group, Text } from '@mantine/core';
+import { IconGitBranch } from '@tabler/icons-react';
+import { Link, useNavigate } from 'react-router-dom';
+import { gitApi, swarmApi, type SwarmStack } from '@berth/contract';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { AddAction } from '../../../components/AddAction';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { RowMenu } from '../../../components/Menus';
+import { Can } from '../../../components/RoleGate';
 import { notifySuccess } from '../../../lib/notify';
 import { useRemoveStack, useStacks } from '../api';
 
@@ -43,7 +45,21 @@ export function StacksTable() {
           />
         )}
         emptyText="No stacks."
-        toolbar={<AddAction label="Deploy Stack" route={swarmApi.deployStack} to="/swarm/stacks/new" />}
+        toolbar={
+          <Group gap="xs">
+            <AddAction label="Deploy Stack" route={swarmApi.deployStack} to="/swarm/stacks/new" />
+            <Can route={gitApi.stackFromGit}>
+              <Button
+                component={Link}
+                to="/swarm/stacks/_/from-git"
+                variant="default"
+                leftSection={<IconGitBranch size={16} />}
+              >
+                From git
+              </Button>
+            </Can>
+          </Group>
+        }
       />
       <ConfirmDialog
         opened={removing !== null}

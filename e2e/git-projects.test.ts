@@ -33,7 +33,7 @@ describe('a project from git', () => {
     await server?.stop();
   });
 
-  it('is created from git, deployed, and a pushed change is deployed with one click', async () => {
+  it('is created from git, deployed, a pushed change deployed with one click, then rolled back from the Revisions tab', async () => {
     const { context, page } = await newPage(browser, server.baseUrl);
     await signIn(page, EMAIL, PASSWORD);
     await page.goto('/#/projects');
@@ -58,6 +58,24 @@ describe('a project from git', () => {
     const image = () =>
       tryDockerCli(['inspect', '-f', '{{.Config.Image}}', projectContainers(name)[0]?.name ?? 'none']).stdout.trim();
     await expect.poll(image, { timeout: 60_000 }).toBe(V2);
+
+    // Revisions tab: the two git deploys, their diff, then Roll back (the plan confirmed first) to the first one's digest.
+    await page.getByRole('tab', { name: 'Revisions' }).click();
+    const rows = page.getByRole('table', { name: 'Revisions' }).locator('tbody tr');
+    await rows.nth(1).waitFor();
+    expect(await rows.count()).toBe(2);
+    await rows.first().getByRole('button', { name: 'Diff' }).click();
+    const diff = page.getByRole('table', { name: 'Compose file diff' });
+    await diff.locator('tr[data-kind="changed"]').filter({ hasText: testEngine().image }).waitFor();
+    expect(await diff.locator('tr[data-kind="changed"]').innerText()).toContain(V2);
+    await rows.nth(1).getByRole('button', { name: 'Roll back' }).click();
+    const dialog = page.getByRole('dialog', { name: `Roll ${name} back to revision 1?` });
+    await dialog.getByText('Recreated (their containers are replaced)').waitFor();
+    await dialog.getByRole('button', { name: 'Roll back' }).click();
+    await page.getByText(`${name} has been rolled back to revision 1.`).waitFor({ timeout: 60_000 });
+    // Pinned to the digest revision 1 ran (the registry image's), not the tag.
+    const repository = testEngine().image.replace(/:[^:/]+$/, '');
+    await expect.poll(image, { timeout: 60_000 }).toMatch(new RegExp(`^${repository.replace(/[.]/g, '\\.')}@sha256:`));
     await context.close();
   });
 });

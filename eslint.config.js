@@ -9,7 +9,7 @@ import tseslint from 'typescript-eslint';
  * `require()`) per folder of server/src.
  */
 const SERVER_AREAS = {
-  config: ['server/src/config.ts'],
+  config: ['server/src/config.ts', 'server/src/agent-config.ts'],
   root: ['server/src/*.ts'], // app.ts (the composition root), main.ts, context.ts, errors.ts … (config.ts excluded below)
   docker: ['server/src/docker/**/*.ts'],
   compose: ['server/src/compose/**/*.ts'],

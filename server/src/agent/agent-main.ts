@@ -1,6 +1,7 @@
 import pino from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
-import { ConfigError, loadAgentConfig } from '../config';
+import { ConfigError } from '../config';
+import { loadAgentConfig } from '../agent-config';
 import { BerthAgent } from './agent';
 
 /** `berth agent` (`npm run agent`; in the image: node /app/server/dist/agent-main.mjs). */

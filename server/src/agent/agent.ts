@@ -1,7 +1,7 @@
 import net from 'node:net';
 import WebSocket from 'ws';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AgentConfig } from '../config';
+import type { AgentConfig } from '../agent-config';
 import { Mux } from '../lib/agent-mux';
 import {
   AGENT_CLOSE,

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEngine } from '../server/test/helpers/engine';
 import { ConsoleWatch, seriousViolations } from './helpers/audit';
 import { launchBrowser, newPage, routeName, signIn } from './helpers/browser';
+import { field } from './helpers/form';
+import { TestRepo } from '../server/test/helpers/git-repos';
 import { startServer, type TestServer } from './helpers/server';
 import { json, startCatalogueServer, type CatalogueServer } from '../server/test/templates-fixtures';
 
@@ -196,6 +198,34 @@ describe('swarm', () => {
     await page.getByText('image: busybox').first().waitFor();
   });
 
+  it('makes a stack from git and deploys it from its git card', async () => {
+    const repo = new TestRepo('e2e-stack');
+    const stackName = `${label}-git`;
+    try {
+      const command = `["sh", "-c", "trap 'exit 0' TERM; sleep 600 & wait"]`;
+      repo.commit({ 'stack.yml': `services:\n  web:\n    image: ${testEngine().image}\n    command: ${command}\n` });
+      await page.goto('/#/swarm/stacks');
+      await onRoute('Stacks');
+      await page.getByRole('link', { name: 'From git' }).click();
+      await onRoute('New stack from git');
+      await field(page, 'Stack name').fill(stackName);
+      await field(page, 'Repository URL').fill(repo.url('daemon'));
+      await field(page, 'Stack file in the repository').fill('stack.yml');
+      await page.getByRole('button', { name: 'Create from git' }).click();
+      await page.getByRole('link', { name: `Open ${stackName}` }).click();
+      await onRoute('Stack');
+      await page.getByTestId('git-status').getByRole('button', { name: 'Deploy' }).click();
+      await expect
+        .poll(() => String(cli(['service', 'ls', '-q', '--filter', `name=${stackName}_web`]).stdout).trim(), {
+          timeout: 60_000,
+        })
+        .not.toBe('');
+    } finally {
+      cli(['stack', 'rm', stackName]);
+      repo.remove();
+    }
+  });
+
   it('shows every swarm page without console errors, failed calls or serious axe findings', async () => {
     const watch = new ConsoleWatch(page);
     const found: string[] = [];
@@ -206,6 +236,7 @@ describe('swarm', () => {
       ['swarm/services/new', 'Create Service'],
       ['swarm/stacks', 'Stacks'],
       ['swarm/stacks/new', 'Deploy Stack'],
+      ['swarm/stacks/_/from-git', 'New stack from git'],
       ['swarm/configs', 'Configs'],
       ['swarm/secrets', 'Secrets'],
     ] as const) {

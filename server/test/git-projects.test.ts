@@ -207,6 +207,11 @@ describe('projects from git', () => {
     const polled = await patch({ sync: { policy: 'poll', interval_minutes: 10 } });
     expect(polled.body.git).toMatchObject({ sync: { policy: 'poll', interval_minutes: 10 }, webhook_url: null });
     expect((await t.client.get<GitStatus>(`/api/compose/${name}/git`)).body.local_edits).toBe(false);
+    // Polling: nothing before the interval has passed; after it, a fetch (no new commit: unchanged).
+    const polls = async (at: number) =>
+      (await t.services.git.sync.pollDue(at)).filter((r) => r.project === name).map((r) => r.outcome);
+    expect(await polls(Date.now())).toEqual([]);
+    expect(await polls(Date.now() + 11 * 60_000)).toEqual(['unchanged']);
 
     const responses = [
       cred.text,

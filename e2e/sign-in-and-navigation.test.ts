@@ -16,6 +16,7 @@ const SIDEBAR: [link: string, routeName: string, hash: string][] = [
   ['Images', 'Images', '#/resources/images'],
   ['Volumes', 'Volumes', '#/resources/volumes'],
   ['Networks', 'Networks', '#/resources/networks'],
+  ['Backups', 'Backups', '#/backups'],
   ['Settings', 'Server Info', '#/settings/info'],
   ['Dashboard', 'Dashboard', '#/'],
 ];
@@ -157,9 +158,10 @@ describe('sign-in and navigation', () => {
     await expectRouteName(page, 'View Projects');
     await page.getByRole('menuitem', { name: 'Applications' }).waitFor({ state: 'detached' });
     await bottom.getByRole('button', { name: 'Resources' }).click();
-    await page.getByRole('menuitem', { name: 'Networks' }).waitFor();
+    // Backups is an admin's (its route's role), and this user is the admin.
+    await page.getByRole('menuitem', { name: 'Backups' }).waitFor();
     const items = await page.getByRole('menuitem').allTextContents();
-    expect(items).toEqual(['Images', 'Volumes', 'Networks']);
+    expect(items).toEqual(['Images', 'Volumes', 'Networks', 'Backups']);
     await page.getByRole('menuitem', { name: 'Volumes' }).click();
     await expectRouteName(page, 'Volumes');
     await context.close();

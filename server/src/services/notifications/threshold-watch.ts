@@ -60,7 +60,11 @@ const round1 = (v: number) => Math.round(v * 10) / 10;
 export class ThresholdWatch {
   private timer: NodeJS.Timeout | null = null;
   private ticking = false;
-  /** Firing or not, by `<rule id>|<rule updated_at>|<subject>` (an edited rule starts over). */
+  /**
+   * Firing or not, by `<rule id>|<event>|<subject>`: an edited threshold or window is judged against
+   * the state the rule had (raised above a firing reading, it says recovered; it does not fire again
+   * on an edit alone), while a rule switched to another kind starts over.
+   */
   private readonly states = new Map<string, boolean>();
   private readonly hostSeries = new Map<HostKind, Reading[]>();
   private volumes: { at: number; sizes: Map<string, number> } | null = null;
@@ -104,7 +108,7 @@ export class ThresholdWatch {
         // Closed while the engine answered: the database may be closed too.
         if (!this.timer) return;
         for (const j of judged) {
-          const key = `${rule.id}|${rule.updated_at}|${j.subject}`;
+          const key = `${rule.id}|${rule.event}|${j.subject}`;
           live.add(key);
           const next = nextState(this.states.get(key) ?? false, j.verdict);
           this.states.set(key, next.firing);

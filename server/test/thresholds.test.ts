@@ -12,7 +12,7 @@ import { runTicker, until } from './apps-fixtures';
 // volume-size rule, driven across their thresholds by editing the threshold (one server, one receiver).
 let t: TestApp;
 let receiver: http.Server;
-let channelId: string;
+let channelId: number;
 const posts: { event: string; details: Record<string, unknown> }[] = [];
 const name = uniqueName('spin');
 const volume = uniqueName('vol');

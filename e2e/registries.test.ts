@@ -63,5 +63,14 @@ describe('registries', () => {
     await pull.getByRole('button', { name: 'Pull', exact: true }).click();
     await pull.getByRole('button', { name: 'Close' }).waitFor({ timeout: 60_000 });
     expect(docker(['image', 'inspect', image]).status).toBe(0);
+
+    // Removing asks first (the shared row dialog), says it is done and the row goes.
+    await page.goto(`${server.baseUrl}/#/settings/registries`);
+    await page.getByRole('button', { name: 'Remove Private TLS' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Remove Private TLS?' });
+    await confirm.getByText('pulled anonymously afterwards').waitFor();
+    await confirm.getByRole('button', { name: 'Remove' }).click();
+    await page.getByText('Registry Private TLS removed.').waitFor();
+    await table.getByRole('cell', { name: 'Private TLS', exact: true }).waitFor({ state: 'detached' });
   });
 });

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Alert, Badge, Button, Group, Stack, Text } from '@mantine/core';
-import { IconPlugConnected, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconPlugConnected, IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { BackupDestination } from '@berth/contract';
-import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { DataTable, type Column } from '../../../components/DataTable';
+import { RemoveRowDialog, RowRemoveButton } from '../../../components/RemoveRow';
 import { formatDate } from '../../../lib/format';
 import { errorMessage, notifyInfo, notifySuccess } from '../../../lib/notify';
 import { destinationsQuery, useRemoveDestination, useTestDestination } from '../api';
@@ -60,16 +60,7 @@ export function DestinationsCard() {
           >
             Test
           </Button>
-          <Button
-            size="compact-sm"
-            color="red"
-            variant="light"
-            leftSection={<IconTrash size={14} />}
-            aria-label={`Remove ${d.name}`}
-            onClick={() => setRemoving(d)}
-          >
-            Remove
-          </Button>
+          <RowRemoveButton name={d.name} onClick={() => setRemoving(d)} />
         </Group>
       ),
     },
@@ -93,24 +84,9 @@ export function DestinationsCard() {
         }
       />
       {adding && <DestinationForm onClose={() => setAdding(false)} />}
-      <ConfirmDialog
-        opened={removing !== null}
-        title={`Remove ${removing?.name ?? ''}?`}
-        confirmLabel="Remove"
-        loading={remove.isPending}
-        onCancel={() => setRemoving(null)}
-        onConfirm={() =>
-          removing &&
-          remove.mutate(removing.id, {
-            onSuccess: () => {
-              notifySuccess(`Destination ${removing.name} removed.`);
-              setRemoving(null);
-            },
-          })
-        }
-      >
+      <RemoveRowDialog item={removing} mutation={remove} noun="Destination" onClose={() => setRemoving(null)}>
         Berth forgets this destination; the archives already there stay where they are.
-      </ConfirmDialog>
+      </RemoveRowDialog>
     </Stack>
   );
 }

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
-import { IconPencil, IconPlayerPlay, IconPlus, IconShieldCheck, IconTrash } from '@tabler/icons-react';
+import { IconPlayerPlay, IconPlus, IconShieldCheck } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { BackupJob, BackupRun } from '@berth/contract';
-import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { DataTable, type Column } from '../../../components/DataTable';
+import { RemoveRowDialog, RowEditButton, RowRemoveButton } from '../../../components/RemoveRow';
 import { formatBytes, formatDate } from '../../../lib/format';
 import { errorMessage, notifyInfo, notifySuccess } from '../../../lib/notify';
 import { destinationsQuery, jobsQuery, useRemoveJob, useRunBackup } from '../api';
@@ -99,25 +99,8 @@ export function JobsCard() {
           >
             Drill
           </Button>
-          <Button
-            size="compact-sm"
-            variant="default"
-            leftSection={<IconPencil size={14} />}
-            aria-label={`Edit ${j.name}`}
-            onClick={() => setForm({ editing: j })}
-          >
-            Edit
-          </Button>
-          <Button
-            size="compact-sm"
-            color="red"
-            variant="light"
-            leftSection={<IconTrash size={14} />}
-            aria-label={`Delete ${j.name}`}
-            onClick={() => setRemoving(j)}
-          >
-            Delete
-          </Button>
+          <RowEditButton name={j.name} onClick={() => setForm({ editing: j })} />
+          <RowRemoveButton name={j.name} verb="Delete" onClick={() => setRemoving(j)} />
         </Group>
       ),
     },
@@ -141,23 +124,15 @@ export function JobsCard() {
         }
       />
       {form && <JobForm key={form.editing?.id ?? 'new'} editing={form.editing} onClose={() => setForm(null)} />}
-      <ConfirmDialog
-        opened={removing !== null}
-        title={`Delete ${removing?.name ?? ''}?`}
-        loading={remove.isPending}
-        onCancel={() => setRemoving(null)}
-        onConfirm={() =>
-          removing &&
-          remove.mutate(removing.id, {
-            onSuccess: () => {
-              notifySuccess(`Backup job ${removing.name} deleted.`);
-              setRemoving(null);
-            },
-          })
-        }
+      <RemoveRowDialog
+        item={removing}
+        mutation={remove}
+        noun="Backup job"
+        verb="Delete"
+        onClose={() => setRemoving(null)}
       >
         The job stops running; its archives stay at their destination and in the archive list.
-      </ConfirmDialog>
+      </RemoveRowDialog>
     </Stack>
   );
 }

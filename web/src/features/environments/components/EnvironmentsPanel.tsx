@@ -1,21 +1,12 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
-import {
-  IconKey,
-  IconPencil,
-  IconPlugConnected,
-  IconPlus,
-  IconRouter,
-  IconShieldLock,
-  IconShieldX,
-  IconTrash,
-} from '@tabler/icons-react';
+import { IconKey, IconPlugConnected, IconPlus, IconRouter, IconShieldLock, IconShieldX } from '@tabler/icons-react';
 import { useNavigate } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
 import { environmentApi, LOCAL_ENVIRONMENT, policyApi, type AgentEnrolment, type Environment } from '@berth/contract';
 import { Can } from '../../../components/RoleGate';
-import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { DataTable, type Column } from '../../../components/DataTable';
+import { RemoveRowDialog, RowEditButton, RowRemoveButton } from '../../../components/RemoveRow';
 import { errorMessage, notifyInfo, notifySuccess } from '../../../lib/notify';
 import { environmentsQuery, useAgentToken, useRemoveEnvironment, useRevokeAgent, useTestEnvironment } from '../api';
 import { AgentDialog, EnrolmentView } from './AgentDialog';
@@ -131,28 +122,11 @@ export function EnvironmentsPanel() {
             <>
               {e.kind !== 'agent' && (
                 <Can route={environmentApi.update}>
-                  <Button
-                    size="compact-sm"
-                    variant="default"
-                    leftSection={<IconPencil size={14} />}
-                    onClick={() => setForm({ editing: e })}
-                    aria-label={`Edit ${e.name}`}
-                  >
-                    Edit
-                  </Button>
+                  <RowEditButton name={e.name} onClick={() => setForm({ editing: e })} />
                 </Can>
               )}
               <Can route={environmentApi.remove}>
-                <Button
-                  size="compact-sm"
-                  color="red"
-                  variant="light"
-                  leftSection={<IconTrash size={14} />}
-                  onClick={() => setRemoving(e)}
-                  aria-label={`Remove ${e.name}`}
-                >
-                  Remove
-                </Button>
+                <RowRemoveButton name={e.name} onClick={() => setRemoving(e)} />
               </Can>
             </>
           )}
@@ -210,43 +184,20 @@ export function EnvironmentsPanel() {
       >
         {enrolment && <EnrolmentView enrolment={enrolment} onClose={() => setEnrolment(null)} />}
       </Modal>
-      <ConfirmDialog
-        opened={revoking !== null}
+      <RemoveRowDialog
+        item={revoking}
+        mutation={revoke}
+        verb="Revoke"
         title={`Revoke the agent of ${revoking?.name ?? ''}?`}
-        confirmLabel="Revoke"
-        loading={revoke.isPending}
-        onCancel={() => setRevoking(null)}
-        onConfirm={() =>
-          revoking &&
-          revoke.mutate(revoking.id, {
-            onSuccess: () => {
-              notifySuccess(`The agent of ${revoking.name} was revoked.`);
-              setRevoking(null);
-            },
-          })
-        }
+        done={(name) => `The agent of ${name} was revoked.`}
+        onClose={() => setRevoking(null)}
       >
         Its connection is cut now and its key is forgotten: it cannot connect again. A new token enrols another.
-      </ConfirmDialog>
-      <ConfirmDialog
-        opened={removing !== null}
-        title={`Remove ${removing?.name ?? ''}?`}
-        confirmLabel="Remove"
-        loading={remove.isPending}
-        onCancel={() => setRemoving(null)}
-        onConfirm={() =>
-          removing &&
-          remove.mutate(removing.id, {
-            onSuccess: () => {
-              notifySuccess(`Environment ${removing.name} removed.`);
-              setRemoving(null);
-            },
-          })
-        }
-      >
+      </RemoveRowDialog>
+      <RemoveRowDialog item={removing} mutation={remove} noun="Environment" onClose={() => setRemoving(null)}>
         Berth forgets this engine and its stored keys. The engine, its apps and its compose project folders are left as
         they are.
-      </ConfirmDialog>
+      </RemoveRowDialog>
     </Stack>
   );
 }

@@ -1,10 +1,10 @@
-import { Alert, Button, Card, Code, Group, NumberInput, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Card, Code, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { gitApi, type FromGitResult, type GitSync } from '@berth/contract';
-import { useCan } from '../../../lib/session';
+import type { FromGitResult, GitSync } from '@berth/contract';
 import { errorMessage } from '../../../lib/notify';
-import { useFromGit, useGitCredentials, type GitKind } from '../api';
+import { useFromGit, type GitKind } from '../api';
+import { GitCredentialSelect, GitSyncFields, syncOf } from './GitFields';
 
 const WORDS = {
   project: { noun: 'Project', file: 'Compose file in the repository', to: (n: string) => `/projects/${n}` },
@@ -23,7 +23,6 @@ export function FromGitForm({ kind = 'project' }: { kind?: GitKind }) {
   const [policy, setPolicy] = useState<GitSync['policy']>('manual');
   const [minutes, setMinutes] = useState<number>(15);
   const [done, setDone] = useState<FromGitResult | null>(null);
-  const credentials = useGitCredentials(useCan(gitApi.credentials));
   const create = useFromGit(kind);
   if (done)
     return (
@@ -56,7 +55,7 @@ export function FromGitForm({ kind = 'project' }: { kind?: GitKind }) {
       </Card>
     );
   const submit = () => {
-    const sync: GitSync = policy === 'poll' ? { policy, interval_minutes: minutes } : { policy };
+    const sync = syncOf(policy, minutes);
     create.mutate(
       {
         name,
@@ -106,34 +105,14 @@ export function FromGitForm({ kind = 'project' }: { kind?: GitKind }) {
             onChange={(e) => setEnvFile(e.currentTarget.value)}
           />
         )}
-        <Select
-          label="Credential"
-          placeholder="None (a public repository)"
-          clearable
-          data={(credentials.data ?? []).map((c) => ({ value: c.id, label: `${c.name} (${c.kind})` }))}
-          value={credential}
-          onChange={setCredential}
+        <GitCredentialSelect value={credential} onChange={setCredential} />
+        <GitSyncFields
+          policy={policy}
+          minutes={minutes}
+          onPolicy={setPolicy}
+          onMinutes={setMinutes}
+          manualLabel={`Manual (Pull and Deploy on the ${kind} page)`}
         />
-        <Select
-          label="Sync"
-          data={[
-            { value: 'manual', label: `Manual (Pull and Deploy on the ${kind} page)` },
-            { value: 'poll', label: 'Poll every N minutes' },
-            { value: 'webhook', label: 'Webhook (a push deploys)' },
-          ]}
-          value={policy}
-          onChange={(v) => setPolicy((v as GitSync['policy'] | null) ?? 'manual')}
-          allowDeselect={false}
-        />
-        {policy === 'poll' && (
-          <NumberInput
-            label="Minutes"
-            min={1}
-            max={1440}
-            value={minutes}
-            onChange={(v) => setMinutes(Number(v) || 1)}
-          />
-        )}
         {create.error && (
           <Alert color="red" title={`The ${kind} was not created`}>
             {errorMessage(create.error)}

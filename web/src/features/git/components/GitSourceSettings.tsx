@@ -1,9 +1,9 @@
-import { Alert, Button, Code, Group, Modal, NumberInput, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Code, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
-import { gitApi, type GitStatus, type GitSync } from '@berth/contract';
+import type { GitStatus, GitSync } from '@berth/contract';
 import { errorMessage } from '../../../lib/notify';
-import { useCan } from '../../../lib/session';
-import { useGitCredentials, usePatchGitSource, type GitKind } from '../api';
+import { usePatchGitSource, type GitKind } from '../api';
+import { GitCredentialSelect, GitSyncFields, syncOf } from './GitFields';
 
 /** The dialog that changes a git source: ref, file, env file, credential, sync policy (PATCH …/git). */
 export function GitSourceSettings({
@@ -23,7 +23,6 @@ export function GitSourceSettings({
   const [credential, setCredential] = useState<string | null>(git.credential_id);
   const [policy, setPolicy] = useState<GitSync['policy']>(git.sync.policy);
   const [minutes, setMinutes] = useState(git.sync.policy === 'poll' ? git.sync.interval_minutes : 15);
-  const credentials = useGitCredentials(useCan(gitApi.credentials));
   const patch = usePatchGitSource(name, kind);
   const secret = patch.data?.webhook_secret ?? null;
   const save = () =>
@@ -33,7 +32,7 @@ export function GitSourceSettings({
         ...(path !== git.path ? { path } : {}),
         ...(kind === 'project' && envFile !== (git.env_file ?? '') ? { env_file: envFile || null } : {}),
         ...(credential !== git.credential_id ? { credential_id: credential } : {}),
-        sync: policy === 'poll' ? { policy, interval_minutes: minutes } : { policy },
+        sync: syncOf(policy, minutes),
       },
       { onSuccess: (r) => !r.webhook_secret && onClose() },
     );
@@ -58,34 +57,8 @@ export function GitSourceSettings({
               onChange={(e) => setEnvFile(e.currentTarget.value)}
             />
           )}
-          <Select
-            label="Credential"
-            placeholder="None (a public repository)"
-            clearable
-            data={(credentials.data ?? []).map((c) => ({ value: c.id, label: `${c.name} (${c.kind})` }))}
-            value={credential}
-            onChange={setCredential}
-          />
-          <Select
-            label="Sync"
-            data={[
-              { value: 'manual', label: 'Manual' },
-              { value: 'poll', label: 'Poll every N minutes' },
-              { value: 'webhook', label: 'Webhook (a push deploys)' },
-            ]}
-            value={policy}
-            onChange={(v) => setPolicy((v as GitSync['policy'] | null) ?? 'manual')}
-            allowDeselect={false}
-          />
-          {policy === 'poll' && (
-            <NumberInput
-              label="Minutes"
-              min={1}
-              max={1440}
-              value={minutes}
-              onChange={(v) => setMinutes(Number(v) || 1)}
-            />
-          )}
+          <GitCredentialSelect value={credential} onChange={setCredential} />
+          <GitSyncFields policy={policy} minutes={minutes} onPolicy={setPolicy} onMinutes={setMinutes} />
           {patch.error && (
             <Alert color="red" title="Nothing was changed">
               {errorMessage(patch.error)}

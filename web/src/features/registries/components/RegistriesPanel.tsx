@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { Alert, Badge, Button, Group, Stack, Text } from '@mantine/core';
-import { IconFolderSearch, IconPencil, IconPlugConnected, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconFolderSearch, IconPlugConnected, IconPlus } from '@tabler/icons-react';
 import { useNavigate } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
 import { registryApi, type Registry } from '@berth/contract';
 import { Can } from '../../../components/RoleGate';
-import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { DataTable, type Column } from '../../../components/DataTable';
+import { RemoveRowDialog, RowEditButton, RowRemoveButton } from '../../../components/RemoveRow';
 import { errorMessage, notifyInfo, notifySuccess } from '../../../lib/notify';
 import { registriesQuery, useRemoveRegistry, useTestRegistry } from '../api';
 import { RegistryForm } from './RegistryForm';
@@ -80,27 +80,10 @@ export function RegistriesPanel() {
             Browse
           </Button>
           <Can route={registryApi.update}>
-            <Button
-              size="compact-sm"
-              variant="default"
-              leftSection={<IconPencil size={14} />}
-              onClick={() => setForm({ editing: r })}
-              aria-label={`Edit ${r.name}`}
-            >
-              Edit
-            </Button>
+            <RowEditButton name={r.name} onClick={() => setForm({ editing: r })} />
           </Can>
           <Can route={registryApi.remove}>
-            <Button
-              size="compact-sm"
-              color="red"
-              variant="light"
-              leftSection={<IconTrash size={14} />}
-              onClick={() => setRemoving(r)}
-              aria-label={`Remove ${r.name}`}
-            >
-              Remove
-            </Button>
+            <RowRemoveButton name={r.name} onClick={() => setRemoving(r)} />
           </Can>
         </Group>
       ),
@@ -129,24 +112,9 @@ export function RegistriesPanel() {
         }
       />
       {form && <RegistryForm key={form.editing?.id ?? 'new'} editing={form.editing} onClose={() => setForm(null)} />}
-      <ConfirmDialog
-        opened={removing !== null}
-        title={`Remove ${removing?.name ?? ''}?`}
-        confirmLabel="Remove"
-        loading={remove.isPending}
-        onCancel={() => setRemoving(null)}
-        onConfirm={() =>
-          removing &&
-          remove.mutate(removing.id, {
-            onSuccess: () => {
-              notifySuccess(`Registry ${removing.name} removed.`);
-              setRemoving(null);
-            },
-          })
-        }
-      >
+      <RemoveRowDialog item={removing} mutation={remove} noun="Registry" onClose={() => setRemoving(null)}>
         Berth forgets this credential; images from this registry are pulled anonymously afterwards.
-      </ConfirmDialog>
+      </RemoveRowDialog>
     </Stack>
   );
 }

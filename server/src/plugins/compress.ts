@@ -1,6 +1,6 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { acceptedEncoding } from '../lib/accept-encoding';
 
@@ -33,8 +33,9 @@ export function registerCompression(app: FastifyInstance): void {
     if (!encoding) return payload;
     if (isStream(payload)) {
       const stream = encoding === 'br' ? zlib.createBrotliCompress({ params: BROTLI_PARAMS }) : zlib.createGzip();
-      payload.on('error', (err) => stream.destroy(err));
-      payload.pipe(stream);
+      // pipeline, not pipe: when the client leaves, Fastify destroys the compressor, and the source
+      // (an engine log stream, a file) must go with it instead of staying open, paused.
+      pipeline(payload, stream, () => {});
       reply.header('content-encoding', encoding).header('vary', 'accept-encoding').removeHeader('content-length');
       return stream;
     }

@@ -1,10 +1,14 @@
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry, AutoHealPolicy, Channel, Delivery, EngineEventRecord, TargetAutoHeal } from '@berth/contract';
 import { createTestApp, type TestApp } from './helpers/app';
 import { cleanup, failingHealthImage, uniqueName } from './images-fixtures';
 import { inspect, runTicker, until } from './apps-fixtures';
+import { dockerCli } from './helpers/engine';
 
 // Issue 36: auto-heal restarts a container that stays unhealthy, with a cap, notified once.
 let t: TestApp;
@@ -12,6 +16,10 @@ let receiver: http.Server;
 const posts: string[] = [];
 const containers: string[] = [];
 const selfName = uniqueName('heal-self');
+const name = uniqueName('heal');
+// Kept across a restart of Berth (the give-up must outlive it).
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-test-heal-'));
+const env = { BERTH_CONTAINER_NAME: selfName, DATA_DIR: dataDir };
 
 beforeAll(async () => {
   receiver = http.createServer((req, res) => {
@@ -24,12 +32,13 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   // Berth "runs in" selfName: auto-heal must leave that container alone whatever its policy says.
-  t = await createTestApp({ BERTH_CONTAINER_NAME: selfName });
+  t = await createTestApp(env);
 });
 
 afterAll(async () => {
   cleanup('container', ...containers);
   await t?.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
   await new Promise((r) => receiver.close(r));
 });
 
@@ -65,7 +74,6 @@ describe('auto-heal', () => {
       url: `http://127.0.0.1:${port}/hook`,
     });
     expect(channel.status, channel.text).toBe(200);
-    const name = uniqueName('heal');
     for (const app of [name, selfName]) {
       const rule = await t.client.post('/api/notifications/rules', {
         event: 'auto_heal_gave_up',
@@ -115,4 +123,36 @@ describe('auto-heal', () => {
     });
     expect(posts.some((p) => p.includes(selfName))).toBe(false);
   }, 90_000);
+
+  it('keeps the give-up across a restart of Berth without notifying again, until it is reset', async () => {
+    const before = (await heal(name)).body.state;
+    expect(before.gave_up_at).not.toBeNull();
+    await t.close();
+    t = await createTestApp(env);
+    expect((await heal(name)).body.state).toEqual(before);
+
+    // Restarted by hand, it turns unhealthy again (a new `unhealthy` event): auto-heal stays given up.
+    const since = new Date().toISOString();
+    dockerCli(['restart', '-t', '0', name]);
+    const unhealthy = async () =>
+      (await t.client.get<EngineEventRecord[]>(`/api/events?name=${name}`)).body.some(
+        (e) => e.action === 'health_status: unhealthy' && e.time > since,
+      );
+    await until(unhealthy, 'the container to turn unhealthy again', 30_000);
+    // Two of its 1 s probes later a forgotten give-up would have notified again (checks: 2).
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(posts.filter((p) => p.includes(name))).toHaveLength(1);
+    expect((await heal(name)).body.state).toEqual(before);
+
+    const reset = await t.client.post<TargetAutoHeal>(`/api/apps/${name}/auto-heal/reset`, {});
+    expect(reset.status, reset.text).toBe(200);
+    expect(reset.body.state).toEqual({ restarts_last_hour: 0, last_restart_at: null, gave_up_at: null });
+    const audit = (await t.client.get<AuditEntry[]>('/api/audit')).body;
+    expect(audit.find((e) => e.method === 'POST' && e.route === '/api/apps/{name}/auto-heal/reset')).toMatchObject({
+      target: name,
+      status: 200,
+    });
+    // Still unhealthy, with no new event: the reset itself has auto-heal look at it again.
+    await until(async () => (await heal(name)).body.state.restarts_last_hour > 0, 'auto-heal to restart again', 30_000);
+  }, 60_000);
 });

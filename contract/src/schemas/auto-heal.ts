@@ -36,7 +36,10 @@ export const AutoHealState = z.object({
   /** Restarts made by auto-heal in the last hour. */
   restarts_last_hour: z.number().int(),
   last_restart_at: z.string().nullable(),
-  /** Set when auto-heal reached its cap and stopped trying (until the container is healthy again). */
+  /**
+   * Set when auto-heal reached its cap and stopped trying, until the container is healthy again or
+   * the give-up is reset; kept across restarts of Berth.
+   */
   gave_up_at: z.string().nullable(),
 });
 export type AutoHealState = z.infer<typeof AutoHealState>;
@@ -111,6 +114,26 @@ export const autoHealApi = {
     role: 'operator',
     params: ServiceParams,
     body: AutoHealOverride,
+    response: TargetAutoHeal,
+  }),
+  resetApp: defineRoute({
+    method: 'POST',
+    path: '/api/apps/{name}/auto-heal/reset',
+    scope: 'environment',
+    tag: 'apps',
+    summary: 'Forget that auto-heal gave up on an app, and its restarts of the last hour: it tries again',
+    role: 'operator',
+    params: AppNameParams,
+    response: TargetAutoHeal,
+  }),
+  resetService: defineRoute({
+    method: 'POST',
+    path: '/api/compose/{name}/services/{service}/auto-heal/reset',
+    scope: 'environment',
+    tag: 'projects',
+    summary: 'Forget that auto-heal gave up on a compose service, and its restarts of the last hour: it tries again',
+    role: 'operator',
+    params: ServiceParams,
     response: TargetAutoHeal,
   }),
 };

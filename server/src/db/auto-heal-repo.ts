@@ -11,7 +11,7 @@ interface PolicyRow {
 /** What a stored auto-heal policy belongs to: the global default (env '', target ''), an app, or a compose service. */
 export type AutoHealScope = 'global' | 'app' | 'service';
 
-/** Auto-heal policies and restarts (migration 20). Compose services are kept under `<project>/<service>`. */
+/** Auto-heal policies and restarts (migration 20) and give-ups (migration 22). Compose services are kept under `<project>/<service>`. */
 export class AutoHealRepo {
   constructor(private readonly db: Db) {}
 
@@ -53,5 +53,28 @@ export class AutoHealRepo {
       .prepare('SELECT time FROM auto_heal_restarts WHERE env = ? AND target = ? AND time >= ? ORDER BY time')
       .pluck()
       .all(env, target, since) as number[];
+  }
+
+  /** When auto-heal gave up on `target` (ms), or null. */
+  gaveUp(env: string, target: string): number | null {
+    const t = this.db
+      .prepare('SELECT time FROM auto_heal_gave_up WHERE env = ? AND target = ?')
+      .pluck()
+      .get(env, target) as number | undefined;
+    return t ?? null;
+  }
+
+  setGaveUp(env: string, target: string, time: number): void {
+    this.db
+      .prepare(
+        'INSERT INTO auto_heal_gave_up (env, target, time) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET time = excluded.time',
+      )
+      .run(env, target, time);
+  }
+
+  /** Forgets the give-up; with `restarts`, the target's restarts too (its hourly count starts over). */
+  clearGaveUp(env: string, target: string, restarts = false): void {
+    this.db.prepare('DELETE FROM auto_heal_gave_up WHERE env = ? AND target = ?').run(env, target);
+    if (restarts) this.db.prepare('DELETE FROM auto_heal_restarts WHERE env = ? AND target = ?').run(env, target);
   }
 }

@@ -13,4 +13,6 @@ export function autoHealRoutes(app: FastifyInstance, { autoHealDefaults }: Servi
   route(app, autoHealApi.putService, (req) =>
     req.scope.autoHeal.setService(req.params.name, req.params.service, req.body),
   );
+  route(app, autoHealApi.resetApp, (req) => req.scope.autoHeal.resetApp(req.params.name));
+  route(app, autoHealApi.resetService, (req) => req.scope.autoHeal.resetService(req.params.name, req.params.service));
 }

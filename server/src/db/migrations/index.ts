@@ -18,6 +18,7 @@ import m018 from './018-log-archives';
 import m019 from './019-auto-update-version-policy';
 import m020 from './020-auto-heal-thresholds';
 import m021 from './021-git-source-kinds';
+import m022 from './022-auto-heal-gave-up';
 
 /**
  * One schema change of berth.db. Numbered, append-only: never edit a released migration; add the
@@ -56,6 +57,7 @@ const ALL: Migration[] = [
   m019,
   m020,
   m021,
+  m022,
 ];
 
 /** Every migration, in increasing version order (sorted here, so the list above cannot misorder them). */

@@ -47,12 +47,11 @@ export class AutoHealDefaults {
  * makes it inspect that one container; if its failing streak is short of the policy's checks, it
  * looks again when enough probes should have failed (that container only, while it stays
  * unhealthy). Restarts wait out the back-off and stop at the hourly cap, notified once until the
- * container is healthy again. Berth's own container is left alone.
+ * container is healthy again or an operator resets it (the give-up is kept in the database, so a
+ * restart of Berth neither forgets it nor notifies again). Berth's own container is left alone.
  */
 export class AutoHealService {
   private readonly watched = new Map<string, Watched>();
-  /** Targets auto-heal gave up on (ms), until they are healthy again. */
-  private readonly gaveUp = new Map<string, number>();
   private off: (() => void) | null = null;
 
   constructor(
@@ -92,17 +91,41 @@ export class AutoHealService {
     return this.forService(project, service);
   }
 
+  /** Forgets that auto-heal gave up on an app, and its restarts of the last hour; it looks again now. */
+  resetApp(name: string): TargetAutoHeal {
+    this.reset(name, null, { name: [`^/${name}$`] });
+    return this.forApp(name);
+  }
+
+  resetService(project: string, service: string): TargetAutoHeal {
+    this.reset(`${project}/${service}`, `${project}/${service}`, {
+      label: [`${PROJECT}=${project}`, `${SERVICE}=${service}`],
+    });
+    return this.forService(project, service);
+  }
+
+  private reset(target: string, service: string | null, filters: Record<string, string[]>): void {
+    this.repo.clearGaveUp(this.env, target, true);
+    // The engine says `unhealthy` only when the status changes: a container still unhealthy is looked at here.
+    void this.ctx.docker
+      .listContainers({ filters })
+      .then((list) => {
+        for (const c of list) void this.check(c.Id, (c.Names[0] ?? '').replace(/^\//, ''), service);
+      })
+      .catch((err: unknown) => this.ctx.log.warn({ err, target }, 'auto-heal could not look at a reset target'));
+  }
+
   private describe(scope: AutoHealScope, target: string, overrides: (AutoHealOverride | null)[]): TargetAutoHeal {
     const restarts = this.repo.restarts(this.env, target, Date.now() - HOUR_MS);
     const last = restarts.at(-1);
-    const gave = this.gaveUp.get(target);
+    const gave = this.repo.gaveUp(this.env, target);
     return {
       override: overrides[0] ?? { enabled: null, checks: null, max_restarts: null, backoff_seconds: null },
       effective: this.policy(scope === 'service' ? target : null, scope === 'app' ? target : null),
       state: {
         restarts_last_hour: restarts.length,
         last_restart_at: last === undefined ? null : new Date(last).toISOString(),
-        gave_up_at: gave === undefined ? null : new Date(gave).toISOString(),
+        gave_up_at: gave === null ? null : new Date(gave).toISOString(),
       },
     };
   }
@@ -124,7 +147,7 @@ export class AutoHealService {
     if (e.action === 'health_status: unhealthy')
       void this.check(e.actor_id, e.name, project && service ? target : null);
     else if (e.action === 'health_status: healthy') {
-      this.gaveUp.delete(target);
+      this.repo.clearGaveUp(this.env, target);
       this.forget(e.actor_id);
     } else if (e.action === 'die' || e.action === 'destroy') {
       // A restart of ours ends in `die` too: the check under way keeps its own entry.
@@ -158,7 +181,7 @@ export class AutoHealService {
     this.watched.set(id, w);
     try {
       const p = this.policy(service, name);
-      if (!p.enabled || this.gaveUp.has(target)) return;
+      if (!p.enabled || this.repo.gaveUp(this.env, target) !== null) return;
       const c = await this.ctx.docker.inspectContainer(id);
       if (!c.State.Running || c.State.Health?.Status !== 'unhealthy') return;
       const self = await findSelfContainer(this.ctx.docker, {
@@ -218,7 +241,7 @@ export class AutoHealService {
   }
 
   private giveUp(target: string, name: string, service: string | null, p: AutoHealPolicy): void {
-    this.gaveUp.set(target, Date.now());
+    this.repo.setGaveUp(this.env, target, Date.now());
     const project = service ? service.slice(0, service.indexOf('/')) : undefined;
     this.ctx.log.warn({ container: name, restarts: p.max_restarts }, 'auto-heal gave up');
     this.deps.notify({

@@ -40,6 +40,11 @@ const PHRASES: Record<string, Phrase> = {
     'set the auto-heal of',
     'service {service} of project {name}',
   ],
+  'POST /api/apps/{name}/auto-heal/reset': ['reset the auto-heal of', APP],
+  'POST /api/compose/{name}/services/{service}/auto-heal/reset': [
+    'reset the auto-heal of',
+    'service {service} of project {name}',
+  ],
   'POST auto-heal restart': ['restart', 'app {target}'],
   'POST /api/environments': ['add', 'environment {target}'],
   'PATCH /api/environments/{env}': ['change', 'environment {env}'],

@@ -46,3 +46,16 @@ export function useSaveTargetAutoHeal(name: string, service?: string) {
     onSuccess: (data) => queryClient.setQueryData(queryKeys.autoHeal.target(env, name, service), data),
   });
 }
+
+/** Forgets that auto-heal gave up (and its restarts of the last hour), so it tries again. */
+export function useResetTargetAutoHeal(name: string, service?: string) {
+  const env = useEnvironment();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () =>
+      service
+        ? api(autoHealApi.resetService, { env, params: { name, service } })
+        : api(autoHealApi.resetApp, { env, params: { name } }),
+    onSuccess: (data) => queryClient.setQueryData(queryKeys.autoHeal.target(env, name, service), data),
+  });
+}

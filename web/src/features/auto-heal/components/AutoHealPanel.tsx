@@ -5,7 +5,13 @@ import { Can, EditableBy } from '../../../components/RoleGate';
 import { Section } from '../../../components/Section';
 import { formatDate } from '../../../lib/format';
 import { errorMessage, notifyError, notifySuccess } from '../../../lib/notify';
-import { useAutoHealDefault, useSaveAutoHealDefault, useSaveTargetAutoHeal, useTargetAutoHeal } from '../api';
+import {
+  useAutoHealDefault,
+  useResetTargetAutoHeal,
+  useSaveAutoHealDefault,
+  useSaveTargetAutoHeal,
+  useTargetAutoHeal,
+} from '../api';
 
 const DEFAULT = 'default';
 const num = (v: string | number) => (v === '' ? null : Number(v));
@@ -126,8 +132,8 @@ function OverrideForm({ name, service, data }: { name: string; service?: string;
         <Text size="sm" c="dimmed" data-testid="auto-heal-effective">
           {`In effect: ${e.enabled ? 'on' : 'off'}, restart after ${e.checks} failed checks, at most ${e.max_restarts} restarts an hour, back-off ${e.backoff_seconds} s.`}
           {` Restarts in the last hour: ${s.restarts_last_hour}${s.last_restart_at ? ` (last ${formatDate(s.last_restart_at)})` : ''}.`}
-          {s.gave_up_at && ` Gave up ${formatDate(s.gave_up_at)}, until it is healthy again.`}
         </Text>
+        {s.gave_up_at && <GaveUp name={name} service={service} at={s.gave_up_at} />}
         <Can route={route}>
           <Group justify="flex-end">
             <Button
@@ -145,6 +151,35 @@ function OverrideForm({ name, service, data }: { name: string; service?: string;
         </Can>
       </Stack>
     </Section>
+  );
+}
+
+/** "Gave up at …", and a reset for whoever may set the auto-heal. */
+function GaveUp({ name, service, at }: { name: string; service?: string; at: string }) {
+  const reset = useResetTargetAutoHeal(name, service);
+  return (
+    <Alert color="orange" data-testid="auto-heal-gave-up">
+      <Group justify="space-between" wrap="nowrap">
+        <Text size="sm">
+          {`Gave up at ${formatDate(at)} after too many restarts; it stays given up until the container is healthy again.`}
+        </Text>
+        <Can route={service ? autoHealApi.resetService : autoHealApi.resetApp}>
+          <Button
+            size="xs"
+            variant="light"
+            loading={reset.isPending}
+            onClick={() =>
+              reset.mutate(undefined, {
+                onSuccess: () => notifySuccess('Auto-heal reset: it tries again'),
+                onError: (err) => notifyError(err),
+              })
+            }
+          >
+            Reset
+          </Button>
+        </Can>
+      </Group>
+    </Alert>
   );
 }
 

@@ -6,6 +6,8 @@ import type { ApiError, PolicyAnswer } from '@berth/contract';
 import { createTestApp, signedInUser, type TestApp, type TestClient } from './helpers/app';
 import { dockerCli, testEngine, tryDockerCli } from './helpers/engine';
 import { uniqueName } from './images-fixtures';
+import { cookieHeader, listen } from './apps-fixtures';
+import { refusal, Term } from './terminal-fixtures';
 
 let t: TestApp;
 const volume = uniqueName('helper-vol');
@@ -109,6 +111,18 @@ describe('helper containers', () => {
       code: 'policy_denied',
     });
     expect((await scope.appFiles.list(SYSTEM_ACTOR, self, '/data')).path).toBe('/data');
+  });
+
+  it("opens no terminal in Berth's own container for an operator, before any exec", async () => {
+    const base = await listen(t.app);
+    const csrf = asOperator.cookies.get('csrf_access_token')!;
+    const open = Term.open(
+      `${base.replace(/^http/, 'ws')}/api/apps/${self}/exec`,
+      { cookie: cookieHeader(asOperator), origin: base },
+      ['berth.terminal', `csrf.${csrf}`],
+    );
+    expect(await refusal(open)).toEqual({ status: 403, code: 'policy_denied' });
+    expect(dockerCli(['inspect', '-f', '{{len .ExecIDs}}', self]).trim()).toBe('0');
   });
 });
 

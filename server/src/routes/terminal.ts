@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from '@fastify/websocket';
 import { terminalApi } from '@berth/contract';
 import type { EngineScope, Services } from '../app-services';
-import { ValidationError } from '../errors';
+import { PolicyDeniedError, ValidationError } from '../errors';
 import type { LiveStreamSlot } from '../lib/live-streams';
 import { route, socketRoute } from '../lib/route';
 import { requirePrincipal } from '../plugins/auth';
@@ -35,6 +35,11 @@ export function terminalRoutes(app: FastifyInstance, { terminals }: Services): v
     const user = (req.query as TerminalRequest).user;
     if (user) await env.policy.check(principal, [{ rule: 'terminal_user', value: user, field: 'user' }]);
     const target = await find(env.terminal);
+    // Berth's own container holds its database and keys (as for its files): only an admin opens a shell there.
+    if (principal.role !== 'admin' && (await env.policy.isBerth(target.containerId)))
+      throw new PolicyDeniedError(`${target.label} is Berth itself: only an admin may open a terminal in it.`, [
+        { field: 'name', rule: 'bind_mounts', message: "Berth's own container" },
+      ]);
     const release = terminals.reserve(principal.userId);
     req.raw.socket.once('close', release);
     return { principal, env, target, release };

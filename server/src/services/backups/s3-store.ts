@@ -27,8 +27,14 @@ const QUEUE = 2;
 /** The AWS SDK, loaded on first use (hundreds of modules few installs need). */
 const sdk = () => import('@aws-sdk/client-s3');
 
-async function client(cfg: S3Config, secret: S3Secret): Promise<S3Client> {
+/** How long a connection may take, and a request stay silent (no byte either way), before it fails. */
+const CONNECT_MS = 15_000;
+const IDLE_MS = 60_000;
+
+async function client(cfg: S3Config, secret: S3Secret, idleMs: number): Promise<S3Client> {
   return new (await sdk()).S3Client({
+    // The SDK waits forever by default: an endpoint that takes the connection and never answers would hang the run.
+    requestHandler: { connectionTimeout: CONNECT_MS, socketTimeout: idleMs },
     region: cfg.region,
     ...(cfg.endpoint ? { endpoint: cfg.endpoint } : {}),
     forcePathStyle: cfg.path_style,
@@ -50,10 +56,14 @@ function failure(cfg: S3Config, key: string, err: unknown): ValidationError {
 }
 
 /** An S3-compatible bucket: streamed multipart upload, streamed download, list, delete. */
-export function s3Store(cfg: S3Config, secret: S3Secret): ArchiveStore & { list(): Promise<string[]> } {
+export function s3Store(
+  cfg: S3Config,
+  secret: S3Secret,
+  { idleMs = IDLE_MS }: { idleMs?: number } = {},
+): ArchiveStore & { list(): Promise<string[]> } {
   const key = (name: string) => (cfg.prefix ? `${cfg.prefix}/${safeArchiveName(name)}` : safeArchiveName(name));
   const using = async <T>(name: string, fn: (s3: S3Client, at: string) => Promise<T>): Promise<T> => {
-    const s3 = await client(cfg, secret);
+    const s3 = await client(cfg, secret, idleMs);
     try {
       return await fn(s3, key(name));
     } catch (err) {
@@ -77,7 +87,7 @@ export function s3Store(cfg: S3Config, secret: S3Secret): ArchiveStore & { list(
         await upload.done();
       }),
     async get(name) {
-      const s3 = await client(cfg, secret);
+      const s3 = await client(cfg, secret, idleMs);
       try {
         const res = await s3.send(new (await sdk()).GetObjectCommand({ Bucket: cfg.bucket, Key: key(name) }));
         const body = res.Body as Readable;

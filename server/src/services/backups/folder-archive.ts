@@ -82,6 +82,16 @@ function inside(dir: string, relative: string): string {
   return at;
 }
 
+/** Throws when `at` (or, not there yet, its nearest existing folder) is not inside `root` on disk: links resolved. */
+async function realInside(root: string, at: string, relative: string): Promise<void> {
+  let probe = at;
+  let real: string | null = null;
+  while ((real = await fs.promises.realpath(probe).catch(() => null)) === null && probe !== path.dirname(probe))
+    probe = path.dirname(probe);
+  if (real !== root && !real?.startsWith(`${root}/`))
+    throw new Error(`An archive entry leads out of its folder through a link: ${relative}`);
+}
+
 /**
  * A sink writing a section's entries into the folder `dir` on Berth's host (made if missing):
  * folders, files, symbolic and hard links, with their modes and owners (owners where Berth may set
@@ -93,10 +103,21 @@ export function folderSink(dir: string): SectionSink {
     // Only root may give files away; elsewhere they stay Berth's (and the tree check says so).
     await fs.promises.lchown(at, h.uid ?? 0, h.gid ?? 0).catch(() => undefined);
   };
+  let root: string | null = null;
+  // A symbolic link the archive made earlier must not carry a later entry out of `dir` (lexical checks cannot see it).
+  const checked = async (at: string, relative: string) => {
+    if (root === null) {
+      await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 });
+      root = await fs.promises.realpath(dir);
+    }
+    await realInside(root, at, relative);
+  };
   return {
     async entry(h, relative, body, hash) {
       const at = inside(dir, relative);
       const drain = () => void (body as NodeJS.ReadableStream & { resume(): void }).resume();
+      // A folder is entered itself (made and later chmod-ed); anything else replaces what is at its name.
+      await checked(h.type === 'directory' ? at : path.dirname(at), relative);
       if (h.type === 'directory') {
         await fs.promises.mkdir(at, { recursive: true, mode: 0o700 });
         dirs.push({ at, h });
@@ -110,7 +131,9 @@ export function folderSink(dir: string): SectionSink {
         return drain();
       }
       if (h.type === 'link') {
-        await fs.promises.link(inside(dir, h.linkname ?? ''), at);
+        const target = inside(dir, h.linkname ?? '');
+        await checked(path.dirname(target), h.linkname ?? '');
+        await fs.promises.link(target, at);
         return drain();
       }
       if (h.type !== 'file' && h.type !== 'contiguous-file') return drain();

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # `npm run bench`: measures Berth against the raw engine on the test engine (scripts/test-env.sh),
-# and prints figures measured in the same run (no timed assertions). Bounded to ~35 minutes;
+# and prints figures measured in the same run (no timed assertions). Bounded to ~60 minutes;
 # removes everything it made (containers labelled berth.bench=1).
 #   scripts/bench/footprint.ts: the real `npm start` process: RSS idle and with viewers, start to
 #     ready, initial web JS
 #   scripts/bench/list.ts: GET /api/apps/ vs the engine's list at BENCH_LIST_SIZES (default
-#     500,1000 containers), with the list cache and with LIST_CACHE=false, interleaved
+#     500,1000,5000 containers, on a private dockerd), with the list cache and with LIST_CACHE=false,
+#     interleaved
+#   scripts/bench/envs.ts: 10 environments (agents and TLS engines on one private dockerd) × 200
+#     containers, 50 running: Berth RSS at 1, 5 and 10, Berth CPU, the engine's cost of an agent
+#     environment vs the local cgroup source (skip with BENCH_SKIP_ENVS=1)
 #   scripts/bench/apps.ts: live stats on a private dockerd of its own:
 #     engine and Berth CPU with the engine vs the cgroup stats source against a no-Berth baseline,
 #     engine calls, samples per viewer; history disk per app (skip with BENCH_SKIP_STREAMS=1)
@@ -37,7 +41,10 @@ else
 fi
 
 timeout --kill-after=30 1800 npx tsx scripts/bench/footprint.ts
-timeout --kill-after=10 600 npx tsx scripts/bench/list.ts
+timeout --kill-after=10 1500 npx tsx scripts/bench/list.ts
+if [[ "${BENCH_SKIP_ENVS:-0}" != 1 ]]; then
+  timeout --kill-after=30 1500 npx tsx scripts/bench/envs.ts
+fi
 if [[ "${BENCH_SKIP_STREAMS:-0}" != 1 ]]; then
   timeout --kill-after=10 480 npx tsx scripts/bench/apps.ts "$@"
 fi

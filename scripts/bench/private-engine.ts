@@ -30,7 +30,7 @@ export interface PrivateEngine {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** utime + stime + cutime + cstime of one process, in seconds (USER_HZ 100). */
-function cpuOfPid(pid: string | number): number {
+export function cpuOfPid(pid: string | number): number {
   const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100;
 }
@@ -101,7 +101,8 @@ function dropBridge(name: string): void {
   }
 }
 
-export async function startPrivateEngine(tag: string): Promise<PrivateEngine> {
+/** `extraArgs`: more dockerd flags (a TLS listener for scripts/bench/envs.ts). */
+export async function startPrivateEngine(tag: string, extraArgs: string[] = []): Promise<PrivateEngine> {
   const docker0Before = hasDocker0();
   // Under /tmp: containerd's sockets under the exec root must stay within 108 bytes.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bbe-'));
@@ -133,6 +134,7 @@ export async function startPrivateEngine(tag: string): Promise<PrivateEngine> {
     '--shutdown-timeout',
     '2',
     ...(process.env.BERTH_TEST_STORAGE_DRIVER ? ['--storage-driver', process.env.BERTH_TEST_STORAGE_DRIVER] : []),
+    ...extraArgs,
   ];
   const logFd = fs.openSync(path.join(dir, 'dockerd.log'), 'a');
   const child: ChildProcess = spawn('dockerd', args, { stdio: ['ignore', logFd, logFd], detached: true });

@@ -129,11 +129,12 @@ const together = (ps: Proc[]) =>
   ({ kill: (sig: NodeJS.Signals) => ps.every((p) => p.child.kill(sig)) }) as unknown as ChildProcess;
 
 async function waitReachable(berth: Berth, id: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
+  // Generous: on a loaded machine (load average 100 on 2 CPUs) an agent took over 60 s.
+  const deadline = Date.now() + 180_000;
   for (;;) {
     const e = await berth.call<Environment>('GET', `/api/environments/${id}`);
     if (e.status.reachable) return;
-    if (Date.now() > deadline) throw new Error(`environment ${id} did not turn green within 60 s: ${e.status.error}`);
+    if (Date.now() > deadline) throw new Error(`environment ${id} did not turn green within 180 s: ${e.status.error}`);
     await sleep(500);
   }
 }

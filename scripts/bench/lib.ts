@@ -225,7 +225,10 @@ export function forkBenchServer(env: Record<string, string>): Promise<BenchServe
       child.send({ type: 'probe', ...opts });
     });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the server did not start within 60 s')), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error('the server did not start within 180 s (a loaded machine)')),
+      180_000,
+    );
     child.on('exit', (code) => reject(new Error(`the server exited (${code})`)));
     child.on('message', (m: { type?: string; url?: string }) => {
       if (m.type !== 'ready') return;

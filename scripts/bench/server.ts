@@ -19,6 +19,8 @@ export interface Probe {
   historyBytes: number;
   /** Every sample the hub handed out since start, as [app, sample time in ms] (what every viewer should get). */
   fanned?: Array<[string, number]>;
+  /** Reads of the app list answered from the local environment's list cache and from an engine list (null: no cache). */
+  listServed: { cache: number; engine: number } | null;
   /** CPU time used since the previous probe, in microseconds (user + system). */
   cpuMicros: number;
   at: number;
@@ -52,6 +54,9 @@ async function main(): Promise<void> {
         source: hub.source,
         historyBytes: historyBytes(),
         cpuMicros: cpu.user + cpu.system,
+        listServed: services.environments.local.apps.listCache
+          ? { ...services.environments.local.apps.listCache.served }
+          : null,
         at: Date.now(),
         ...(msg.fanned ? { fanned } : {}),
       };

@@ -20,6 +20,12 @@ export function effectiveHeal(
   };
 }
 
+/**
+ * The longest single wait: a container is looked at again after it at the latest (a long health
+ * interval times many checks would pass setTimeout's 24.8-day limit, which fires at once instead).
+ */
+export const MAX_HEAL_WAIT_MS = 3600_000;
+
 export type HealStep =
   | { kind: 'wait_checks'; ms: number }
   | { kind: 'wait_backoff'; ms: number }
@@ -39,10 +45,11 @@ export function nextHealStep(
   restarts: number[],
   now: number,
 ): HealStep {
-  if (streak < p.checks) return { kind: 'wait_checks', ms: (p.checks - streak) * intervalMs };
+  if (streak < p.checks)
+    return { kind: 'wait_checks', ms: Math.min((p.checks - streak) * intervalMs, MAX_HEAL_WAIT_MS) };
   if (restarts.length >= p.max_restarts) return { kind: 'give_up' };
   const last = restarts.at(-1);
   if (last === undefined) return { kind: 'restart' };
   const due = last + p.backoff_seconds * 1000 * 2 ** (restarts.length - 1);
-  return due > now ? { kind: 'wait_backoff', ms: due - now } : { kind: 'restart' };
+  return due > now ? { kind: 'wait_backoff', ms: Math.min(due - now, MAX_HEAL_WAIT_MS) } : { kind: 'restart' };
 }

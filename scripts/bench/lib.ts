@@ -225,10 +225,11 @@ export function forkBenchServer(env: Record<string, string>): Promise<BenchServe
       child.send({ type: 'probe', ...opts });
     });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error('the server did not start within 180 s (a loaded machine)')),
-      180_000,
-    );
+    // A server that never got ready is stopped here: the bench's cleanup knows only the started ones.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error('the server did not start within 180 s (a loaded machine)'));
+    }, 180_000);
     child.on('exit', (code) => reject(new Error(`the server exited (${code})`)));
     child.on('message', (m: { type?: string; url?: string }) => {
       if (m.type !== 'ready') return;

@@ -25,6 +25,8 @@ export interface TimeChartProps {
   compact?: boolean;
   /** Seconds the time axis spans, ending now (or at the newest point): the chosen range, however few points there are. */
   span?: number;
+  /** A moment to mark with a vertical line (seconds since the epoch), e.g. when the app stopped. */
+  marker?: number;
 }
 
 /** Canvas colours cannot be CSS variables: `var(--x)` is read from the page's theme. */
@@ -74,19 +76,53 @@ function tooltipPlugin(format: (v: number) => string, names: string[]): uPlot.Pl
   };
 }
 
+/** A dashed vertical line at `at()` (seconds), drawn over the series. */
+function markerPlugin(at: () => number | undefined, color: string): uPlot.Plugin {
+  return {
+    hooks: {
+      draw: (u) => {
+        const t = at();
+        if (t === undefined) return;
+        const x = Math.round(u.valToPos(t, 'x', true));
+        const { top, height } = u.bbox;
+        const ctx = u.ctx;
+        ctx.save();
+        ctx.strokeStyle = color;
+        ctx.lineWidth = 2 * uPlot.pxRatio;
+        ctx.setLineDash([6 * uPlot.pxRatio, 4 * uPlot.pxRatio]);
+        ctx.beginPath();
+        ctx.moveTo(x, top);
+        ctx.lineTo(x, top + height);
+        ctx.stroke();
+        ctx.restore();
+      },
+    },
+  };
+}
+
 /**
  * Time series drawn by uPlot (small and fast: tens of thousands of points redraw in a few
  * milliseconds). The chart is made once per shape and only given new data afterwards.
  */
-export function TimeChart({ times, series, label, height = 200, max, format, compact = false, span }: TimeChartProps) {
+export function TimeChart({
+  times,
+  series,
+  label,
+  height = 200,
+  max,
+  format,
+  compact = false,
+  span,
+  marker,
+}: TimeChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const data = [times, ...series.map((s) => s.values)] as uPlot.AlignedData;
   const shape = `${series.map((s) => s.label + s.color).join('|')}|${compact}|${height}|${max}`;
   const to = Math.max(times.at(-1) ?? 0, Math.floor(Date.now() / 1000));
   const axis = span ? ([to - span, to] as [number, number]) : null;
-  const latest = useRef({ data, format, axis });
-  latest.current = { data, format, axis };
+  const latest = useRef({ data, format, axis, marker });
+  latest.current = { data, format, axis, marker };
 
   useEffect(() => {
     const el = box.current;
@@ -136,6 +172,7 @@ export function TimeChart({ times, series, label, height = 200, max, format, com
               fmt,
               series.map((s) => s.label),
             ),
+            markerPlugin(() => latest.current.marker, cssColor('var(--mantine-color-red-6)', el)),
           ],
     };
     const u = new uPlot(opts, latest.current.data, el);
@@ -161,6 +198,7 @@ export function TimeChart({ times, series, label, height = 200, max, format, com
       aria-label={label}
       data-points={times.length}
       data-span={axis ? axis[1] - axis[0] : undefined}
+      data-marker={marker}
       style={{ position: 'relative', width: '100%', minHeight: height }}
     />
   );

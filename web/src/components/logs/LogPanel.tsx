@@ -18,6 +18,8 @@ interface Props {
   onStatus?: (s: StreamStatus) => void;
   /** Lines to start with (default 500); a kept log of an earlier container opens whole. */
   initialTail?: string;
+  /** Settings to open with (e.g. a custom time range from the page's URL). */
+  initial?: Partial<LogSettings>;
 }
 
 function rangeQuery(s: LogSettings): LogQuery {
@@ -30,8 +32,12 @@ function rangeQuery(s: LogSettings): LogQuery {
 }
 
 /** The log view with its toolbar: a stream in the json format, filtered and searched in the page. */
-export function LogPanel({ streamUrl, downloadUrl, services, onStatus, initialTail }: Props) {
-  const [s, setS] = useState<LogSettings>({ ...DEFAULT_SETTINGS, tail: initialTail ?? DEFAULT_SETTINGS.tail });
+export function LogPanel({ streamUrl, downloadUrl, services, onStatus, initialTail, initial }: Props) {
+  const [s, setS] = useState<LogSettings>(() => ({
+    ...DEFAULT_SETTINGS,
+    tail: initialTail ?? DEFAULT_SETTINGS.tail,
+    ...initial,
+  }));
   const set = useCallback((patch: Partial<LogSettings>) => setS((prev) => ({ ...prev, ...patch })), []);
   const range = rangeQuery(s);
   const url = streamUrl({ ...range, tail: s.tail, timestamps: '1', format: 'json' });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HistorySample, StatsSample } from '@berth/contract';
-import { chartColumns, mergeHistory } from './history';
+import { chartColumns, mergeHistory, rangeContaining } from './history';
 
 const kept = (sec: number, cpu: number): HistorySample => ({
   time: new Date(sec * 1000).toISOString(),
@@ -39,5 +39,16 @@ describe('chartColumns', () => {
       [5, 6, 7, null, 8, 9],
       [5, 6, 7, null, 8, 9],
     ]);
+  });
+});
+
+describe('rangeContaining', () => {
+  it('picks the shortest kept range holding the moment with a minute before it, none past 7 days', () => {
+    const now = Date.parse('2026-01-10T12:00:00Z');
+    expect(rangeContaining(now - 30_000, now)).toBe('10m');
+    expect(rangeContaining(now - 9.5 * 60_000, now)).toBe('1h');
+    expect(rangeContaining(now - 5 * 3600_000, now)).toBe('24h');
+    expect(rangeContaining(now - 3 * 86_400_000, now)).toBe('7d');
+    expect(rangeContaining(now - 8 * 86_400_000, now)).toBeNull();
   });
 });

@@ -1,11 +1,17 @@
 import { queryOptions } from '@tanstack/react-query';
-import { appsApi, type HistoryRange, type HistorySample, type StatsSample } from '@berth/contract';
+import { appsApi, HISTORY_RANGES, type HistoryRange, type HistorySample, type StatsSample } from '@berth/contract';
 import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
 /** How often each range's history is read again (its step; 10 m is kept live by the stream instead). */
 const REFRESH_MS: Record<HistoryRange, number | false> = { '10m': false, '1h': 10_000, '24h': 60_000, '7d': 600_000 };
 export const RANGE_SECONDS: Record<HistoryRange, number> = { '10m': 600, '1h': 3600, '24h': 86_400, '7d': 604_800 };
+
+/** The shortest kept range that still shows the moment `at` (ms) with a minute before it; null when older than all. */
+export function rangeContaining(at: number, now = Date.now()): HistoryRange | null {
+  const ago = (now - at) / 1000 + 60;
+  return HISTORY_RANGES.find((r) => RANGE_SECONDS[r] >= ago) ?? null;
+}
 
 export const historyQuery = (env: string, name: string, range: HistoryRange) =>
   queryOptions({

@@ -1,4 +1,5 @@
 import { Alert, Anchor, Code, Group, Stack, Text } from '@mantine/core';
+import { Link } from 'react-router-dom';
 import { logsApi, type App } from '@berth/contract';
 import { buildUrl } from '../../../lib/api-client';
 import { useEnvironment } from '../../../lib/environment';
@@ -25,17 +26,13 @@ function DiagnosisPanel({ name, finishedAt }: { name: string; finishedAt: string
   const { data: d, error } = useDiagnosis(name, finishedAt);
   const env = useEnvironment();
   const stop = d?.finishedAt ? Date.parse(d.finishedAt) : NaN;
-  const logUrl = Number.isFinite(stop)
-    ? buildUrl(logsApi.appDownload, {
-        env,
-        params: { name },
-        query: {
-          since: new Date(stop - LOG_BEFORE_MS).toISOString(),
-          until: new Date(stop + LOG_AFTER_MS).toISOString(),
-          timestamps: '1',
-        },
-      })
+  const around = Number.isFinite(stop)
+    ? { since: new Date(stop - LOG_BEFORE_MS).toISOString(), until: new Date(stop + LOG_AFTER_MS).toISOString() }
     : null;
+  const logUrl = around
+    ? buildUrl(logsApi.appDownload, { env, params: { name }, query: { ...around, timestamps: '1' } })
+    : null;
+  const page = `/apps/${encodeURIComponent(name)}`;
   return (
     <Section title="Why it stopped">
       {error ? (
@@ -57,9 +54,29 @@ function DiagnosisPanel({ name, finishedAt }: { name: string; finishedAt: string
             <Text size="sm">Restarts: {d.restartCount}</Text>
             <Text size="sm">Deaths in the last hour: {d.restartsLastHour}</Text>
             {d.finishedAt && <Text size="sm">Stopped {formatDate(d.finishedAt)}</Text>}
+            {around && (
+              <Anchor
+                size="sm"
+                component={Link}
+                to={`${page}/logs?${new URLSearchParams(around).toString()}`}
+                data-testid="diagnosis-logs-at"
+              >
+                Logs of the 5 minutes before the stop
+              </Anchor>
+            )}
+            {d.finishedAt && (
+              <Anchor
+                size="sm"
+                component={Link}
+                to={`${page}/stats?${new URLSearchParams({ at: d.finishedAt }).toString()}`}
+                data-testid="diagnosis-stats-at"
+              >
+                Stats at the stop
+              </Anchor>
+            )}
             {logUrl && (
               <Anchor size="sm" href={logUrl} download data-testid="diagnosis-log-link">
-                Log of the 5 minutes before the stop
+                Download that log
               </Anchor>
             )}
           </Group>

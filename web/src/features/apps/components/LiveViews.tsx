@@ -1,12 +1,15 @@
 import { appsApi, logsApi } from '@berth/contract';
 import { buildUrl } from '../../../lib/api-client';
-import { LogPanel } from '../../../components/logs';
+import { LogPanel, type LogSettings } from '../../../components/logs';
 import { useAppStats, useLogStatus } from '../api/live';
 import { StatsCharts } from './StatsCharts';
 import { useEnvironment } from '../../../lib/environment';
 
-/** Opens the app's log stream while mounted (the page mounts it only while the app runs). */
-export function AppLogs({ name }: { name: string }) {
+/**
+ * Opens the app's log stream while mounted (the page mounts it only while the app runs, or with
+ * `initial` a time window, readable after the app stopped).
+ */
+export function AppLogs({ name, initial }: { name: string; initial?: Partial<LogSettings> }) {
   const env = useEnvironment();
   const onStatus = useLogStatus(name);
   return (
@@ -14,6 +17,7 @@ export function AppLogs({ name }: { name: string }) {
       streamUrl={(q) => buildUrl(appsApi.logs, { env, params: { name }, query: q })}
       downloadUrl={(q) => buildUrl(logsApi.appDownload, { env, params: { name }, query: q })}
       onStatus={onStatus}
+      initial={initial}
     />
   );
 }

@@ -85,8 +85,20 @@ function lines(
  * CPU and memory of one app: the kept history of the chosen range at once, then the live
  * samples (`live`, newest last) as they come. Current is the newest reading, Max the highest of the range.
  */
-export function StatsCharts({ name, live }: { name: string; live: StatsSample[] | undefined }) {
-  const [range, setRange] = useState<HistoryRange>('10m');
+export function StatsCharts({
+  name,
+  live,
+  at,
+  initialRange = '10m',
+}: {
+  name: string;
+  live: StatsSample[] | undefined;
+  /** A moment to mark on both charts (ms), e.g. when the app stopped. */
+  at?: number;
+  initialRange?: HistoryRange;
+}) {
+  const [range, setRange] = useState<HistoryRange>(initialRange);
+  const marker = at === undefined ? undefined : Math.floor(at / 1000);
   // Read afresh when the tab opens and when the range changes: a window cached earlier (by the
   // dashboard's sparkline, or this tab a while ago) would leave a hole before the live samples.
   const history = useQuery({ ...historyQuery(useEnvironment(), name, range), staleTime: 0 });
@@ -127,6 +139,7 @@ export function StatsCharts({ name, live }: { name: string; live: StatsSample[] 
               max={100}
               format={(v) => `${Math.round(v)}%`}
               span={RANGE_SECONDS[range]}
+              marker={marker}
             />
             <Legend color={CPU} step={step} />
           </ChartCard>
@@ -145,6 +158,7 @@ export function StatsCharts({ name, live }: { name: string; live: StatsSample[] 
               )}
               format={(v) => formatBytes(v, 1)}
               span={RANGE_SECONDS[range]}
+              marker={marker}
             />
             <Legend color={MEM} step={step} />
           </ChartCard>

@@ -15,6 +15,8 @@
 #     engine calls, samples per viewer; history disk per app (skip with BENCH_SKIP_STREAMS=1)
 #   scripts/bench/logs.ts: a flooding log in Chromium: lines/s delivered, frame p95, server CPU per
 #     10k lines (skip with BENCH_SKIP_LOGS=1; needs web/dist and BERTH_CHROMIUM or /usr/bin/chromium)
+#   scripts/bench/rss-series.ts: the bundle's RSS at 10, 50 and 200 running apps (BENCH_RSS_APPS),
+#     history on, with 10 viewers at 50, on a private dockerd; per-app slope (skip with BENCH_SKIP_RSS=1)
 #   scripts/bench/soak.ts: opt-in (BENCH_SOAK_MINUTES=n; the soak is 120): RSS of the npm
 #     start process every minute with a dashboard and a log viewer open, and its slope
 #   BENCH_STATS_APPS (default 50)  BENCH_VIEWERS (default 10)
@@ -47,6 +49,9 @@ if [[ "${BENCH_SKIP_ENVS:-0}" != 1 ]]; then
 fi
 if [[ "${BENCH_SKIP_STREAMS:-0}" != 1 ]]; then
   timeout --kill-after=10 480 npx tsx scripts/bench/apps.ts "$@"
+fi
+if [[ "${BENCH_SKIP_RSS:-0}" != 1 ]]; then
+  timeout --kill-after=10 900 npx tsx scripts/bench/rss-series.ts
 fi
 if [[ "${BENCH_SKIP_LOGS:-0}" != 1 ]]; then
   [[ -f web/dist/index.html ]] || npm run build -w web

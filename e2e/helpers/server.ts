@@ -10,6 +10,8 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 export interface TestServer {
   baseUrl: string;
   dataDir: string;
+  /** The child-guard process; the server is its one child (the bench reads its memory from /proc). */
+  guardPid: number;
   /** Everything the server printed so far (for failure messages). */
   output: () => string;
   stop: () => Promise<void>;
@@ -68,7 +70,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
   try {
     const baseUrl = await waitForListening(child, () => out, opts.startTimeoutMs ?? 30_000);
     await waitForHealth(baseUrl, 15_000);
-    return { baseUrl, dataDir, output: () => out, stop };
+    return { baseUrl, dataDir, guardPid: child.pid!, output: () => out, stop };
   } catch (err) {
     await stop();
     throw new Error(`${err instanceof Error ? err.message : String(err)}\n--- server output ---\n${out.slice(-4000)}`);

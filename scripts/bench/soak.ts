@@ -5,7 +5,7 @@
 // Prints figures only; nothing asserts.
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import { docker, mib, runBench, signInCookies, Viewer } from './lib';
+import { docker, mib, runBench, signInCookies, slope, Viewer } from './lib';
 import { ADMIN, running, serverProcesses, startBerth, stopBerth } from './npm-start';
 import { startPrivateEngine, type PrivateEngine } from './private-engine';
 
@@ -17,16 +17,6 @@ const NAME = `berth-bench-soak-${randomBytes(3).toString('hex')}`;
 const log = (msg: string) => console.log(`[bench] ${msg}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let engine: PrivateEngine | undefined;
-
-/** Least-squares slope of y over x. */
-function slope(points: [number, number][]): number {
-  const n = points.length;
-  const mx = points.reduce((s, [x]) => s + x, 0) / n;
-  const my = points.reduce((s, [, y]) => s + y, 0) / n;
-  const num = points.reduce((s, [x, y]) => s + (x - mx) * (y - my), 0);
-  const den = points.reduce((s, [x]) => s + (x - mx) ** 2, 0);
-  return den === 0 ? 0 : num / den;
-}
 
 async function main(): Promise<void> {
   const image = process.env.BERTH_TEST_IMAGE;

@@ -76,7 +76,7 @@ export const LogStreamEvent = {
   /** The stream is over (an `until` reached); data: { reason, detail }. Do not reconnect. */
   end: 'end',
   /**
-   * A followed json log whose reader could not keep up: the server left lines out rather than
+   * A followed json log (an app's, or a compose project's merged log) whose reader could not keep up: the server left lines out rather than
    * fall further behind; data: { dropped } (lines left out since the previous `dropped` event;
    * the view adds them up).
    */
@@ -118,7 +118,7 @@ export const logsApi = {
     scope: 'environment',
     tag: 'logs',
     summary:
-      "SSE: 'lines' = LogEntry[] of every container of the project (with service and container), in time order; follows containers started later",
+      "SSE: 'lines' = LogEntry[] of every container of the project (with service and container), in time order; follows containers started later; 'dropped' = { dropped } when the reader cannot keep up",
     role: 'viewer',
     params: NameParams,
     querystring: LogRangeQuery.omit({ format: true }),

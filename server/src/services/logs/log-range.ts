@@ -79,7 +79,16 @@ export const MAX_PENDING_LINES = 5000;
  * `push` answers false once the client is gone; `flush` waits for what is pending.
  */
 export function droppingSender(sse: SseStream, range: LogRange, maxPending = MAX_PENDING_LINES) {
-  let pending: LogLine[] = [];
+  return droppingQueue<LogLine>(sse, (lines) => sendLogLines(sse, lines, range), maxPending);
+}
+
+/** droppingSender's queue for any kind of line (a project's log sends its lines tagged with their service); `send` answers false once the client is gone. */
+export function droppingQueue<T>(
+  sse: SseStream,
+  send: (lines: T[]) => Promise<boolean>,
+  maxPending = MAX_PENDING_LINES,
+) {
+  let pending: T[] = [];
   let dropped = 0;
   let reported = 0;
   let sending: Promise<void> | null = null;
@@ -92,12 +101,12 @@ export function droppingSender(sse: SseStream, range: LogRange, maxPending = MAX
         reported = dropped;
         await sse.send({ dropped: since }, LogStreamEvent.dropped);
       }
-      if (!(await sendLogLines(sse, lines, range))) break;
+      if (!(await send(lines))) break;
     }
     sending = null;
   };
   return {
-    push(lines: LogLine[]): boolean {
+    push(lines: T[]): boolean {
       for (const l of lines) pending.push(l);
       if (pending.length > maxPending) {
         dropped += pending.length - maxPending;

@@ -6,13 +6,13 @@ import type { EngineEvents } from '../../docker/events';
 import { openLogStream, readLogBatches, readLogLines } from '../../docker/logs';
 import type { SseStream } from '../../lib/sse';
 import { engineRange, logFileName } from './app-logs';
-import { endsInPast, LOG_TAIL_LINES, parseLogRange, type LogRange } from './log-range';
+import { droppingQueue, endsInPast, LOG_TAIL_LINES, parseLogRange, type LogRange } from './log-range';
 import { mergeByTime, ReorderBuffer, tagged, type TaggedLine } from './log-merge';
 import type { ProjectsService } from '../projects/projects';
 
 /** How long a live line may wait for older lines of other containers. */
 export const REORDER_WINDOW_MS = 500;
-/** Lines held for reordering before the readers wait for the client. */
+/** Lines held for reordering before the readers wait for the loop to release them (a slow client has lines dropped, not held). */
 const MAX_HELD = 20_000;
 
 /** The merged logs of every container of a compose project: live (SSE) and as a download. */
@@ -79,6 +79,8 @@ export class ProjectLogsService {
     if (endsInPast(range)) return sse.end({ reason: 'until', detail: 'The requested time range is complete.' });
 
     const buffer = new ReorderBuffer<TaggedLine>(REORDER_WINDOW_MS);
+    // A reader slower than the services gets the newest lines and a `dropped` count (as an app's log does).
+    const sender = droppingQueue<TaggedLine>(sse, (lines) => sse.send(lines.map(tagged), LogStreamEvent.lines));
     const following = new Set<string>();
     let room: (() => void) | null = null;
     let arrived: (() => void) | null = null;
@@ -137,7 +139,7 @@ export class ProjectLogsService {
       await join();
       while (!sse.closed) {
         const ready = buffer.release();
-        if (ready.length && !(await sse.send(ready.map(tagged), LogStreamEvent.lines))) break;
+        if (ready.length && !sender.push(ready)) break;
         const wake = room as (() => void) | null;
         room = null;
         wake?.();

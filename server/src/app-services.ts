@@ -48,6 +48,7 @@ import { createPolicies } from './services/policy';
 import type { PolicyService } from './services/policy/policy';
 
 import { createLogArchiveStore } from './services/log-archive';
+import { AfterStart } from './lib/after-start';
 export { buildScope, gitScopeParts, type EngineScope, type ScopeShared } from './environment-scope';
 import { buildScope, gitScopeParts, type EngineScope, type ScopeShared } from './environment-scope';
 
@@ -108,6 +109,8 @@ export interface BuiltServices {
   services: Services;
   /** Stops the engine watch, runs every cleanup (last registered first) and closes the database it opened. */
   close: () => Promise<void>;
+  /** Runs what waits for the server to listen (ctx.afterStart): schedulers, start-up sweeps, the stats recorder. */
+  startBackground: () => void;
 }
 
 /**
@@ -124,7 +127,9 @@ export async function buildServices(
   const db = deps.db ?? openDatabase(config.dataDir);
   const docker = deps.docker ?? createEngine(config);
   const engine = new EngineStatus(docker, log, config.dockerHost ?? DEFAULT_DOCKER_HOST);
+  const background = new AfterStart(log);
   const close = async () => {
+    background.stop();
     engine.stop();
     for (const fn of closers.reverse()) await fn();
     if (!deps.db) db.close();
@@ -140,6 +145,7 @@ export async function buildServices(
       log,
       version: readBerthVersion(),
       onClose: (fn) => closers.push(fn),
+      afterStart: background.add,
     };
     // The compose CLI is looked for in the background (it takes a second or more), so Berth answers
     // at once; health says `checking` meanwhile and the calls that use the CLI wait for it.
@@ -179,7 +185,7 @@ export async function buildServices(
     closers.push(() => regexPool.close());
     const policies = createPolicies(ctx);
     const revs = new RevisionStore(db, signingKey, config.revisionsKept);
-    const logArchives = await createLogArchiveStore(ctx);
+    const logArchives = createLogArchiveStore(ctx);
     // Its scopes are built on first use, after `environments` below is made.
     const git = createGit(ctx, signingKey, {
       scope: (id) => gitScopeParts(environments.get(id)),
@@ -221,7 +227,7 @@ export async function buildServices(
         composeDir: scope.ctx.config.composeDir,
       };
     });
-    backups.start();
+    ctx.afterStart(() => backups.start());
     closers.push(() => backups.stop());
     const { serverInfo, settings } = createSettings(ctx, () => environments.local.hub.source, storage);
     const services: Services = {
@@ -249,7 +255,7 @@ export async function buildServices(
       backups,
       backupDestinations,
     };
-    return { ctx, services, close };
+    return { ctx, services, close, startBackground: background.start };
   } catch (err) {
     await close();
     throw err;

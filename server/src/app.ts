@@ -63,7 +63,7 @@ const ZOD_COMPILERS = {
 export async function buildApp(
   config: Config,
   deps: AppDeps = {},
-): Promise<{ app: FastifyInstance; ctx: AppContext; services: Services }> {
+): Promise<{ app: FastifyInstance; ctx: AppContext; services: Services; startBackground: () => void }> {
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -93,8 +93,10 @@ export async function buildApp(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const { ctx, services, close } = await buildServices(config, app.log, deps);
+  const { ctx, services, close, startBackground } = await buildServices(config, app.log, deps);
   app.addHook('onClose', close);
+  // Schedulers and start-up sweeps wait until Berth listens (an app only injected into starts them itself).
+  app.addHook('onListen', async () => startBackground());
   registerGracefulClose(app);
 
   await app.register(fastifyCookie);
@@ -153,5 +155,5 @@ export async function buildApp(
   await registerStaticWeb(app, config.webDist);
   // The first engine check runs in the background too; a health call checks for itself.
   ctx.engine.start();
-  return { app, ctx, services };
+  return { app, ctx, services, startBackground };
 }

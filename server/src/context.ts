@@ -45,6 +45,11 @@ export interface AppContext {
   registryTags?: ImageTagLookup;
   /** Cleanups run on close, last registered first. */
   onClose: (fn: () => Promise<void> | void) => void;
+  /**
+   * Background work (schedulers, start-up sweeps, the stats recorder) runs once the server listens
+   * and answers, not before: registered before that, `fn` waits for it; after, it runs at once.
+   */
+  afterStart: (fn: () => Promise<void> | void) => void;
 }
 
 /**

@@ -5,7 +5,7 @@ import { route } from '../lib/route';
 
 /** Auto-update: the global policy and runs (of the local environment), a schedule's next run, and each app's and compose project's override. */
 export function autoUpdateRoutes(app: FastifyInstance, { environments }: Services): void {
-  app.addHook('onReady', async () => environments.local.autoUpdate.startSchedules());
+  environments.local.ctx.afterStart(() => environments.local.autoUpdate.startSchedules());
 
   route(app, autoUpdateApi.get, () => environments.local.autoUpdate.settings());
   route(app, autoUpdateApi.put, (req) => environments.local.autoUpdate.setGlobal(req.body));

@@ -12,7 +12,7 @@ export function composeRoutes(app: FastifyInstance, { environments, templates, v
   /** Every call here may run the compose CLI: each waits for its detection at start. */
   const composeRoute = <T extends RouteDef>(def: T, handler: Handler<T>) =>
     route(app, def, handler, { usesCompose: true });
-  app.addHook('onReady', () => environments.local.projects.sweepCheckFiles());
+  environments.local.ctx.afterStart(() => environments.local.projects.sweepCheckFiles());
   // Before in-flight requests are waited for: running compose commands of every environment end.
   app.addHook('preClose', async () => {
     await Promise.all(environments.built().map((env) => env.projects.shutdown()));

@@ -11,7 +11,6 @@ const HOOK_BODY_LIMIT = 5 * 1024 * 1024;
 /** Git credentials, projects and stacks from git and their sync, and the push webhook. */
 export function gitRoutes(app: FastifyInstance, { git }: Services): void {
   const { credentials, sources, sync } = git;
-  app.addHook('onReady', async () => sync.start());
 
   route(app, gitApi.credentials, () => credentials.list());
   route(app, gitApi.createCredential, (req) => credentials.create(req.body));

@@ -119,8 +119,10 @@ export async function createTestApp(
     ...(process.env.DOCKER_HOST ? { DOCKER_HOST: process.env.DOCKER_HOST } : {}),
     ...env,
   });
-  const { app, ctx, services } = await buildApp(config, deps);
+  const { app, ctx, services, startBackground } = await buildApp(config, deps);
   await app.ready();
+  // What waits for the server to listen (schedulers, the stats recorder) starts here too: most tests only inject.
+  startBackground();
   // The compose CLI is looked for in the background; a test's own time starts once it is known.
   await ctx.composeReady;
   const client = new TestClient(app);

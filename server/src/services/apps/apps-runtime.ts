@@ -29,7 +29,7 @@ export interface AppsRuntime {
 /** `env` is the environment's id (it keys the shared history file). */
 export function createAppsRuntime(
   ctx: Uses<
-    'db' | 'docker' | 'engine' | 'log' | 'agentStats',
+    'db' | 'docker' | 'engine' | 'log' | 'agentStats' | 'afterStart',
     'cgroupRoot' | 'dockerHost' | 'listCache' | 'statsHistory'
   >,
   historyRepo: StatsHistoryRepo,
@@ -52,7 +52,8 @@ export function createAppsRuntime(
     log: ctx.log,
   });
   const history = new StatsHistory(historyRepo, env, ctx.log);
-  if (ctx.config.statsHistory) history.start(hub);
+  // Once Berth listens: at start it lists the running containers and opens a reading of each.
+  if (ctx.config.statsHistory) ctx.afterStart(() => history.start(hub));
   // The cache's proof compares the engine's event times with Berth's clock: an engine on this host only.
   const listCache =
     ctx.config.listCache && onThisHost(env, ctx) ? new ContainerListCache(ctx.docker, events, ctx.log) : null;

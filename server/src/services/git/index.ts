@@ -15,7 +15,7 @@ export { gitScopeOf, type GitScope, type GitScopeParts } from './owners';
  * each one's source and working copy, and their sync by webhook or polling.
  */
 export function createGit(
-  ctx: Uses<'db' | 'log' | 'onClose', 'cliEnv' | 'dataDir' | 'gitTimeoutMs' | 'gitMaxBytes'>,
+  ctx: Uses<'db' | 'log' | 'onClose' | 'afterStart', 'cliEnv' | 'dataDir' | 'gitTimeoutMs' | 'gitMaxBytes'>,
   signingKey: Uint8Array,
   deps: {
     scope: (environment: string) => GitScopeParts;
@@ -32,6 +32,7 @@ export function createGit(
     scope: (id) => gitScopeOf(deps.scope(id)),
     log: ctx.log,
   });
+  ctx.afterStart(() => sync.start());
   ctx.onClose(() => sync.stop());
   return { credentials, sources, sync };
 }

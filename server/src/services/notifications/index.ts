@@ -57,9 +57,9 @@ export interface NotifyInput extends Notification {
   rule_id?: number;
 }
 
-/** One environment's threshold rules, checked every THRESHOLD_CHECK_SECONDS from now on. */
+/** One environment's threshold rules, checked every THRESHOLD_CHECK_SECONDS once Berth listens. */
 export function createThresholdWatch(
-  ctx: Uses<'docker' | 'log', 'dataDir' | 'thresholdCheckMs'>,
+  ctx: Uses<'docker' | 'log' | 'afterStart', 'dataDir' | 'thresholdCheckMs'>,
   env: string,
   notifications: NotificationService,
   deps: Omit<ThresholdDeps, 'rules' | 'notify'>,
@@ -69,7 +69,7 @@ export function createThresholdWatch(
     rules: () => notifications.rules(),
     notify: (n) => notifications.notify(n),
   });
-  watch.start();
+  ctx.afterStart(() => watch.start());
   return watch;
 }
 

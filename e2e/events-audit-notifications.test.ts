@@ -75,6 +75,60 @@ describe('events, audit log and notifications', () => {
     if (!received.some((b) => b.includes('Test message from Berth')))
       throw new Error('the receiver got no test message');
 
+    // Threshold rules of every kind through the form (issue 36): the table says each condition.
+    const kinds = [
+      {
+        when: 'App CPU above a threshold',
+        above: '90',
+        minutes: '2',
+        of: null,
+        says: 'above 90 % of its limit for 2 min',
+      },
+      {
+        when: 'App memory above a threshold',
+        above: '75',
+        minutes: '5',
+        of: 'Of the host',
+        says: 'above 75 % of the host for 5 min',
+      },
+      { when: 'Host CPU above a threshold', above: '95', minutes: '10', of: null, says: 'above 95 % for 10 min' },
+      { when: 'Host memory above a threshold', above: '85', minutes: '1', of: null, says: 'above 85 % for 1 min' },
+      {
+        when: "Disk of Berth's data folder above a threshold",
+        above: '80',
+        minutes: '3',
+        of: null,
+        says: 'above 80 % for 3 min',
+      },
+      {
+        when: "Disk of the engine's data root above a threshold",
+        above: '70',
+        minutes: '4',
+        of: null,
+        says: 'above 70 % for 4 min',
+      },
+      { when: 'Volume size above a threshold', above: '3', minutes: null, of: null, says: 'above 3 GB' },
+    ];
+    const rules = page.getByRole('table', { name: 'Notification rules' });
+    for (const k of kinds) {
+      await page.getByRole('button', { name: 'Add rule' }).click();
+      const rule = page.getByRole('dialog', { name: 'Add a notification rule' });
+      await rule.getByRole('textbox', { name: 'When' }).click();
+      await page.getByRole('option', { name: k.when, exact: true }).click();
+      // The pills box over the field takes the click; forced, it opens the list the same way.
+      await rule.getByRole('textbox', { name: 'Send to' }).click({ force: true });
+      await page.getByRole('option', { name: 'ops-hook', exact: true }).click();
+      const above = rule.getByRole('textbox', { name: k.minutes === null ? 'Above (GB)' : 'Above (%)' });
+      await above.fill(k.above);
+      if (k.minutes !== null) await rule.getByRole('textbox', { name: 'For (minutes)' }).fill(k.minutes);
+      else await rule.getByRole('textbox', { name: 'Volume' }).fill('e2e-data');
+      if (k.of) await rule.getByText(k.of, { exact: true }).click();
+      await rule.getByRole('button', { name: 'Add', exact: true }).click();
+      await rule.waitFor({ state: 'detached' });
+      await rules.getByRole('row').filter({ hasText: k.when }).filter({ hasText: k.says }).waitFor();
+    }
+    await rules.getByRole('row').filter({ hasText: 'volume: e2e-data' }).waitFor();
+
     await page.goto('/#/settings/audit');
     await expectRouteName(page, 'Audit Log');
     const audit = page.getByRole('table', { name: 'Audit log' });

@@ -28,6 +28,8 @@ export const useTargetAutoHeal = (name: string, service?: string) => {
   const env = useEnvironment();
   return useQuery({
     queryKey: queryKeys.autoHeal.target(env, name, service),
+    // What auto-heal did (restarts, a give-up) shows while the page is open.
+    refetchInterval: 10_000,
     queryFn: ({ signal }) =>
       service
         ? api(autoHealApi.service, { env, params: { name, service }, signal })

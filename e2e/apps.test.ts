@@ -299,6 +299,61 @@ describe('applications', () => {
     await diagnosis.getByText('Error: the main process exited with code 3.').waitFor({ timeout: 15_000 });
     expect(await diagnosis.getByTestId('diagnosis-lines').textContent()).toContain('last-words');
     await shot(page, 'apps-diagnosis.png');
+
+    // Its links: the Logs tab showing the window before the stop, then back to live (not running: nothing to follow).
+    await diagnosis.getByTestId('diagnosis-logs-at').click();
+    await page.getByTestId('log-window').waitFor();
+    expect(page.url()).toMatch(new RegExp(`#/apps/${ended}/logs\\?since=.+&until=.+`));
+    await page.getByText('last-words').first().waitFor();
+    await page.getByRole('button', { name: 'Back to live' }).click();
+    await page.getByTestId('log-window').waitFor({ state: 'detached' });
+    expect(page.url()).not.toContain('since=');
+    // The stats at the stop: the range holding it, with the stop marked.
+    await page.goto(`/#/apps/${ended}/info`);
+    await page.getByTestId('diagnosis-stats-at').click();
+    await page
+      .getByTestId('stats-at')
+      .getByText(/The dashed red line marks/)
+      .waitFor();
+    expect(page.url()).toMatch(new RegExp(`#/apps/${ended}/stats\\?at=`));
+    expect(await page.getByRole('radio', { name: '10 min' }).isChecked()).toBe(true);
+    await page.getByRole('button', { name: 'Back to live' }).click();
+    await page.getByTestId('stats-at').waitFor({ state: 'detached' });
+
+    // Auto-heal of the unhealthy app (issue 36): on, after 1 failed check, at most 1 restart an hour, no back-off.
+    await page.goto(`/#/apps/${sick}/info`);
+    const heal = page
+      .locator('.mantine-Paper-root')
+      .filter({ has: page.getByRole('heading', { name: 'Auto-heal', exact: true }) })
+      .last();
+    await heal.getByRole('textbox', { name: 'Auto-heal', exact: true }).click();
+    await page.getByRole('option', { name: 'On', exact: true }).click();
+    await heal.getByRole('textbox', { name: 'Failed checks' }).fill('1');
+    await heal.getByRole('textbox', { name: 'Restarts an hour' }).fill('1');
+    await heal.getByRole('textbox', { name: 'Back-off (s)' }).fill('0');
+    await heal.getByRole('button', { name: 'Save auto-heal' }).click();
+    await page.getByText('Auto-heal saved').waitFor();
+    await heal
+      .getByTestId('auto-heal-effective')
+      .getByText(
+        /In effect: on, restart after 1 failed checks, at most 1 restarts an hour, back-off 0 s\. Restarts in the last hour: 0\./,
+      )
+      .waitFor();
+    // The engine says unhealthy only on a change: restarted by hand it turns unhealthy again, auto-heal
+    // restarts it once, and when it turns unhealthy once more gives up.
+    dockerCli(['restart', '-t', '0', sick]);
+    // The panel reads its state again every 10 s.
+    const gaveUp = page.getByTestId('auto-heal-gave-up');
+    await gaveUp.waitFor({ timeout: 90_000 });
+    await gaveUp.getByText(/^Gave up at /).waitFor();
+    await heal
+      .getByTestId('auto-heal-effective')
+      .getByText(/Restarts in the last hour: 1 \(last /)
+      .waitFor();
+    await shot(page, 'apps-auto-heal-gave-up.png');
+    await gaveUp.getByRole('button', { name: 'Reset' }).click();
+    await page.getByText('Auto-heal reset: it tries again').waitFor();
+    await gaveUp.waitFor({ state: 'detached' });
     await context.close();
-  }, 90_000);
+  }, 240_000);
 });

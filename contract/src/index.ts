@@ -13,6 +13,7 @@ export * from './schemas/template';
 export * from './schemas/deploy';
 export * from './schemas/variables';
 export * from './schemas/stats';
+export * from './schemas/stats-tick';
 export * from './schemas/app';
 export * from './schemas/app-changes';
 export * from './schemas/app-files';

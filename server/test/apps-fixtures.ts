@@ -49,6 +49,8 @@ export interface SseEvent {
 export class SseReader {
   readonly events: SseEvent[] = [];
   readonly comments: string[] = [];
+  /** The response's Content-Encoding (fetch decodes the body). */
+  encoding = 'identity';
   private readonly abort = new AbortController();
   private notify: (() => void) | null = null;
   private ended = false;
@@ -61,6 +63,7 @@ export class SseReader {
     if (res.status !== 200 || !res.headers.get('content-type')?.startsWith('text/event-stream')) {
       throw new Error(`${path}: ${res.status} ${await res.text()}`);
     }
+    r.encoding = res.headers.get('content-encoding') ?? 'identity';
     void r.pump(res.body!);
     return r;
   }

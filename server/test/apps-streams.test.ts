@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StatsRemoved, StatsSample, StreamStatus } from '@berth/contract';
+import {
+  applyStatsTick,
+  StreamEvent,
+  type StatsRemoved,
+  type StatsSample,
+  type StatsTick,
+  type StreamStatus,
+  type TickNumbers,
+} from '@berth/contract';
 import { createTestApp, type TestApp } from './helpers/app';
 import { dockerCli, testEngine } from './helpers/engine';
 import { cleanup, uniqueName } from './images-fixtures';
@@ -163,16 +171,44 @@ describe('stats streams', () => {
     stats.close();
   });
 
-  it('dashboard: apps that start appear and apps that stop disappear without a reconnect', async () => {
+  it('dashboard: apps that start appear and apps that stop disappear without a reconnect, as samples and as ticks', async () => {
     const dash = await open('/api/apps/stats');
+    const tick = await open('/api/apps/stats?format=tick');
+    // The tick format: the numbers a client holds after applying every frame so far.
+    const state = new Map<string, TickNumbers>();
+    let applied = 0;
+    const follow = (r: SseReader) => {
+      const frames = r.of<StatsTick>(StreamEvent.tick);
+      for (const frame of frames.slice(applied)) {
+        const { changed } = applyStatsTick(state, frame);
+        // A delta carries only apps whose numbers changed.
+        if (!frame.full) expect(changed.sort()).toEqual(Object.keys(frame.apps).sort());
+      }
+      if (applied === 0 && frames.length) expect(frames[0]!.full).toBe(true);
+      applied = frames.length;
+      return state;
+    };
     const name = ticker('stats-dash');
     await dash.waitFor((r) => r.of<StatsSample>('update').some((s) => s.name === name), 'a sample of the new app');
+    await tick.waitFor((r) => follow(r).has(name), 'the new app in a tick');
+    // Every running app is in the ticks (other suites may start and stop containers meanwhile: eventually).
+    const running = () => new Set(dockerCli(['ps', '--format', '{{.Names}}']).split('\n').filter(Boolean));
+    await tick.waitFor((r) => [...running()].every((n) => follow(r).has(n)), 'every running app in the ticks');
+    expect(tick.encoding).toBe('gzip');
     dockerCli(['stop', '-t', '1', name]);
     await dash.waitFor((r) => r.of<StatsRemoved>('remove').some((s) => s.name === name), 'the remove event');
+    await tick.waitFor((r) => !follow(r).has(name), 'the app gone from the ticks');
+    expect(tick.of<StatsTick>(StreamEvent.tick).some((f) => f.gone?.includes(name))).toBe(true);
     const count = dash.of<StatsSample>('update').filter((s) => s.name === name).length;
     await new Promise((r) => setTimeout(r, 1500));
     expect(dash.of<StatsSample>('update').filter((s) => s.name === name).length).toBe(count);
+    expect(follow(tick).has(name)).toBe(false);
+    // The samples stream has no tick events and the tick stream no samples.
+    expect(dash.of(StreamEvent.tick)).toEqual([]);
+    expect(tick.of(StreamEvent.update)).toEqual([]);
+    expect((await t.client.get('/api/apps/stats?format=xml')).body).toMatchObject({ code: 'validation_error' });
     dash.close();
+    tick.close();
   });
 
   it('dashboard: ten viewers share one engine stream per running app', async () => {

@@ -4,6 +4,7 @@ import { BatchItemResult, BatchNames } from './batch';
 import { CONTAINER_NAME } from './deploy';
 import { LogRangeQuery } from './logs';
 import { StatsHistory, StatsHistoryQuery } from './stats';
+import { DashboardStatsQuery } from './stats-tick';
 
 /** What app actions accept; anything else is a 400 naming these. */
 export const APP_ACTIONS = ['start', 'stop', 'restart', 'kill', 'remove', 'pause', 'unpause'] as const;
@@ -228,7 +229,9 @@ export const appsApi = {
     scope: 'environment',
     tag: 'apps',
     summary:
-      "SSE: 'update' = a StatsSample of each running app, 'remove' = {name} when one stops; follows apps starting and stopping",
+      "SSE: 'update' = a StatsSample of each running app, 'remove' = {name} when one stops; follows apps starting and stopping. " +
+      "With format=tick: one 'tick' event a second at most = a StatsTick frame of every app that changed (the first full, then deltas), compressed when the client accepts it",
+    querystring: DashboardStatsQuery,
     response: EventStream,
   }),
   get: defineRoute({

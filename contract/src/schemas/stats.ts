@@ -40,6 +40,8 @@ export const StreamEvent = {
   remove: 'remove',
   /** Per-app streams: StreamStatus. */
   status: 'status',
+  /** Dashboard stream with ?format=tick: a StatsTick frame (see ./stats-tick). */
+  tick: 'tick',
 } as const;
 
 /** How far back a stats history reaches. */

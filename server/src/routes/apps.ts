@@ -29,10 +29,11 @@ export function appsRoutes(app: FastifyInstance): void {
   });
   // A static path: it wins over /api/apps/{name}, so an app literally named "stats" is read by ID.
   route(app, appsApi.dashboardStats, (req, reply) => {
-    // Not compressed: a flush per sample (50 apps × 10 viewers = 500 a second) cost Berth +8.5 % of a
-    // core in `npm run bench` (12.6 % vs 4.1 %), for 0.7 vs 8.1 KB/s per viewer. Worth it once the
-    // samples of a tick go as one event (one flush a second per viewer).
-    req.scope.appStreams.dashboard(openSse(req, reply));
+    // The samples format is not compressed: a flush per sample (50 apps × 10 viewers = 500 a second)
+    // cost Berth +8.5 % of a core in `npm run bench` (12.6 % vs 4.1 %). The tick format is one
+    // event (one flush) a second per viewer, compressed when the client accepts it.
+    const { format } = req.query;
+    req.scope.appStreams.dashboard(openSse(req, reply, { compress: format === 'tick' }), format);
     return reply;
   });
   route(app, appsApi.get, async (req) => envShownTo(req, await req.scope.apps.get(req.params.name), maskAppEnv));

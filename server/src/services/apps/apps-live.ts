@@ -1,4 +1,10 @@
-import { StreamEvent, type HistoryRange, type StatsHistory, type StreamStatus } from '@berth/contract';
+import {
+  StreamEvent,
+  type DashboardStatsQuery,
+  type HistoryRange,
+  type StatsHistory,
+  type StreamStatus,
+} from '@berth/contract';
 import type { Uses } from '../../context';
 import { inspectContainer, type ContainerDetail } from './containers';
 import { openLogStream, readLogBatches, type LogLine } from '../../docker/logs';
@@ -7,6 +13,7 @@ import { DockerUnavailableError, NotFoundError } from '../../errors';
 import type { SseStream } from '../../lib/sse';
 import { withTimeout } from '../../lib/timeout';
 import type { AppsRuntime } from './apps-runtime';
+import { StatsTicker } from './stats-ticker';
 import { droppingSender, endAtUntil, endOfRange, endsInPast, sendLogLines, type LogRange } from '../logs/log-range';
 
 /** Without any event, a waiting log stream looks again this often (a safety net, not a poll loop). */
@@ -43,13 +50,19 @@ const appName = (info: ContainerDetail) => bareName(info.Name);
 
 /** The live streams of the apps pages: logs, per-app stats and the dashboard. */
 export class AppStreams {
+  private ticker: StatsTicker | null = null;
+
   constructor(
     private readonly ctx: Uses<'docker' | 'engine' | 'log'>,
     private readonly rt: AppsRuntime,
   ) {}
 
-  /** Every running app's samples; apps that start or stop appear and disappear by engine events. */
-  dashboard(sse: SseStream): void {
+  /**
+   * Every running app's samples; apps that start or stop appear and disappear by engine events.
+   * `tick`: one frame a second at most with every app that changed (StatsTicker).
+   */
+  dashboard(sse: SseStream, format: DashboardStatsQuery['format'] = 'samples'): void {
+    if (format === 'tick') return (this.ticker ??= new StatsTicker(this.rt.hub)).watch(sse);
     const send = latestWins(sse);
     const off = this.rt.hub.watchAll({
       sample: (s) => send(s.name, s),

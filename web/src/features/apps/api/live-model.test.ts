@@ -1,54 +1,57 @@
 import { describe, expect, it } from 'vitest';
-import type { StatsSample } from '@berth/contract';
-import { foldDashboard, parseAppStream } from './live-model';
+import type { StatsTick, TickNumbers } from '@berth/contract';
+import { foldTicks, parseAppStream } from './live-model';
 
-const sample = (name: string, cpu: number): StatsSample => ({
-  name,
-  time: new Date(0).toISOString(),
-  cpu_percent: cpu,
-  mem_percent: 1,
-  mem_current: 1,
-  mem_total: 2,
+const MiB = 1024 * 1024;
+const frame = (t: number, apps: StatsTick['apps'], extra: Partial<StatsTick> = {}): StatsTick => ({
+  t: t * 1000,
+  apps,
+  ...extra,
 });
 
-describe('foldDashboard', () => {
-  it('keeps samples per app, at most the cap, newest last', () => {
-    let series = foldDashboard(
-      undefined,
-      [1, 2, 3].map((i) => ({ kind: 'update' as const, sample: sample('a', i) })),
-      2,
-    );
-    series = foldDashboard(
-      series,
-      [
-        { kind: 'update', sample: sample('b', 9) },
-        { kind: 'update', sample: sample('a', 4) },
-      ],
-      2,
-    );
-    expect(series.a!.map((s) => s.cpu_percent)).toEqual([3, 4]);
-    expect(series.b!.map((s) => s.cpu_percent)).toEqual([9]);
+describe('foldTicks', () => {
+  it('gives only the apps whose numbers changed a new array, filling the seconds they kept their numbers', () => {
+    const numbers = new Map<string, TickNumbers>();
+    const start = foldTicks(undefined, numbers, [
+      frame(10, { a: { c: 1, m: 2, u: MiB, l: 4 * MiB }, b: { c: 5, m: 6, u: MiB, l: 4 * MiB } }, { full: true }),
+    ]);
+    expect(start.a).toEqual([
+      {
+        name: 'a',
+        time: new Date(10_000).toISOString(),
+        cpu_percent: 1,
+        mem_percent: 2,
+        mem_current: MiB,
+        mem_total: 4 * MiB,
+      },
+    ]);
+    // Ticks 11 and 12 left a out (unchanged); at 13 its CPU moved.
+    const next = foldTicks(start, numbers, [frame(11, { b: { c: 7 } }), frame(13, { a: { c: 3 } })]);
+    expect(next.a!.map((s) => [Date.parse(s.time) / 1000, s.cpu_percent])).toEqual([
+      [10, 1],
+      [11, 1],
+      [12, 1],
+      [13, 3],
+    ]);
+    expect(next.b!.map((s) => s.cpu_percent)).toEqual([5, 7]);
+    const quiet = foldTicks(next, numbers, [frame(14, { b: { c: 8 } })]);
+    expect(quiet.a).toBe(next.a);
   });
 
-  it('drops an app the stream reports removed, and brings it back when it starts again', () => {
-    const start = foldDashboard(undefined, [
-      { kind: 'update', sample: sample('a', 1) },
-      { kind: 'update', sample: sample('b', 1) },
+  it('drops apps gone or left out of a full frame, and keeps at most the cap', () => {
+    const numbers = new Map<string, TickNumbers>();
+    const all = { c: 1, m: 1, u: 1, l: 2 };
+    let series = foldTicks(undefined, numbers, [frame(1, { a: all, b: all, c: all }, { full: true })]);
+    series = foldTicks(series, numbers, [frame(2, {}, { gone: ['a'] })]);
+    expect(Object.keys(series).sort()).toEqual(['b', 'c']);
+    series = foldTicks(series, numbers, [frame(3, { c: all }, { full: true })]);
+    expect(Object.keys(series)).toEqual(['c']);
+    series = foldTicks(series, numbers, [frame(100, { c: { c: 9 } })], 3);
+    expect(series.c!.map((s) => [Date.parse(s.time) / 1000, s.cpu_percent])).toEqual([
+      [98, 1],
+      [99, 1],
+      [100, 9],
     ]);
-    const removed = foldDashboard(start, [{ kind: 'remove', name: 'a' }]);
-    expect(Object.keys(removed)).toEqual(['b']);
-    expect(start.a).toHaveLength(1);
-    const back = foldDashboard(removed, [{ kind: 'update', sample: sample('a', 5) }]);
-    expect(back.a!.map((s) => s.cpu_percent)).toEqual([5]);
-  });
-
-  it('leaves untouched series as they were (no copy)', () => {
-    const start = foldDashboard(undefined, [
-      { kind: 'update', sample: sample('a', 1) },
-      { kind: 'update', sample: sample('b', 1) },
-    ]);
-    const next = foldDashboard(start, [{ kind: 'update', sample: sample('a', 2) }]);
-    expect(next.b).toBe(start.b);
   });
 });
 

@@ -1,4 +1,11 @@
-import type { StatsSample, StreamStatus } from '@berth/contract';
+import {
+  applyStatsTick,
+  tickSample,
+  type StatsSample,
+  type StatsTick,
+  type StreamStatus,
+  type TickNumbers,
+} from '@berth/contract';
 import { appendCapped } from '../../../lib/event-stream';
 
 /** Pure folds of server-sent events into the cached live state; the hooks in ./live apply them. */
@@ -7,27 +14,46 @@ import { appendCapped } from '../../../lib/event-stream';
 export const STATS_CAP = 300;
 
 export type DashboardSeries = Record<string, StatsSample[]>;
-export type DashboardEvent = { kind: 'update'; sample: StatsSample } | { kind: 'remove'; name: string };
 
-/** Appends samples per app (capped) and drops the apps the stream reports gone. */
-export function foldDashboard(
+/** Seconds the server's ticks follow each other (an app missing from a tick kept its numbers). */
+const TICK_MS = 1000;
+
+/**
+ * Appends an app's new sample. The stream leaves an app out of the ticks where its numbers did not
+ * change: those seconds are filled with its previous numbers first, so its chart goes on flat
+ * instead of breaking where no sample came.
+ */
+function appendHeld(prev: readonly StatsSample[] | undefined, sample: StatsSample, cap: number): StatsSample[] {
+  const last = prev?.at(-1);
+  const held: StatsSample[] = [];
+  if (last) {
+    const from = Date.parse(last.time);
+    // The ticks in between (at most the cap: older ones would be cut anyway).
+    const between = Math.round((Date.parse(sample.time) - from) / TICK_MS) - 1;
+    for (let i = Math.max(1, between - cap + 1); i <= between; i++)
+      held.push({ ...last, time: new Date(from + i * TICK_MS).toISOString() });
+  }
+  held.push(sample);
+  return appendCapped(prev, held, cap);
+}
+
+/**
+ * Applies the dashboard stream's tick frames in order: `numbers` is the stream's decoder state
+ * (what it holds per app, cleared when the stream opens again). Only the apps whose numbers
+ * changed get a new array; every other app keeps its array, so its card can skip the render.
+ */
+export function foldTicks(
   prev: DashboardSeries | undefined,
-  batch: readonly DashboardEvent[],
+  numbers: Map<string, TickNumbers>,
+  frames: readonly StatsTick[],
   cap = STATS_CAP,
 ): DashboardSeries {
   const next: DashboardSeries = { ...prev };
-  const added = new Map<string, StatsSample[]>();
-  for (const ev of batch) {
-    if (ev.kind === 'remove') {
-      delete next[ev.name];
-      added.delete(ev.name);
-      continue;
-    }
-    const list = added.get(ev.sample.name) ?? [];
-    list.push(ev.sample);
-    added.set(ev.sample.name, list);
+  for (const frame of frames) {
+    const { changed, removed } = applyStatsTick(numbers, frame);
+    for (const name of removed) delete next[name];
+    for (const name of changed) next[name] = appendHeld(next[name], tickSample(name, numbers.get(name)!, frame.t), cap);
   }
-  for (const [name, samples] of added) next[name] = appendCapped(next[name], samples, cap);
   return next;
 }
 

@@ -1,19 +1,19 @@
 import { useEffect, useRef } from 'react';
 import { skipToken, useQuery, useQueryClient } from '@tanstack/react-query';
-import { appsApi, StreamEvent, type App, type StatsSample, type StreamStatus } from '@berth/contract';
+import {
+  appsApi,
+  StreamEvent,
+  type App,
+  type StatsSample,
+  type StatsTick,
+  type StreamStatus,
+  type TickNumbers,
+} from '@berth/contract';
 import { buildUrl } from '../../../lib/api-client';
 import { appendCapped, useEventStream } from '../../../lib/event-stream';
 import { isRunning } from '../model';
 import { clearLive, removedHere } from './mutations';
-import {
-  foldDashboard,
-  isStatus,
-  parseAppStream,
-  STATS_CAP,
-  type DashboardEvent,
-  type DashboardSeries,
-  type StatusEvent,
-} from './live-model';
+import { foldTicks, isStatus, parseAppStream, STATS_CAP, type DashboardSeries, type StatusEvent } from './live-model';
 import { queryKeys } from '../../../lib/query-keys';
 import { useEnvironment } from '../../../lib/environment';
 
@@ -22,24 +22,26 @@ function useLive<T>(queryKey: readonly unknown[]) {
   return useQuery<T>({ queryKey, queryFn: skipToken, staleTime: Infinity }).data;
 }
 
-/** Opens the dashboard stream, which keeps every running app's samples in the query cache. */
+/**
+ * Opens the dashboard stream in its tick format (one frame a second at most with the apps whose
+ * numbers changed, compressed), which keeps every running app's samples in the query cache; an
+ * app whose numbers did not change keeps its array (see foldTicks).
+ */
 function useDashboardStream() {
   const env = useEnvironment();
   const queryClient = useQueryClient();
-  useEventStream<DashboardEvent>(buildUrl(appsApi.dashboardStats, { env }), {
-    event: [StreamEvent.update, StreamEvent.remove],
-    // Samples come about once a second per app; two renders a second show them all.
-    flushMs: 500,
-    frameAligned: false,
-    parse: (data, event) =>
-      event === StreamEvent.remove
-        ? { kind: 'remove', name: (JSON.parse(data) as { name: string }).name }
-        : { kind: 'update', sample: JSON.parse(data) as StatsSample },
-    // A fresh stream reports every running app anew; what was cached from an earlier one may have stopped since.
-    onOpen: () => queryClient.setQueryData<DashboardSeries>(queryKeys.appsLive.dashboard(env), {}),
-    onBatch: (batch) =>
+  const numbers = useRef(new Map<string, TickNumbers>());
+  useEventStream<StatsTick>(buildUrl(appsApi.dashboardStats, { env, query: { format: 'tick' } }), {
+    event: StreamEvent.tick,
+    parse: (data) => JSON.parse(data) as StatsTick,
+    // A fresh stream starts with a full frame; what was cached from an earlier one may have stopped since.
+    onOpen: () => {
+      numbers.current = new Map();
+      queryClient.setQueryData<DashboardSeries>(queryKeys.appsLive.dashboard(env), {});
+    },
+    onBatch: (frames) =>
       queryClient.setQueryData<DashboardSeries>(queryKeys.appsLive.dashboard(env), (prev) =>
-        foldDashboard(prev, batch),
+        foldTicks(prev, numbers.current, frames),
       ),
   });
 }

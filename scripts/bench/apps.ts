@@ -20,7 +20,7 @@ import { docker, forkBenchServer, mib, parallel, runBench, signInCookies, tally,
 import { enginePct, fmtEngine, pairedWindows, pct, type EnginePct, type Paired } from './engine-cpu';
 import { historyDiskPerApp } from './history-disk';
 import { startPrivateEngine, type PrivateEngine } from './private-engine';
-import { WireMeter } from './wire';
+import { WireMeter, worstCaseTicks } from './wire';
 
 const STATS_N = Number(process.env.BENCH_STATS_APPS ?? 50);
 const VIEWERS = Number(process.env.BENCH_VIEWERS ?? 10);
@@ -28,6 +28,18 @@ const WINDOW_MS = Number(process.env.BENCH_STATS_WINDOW_S ?? 20) * 1000;
 /** Paired windows (Berth running, then stopped) and their length. */
 const PAIRS = Number(process.env.BENCH_STATS_PAIRS ?? 10);
 const PAIR_MS = 5000;
+/** Which stats sources get a window (500 apps: `cgroup` only, 500 engine stats streams are another bench). */
+const SOURCES = (process.env.BENCH_SOURCES ?? 'engine,cgroup').split(',') as Array<'engine' | 'cgroup'>;
+/** Rounds of the dashboard stream's formats side by side (cgroup source), each window this long. */
+const FORMAT_ROUNDS = Number(process.env.BENCH_FORMAT_ROUNDS ?? 3);
+const FORMAT_MS = Number(process.env.BENCH_FORMAT_WINDOW_S ?? 10) * 1000;
+/** The dashboard stream as each variant asks for it: the samples format (before issue 40) and the tick format. */
+const FORMATS = [
+  { label: 'samples (one event per app per sample)', query: '', accept: 'br, gzip' },
+  { label: 'tick, uncompressed', query: '?format=tick', accept: 'identity' },
+  { label: 'tick, gzip', query: '?format=tick', accept: 'gzip' },
+  { label: 'tick, brotli', query: '?format=tick', accept: 'br, gzip' },
+] as const;
 const RUN = `berth-bench-${randomBytes(3).toString('hex')}`;
 // Other benches may run on the shared engine at the same time: this run removes only its own containers.
 const LABELS = ['--label', 'berth.bench=1', '--label', `berth.bench.run=${RUN}`];
@@ -94,6 +106,67 @@ interface SourceRun {
   wire: { raw: number; decoded: number; encoding: string };
   /** Cgroup source only: the engine with Berth running vs frozen, in pairs of short windows. */
   paired?: Paired;
+  /** Cgroup source only: the dashboard stream's formats, in rounds of windows side by side. */
+  formats?: FormatRun[];
+}
+
+interface FormatRun {
+  label: string;
+  /** Berth's CPU in each round's window. */
+  cpu: number[];
+  /** Bytes per second per viewer on the wire and decoded (mean over viewers and rounds). */
+  raw: number;
+  decoded: number;
+  encoding: string;
+  /** Tick format: frames per second per viewer, and the fewest apps a viewer held at a window's end. */
+  frames: number;
+  fewestApps: number;
+}
+
+/**
+ * The dashboard stream's formats side by side on one server: per round, each format in turn
+ * (rotated so none always goes first) with VIEWERS viewers reading it alone for FORMAT_MS after a
+ * warm-up; Berth's CPU over the window and the bytes each viewer received.
+ */
+async function measureFormats(url: string, cookie: string, ask: () => Promise<Probe>): Promise<FormatRun[]> {
+  const runs: FormatRun[] = FORMATS.map((f) => ({
+    label: f.label,
+    cpu: [],
+    raw: 0,
+    decoded: 0,
+    encoding: '',
+    frames: 0,
+    fewestApps: Infinity,
+  }));
+  for (let round = 0; round < FORMAT_ROUNDS; round++) {
+    for (let k = 0; k < FORMATS.length; k++) {
+      const i = (k + round) % FORMATS.length;
+      const f = FORMATS[i]!;
+      const run = runs[i]!;
+      const meters = await Promise.all(
+        range(VIEWERS).map(() => WireMeter.open(`${url}/api/apps/stats${f.query}`, cookie, f.accept)),
+      );
+      await sleep(2500); // past the first (full) frame
+      const p0 = await ask();
+      const t0 = Date.now();
+      const frames0 = meters.map((m) => m.frames);
+      await sleep(FORMAT_MS);
+      const end = await ask();
+      const t1 = Date.now();
+      run.cpu.push(pct(end.cpuMicros / 1e6, end.at - p0.at));
+      for (const [j, m] of meters.entries()) {
+        const r = m.rate(t0, t1);
+        run.raw += r.raw / (VIEWERS * FORMAT_ROUNDS);
+        run.decoded += r.decoded / (VIEWERS * FORMAT_ROUNDS);
+        run.encoding = m.encoding;
+        run.frames += (m.frames - frames0[j]!) / ((t1 - t0) / 1000) / (VIEWERS * FORMAT_ROUNDS);
+        if (f.query) run.fewestApps = Math.min(run.fewestApps, m.apps.size);
+        m.close();
+      }
+      await sleep(500);
+    }
+  }
+  return runs;
 }
 
 /** One window with Berth on the private engine, through the counting proxy, with one stats source. */
@@ -165,8 +238,15 @@ async function measureSource(
     historyBytes: end.historyBytes,
     rss: end.rss,
     wire: { ...wire.rate(t0, t1), encoding: wire.encoding },
-    ...(source === 'cgroup' ? { paired: await pairedWindows(server!, engine!, PAIRS, PAIR_MS) } : {}),
+    ...(source === 'cgroup' && PAIRS > 0 ? { paired: await pairedWindows(server!, engine!, PAIRS, PAIR_MS) } : {}),
   };
+  if (source === 'cgroup' && FORMAT_ROUNDS > 0) {
+    for (const v of mine) v.close();
+    wire.close();
+    for (const a of streams.splice(0)) a.abort();
+    log(`[2] dashboard stream formats: ${FORMAT_ROUNDS} rounds × ${FORMATS.length} formats × ${FORMAT_MS / 1000} s`);
+    run.formats = await measureFormats(url, cookie, ask);
+  }
   for (const v of mine) v.close();
   wire.close();
   for (const a of streams.splice(0)) a.abort();
@@ -229,7 +309,7 @@ async function main(): Promise<void> {
   const own = engine;
   await own.docker(['pull', '-q', image]);
   const names = range(STATS_N).map((i) => `${RUN}-s${i}`);
-  await parallel(names, 4, (name) =>
+  await parallel(names, STATS_N > 100 ? 8 : 4, (name) =>
     own.docker(['run', '-d', '--name', name, '--network', 'none', ...LABELS, image, 'sleep', '100000']),
   );
   const proxySock = path.join(own.dir, 'berth.sock');
@@ -248,7 +328,7 @@ async function main(): Promise<void> {
   };
   const before = await baselineWindow('before');
   const bySource: SourceRun[] = [];
-  for (const source of ['engine', 'cgroup'] as const) {
+  for (const source of SOURCES) {
     log(`[2] ${source} source: Berth, ${VIEWERS} dashboard viewers, ${WINDOW_MS / 1000} s`);
     bySource.push(await measureSource(source, names, `unix://${proxySock}`, proxy.calls));
   }
@@ -307,6 +387,15 @@ async function main(): Promise<void> {
       `      dashboard stream per viewer: ${kb(r.wire.raw)} on the wire (${r.wire.encoding}; ${perApp(r.wire.raw)} B per app per second), ` +
         `${kb(r.wire.decoded)} decoded (${perApp(r.wire.decoded)} B per app per second)`,
     );
+    for (const f of r.formats ?? []) {
+      const mean = f.cpu.reduce((a, b) => a + b, 0) / f.cpu.length;
+      const tick = f.label.startsWith('tick')
+        ? `; ${f.frames.toFixed(2)} frames/s; every viewer held ${f.fewestApps === STATS_N ? `all ${STATS_N}` : `only ${f.fewestApps}/${STATS_N}`} apps`
+        : '';
+      console.log(
+        `      format ${f.label}: Berth ${mean.toFixed(2)} % (rounds: ${f.cpu.map((c) => c.toFixed(2)).join(', ')}); per viewer ${kb(f.raw)} on the wire (${f.encoding}), ${kb(f.decoded)} decoded${tick}`,
+      );
+    }
     const fellBack =
       r.source === 'cgroup' && r.statsStreams > 0
         ? ` (${r.statsStreams} containers were not found in the cgroup tree: the engine sampled them)`
@@ -318,6 +407,11 @@ async function main(): Promise<void> {
       `      every engine call from Berth's start to the window's end: ${r.sinceStart.map(([c, n]) => `${c} ×${n}`).join(', ')}`,
     );
   }
+  const worst = await worstCaseTicks(STATS_N);
+  console.log(
+    `[2] tick format if every one of ${STATS_N} apps changed CPU and memory every second (computed, no server): ` +
+      `${(worst.raw / 1024).toFixed(1)} KB/s raw, ${(worst.gzip / 1024).toFixed(1)} KB/s gzip, ${(worst.br / 1024).toFixed(1)} KB/s brotli per viewer (target ≤ 10 KB/s)`,
+  );
   console.log(
     `[3] Server RSS: idle ${mib(idle.rss)}, while ${VIEWERS} viewers stream ${STATS_N} apps ` +
       `(${streaming.source} source) ${mib(streaming.rss)}`,

@@ -49,15 +49,13 @@ export function endAllStreams(server: FastifyInstance, detail: string): void {
 }
 
 /**
- * A compressor for a stream whose events repeat their shape (the dashboard's samples: the same
+ * A compressor for a stream whose events repeat their shape (the dashboard's ticks: the same
  * keys and names every second), flushed after every write so each event arrives at once. Brotli
- * (quality 4, 64 KB window) when the client accepts it, else gzip; none for a client that
- * accepts neither. Windows are kept small: one compressor is held per open stream.
+ * (quality 4, 64 KB window) or gzip. Windows are kept small: one compressor is held per open stream.
  */
-function eventCompressor(req: FastifyRequest): { encoding: string; stream: zlib.BrotliCompress | zlib.Gzip } | null {
-  const accepted = acceptedEncoding(req.headers['accept-encoding']);
-  if (accepted === 'br') {
-    const stream = zlib.createBrotliCompress({
+export function eventCompressor(encoding: 'br' | 'gzip'): zlib.BrotliCompress | zlib.Gzip {
+  if (encoding === 'br')
+    return zlib.createBrotliCompress({
       flush: zlib.constants.BROTLI_OPERATION_FLUSH,
       params: {
         [zlib.constants.BROTLI_PARAM_QUALITY]: 4,
@@ -65,15 +63,13 @@ function eventCompressor(req: FastifyRequest): { encoding: string; stream: zlib.
         [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
       },
     });
-    return { encoding: 'br', stream };
-  }
-  if (accepted === 'gzip') {
-    return {
-      encoding: 'gzip',
-      stream: zlib.createGzip({ flush: zlib.constants.Z_SYNC_FLUSH, windowBits: 14, memLevel: 7 }),
-    };
-  }
-  return null;
+  return zlib.createGzip({ flush: zlib.constants.Z_SYNC_FLUSH, windowBits: 14, memLevel: 7 });
+}
+
+/** Brotli when the client accepts it, else gzip; none for a client that accepts neither. */
+function requestCompressor(req: FastifyRequest): { encoding: string; stream: zlib.BrotliCompress | zlib.Gzip } | null {
+  const accepted = acceptedEncoding(req.headers['accept-encoding']);
+  return accepted === 'br' || accepted === 'gzip' ? { encoding: accepted, stream: eventCompressor(accepted) } : null;
 }
 
 export interface SseOptions {
@@ -97,7 +93,7 @@ export function openSse(req: FastifyRequest, reply: FastifyReply, options: SseOp
   const slot = req.server.liveStreams?.open(req);
   const raw = reply.raw;
   reply.hijack();
-  const compressor = options.compress ? eventCompressor(req) : null;
+  const compressor = options.compress ? requestCompressor(req) : null;
   raw.writeHead(200, {
     'Content-Type': 'text/event-stream; charset=utf-8',
     'Cache-Control': 'no-cache, no-transform',

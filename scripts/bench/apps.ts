@@ -410,7 +410,8 @@ async function main(): Promise<void> {
   const worst = await worstCaseTicks(STATS_N);
   console.log(
     `[2] tick format if every one of ${STATS_N} apps changed CPU and memory every second (computed, no server): ` +
-      `${(worst.raw / 1024).toFixed(1)} KB/s raw, ${(worst.gzip / 1024).toFixed(1)} KB/s gzip, ${(worst.br / 1024).toFixed(1)} KB/s brotli per viewer (target ≤ 10 KB/s)`,
+      `${(worst.raw / 1024).toFixed(1)} KB/s raw, ${(worst.gzip / 1024).toFixed(1)} KB/s gzip, ${(worst.br / 1024).toFixed(1)} KB/s brotli per viewer (target ≤ 10 KB/s); ` +
+      `compressing costs ${worst.gzipCpu.toFixed(2)} % (gzip) or ${worst.brCpu.toFixed(2)} % (brotli) of a core per viewer`,
   );
   console.log(
     `[3] Server RSS: idle ${mib(idle.rss)}, while ${VIEWERS} viewers stream ${STATS_N} apps ` +

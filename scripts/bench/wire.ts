@@ -70,7 +70,10 @@ async function compressedBytes(encoding: 'br' | 'gzip', events: string[]): Promi
  * and memory all change every second (a random walk), `seconds` ticks; bytes per second raw, gzip
  * and brotli, with the server's encoder and compressors.
  */
-export async function worstCaseTicks(apps: number, seconds = 30): Promise<{ raw: number; gzip: number; br: number }> {
+export async function worstCaseTicks(
+  apps: number,
+  seconds = 30,
+): Promise<{ raw: number; gzip: number; br: number; gzipCpu: number; brCpu: number }> {
   const enc = new StatsTickEncoder();
   const names = Array.from({ length: apps }, (_, i) => `berth-bench-5f3a9c-s${i}`);
   const cpu = names.map(() => Math.random() * 50);
@@ -98,9 +101,18 @@ export async function worstCaseTicks(apps: number, seconds = 30): Promise<{ raw:
   const first = events[0]!;
   const perSecond = async (e: 'br' | 'gzip') =>
     ((await compressedBytes(e, events)) - (await compressedBytes(e, [first]))) / steady.length;
+  /** CPU to compress one viewer's stream, in % of a core (the whole run over its seconds). */
+  const cpuOf = async (e: 'br' | 'gzip') => {
+    const before = process.cpuUsage();
+    await compressedBytes(e, events);
+    const used = process.cpuUsage(before);
+    return ((used.user + used.system) / 1e6 / events.length) * 100;
+  };
   return {
     raw: steady.reduce((n, e) => n + Buffer.byteLength(e), 0) / steady.length,
     gzip: await perSecond('gzip'),
     br: await perSecond('br'),
+    gzipCpu: await cpuOf('gzip'),
+    brCpu: await cpuOf('br'),
   };
 }

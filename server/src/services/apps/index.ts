@@ -16,7 +16,7 @@ export { onThisHost, type AppsRuntime } from './apps-runtime';
  */
 export function createApps(
   ctx: Uses<
-    'agentStats' | 'db' | 'docker' | 'engine' | 'log' | 'registryAuth' | 'registryTags',
+    'afterStart' | 'agentStats' | 'db' | 'docker' | 'engine' | 'log' | 'registryAuth' | 'registryTags',
     'cgroupRoot' | 'containerName' | 'dockerHost' | 'hostname' | 'listCache' | 'statsHistory'
   >,
   historyRepo: StatsHistoryRepo,

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dockerCli, testEngine, tryDockerCli } from '../server/test/helpers/engine';
+import { dockerCli, dockerCliAsync, IDLE_COMMAND, testEngine, tryDockerCli } from '../server/test/helpers/engine';
 import { expectRouteName, launchBrowser, newPage, signIn } from './helpers/browser';
 import { REPO_ROOT, startServer, type TestServer } from './helpers/server';
 
@@ -356,4 +356,53 @@ describe('applications', () => {
     await gaveUp.waitFor({ state: 'detached' });
     await context.close();
   }, 240_000);
+
+  it('draws only a window of the dashboard cards and still finds a far one by filtering and by scrolling (issue 40)', async () => {
+    const prefix = uniqueName();
+    const names = Array.from({ length: 10 }, (_, i) => `${prefix}-${String(i).padStart(2, '0')}`);
+    made.push(...names);
+    await Promise.all(
+      names.map((n) =>
+        dockerCliAsync([
+          'run',
+          '-d',
+          '--name',
+          n,
+          '--label',
+          'berth.test=1',
+          '--network',
+          'none',
+          testEngine().image,
+          ...IDLE_COMMAND,
+        ]),
+      ),
+    );
+    // A phone-sized screen: one card a row, two or three on screen.
+    const { context, page } = await newPage(browser, server.baseUrl, { width: 420, height: 700 });
+    await signIn(page, EMAIL, PASSWORD);
+    const grid = page.getByRole('list', { name: 'Running applications' });
+    await expect
+      .poll(async () => Number(await grid.getAttribute('data-cards')), { timeout: 60_000 })
+      .toBeGreaterThanOrEqual(10);
+    const total = Number(await grid.getAttribute('data-cards'));
+    const drawn = await grid.getByTestId('app-card').count();
+    expect(drawn).toBeGreaterThan(0);
+    expect(drawn).toBeLessThan(total);
+    // Each drawn card says its place in the whole list.
+    expect(await grid.getByRole('listitem').first().getAttribute('aria-setsize')).toBe(String(total));
+
+    // The filter reaches a far app at once, as a link.
+    const last = names.at(-1)!;
+    await page.getByLabel('Filter running applications').fill(last);
+    await grid.getByRole('link', { name: last, exact: true }).waitFor();
+    expect(await grid.getByTestId('app-card').count()).toBe(1);
+    await page.getByLabel('Filter running applications').fill('');
+
+    // Scrolling to the end draws the last cards and lets go of the first.
+    await grid.locator('[aria-posinset="1"]').waitFor();
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await grid.locator(`[aria-posinset="${total}"]`).waitFor();
+    expect(await grid.locator('[aria-posinset="1"]').count()).toBe(0);
+    await context.close();
+  });
 });

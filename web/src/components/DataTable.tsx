@@ -13,6 +13,7 @@ import {
 } from '@mantine/core';
 import { IconChevronDown, IconChevronUp, IconSearch, IconSelector } from '@tabler/icons-react';
 import { PageSelectBox, RowSelectBox, type RowSelection } from './SelectCells';
+import { WindowedRows, WINDOWED_FROM } from './WindowedRows';
 import {
   filterRows,
   nextSort,
@@ -74,6 +75,7 @@ function SortIcon({ active, direction }: { active: boolean; direction?: 'asc' | 
 export function DataTable<T>(props: DataTableProps<T>) {
   const { columns, rowKey, onRowClick, rowMenu, selection } = props;
   const anchor = useRef<string | null>(null);
+  const body = useRef<HTMLTableSectionElement>(null);
   const [query, setQuery] = useState('');
   const [sort, setSort] = useState<SortState | null>(props.defaultSort ?? null);
   const [pageSize, setPageSize] = useState(props.pageSize ?? 25);
@@ -94,6 +96,41 @@ export function DataTable<T>(props: DataTableProps<T>) {
   const shown = pageRows(rows, Math.min(page, pages), pageSize);
   const sizes = props.pageSizeOptions ?? PAGE_SIZES;
   const pageKeys = shown.map(rowKey);
+
+  // A long page ("All" of thousands) draws only the rows on screen; a page of 15-50 draws them all.
+  const windowed = shown.length > WINDOWED_FROM;
+  const renderRow = (row: T, index?: number, measure?: (el: HTMLTableRowElement | null) => void) => (
+    <Table.Tr
+      key={rowKey(row)}
+      ref={measure}
+      data-index={index}
+      aria-rowindex={index === undefined ? undefined : index + 2}
+      onClick={onRowClick ? () => onRowClick(row) : undefined}
+      style={onRowClick ? { cursor: 'pointer' } : undefined}
+    >
+      {selection && (
+        <Table.Td onClick={(e) => e.stopPropagation()}>
+          <RowSelectBox
+            selection={selection}
+            pageKeys={pageKeys}
+            rowKey={rowKey(row)}
+            label={selection.selectLabel(row)}
+            anchor={anchor}
+          />
+        </Table.Td>
+      )}
+      {visible.map((col) => (
+        <Table.Td key={col.key}>
+          {col.render ? col.render(row) : String((row as Record<string, unknown>)[col.key] ?? '')}
+        </Table.Td>
+      ))}
+      {rowMenu && (
+        <Table.Td onClick={(e) => e.stopPropagation()} style={PINNED}>
+          {rowMenu(row)}
+        </Table.Td>
+      )}
+    </Table.Tr>
+  );
 
   const header = visible.map((col) => (
     <Table.Th key={col.key} style={col.width !== undefined ? { width: col.width } : undefined}>
@@ -147,9 +184,14 @@ export function DataTable<T>(props: DataTableProps<T>) {
       </Box>
       {/* A table that scrolls sideways (on a phone) can be scrolled with the keyboard too. */}
       <Table.ScrollContainer minWidth={500} scrollAreaProps={{ viewportProps: { tabIndex: 0 } }}>
-        <Table highlightOnHover={!!onRowClick} verticalSpacing="xs" aria-label={props.label}>
+        <Table
+          highlightOnHover={!!onRowClick}
+          verticalSpacing="xs"
+          aria-label={props.label}
+          aria-rowcount={windowed ? shown.length + 1 : undefined}
+        >
           <Table.Thead>
-            <Table.Tr>
+            <Table.Tr aria-rowindex={windowed ? 1 : undefined}>
               {selection && (
                 <Table.Th w={40}>
                   <PageSelectBox selection={selection} pageKeys={pageKeys} />
@@ -159,36 +201,17 @@ export function DataTable<T>(props: DataTableProps<T>) {
               {rowMenu && <Table.Th w={48} aria-label="Actions" style={PINNED} />}
             </Table.Tr>
           </Table.Thead>
-          <Table.Tbody>
-            {shown.map((row) => (
-              <Table.Tr
-                key={rowKey(row)}
-                onClick={onRowClick ? () => onRowClick(row) : undefined}
-                style={onRowClick ? { cursor: 'pointer' } : undefined}
-              >
-                {selection && (
-                  <Table.Td onClick={(e) => e.stopPropagation()}>
-                    <RowSelectBox
-                      selection={selection}
-                      pageKeys={pageKeys}
-                      rowKey={rowKey(row)}
-                      label={selection.selectLabel(row)}
-                      anchor={anchor}
-                    />
-                  </Table.Td>
-                )}
-                {visible.map((col) => (
-                  <Table.Td key={col.key}>
-                    {col.render ? col.render(row) : String((row as Record<string, unknown>)[col.key] ?? '')}
-                  </Table.Td>
-                ))}
-                {rowMenu && (
-                  <Table.Td onClick={(e) => e.stopPropagation()} style={PINNED}>
-                    {rowMenu(row)}
-                  </Table.Td>
-                )}
-              </Table.Tr>
-            ))}
+          <Table.Tbody ref={body}>
+            {windowed ? (
+              <WindowedRows
+                count={shown.length}
+                columns={visible.length + (selection ? 1 : 0) + (rowMenu ? 1 : 0)}
+                body={body}
+                render={(i, measure) => renderRow(shown[i]!, i, measure)}
+              />
+            ) : (
+              shown.map((row) => renderRow(row))
+            )}
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>

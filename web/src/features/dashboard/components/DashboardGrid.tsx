@@ -1,29 +1,39 @@
-import { Center, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
-import type { HealthStatus, StatsSample } from '@berth/contract';
+import { useMemo, useState } from 'react';
+import { Center, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { IconSearch } from '@tabler/icons-react';
+import type { HealthStatus } from '@berth/contract';
 import { failedReadText } from '../../apps';
-import { AppStatsCard } from './AppStatsCard';
+import { useDashboardApps } from '../api/live-stats';
+import { CardGrid } from './CardGrid';
 
 /**
- * One card per running app, sorted by name; `series` holds each app's recent samples and
- * `running` the apps the list says run (undefined until it has answered). An app that runs but
- * has no sample yet gets a card that says so: a number is shown only once it was measured.
+ * One card per running app, sorted by name, with a name filter: `running` holds the apps the list
+ * says run (undefined until it has answered), and the dashboard stream adds those it reports. An
+ * app that runs but has no sample yet gets a card that says so: a number is shown only once it
+ * was measured. Only the cards on screen (and a margin) are in the page (see CardGrid), so the
+ * filter is how a keyboard or screen-reader user, or the browser's find, reaches a far one fast.
  */
 export function DashboardGrid({
-  series,
   running,
   error,
   health = {},
 }: {
-  series: Record<string, StatsSample[]>;
   running: readonly string[] | undefined;
   /** Why the list could not be read: an empty grid then says that, never that nothing runs. */
   error?: unknown;
   /** Each app's health (from the list). */
   health?: Readonly<Record<string, HealthStatus>>;
 }) {
-  const names = [...new Set([...(running ?? []), ...Object.keys(series).filter((n) => series[n]?.length)])].sort(
-    (a, b) => a.localeCompare(b),
+  const streamed = useDashboardApps();
+  const [query, setQuery] = useState('');
+  const names = useMemo(
+    () => [...new Set([...(running ?? []), ...(streamed ?? [])])].sort((a, b) => a.localeCompare(b)),
+    [running, streamed],
   );
+  const shown = useMemo(() => {
+    const q = query.trim().toLowerCase();
+    return q ? names.filter((n) => n.toLowerCase().includes(q)) : names;
+  }, [names, query]);
   if (names.length === 0) {
     return (
       <Center py="xl">
@@ -41,10 +51,29 @@ export function DashboardGrid({
     );
   }
   return (
-    <SimpleGrid cols={{ base: 1, sm: 2, lg: 3, xl: 4 }}>
-      {names.map((name) => (
-        <AppStatsCard key={name} name={name} samples={series[name]} health={health[name]} />
-      ))}
-    </SimpleGrid>
+    <>
+      <Group mb="sm" gap="md" wrap="wrap">
+        <TextInput
+          aria-label="Filter running applications"
+          placeholder="Filter by name"
+          leftSection={<IconSearch size={16} />}
+          value={query}
+          onChange={(e) => setQuery(e.currentTarget.value)}
+          style={{ flex: 1, minWidth: 180, maxWidth: 420 }}
+        />
+        <Text size="sm" c="dimmed" role="status" data-testid="app-card-count">
+          {shown.length === names.length
+            ? `${names.length} running`
+            : `${shown.length} of ${names.length} running match`}
+        </Text>
+      </Group>
+      {shown.length === 0 ? (
+        <Center py="lg">
+          <Text c="dimmed">No running application matches “{query.trim()}”.</Text>
+        </Center>
+      ) : (
+        <CardGrid names={shown} health={health} />
+      )}
+    </>
   );
 }

@@ -1,13 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
-import type { StatsSample } from '@berth/contract';
 import { TimeChart } from '../../../components/TimeChart';
 import { useEnvironment } from '../../../lib/environment';
 import { chartColumns, historyQuery, mergeHistory, RANGE_SECONDS } from '../../apps';
+import { useAppLiveStats } from '../api/live-stats';
 
-/** The app's CPU over the last 10 minutes: its kept history, extended by the dashboard's live samples. */
-export function Sparkline({ name, live }: { name: string; live: StatsSample[] }) {
+/** The app's CPU over the last 10 minutes: its kept history, extended by the dashboard's live samples of it. */
+export function Sparkline({ name }: { name: string }) {
   const history = useQuery(historyQuery(useEnvironment(), name, '10m'));
-  const points = mergeHistory(history.data?.samples ?? [], live, RANGE_SECONDS['10m']);
+  const live = useAppLiveStats(name);
+  const points = mergeHistory(history.data?.samples ?? [], live ?? [], RANGE_SECONDS['10m']);
   const { times, values } = chartColumns(points, 1, [(p) => p.cpu_percent]);
   return (
     <TimeChart

@@ -277,7 +277,7 @@ async function scale(): Promise<void> {
   const all = await loads(url, cookie, '/', {
     all: `${sections}.length >= ${ENVS} && [...${sections}].every((s) => !(s.textContent || '').includes('Loading'))`,
   });
-  lines.push(
+  figure(
     `[8] all-environments view, ${ENVS} environments × ${ENV_RUNNING} running apps (one engine): every section with its apps ${ms(all.times.all!)} (target ≤ 1500 ms; load ${load()})`,
   );
   for (const id of envs) await berthCall(url, cookie, 'DELETE', `/api/environments/${id}`);
@@ -306,7 +306,7 @@ async function scale(): Promise<void> {
     .catch(() => '?');
   const scrolling = await frameTimes(page, WINDOW_MS, SCROLL_STEP);
   await page.context().close();
-  lines.push(
+  figure(
     `[9] dashboard, ${RUNNING} running apps (${total}; ${cardsInDom} cards in the page): first card ${ms(dash.times.card!)}, first measured card ${ms(dash.times.measured!)} (target ≤ 1500 ms); frame time while samples arrive ${frames(still)}; scrolling ${SCROLL_STEP} px a frame ${frames(scrolling)} (target p95 < 50 ms; load ${load()})`,
   );
 
@@ -329,7 +329,7 @@ async function scale(): Promise<void> {
   const rowsInDom = await apps.locator('table[aria-label="Applications"] tbody tr').count();
   const scroll = await frameTimes(apps, WINDOW_MS, SCROLL_STEP);
   await apps.context().close();
-  lines.push(
+  figure(
     `[10] apps table, ${await countContainers(false)} containers: first rows ${ms(table.times.rows!)}; "All" rows per page shown in ${allShown.toFixed(0)} ms (${rowsInDom} rows in the page); scrolling ${SCROLL_STEP} px a frame ${frames(scroll)} (target p95 < 50 ms; load ${load()})`,
   );
 

@@ -41,6 +41,12 @@ export async function makeContainers(opts: {
   });
 }
 
+/** Removes `${prefix}-${i}` for i in [from, to). */
+export async function removeContainers(prefix: string, from: number, to: number): Promise<void> {
+  const ids = Array.from({ length: to - from }, (_, i) => from + i);
+  await parallel(ids, AT_ONCE * 2, (i) => engineCall('DELETE', `/containers/${prefix}-${i}?force=1`));
+}
+
 export async function countContainers(running: boolean): Promise<number> {
   return (JSON.parse(await engineGet(`/containers/json${running ? '' : '?all=1'}`)) as unknown[]).length;
 }

@@ -9,7 +9,14 @@ import os from 'node:os';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { forkBenchServer, median, runBench, signInCookies, type BenchServer } from './lib';
 import type { PrivateEngine } from './private-engine';
-import { addEnvironments, benchEngine, berthCall, countContainers, makeContainers } from './web-fixtures';
+import {
+  addEnvironments,
+  benchEngine,
+  berthCall,
+  countContainers,
+  makeContainers,
+  removeContainers,
+} from './web-fixtures';
 
 export interface InitialJs {
   files: number;
@@ -282,6 +289,35 @@ async function scale(): Promise<void> {
   );
   for (const id of envs) await berthCall(url, cookie, 'DELETE', `/api/environments/${id}`);
 
+  await make(CONTAINERS, false);
+  await sleep(3000);
+  const table = await loads(
+    url,
+    cookie,
+    '/#/apps',
+    { rows: `document.querySelector('table[aria-label="Applications"] tbody tr td') !== null` },
+    true,
+  );
+  const apps = table.page!;
+  await apps.getByRole('textbox', { name: 'Rows per page' }).click();
+  const t0 = performance.now();
+  await apps.getByRole('option', { name: 'All', exact: true }).click();
+  await apps.getByText(new RegExp(`^1-${CONTAINERS} of ${CONTAINERS}$`)).waitFor({ timeout: 60_000 });
+  const allShown = performance.now() - t0;
+  await sleep(1000);
+  const rowsInDom = await apps.locator('table[aria-label="Applications"] tbody tr').count();
+  const scroll = await frameTimes(apps, WINDOW_MS, SCROLL_STEP);
+  await apps.context().close();
+  figure(
+    `[10] apps table, ${await countContainers(false)} containers: first rows ${ms(table.times.rows!)}; "All" rows per page shown in ${allShown.toFixed(0)} ms (${rowsInDom} rows in the page); scrolling ${SCROLL_STEP} px a frame ${frames(scroll)} (target p95 < 50 ms; load ${load()})`,
+  );
+
+  // The dashboard is measured with only its running apps on the engine (as the issue's target says).
+  const stopped = made.all;
+  await removeContainers(RUN, made.running, stopped);
+  made.all = made.running;
+  log(`removed the ${stopped - made.running} stopped containers (load ${load()})`);
+
   await make(RUNNING, true);
   await sleep(5000);
   const card = `document.querySelector('[data-testid="app-card"]')`;
@@ -308,29 +344,6 @@ async function scale(): Promise<void> {
   await page.context().close();
   figure(
     `[9] dashboard, ${RUNNING} running apps (${total}; ${cardsInDom} cards in the page): first card ${ms(dash.times.card!)}, first measured card ${ms(dash.times.measured!)} (target ≤ 1500 ms); frame time while samples arrive ${frames(still)}; scrolling ${SCROLL_STEP} px a frame ${frames(scrolling)} (target p95 < 50 ms; load ${load()})`,
-  );
-
-  await make(CONTAINERS, false);
-  await sleep(3000);
-  const table = await loads(
-    url,
-    cookie,
-    '/#/apps',
-    { rows: `document.querySelector('table[aria-label="Applications"] tbody tr td') !== null` },
-    true,
-  );
-  const apps = table.page!;
-  await apps.getByRole('textbox', { name: 'Rows per page' }).click();
-  const t0 = performance.now();
-  await apps.getByRole('option', { name: 'All', exact: true }).click();
-  await apps.getByText(new RegExp(`^1-${CONTAINERS} of ${CONTAINERS}$`)).waitFor({ timeout: 60_000 });
-  const allShown = performance.now() - t0;
-  await sleep(1000);
-  const rowsInDom = await apps.locator('table[aria-label="Applications"] tbody tr').count();
-  const scroll = await frameTimes(apps, WINDOW_MS, SCROLL_STEP);
-  await apps.context().close();
-  figure(
-    `[10] apps table, ${await countContainers(false)} containers: first rows ${ms(table.times.rows!)}; "All" rows per page shown in ${allShown.toFixed(0)} ms (${rowsInDom} rows in the page); scrolling ${SCROLL_STEP} px a frame ${frames(scroll)} (target p95 < 50 ms; load ${load()})`,
   );
 
   console.log('');

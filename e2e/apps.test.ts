@@ -404,5 +404,5 @@ describe('applications', () => {
     await grid.locator(`[aria-posinset="${total}"]`).waitFor();
     expect(await grid.locator('[aria-posinset="1"]').count()).toBe(0);
     await context.close();
-  });
+  }, 240_000);
 });

@@ -8,7 +8,7 @@ import { createApps, onThisHost } from './services/apps';
 import type { AppsService } from './services/apps/apps';
 import type { AppStreams } from './services/apps/apps-live';
 import { createLogs } from './services/logs';
-import { LogArchiver, type LogArchiveStore } from './services/log-archive';
+import { HeldLogs, LogArchiver, type LogArchiveStore } from './services/log-archive';
 import type { AppLogsService } from './services/logs/app-logs';
 import { RegexPool } from './services/logs/log-search';
 import type { ProjectLogsService } from './services/logs/project-logs';
@@ -178,7 +178,9 @@ export function buildScope(
     policy,
     appRevisions,
   );
-  const logArchive = new LogArchiver(envCtx, id, logArchives, regexPool);
+  // Log files are held open only where they are: on the engine's own host.
+  const heldLogs = onThisHost(id, envCtx) ? new HeldLogs(envCtx.docker, envCtx.log) : null;
+  const logArchive = new LogArchiver(envCtx, id, logArchives, regexPool, heldLogs);
   const stopArchiving = logArchive.watch(runtime.events);
   const { projectRollback, ...projectSet } = createProjects(envCtx, {
     // Host paths are only Berth's own to check on the engine it runs beside.

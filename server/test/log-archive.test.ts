@@ -1,7 +1,8 @@
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiError, DeployBody, LogArchiveList, LogSearchResult } from '@berth/contract';
 import { createTestApp, type TestApp } from './helpers/app';
-import { dockerCli, testEngine, tryDockerCli } from './helpers/engine';
+import { dockerCli, IDLE_COMMAND, testEngine, tryDockerCli } from './helpers/engine';
 import { cleanup, uniqueName } from './images-fixtures';
 import { cookieHeader, listen, SseReader, until } from './apps-fixtures';
 
@@ -18,6 +19,15 @@ const archives = async (name: string) => {
 const search = (name: string, id: number, q: string) =>
   t.client.get<LogSearchResult & ApiError>(`/api/apps/${name}/logs/archives/${id}/search?${q}`);
 const lastLine = (name: string) => tryDockerCli(['logs', '--tail', '1', name]).stdout.trim();
+/** Whether this process (the app under test) has the file open. */
+const holds = (file: string) =>
+  fs.readdirSync('/proc/self/fd').some((fd) => {
+    try {
+      return fs.readlinkSync(`/proc/self/fd/${fd}`).startsWith(file);
+    } catch {
+      return false;
+    }
+  });
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -134,4 +144,43 @@ describe('logs that outlive their container', () => {
     const hit = await search(cli, kept[0]!.id, 'q=bye');
     expect(hit.body.matches.map((m) => m.line)).toEqual(['bye']);
   });
+
+  it('keeps the last 2,000 lines of a running container removed with `docker rm -f`, from its log file held open', async () => {
+    const cli = uniqueName('logarc-rmf');
+    made.push(cli);
+    const idle = IDLE_COMMAND.at(-1)!;
+    const id = dockerCli([
+      'run',
+      '-d',
+      '--name',
+      cli,
+      '--label',
+      'berth.test=1',
+      testEngine().image,
+      'sh',
+      '-c',
+      `seq 1 3000 | sed 's/^/line-/'; ${idle}`,
+    ]).trim();
+    const file = dockerCli(['inspect', '--format', '{{.LogPath}}', id]).trim();
+    await until(() => lastLine(cli) === 'line-3000' && holds(file), 'the log to be written and held', 60_000);
+    // The engine deletes the container and its log before Berth hears of it (kill, die, destroy).
+    dockerCli(['rm', '-f', cli]);
+
+    let kept: LogArchiveList['archives'] = [];
+    await until(
+      async () => (kept = (await archives(cli)).archives).some((a) => a.removedAt),
+      'the log to be kept',
+      60_000,
+    );
+    expect(kept).toHaveLength(1);
+    expect(kept[0]).toMatchObject({ containerId: id, reason: 'died', exitCode: 137, lines: 2000, exists: false });
+    // The oldest line kept is line 1001 (no line-1001x exists: 3,000 lines).
+    const first = await search(cli, kept[0]!.id, 'q=line-1001');
+    expect(first.status, first.text).toBe(200);
+    expect([first.body.matches.map((m) => m.line), first.body.scanned]).toEqual([['line-1001'], 2000]);
+    expect((await search(cli, kept[0]!.id, 'q=line-1000')).body.matches).toEqual([]);
+    expect((await search(cli, kept[0]!.id, 'q=line-3000')).body.matches[0]!.ts).toMatch(/^\d{4}-.*\.\d{9}Z$/);
+    // Kept, the unlinked file is let go.
+    expect(holds(file)).toBe(false);
+  }, 240_000);
 });

@@ -10,6 +10,7 @@ import {
 } from '@berth/contract';
 import type { Uses } from '../../context';
 import type { LogArchiveRow } from '../../db/log-archives-repo';
+import type { ContainerDetail } from '../../docker/engine';
 import type { EngineEvents, EngineObjectEvent } from '../../docker/events';
 import { openLogStream, readLogBatches, type LogLine } from '../../docker/logs';
 import { bareName, PROJECT_LABEL, SERVICE_LABEL } from '../../docker/names';
@@ -19,6 +20,7 @@ import { logFileName, searchLog } from '../logs/app-logs';
 import { parseLogRange, sendLogLines, type LogRange } from '../logs/log-range';
 import type { RegexPool } from '../logs/log-search';
 import { HELPER_LABEL } from '../volumes/helper-container';
+import type { HeldLogs } from './held-logs';
 import { encodeLines, type LogArchiveStore } from './store';
 
 /** A capture reads the engine's log for at most this long (a removal waits for it). */
@@ -55,7 +57,9 @@ const engineTime = (t: string | undefined) => (t && !t.startsWith('0001-') ? t :
  * (the engine's beforeRemove hook: app remove, and the old container of every replace — edit,
  * update, auto-update, revision rollback), before a compose down or rm through Berth, and when the
  * engine says it died (`die`: a crash, a stop, a compose recreate or a removal outside Berth,
- * read while the container still exists). Then listed per app, read, searched and downloaded.
+ * read while the container still exists). A running container removed outside Berth (`docker rm -f`)
+ * is gone before the engine tells: on the engine's own host its log file, held open since it
+ * started (HeldLogs), gives the lines instead. Then listed per app, read, searched and downloaded.
  */
 export class LogArchiver {
   private readonly running = new Map<string, Promise<void>>();
@@ -65,20 +69,39 @@ export class LogArchiver {
     private readonly environment: string,
     private readonly store: LogArchiveStore,
     private readonly regexPool: RegexPool,
+    /** The running containers' log files held open (the local engine only; null elsewhere). */
+    private readonly held: HeldLogs | null = null,
   ) {}
 
   /** Keeps lines on Berth's removals and on the engine's `die`; marks removals. Returns the stop. */
   watch(events: EngineEvents): () => void {
+    const held = this.store.limits.lines > 0 ? this.held : null;
+    const holdAll = () =>
+      void held?.holdRunning().catch((err: unknown) => this.ctx.log.warn({ err }, 'holding the log files failed'));
+    holdAll();
     const offRemove = this.ctx.docker.beforeRemove((ref) => this.capture(ref, 'removed'));
+    const offResync = events.subscribe((e) => e.kind === 'resync' && holdAll());
     const offEvents = events.subscribeObjects((e) => {
       if (e.type !== 'container') return;
+      if (e.action === 'start') void held?.hold(e.id);
       if (e.action === 'die') void this.capture(e.id, 'died', e);
-      if (e.action === 'destroy') this.store.repo.markRemoved(this.environment, e.id, Date.now());
+      if (e.action === 'destroy') void this.destroyed(e);
     });
     return () => {
       offRemove();
+      offResync();
       offEvents();
+      void held?.close();
     };
+  }
+
+  /** Marks a removed container's kept log (once its capture is done), keeping it first if its `die` went unheard. */
+  private async destroyed(e: EngineObjectEvent): Promise<void> {
+    const dying = this.running.get(e.id);
+    if (dying) await dying;
+    else if (this.held && (await this.held.heldSince(e.id)) !== null) await this.capture(e.id, 'died', e);
+    this.store.repo.markRemoved(this.environment, e.id, Date.now());
+    await this.held?.forget(e.id);
   }
 
   /**
@@ -158,12 +181,44 @@ export class LogArchiver {
    * What the engine no longer tells, the die event's attributes (name, image, labels, exit code) do.
    */
   private async keep(ref: string, reason: Exclude<LogArchiveReason, 'replaced'>, died?: EngineObjectEvent) {
+    const began = Date.now();
     const read = this.readTail(ref);
-    const info = await this.ctx.docker.inspectContainer(ref).catch((err: unknown) => {
-      if (err instanceof NotFoundError) return null;
-      throw err;
-    });
-    const lines = await read;
+    let info: ContainerDetail | null = null;
+    try {
+      info = await this.ctx.docker.inspectContainer(ref).catch((err: unknown) => {
+        if (err instanceof NotFoundError) return null;
+        throw err;
+      });
+      const engine = await read;
+      const lines = info?.State.Running ? engine : await this.orHeldFile(info?.Id ?? ref, engine);
+      await this.put(ref, reason, info, lines, died);
+    } finally {
+      // Kept (or gone): the file is let go until the container starts again.
+      if (!info?.State.Running) await this.held?.release(info?.Id ?? ref, began);
+    }
+  }
+  /**
+   * The held file's tail when it has more than the engine gave (the engine had already deleted
+   * the container and its log); not for a container Berth kept since it started (its removal
+   * through Berth kept the lines before the engine removed it).
+   */
+  private async orHeldFile(id: string, engine: LogLine[] | null): Promise<LogLine[] | null> {
+    const since = this.held ? await this.held.heldSince(id) : null;
+    if (since === null || (engine?.length ?? 0) >= this.store.limits.lines) return engine;
+    // Kept since it started: by a removal through Berth (while running) or by its stop.
+    const prev = this.store.repo.byContainer(this.environment, id);
+    if (prev && (prev.finished_at ? Date.parse(prev.finished_at) : prev.captured_at) >= since) return engine;
+    // The file's entries carry more bytes than they take kept (2x also covers local's compact frames).
+    const file = await this.held!.tail(id, this.store.limits.lines, 2 * this.store.limits.bytes);
+    return file && file.length > (engine?.length ?? 0) ? file : engine;
+  }
+  private async put(
+    ref: string,
+    reason: Exclude<LogArchiveReason, 'replaced'>,
+    info: ContainerDetail | null,
+    lines: LogLine[] | null,
+    died?: EngineObjectEvent,
+  ) {
     if ((!info && !died) || lines === null) return;
     const attrs = died?.attributes ?? {};
     const labels = info?.Config.Labels ?? attrs;

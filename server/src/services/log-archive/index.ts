@@ -3,6 +3,7 @@ import { LogArchivesRepo } from '../../db/log-archives-repo';
 import { LogArchiveStore, limitsOf } from './store';
 
 export { LogArchiver } from './archiver';
+export { HeldLogs } from './held-logs';
 export type { LogArchiveStore } from './store';
 
 /**

@@ -203,6 +203,7 @@ export async function buildServices(
       revs,
       logArchives,
       onRemoved: (environment, kind, name) => git.sources.forget(environment, kind, name),
+      gitSnapshots: git.snapshots,
     };
     const registries = createRegistries(ctx, signingKey);
     const {

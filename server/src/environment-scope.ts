@@ -52,7 +52,7 @@ import type { SwarmClusterService } from './services/swarm/swarm';
 import type { SwarmObjectsService } from './services/swarm/swarm-objects';
 import type { SwarmServicesService } from './services/swarm/swarm-services';
 import type { SwarmStacksService } from './services/swarm/swarm-stacks';
-import type { GitScopeParts } from './services/git';
+import type { GitScopeParts, GitSnapshots } from './services/git';
 import { createTerminals } from './services/terminal';
 import type { TerminalService } from './services/terminal/terminal';
 import type { VariablesService } from './services/variables/variables';
@@ -151,6 +151,8 @@ export interface ScopeShared {
   logArchives: LogArchiveStore;
   /** Told of a project deleted or a stack removed here (its git source is forgotten). */
   onRemoved: (environment: string, kind: 'project' | 'stack', name: string) => void;
+  /** Throwaway copies of one commit of a repository (an image build from git), with the stored git credentials. */
+  gitSnapshots: GitSnapshots;
 }
 
 export function buildScope(
@@ -167,6 +169,7 @@ export function buildScope(
     revs,
     logArchives,
     onRemoved,
+    gitSnapshots,
   }: ScopeShared,
 ): EngineScope {
   const policy = createPolicyGate(policies, id);
@@ -252,7 +255,7 @@ export function buildScope(
     events: runtime.events,
     hub: runtime.hub,
     eventHistory,
-    imageTransfer: createImageTransfer(envCtx, policy),
+    imageTransfer: createImageTransfer(envCtx, policy, gitSnapshots),
     prune: createPrune(envCtx.docker),
     deploy: createDeploy(envCtx, variables, policy, appRevisions),
     batch: createBatch({ ...single, log: envCtx.log }),

@@ -1,10 +1,10 @@
-import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ActionResult } from '@berth/contract';
 import { createTestApp, type TestApp } from './helpers/app';
 import { testEngine } from './helpers/engine';
 import { hangingYaml, trackedProjects, twoServiceYaml } from './helpers/compose-projects';
+import { processesMentioning } from './helpers/leaks';
 
 const TIMEOUT_SECONDS = 5;
 /** Default timeout, for actions that must finish even on a busy machine. */
@@ -13,19 +13,6 @@ let t: TestApp;
 let short: TestApp;
 const projects = trackedProjects();
 const newName = projects.name;
-
-/** Processes whose command line mentions `text` (to prove a killed CLI left nothing behind). */
-function processesMentioning(text: string): number[] {
-  const pids: number[] = [];
-  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    try {
-      if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text)) pids.push(Number(pid));
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return pids;
-}
 
 beforeAll(async () => {
   testEngine();

@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -8,6 +8,7 @@ import type {
   ApiError,
   BuildImageRequest,
   BuildResult,
+  GitCredential,
   ImageDetail,
   LoadResult,
   PushResult,
@@ -17,6 +18,8 @@ import { createTestApp, REAUTH, type TestApp, type TestClient } from './helpers/
 import { dockerCli, testEngine } from './helpers/engine';
 import { cookieHeader, listen } from './apps-fixtures';
 import { cleanup, exists, parseSse, uniqueName } from './images-fixtures';
+import { gitHarness, TestRepo } from './helpers/git-repos';
+import { processesMentioning, sampleProcesses, treeText } from './helpers/leaks';
 
 const BASE = '/api/resources/images';
 let t: TestApp;
@@ -24,6 +27,8 @@ let base: string;
 let operator: TestClient;
 const tags: string[] = [];
 const containers: string[] = [];
+const repos: TestRepo[] = [];
+const logLines: string[] = [];
 let work: string;
 
 /** A POST through the real listener (fetch, as the browser sends it), answered as its server-sent events. */
@@ -95,7 +100,8 @@ function contextFolder(): string {
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
+  gitHarness();
+  t = await createTestApp({ LOG_LEVEL: 'debug' }, {}, { logStream: { write: (l) => void logLines.push(l) } });
   base = await listen(t.app);
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-img-'));
   const op = await t.client.post<User>('/api/users', {
@@ -113,6 +119,7 @@ afterAll(async () => {
   cleanup('container', ...containers);
   cleanup('image', ...tags);
   fs.rmSync(work, { recursive: true, force: true });
+  for (const r of repos) r.remove();
   await t?.close();
 });
 
@@ -233,58 +240,175 @@ describe('image build', () => {
   });
 });
 
-/** A bare repository served by `git daemon` on loopback, with a Dockerfile in the folder `docker` on branch `release`. */
-async function gitServer(): Promise<{ url: string; stop: () => void; proc: ChildProcess }> {
-  const root = path.join(work, 'git');
-  const src = path.join(work, 'git-src');
-  fs.mkdirSync(path.join(src, 'docker'), { recursive: true });
-  fs.writeFileSync(path.join(src, 'docker', 'Dockerfile'), `FROM ${testEngine().image}\nCOPY msg.txt /msg.txt\n`);
-  fs.writeFileSync(path.join(src, 'docker', 'msg.txt'), 'from git\n');
-  const git = (cwd: string, ...args: string[]) => {
-    const r = spawnSync('git', args, { cwd, encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
-  };
-  git(src, 'init', '-q', '-b', 'release');
-  git(src, '-c', 'user.email=t@berth.test', '-c', 'user.name=t', 'add', '.');
-  git(src, '-c', 'user.email=t@berth.test', '-c', 'user.name=t', 'commit', '-qm', 'docker');
-  fs.mkdirSync(root);
-  git(root, 'clone', '-q', '--bare', src, 'app.git');
-  const port = await new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(p));
-    });
+/** A build from git fetches, packs and builds: on a loaded host that takes more than the default minute. */
+const BUILD_MS = 180_000;
+
+/** A repository of the harness's git servers with a Dockerfile (FROM the local test image) in the folder `docker`. */
+function dockerRepo(feature: string, msg: string): TestRepo {
+  const repo = new TestRepo(feature);
+  repos.push(repo);
+  repo.commit({
+    'docker/Dockerfile': `FROM ${testEngine().image}\nARG WHO=nobody\nCOPY msg.txt /msg.txt\nRUN echo "for $WHO" > /who.txt\n`,
+    'docker/msg.txt': `${msg}\n`,
+    'README.md': 'not in the context\n',
   });
-  const proc = spawn(
-    'git',
-    ['daemon', '--reuseaddr', '--export-all', `--base-path=${root}`, '--listen=127.0.0.1', `--port=${port}`, root],
-    { stdio: 'ignore' },
-  );
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const c = net.connect(port, '127.0.0.1', () => (c.end(), resolve(true))).on('error', () => resolve(false));
-    });
-    if (ok) break;
-    if (Date.now() > deadline) throw new Error('git daemon did not start');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { url: `git://127.0.0.1:${port}/app.git`, proc, stop: () => proc.kill() };
+  return repo;
 }
 
+const credential = async (body: object) => {
+  const res = await t.client.post<GitCredential>('/api/git/credentials', body);
+  expect(res.status, res.text).toBe(200);
+  return res.body.id;
+};
+
+/** The snapshot copies a build from git fetched into (all removed once each build ended). */
+const snapshots = () => {
+  const dir = path.join(t.dataDir, '.tmp', 'git-snapshots');
+  return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+};
+
 describe('image build from git', () => {
-  it('builds a branch and subfolder of a repository the engine clones itself', async () => {
-    const server = await gitServer();
-    try {
+  it(
+    'builds a subfolder of a public repository (url#ref:folder, as the engine writes it) with build args',
+    async () => {
+      const repo = dockerRepo('build-pub', 'from git');
       const tag = `${uniqueName('build-git')}:v1`;
       tags.push(tag);
-      const { end, output } = await build({ git: { url: server.url, ref: 'release', subdir: 'docker' }, tags: [tag] });
+      const { end, output } = await build({
+        git: { url: `${repo.url('daemon')}#main:docker` },
+        tags: [tag],
+        build_args: { WHO: 'git' },
+      });
       expect(end.event, `${JSON.stringify(end.data)}\n${output}`).toBe('done');
-      expect(run(tag, 'cat', '/msg.txt')).toBe('from git');
-    } finally {
-      server.stop();
-    }
-  });
+      expect(output).toMatch(/^Fetching git:\/\/.* at main…\nChecked out [0-9a-f]{12}, building docker\/\n/);
+      expect(run(tag, 'cat', '/msg.txt', '/who.txt')).toBe('from git\nfor git');
+      expect(run(tag, 'ls', '/')).not.toMatch(/README|\.git/);
+      const inspected = await t.client.get<ImageDetail>(`${BASE}/${encodeURIComponent(tag)}`);
+      expect(inspected.body.Id).toBe((end.data as BuildResult).id);
+      expect(snapshots()).toEqual([]);
+    },
+    BUILD_MS,
+  );
+
+  it(
+    'a private repository over http: refused without its credential, built with it; the token is in no response, log, process or file',
+    async () => {
+      const h = gitHarness();
+      const repo = dockerRepo('build-http', 'private http');
+      const git = { url: repo.url('http'), ref: 'main', subdir: 'docker' };
+      const refused = await build({ git });
+      expect(refused.end.event).toBe('error');
+      expect(refused.end.data).toMatchObject({ code: 'upstream_error' });
+      expect((refused.end.data as ApiError).detail).toMatch(/authentication failed/i);
+
+      const id = await credential({ kind: 'https', name: 'build http', username: h.httpUser, token: h.httpToken });
+      const tag = `${uniqueName('build-http')}:v1`;
+      tags.push(tag);
+      const { result, seen } = await sampleProcesses(() => build({ git: { ...git, credential_id: id }, tags: [tag] }));
+      expect(result.end.event, JSON.stringify(result.end.data)).toBe('done');
+      expect(run(tag, 'cat', '/msg.txt')).toBe('private http');
+      expect(seen.length).toBeGreaterThan(2);
+      const everywhere = [
+        seen.join('\n'),
+        result.output,
+        JSON.stringify(result.end.data),
+        (await t.client.get(`/api/git/credentials/${id}`)).text,
+        (await t.client.get('/api/audit?limit=500')).text,
+        logLines.join(''),
+        treeText(t.dataDir),
+      ];
+      for (const where of everywhere) expect(where).not.toContain(h.httpToken);
+      expect(snapshots()).toEqual([]);
+    },
+    BUILD_MS,
+  );
+
+  it(
+    'a private repository over ssh with a deploy key (its host key kept on first sight)',
+    async () => {
+      const h = gitHarness();
+      if (!h.ssh || !h.sshKey) throw new Error('no ssh:// git in the harness (scripts/test-env-git.sh needs its sshd)');
+      const repo = dockerRepo('build-ssh', 'private ssh');
+      const id = await credential({ kind: 'ssh', name: 'build key', private_key: fs.readFileSync(h.sshKey, 'utf8') });
+      const tag = `${uniqueName('build-ssh')}:v1`;
+      tags.push(tag);
+      const { end, output } = await build({
+        git: { url: repo.url('ssh'), subdir: 'docker', credential_id: id },
+        tags: [tag],
+      });
+      expect(end.event, `${JSON.stringify(end.data)}\n${output}`).toBe('done');
+      expect(run(tag, 'cat', '/msg.txt')).toBe('private ssh');
+      const kept = await t.client.get<GitCredential>(`/api/git/credentials/${id}`);
+      expect(kept.body.known_hosts).toEqual([expect.stringMatching(/^\[127\.0\.0\.1\]:\d+ ssh-ed25519 /)]);
+    },
+    BUILD_MS,
+  );
+
+  it(
+    'refuses what a git-backed project refuses: a password in the URL, an unknown credential, a folder the repository lacks',
+    async () => {
+      const inUrl = await t.client.post<ApiError>(`${BASE}/build`, {
+        git: { url: 'https://u:secret@127.0.0.1/x.git' },
+      });
+      expect(inUrl.status).toBe(400);
+      expect(inUrl.body.detail).toMatch(/git credential, not in the URL/);
+      const unknown = await t.client.post<ApiError>(`${BASE}/build`, {
+        git: { url: 'git://127.0.0.1/x.git', credential_id: 'no-such-credential' },
+      });
+      expect(unknown.status).toBe(404);
+      const repo = dockerRepo('build-nofolder', 'x');
+      const noFolder = await build({ git: { url: repo.url('daemon'), subdir: 'nowhere' } });
+      expect(noFolder.end.data).toMatchObject({
+        code: 'validation_error',
+        detail: 'The repository has no folder nowhere.',
+      });
+      const noFile = await build({
+        git: { url: repo.url('daemon'), subdir: 'docker' },
+        dockerfile_path: 'Other.Dockerfile',
+      });
+      expect((noFile.end.data as ApiError).detail).toBe('The folder docker has no Other.Dockerfile.');
+    },
+    BUILD_MS,
+  );
+
+  it(
+    'cancels the fetch when the build stream is closed: git is stopped and its copy removed',
+    async () => {
+      // A remote that accepts the connection and never answers: the fetch waits until it is stopped.
+      const sockets: net.Socket[] = [];
+      const silent = net.createServer((c) => void sockets.push(c));
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}/stuck.git`;
+      const gitPids = () => processesMentioning(url);
+      try {
+        const abort = new AbortController();
+        const res = await post(
+          t.client,
+          `${BASE}/build`,
+          JSON.stringify({ git: { url } }),
+          { 'content-type': 'application/json' },
+          abort.signal,
+        );
+        const reader = res.body!.getReader();
+        let seen = '';
+        while (!seen.includes('Fetching')) seen += new TextDecoder().decode((await reader.read()).value);
+        const deadline = Date.now() + 10_000;
+        while (!gitPids().length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+        expect(gitPids().length).toBeGreaterThan(0);
+        const started = Date.now();
+        abort.abort();
+        while ((gitPids().length || snapshots().length) && Date.now() < started + 10_000)
+          await new Promise((r) => setTimeout(r, 100));
+        expect(gitPids()).toEqual([]);
+        expect(snapshots()).toEqual([]);
+        expect(Date.now() - started).toBeLessThan(5_000);
+      } finally {
+        for (const c of sockets) c.destroy();
+        silent.close();
+      }
+    },
+    BUILD_MS,
+  );
 });
 
 describe('tag, push, export and load', () => {

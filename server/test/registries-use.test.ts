@@ -8,35 +8,7 @@ import { tryDockerCli } from './helpers/engine';
 import { projectName } from './helpers/compose-projects';
 import { privateRegistries } from './helpers/registries';
 import { runAutoUpdate } from './helpers/auto-update';
-
-/**
- * Every readable /proc/<pid>/cmdline and environ joined (what `ps` and a curious user could read); the
- * harness's own BERTH_TEST_PRIVATE_PASSWORD (in this test's environment) is left out.
- */
-function processText(): string {
-  const out: string[] = [];
-  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    for (const f of ['cmdline', 'environ']) {
-      try {
-        const entries = fs.readFileSync(`/proc/${pid}/${f}`, 'latin1').split('\0');
-        out.push(entries.filter((e) => !e.startsWith('BERTH_TEST_PRIVATE_PASSWORD=')).join(' '));
-      } catch {
-        // ended meanwhile, or not ours to read
-      }
-    }
-  }
-  return out.join('\n');
-}
-
-/** Every file under `dir` (recursively) as text. */
-function treeText(dir: string): string {
-  if (!fs.existsSync(dir)) return '';
-  return fs
-    .readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => fs.readFileSync(path.join(e.parentPath, e.name), 'latin1'))
-    .join('\n');
-}
+import { sampleProcesses, treeText } from './helpers/leaks';
 
 describe('private images on every path', () => {
   const r = privateRegistries();
@@ -127,17 +99,9 @@ describe('private images on every path', () => {
     tryDockerCli(['rmi', '-f', r.image]);
     const content = `services:\n  web:\n    image: ${r.image}\n    command: ["sleep", "600"]\n    stop_signal: SIGKILL\n`;
     expect((await t.client.post('/api/compose/', { name: project, content })).status).toBe(200);
-    const seen: string[] = [];
-    let sampling = true;
-    const sampler = (async () => {
-      while (sampling) {
-        seen.push(processText());
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-    })();
-    const up = await t.client.post<ActionResult>(`/api/compose/${project}/actions/up`);
-    sampling = false;
-    await sampler;
+    const { result: up, seen } = await sampleProcesses(() =>
+      t.client.post<ActionResult>(`/api/compose/${project}/actions/up`),
+    );
     expect(up.status, up.text).toBe(200);
     expect(up.body.output).toMatch(/Pulling|Creating|Started|Running|done/i);
     expect(seen.length).toBeGreaterThan(2);

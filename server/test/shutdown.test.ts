@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TEST_ADMIN } from './helpers/app';
 import { testEngine } from './helpers/engine';
 import { hangingYaml, trackedProjects } from './helpers/compose-projects';
+import { processesMentioning } from './helpers/leaks';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const projects = trackedProjects();
@@ -22,21 +23,6 @@ afterEach(() => {
   }
   projects.cleanup();
 });
-
-/** Processes whose command line mentions `text` (a compose child names its project with -p). */
-function processesMentioning(text: string): number[] {
-  return fs
-    .readdirSync('/proc')
-    .filter((p) => /^\d+$/.test(p))
-    .filter((pid) => {
-      try {
-        return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text);
-      } catch {
-        return false; // the process ended while we looked
-      }
-    })
-    .map(Number);
-}
 
 /** Berth as a real process (`node --import tsx server/src/main.ts`), signed in over HTTP. */
 async function startBerth() {

@@ -19,7 +19,10 @@ export const ImageTagName = z
     else if (parsed.digest) ctx.addIssue({ code: 'custom', message: 'A tag names no digest (@sha256:…).' });
   });
 
-/** A git repository the engine clones itself: `url#ref:subfolder` (ref and subfolder optional). */
+/**
+ * A git repository (Berth fetches it and sends the folder as the context): `url`, or the engine's
+ * notation `url#ref:subfolder` (the fields `ref` and `subdir` win over it).
+ */
 const GitRemote = z
   .string()
   .trim()
@@ -36,7 +39,8 @@ const BuildArgName = z
 /**
  * How to build. The context is one of: `dockerfile` alone (a context holding only it), an
  * uploaded archive (`.tar`, `.tar.gz` or `.zip`, with or without a typed `dockerfile`), or `git`
- * (the engine clones it; no typed Dockerfile then, `dockerfile_path` picks one in the repository).
+ * (Berth fetches the ref with the git credential named, as a git-backed project's checkout is, and
+ * sends the folder; no typed Dockerfile then, `dockerfile_path` picks one in the folder).
  */
 export const BuildImageOptions = z
   .strictObject({
@@ -67,6 +71,8 @@ export const BuildImageOptions = z
           .regex(/^[A-Za-z0-9._/-]*$/, 'A folder name without spaces.')
           .refine((p) => !p.split('/').includes('..'), 'A folder inside the repository, without ../.')
           .optional(),
+        /** A stored git credential (Settings → Git credentials) for a private repository; none: anonymous. */
+        credential_id: z.string().max(100).nullable().optional(),
       })
       .optional(),
     tags: z.array(ImageTagName).max(20).default([]),

@@ -17,6 +17,9 @@ export interface GitLimits {
 
 /** The protocols a remote may use: never `file` or `ext` (a local path would read Berth's own disk). */
 const ALLOWED_PROTOCOLS = 'http:https:git:ssh';
+/** What git and ssh say when the remote wants a login it did not get (none, or a wrong one). */
+const AUTH_REFUSED =
+  /Authentication failed|could not read (Username|Password)|terminal prompts disabled|Permission denied \(publickey|HTTP Basic: Access denied|returned error: 40[13]/i;
 /** How often a running fetch's size is measured. */
 const SIZE_POLL_MS = 200;
 
@@ -55,9 +58,9 @@ export async function treeBytes(dir: string): Promise<number> {
 }
 
 /**
- * A git session: a private 0700 folder for the secrets of one fetch (an askpass script reading
- * the token from git's environment, or the deploy key and known hosts), removed afterwards.
- * Secrets are never in argv, never in the working copy or its `.git/config`.
+ * A git session: a private 0700 folder for the secrets of one fetch (an askpass script with the
+ * username and token in files beside it, or the deploy key and known hosts), removed afterwards.
+ * Secrets are never in argv or a process environment, never in the working copy or its `.git/config`.
  */
 export class GitSession {
   private constructor(
@@ -73,13 +76,19 @@ export class GitSession {
     const env = baseEnv(dir, pathVar);
     try {
       if (auth?.kind === 'https') {
+        // The askpass script reads the username and token from 0600 files beside it: neither is in
+        // any process's argv or environment.
         const askpass = path.join(dir, 'askpass');
+        const user = path.join(dir, 'username');
+        const token = path.join(dir, 'token');
+        await fs.writeFile(user, auth.username, { mode: 0o600 });
+        await fs.writeFile(token, auth.token, { mode: 0o600 });
         await fs.writeFile(
           askpass,
-          '#!/bin/sh\ncase "$1" in\n  Username*) printf \'%s\\n\' "$BERTH_GIT_USERNAME" ;;\n  *) printf \'%s\\n\' "$BERTH_GIT_TOKEN" ;;\nesac\n',
+          `#!/bin/sh\ncase "$1" in\n  Username*) cat ${shellQuote(user)} ;;\n  *) cat ${shellQuote(token)} ;;\nesac\n`,
           { mode: 0o700 },
         );
-        Object.assign(env, { GIT_ASKPASS: askpass, BERTH_GIT_USERNAME: auth.username, BERTH_GIT_TOKEN: auth.token });
+        env.GIT_ASKPASS = askpass;
         return new GitSession(dir, env, null);
       }
       if (auth?.kind === 'ssh') {
@@ -115,10 +124,14 @@ export class GitSession {
 
   /**
    * `git <args>` in `cwd` (argv only). With `watch`, the folder's size is measured while it runs
-   * and the run is stopped past `limits.maxBytes`. Returns stdout; a failure throws with git's words.
+   * and the run is stopped past `limits.maxBytes`; `cancel` stops it (the whole process group).
+   * Returns stdout; a failure throws with git's words (a refused login said so in plain words).
    */
-  async run(cwd: string, args: string[], limits: GitLimits, watch?: string): Promise<string> {
+  async run(cwd: string, args: string[], limits: GitLimits, watch?: string, cancel?: AbortSignal): Promise<string> {
     const stop = new AbortController();
+    const onCancel = () => stop.abort();
+    cancel?.addEventListener('abort', onCancel, { once: true });
+    if (cancel?.aborted) stop.abort();
     let tooLarge = false;
     const poll = watch
       ? setInterval(() => {
@@ -137,7 +150,11 @@ export class GitSession {
       cwd,
       signal: stop.signal,
       graceMs: 1000,
-    }).finally(() => clearInterval(poll));
+    }).finally(() => {
+      clearInterval(poll);
+      cancel?.removeEventListener('abort', onCancel);
+    });
+    if (cancel?.aborted) throw new UpstreamError(`git ${args[0]} was cancelled.`);
     if (tooLarge || (watch && (await treeBytes(watch)) > limits.maxBytes))
       throw new PayloadTooLargeError(
         `The repository is larger than the ${Math.round(limits.maxBytes / 1024 / 1024)} MB Berth fetches (GIT_MAX_MB); it was not kept.`,
@@ -146,7 +163,8 @@ export class GitSession {
       throw new UpstreamTimeoutError(`git ${args[0]} did not finish within ${Math.round(limits.timeoutMs / 1000)} s.`);
     if (res.code !== 0) {
       const words = (res.stderr || res.stdout).trim().split('\n').slice(-6).join('\n');
-      throw new UpstreamError(`git ${args[0]} failed: ${words || `exit ${res.code}`}`);
+      const refused = AUTH_REFUSED.test(words) ? ' (authentication failed: add or fix the git credential)' : '';
+      throw new UpstreamError(`git ${args[0]} failed${refused}: ${words || `exit ${res.code}`}`);
     }
     return res.stdout;
   }

@@ -8,8 +8,6 @@ export interface BuildQuery {
   /** Names for the image (`repo:tag`), repeated. */
   t?: string[];
   dockerfile?: string;
-  /** A git URL the engine clones (`url#ref:subdir`); the body is then empty. */
-  remote?: string;
   buildargs?: Record<string, string>;
   target?: string;
   nocache?: boolean;

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { GIT_COMPOSE_MARKER } from '../../compose/paths';
 import { GitSession, type GitAuth, type GitLimits } from '../../compose/git-cli';
+import type { Config } from '../../config';
 import { ValidationError } from '../../errors';
 
 /** What a git-backed project's checkout is fetched from. */
@@ -9,6 +10,18 @@ export interface GitSource {
   url: string;
   ref: string;
   auth: GitAuth | null;
+}
+
+/** Where git sessions keep their secrets (0700 folders, removed after each session). */
+export const gitTmpRoot = (dataDir: string) => path.join(dataDir, '.tmp', 'git');
+
+/** The limits every fetch runs under: GIT_TIMEOUT_SECONDS, GIT_MAX_MB and the CLI's PATH. */
+export function gitLimits(config: Pick<Config, 'cliEnv' | 'gitTimeoutMs' | 'gitMaxBytes'>): GitLimits {
+  return {
+    timeoutMs: config.gitTimeoutMs,
+    maxBytes: config.gitMaxBytes,
+    pathVar: config.cliEnv.PATH ?? '/usr/bin:/bin',
+  };
 }
 
 /** scp-like `user@host:path` (what git reads as ssh). */
@@ -73,25 +86,35 @@ export class Checkout {
     );
   }
 
+  /** Fetches only `ref`, one commit deep, into the empty `folder` and checks it out detached. */
+  private async fetchFirst(s: GitSession, src: GitSource, signal?: AbortSignal): Promise<void> {
+    await s.run(this.folder, ['init', '-q'], this.limits, undefined, signal);
+    await s.run(
+      this.folder,
+      ['fetch', '-q', '--no-tags', '--depth=1', '--', src.url, src.ref],
+      this.limits,
+      this.folder,
+      signal,
+    );
+    await s.run(this.folder, ['checkout', '-q', '--detach', 'FETCH_HEAD'], this.limits, this.folder, signal);
+  }
+
   /**
    * A new working copy in `folder` (must not exist): only `ref`, one commit deep, checked out.
    * `excludes`: files Berth writes there that are not edits of the repository's (git status skips them).
    */
   async clone(src: GitSource, composePath: string, excludes: string[]): Promise<{ knownHosts: string | null }> {
     await fs.mkdir(this.folder, { mode: 0o755 });
-    const r = await this.session(src, async (s) => {
-      await s.run(this.folder, ['init', '-q'], this.limits);
-      await s.run(
-        this.folder,
-        ['fetch', '-q', '--no-tags', '--depth=1', '--', src.url, src.ref],
-        this.limits,
-        this.folder,
-      );
-      await s.run(this.folder, ['checkout', '-q', '--detach', 'FETCH_HEAD'], this.limits, this.folder);
-    });
+    const r = await this.session(src, (s) => this.fetchFirst(s, src));
     await fs.writeFile(path.join(this.folder, GIT_COMPOSE_MARKER), `${composePath}\n`);
     await fs.appendFile(path.join(this.folder, '.git', 'info', 'exclude'), `\n${excludes.join('\n')}\n`);
     return { knownHosts: r.knownHosts };
+  }
+
+  /** A throwaway copy of `ref`'s files in `folder` (must not exist; 0700), fetched as a clone is; `signal` stops it. */
+  async copy(src: GitSource, signal?: AbortSignal): Promise<{ knownHosts: string | null }> {
+    await fs.mkdir(this.folder, { mode: 0o700 });
+    return this.session(src, (s) => this.fetchFirst(s, src, signal));
   }
 
   /** Fetches the ref again (only what is new); FETCH_HEAD is the remote's newest commit. */

@@ -5,14 +5,17 @@ import type { AuditRecord } from '../audit/audit';
 import type { ComposeFailure } from '../projects/projects-actions';
 import { GitCredentialsService } from './credentials';
 import { gitScopeOf, type GitScopeParts } from './owners';
+import { GitSnapshots } from './snapshots';
 import { GitSourcesService } from './sources';
 import { GitSync } from './sync';
 
 export { gitScopeOf, type GitScope, type GitScopeParts } from './owners';
+export type { GitSnapshots, GitSnapshotSource } from './snapshots';
 
 /**
  * Git-backed projects and stacks (issue 34): the credentials (sealed under a key of their own),
- * each one's source and working copy, and their sync by webhook or polling.
+ * each one's source and working copy, and their sync by webhook or polling; and throwaway copies
+ * of one commit for other jobs (snapshots).
  */
 export function createGit(
   ctx: Uses<'db' | 'log' | 'onClose' | 'afterStart', 'cliEnv' | 'dataDir' | 'gitTimeoutMs' | 'gitMaxBytes'>,
@@ -34,7 +37,9 @@ export function createGit(
   });
   ctx.afterStart(() => sync.start());
   ctx.onClose(() => sync.stop());
-  return { credentials, sources, sync };
+  // One commit's files for a job that is no project (an image build from git).
+  const snapshots = new GitSnapshots(ctx, credentials);
+  return { credentials, sources, sync, snapshots };
 }
 
 export type GitServices = ReturnType<typeof createGit>;

@@ -15,7 +15,7 @@ import type { GitOwnerKind, GitRepo, GitSourceRow } from '../../db/git-repo';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors';
 import { seal } from '../../lib/secret-box';
 import type { Actor } from '../policy';
-import { Checkout, checkRef, checkRemoteUrl, type GitSource } from './checkout';
+import { Checkout, checkRef, checkRemoteUrl, gitLimits, gitTmpRoot, type GitSource } from './checkout';
 import type { GitCredentialsService } from './credentials';
 import type { GitOwner, GitScope } from './owners';
 
@@ -33,20 +33,8 @@ export class GitSourcesService {
     private readonly hookKey: Uint8Array,
   ) {}
 
-  private get tmpRoot(): string {
-    return path.join(this.ctx.config.dataDir, '.tmp', 'git');
-  }
-
   private checkout(folder: string): Checkout {
-    return new Checkout(
-      folder,
-      {
-        timeoutMs: this.ctx.config.gitTimeoutMs,
-        maxBytes: this.ctx.config.gitMaxBytes,
-        pathVar: this.ctx.config.cliEnv.PATH ?? '/usr/bin:/bin',
-      },
-      this.tmpRoot,
-    );
+    return new Checkout(folder, gitLimits(this.ctx.config), gitTmpRoot(this.ctx.config.dataDir));
   }
 
   private source(row: Pick<GitSourceRow, 'url' | 'ref' | 'credential_id'>): GitSource {

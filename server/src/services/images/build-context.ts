@@ -1,12 +1,12 @@
-import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { lstat, mkdtemp, readdir, readFile, readlink, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, posix } from 'node:path';
+import { join, posix, relative, resolve, sep } from 'node:path';
 import { PassThrough, Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import type * as tar from 'tar-stream';
-import { IMAGE_UPLOAD_MAX_BYTES } from '@berth/contract';
+import { DOCKERFILE_MAX_CHARS, IMAGE_UPLOAD_MAX_BYTES } from '@berth/contract';
 import { AppError, PayloadTooLargeError, ValidationError } from '../../errors';
 import { tarStream } from '../files/tar';
 
@@ -217,4 +217,52 @@ export async function prepareContext(input: ContextInput): Promise<PreparedConte
     throw reason;
   });
   return { stream: pack as unknown as Readable, dockerfile: posix.normalize(dockerfile), done, cleanup };
+}
+
+/**
+ * A checked-out repository's folder `subdir` as the build context (its `.git` left out), packed
+ * file by file as the engine reads it; `text` is its Dockerfile (whose FROM lines name the
+ * registries the build may pull from). A folder or Dockerfile the checkout lacks is a 400.
+ */
+export async function folderContext(
+  root: string,
+  subdir: string,
+  dockerfilePath: string | undefined,
+): Promise<PreparedContext & { text: string }> {
+  const top = await realpath(root);
+  const dir = await realpath(resolve(top, subdir || '.')).catch(() => null);
+  const inside = dir !== null && (dir === top || dir.startsWith(top + sep));
+  if (!inside || !(await lstat(dir).catch(() => null))?.isDirectory())
+    throw new ValidationError(`The repository has no folder ${subdir}.`, [
+      { field: 'git.subdir', message: 'Not a folder in the repository.' },
+    ]);
+  const dockerfile = posix.normalize(dockerfilePath ?? 'Dockerfile');
+  const st = await lstat(join(dir, dockerfile)).catch(() => null);
+  const where = subdir ? `the folder ${subdir}` : 'the repository';
+  if (!st?.isFile())
+    throw new ValidationError(`${where[0]!.toUpperCase()}${where.slice(1)} has no ${dockerfile}.`, [
+      { field: 'dockerfile_path', message: `No such file in ${where}.` },
+    ]);
+  const text = st.size <= DOCKERFILE_MAX_CHARS * 4 ? await readFile(join(dir, dockerfile), 'utf8') : '';
+  const pack = (await tarStream()).pack();
+  const work = async () => {
+    for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) {
+      const full = join(e.parentPath, e.name);
+      const name = relative(dir, full).split(sep).join('/');
+      if (dir === top && (name === '.git' || name.startsWith('.git/'))) continue;
+      const info = await lstat(full);
+      const mode = info.mode & 0o7777;
+      if (info.isDirectory()) pack.entry({ name, type: 'directory', mode, mtime: info.mtime });
+      else if (info.isSymbolicLink())
+        pack.entry({ name, type: 'symlink', linkname: await readlink(full), mode, mtime: info.mtime });
+      else if (info.isFile())
+        await pipeline(createReadStream(full), pack.entry({ name, size: info.size, mode, mtime: info.mtime }));
+    }
+    pack.finalize();
+  };
+  const done = work().catch((err: unknown) => {
+    pack.destroy(err as Error);
+    throw err;
+  });
+  return { stream: pack as unknown as Readable, dockerfile, text, done, cleanup: async () => undefined };
 }

@@ -6,9 +6,11 @@ import {
   type PullProgress,
 } from '@berth/contract';
 import type { ByteStream, Engine, RegistryAuth } from '../../docker/engine';
+import type { BuildQuery } from '../../docker/image-transfer';
 import { ConflictError, EngineError, ValidationError } from '../../errors';
 import type { Actor, PolicyGate } from '../policy';
-import { capped, prepareContext, UPLOAD_TOO_LARGE } from './build-context';
+import type { GitSnapshots, GitSnapshotSource } from '../git';
+import { capped, folderContext, prepareContext, UPLOAD_TOO_LARGE, type PreparedContext } from './build-context';
 import { followEngineStream, toProgress } from './engine-progress';
 import { inspectImage } from './engine-images';
 
@@ -21,10 +23,25 @@ export interface BuildInput {
   context?: NodeJS.ReadableStream;
 }
 
-/** The engine's git remote: `url#ref:subdir`. */
-export function gitRemote(git: NonNullable<BuildImageOptions['git']>): string {
-  const fragment = `${git.ref ?? ''}${git.subdir ? `:${git.subdir}` : ''}`;
-  return fragment ? `${git.url}#${fragment}` : git.url;
+/** Where a build from git takes its context: the git service's throwaway copies of one commit. */
+export type GitContexts = Pick<GitSnapshots, 'check' | 'with'>;
+
+/**
+ * The repository, ref, folder and credential of a build from git. The engine's own notation
+ * `url#ref:folder` is read too; the fields `ref` and `subdir` win over it.
+ */
+export function gitBuildSource(git: NonNullable<BuildImageOptions['git']>): GitSnapshotSource & { subdir: string } {
+  const hash = git.url.indexOf('#');
+  const url = hash < 0 ? git.url : git.url.slice(0, hash);
+  const fragment = hash < 0 ? '' : git.url.slice(hash + 1);
+  const colon = fragment.indexOf(':');
+  const [ref, subdir] = colon < 0 ? [fragment, ''] : [fragment.slice(0, colon), fragment.slice(colon + 1)];
+  return {
+    url,
+    ref: git.ref || ref || null,
+    subdir: git.subdir || subdir,
+    credentialId: git.credential_id ?? null,
+  };
 }
 
 /** `Successfully built 0123abcd` (the classic builder's last line) when no aux ID came. */
@@ -45,6 +62,7 @@ export class ImageTransferService {
     private readonly docker: Engine,
     private readonly policy: PolicyGate,
     private readonly registryAuth: RegistryAuthLookup = () => undefined,
+    private readonly git: GitContexts | null = null,
   ) {}
 
   /** Refuses a build before anything is sent: what the policy refuses, or two contexts at once. */
@@ -59,6 +77,13 @@ export class ImageTransferService {
       throw new ValidationError('Type a Dockerfile, upload a context or name a git repository.', [
         { field: 'dockerfile', message: 'Required without a context.' },
       ]);
+    if (o.git) this.gitContexts().check(gitBuildSource(o.git));
+  }
+
+  private gitContexts(): GitContexts {
+    if (!this.git)
+      throw new ValidationError('Builds from git are not available here.', [{ field: 'git', message: '' }]);
+    return this.git;
   }
 
   /**
@@ -74,7 +99,7 @@ export class ImageTransferService {
   ): Promise<BuildResult> {
     const o = input.options;
     await this.checkBuild(actor, o, Boolean(input.context));
-    const query = {
+    const query: BuildQuery = {
       t: o.tags,
       buildargs: o.build_args,
       nocache: o.no_cache,
@@ -82,41 +107,52 @@ export class ImageTransferService {
       ...(o.target ? { target: o.target } : {}),
       ...(o.network !== 'default' ? { networkmode: o.network } : {}),
     };
-    const registries = await this.registriesFor(o);
-    let stream: ByteStream;
-    let done: Promise<void> = Promise.resolve();
-    let cleanup = async () => undefined as void;
     if (o.git) {
+      const src = gitBuildSource(o.git);
+      onOutput(`Fetching ${src.url}${src.ref ? ` at ${src.ref}` : ''}…\n`);
+      // The copy lives until the engine has read the context from it, then goes.
+      return this.gitContexts().with(src, signal, async (folder, commit) => {
+        onOutput(`Checked out ${commit.slice(0, 12)}${src.subdir ? `, building ${src.subdir}/` : ''}\n`);
+        const context = await folderContext(folder, src.subdir, o.dockerfile_path);
+        return this.run(query, context, await this.registriesFor(context.text, o.tags), o.tags, onOutput, signal);
+      });
+    }
+    const context = await prepareContext({
+      upload: input.context,
+      dockerfile: o.dockerfile,
+      dockerfilePath: o.dockerfile_path,
+    });
+    return this.run(query, context, await this.registriesFor(o.dockerfile ?? '', o.tags), o.tags, onOutput, signal);
+  }
+
+  /** Sends a prepared context to the engine's build and follows it to the image it made. */
+  private async run(
+    query: BuildQuery,
+    context: PreparedContext,
+    registries: Record<string, RegistryAuth>,
+    tags: string[],
+    onOutput: (text: string) => void,
+    signal?: AbortSignal,
+  ): Promise<BuildResult> {
+    const { cleanup } = context;
+    // A context that fails half-way (too large, unreadable) ends the engine request with it.
+    const abort = new AbortController();
+    const done = context.done.catch((err: unknown) => {
+      abort.abort();
+      throw err;
+    });
+    done.catch(() => undefined);
+    let stream: ByteStream;
+    try {
       stream = await this.docker.images.build(
-        null,
-        { ...query, remote: gitRemote(o.git), ...(o.dockerfile_path ? { dockerfile: o.dockerfile_path } : {}) },
-        { signal, registries },
+        context.stream,
+        { ...query, dockerfile: context.dockerfile },
+        { signal: signal ? AbortSignal.any([signal, abort.signal]) : abort.signal, registries },
       );
-    } else {
-      const context = await prepareContext({
-        upload: input.context,
-        dockerfile: o.dockerfile,
-        dockerfilePath: o.dockerfile_path,
-      });
-      cleanup = context.cleanup;
-      // A context that fails half-way (too large, unreadable) ends the engine request with it.
-      const abort = new AbortController();
-      done = context.done.catch((err: unknown) => {
-        abort.abort();
-        throw err;
-      });
-      done.catch(() => undefined);
-      try {
-        stream = await this.docker.images.build(
-          context.stream,
-          { ...query, dockerfile: context.dockerfile },
-          { signal: signal ? AbortSignal.any([signal, abort.signal]) : abort.signal, registries },
-        );
-      } catch (err) {
-        await cleanup();
-        await done; // the context's own failure says more than the aborted request
-        throw err;
-      }
+    } catch (err) {
+      await cleanup();
+      await done; // the context's own failure says more than the aborted request
+      throw err;
     }
     let id: string | null = null;
     let output = '';
@@ -144,14 +180,14 @@ export class ImageTransferService {
     id ??= BUILT.exec(output)?.[1] ?? null;
     if (!id) throw new EngineError(502, 'The engine finished the build without naming the image it made.');
     const image = await inspectImage(this.docker, id);
-    return { id: image.Id, tags: o.tags.map(fullTag) };
+    return { id: image.Id, tags: tags.map(fullTag) };
   }
 
-  /** Credentials for the registries of the base images a build may pull (the tags' registries too). */
-  private async registriesFor(o: BuildImageOptions): Promise<Record<string, RegistryAuth>> {
+  /** Credentials for the registries of the base images a Dockerfile may pull (the tags' registries too). */
+  private async registriesFor(dockerfile: string, tags: string[]): Promise<Record<string, RegistryAuth>> {
     const out: Record<string, RegistryAuth> = {};
-    const froms = [...(o.dockerfile ?? '').matchAll(/^\s*FROM\s+(?:--\S+\s+)*(\S+)/gim)].map((m) => m[1]!);
-    for (const ref of [...froms, ...o.tags]) {
+    const froms = [...dockerfile.matchAll(/^\s*FROM\s+(?:--\S+\s+)*(\S+)/gim)].map((m) => m[1]!);
+    for (const ref of [...froms, ...tags]) {
       const auth = this.registryAuth(ref);
       if (auth?.serveraddress) out[auth.serveraddress] = auth;
     }

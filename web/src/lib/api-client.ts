@@ -49,7 +49,7 @@ export interface FetchInit {
   cache?: RequestCache;
   /** An open route (no session needed): a 401 there is an answer, not an expired session. */
   open?: boolean;
-  /** With a Blob body: told how many bytes went up (sent through XMLHttpRequest, see xhrFetch). */
+  /** With a Blob or FormData body: told how many bytes went up (sent through XMLHttpRequest, see xhrFetch). */
   onUpload?: ((sent: number, total: number) => void) | undefined;
 }
 
@@ -149,7 +149,7 @@ async function send(url: string, init: FetchInit): Promise<Response> {
     payload = JSON.stringify(init.body);
   }
   try {
-    if (init.onUpload && payload instanceof Blob)
+    if (init.onUpload && (payload instanceof Blob || payload instanceof FormData))
       return await xhrFetch(
         url,
         { method: init.method ?? 'GET', headers, body: payload, signal: init.signal },
@@ -236,7 +236,7 @@ export type CallOptions<T extends RouteDef> = UrlOptions<T> & {
   body?: Input<T['body']> | FormData;
   signal?: AbortSignal;
   accept?: string;
-  /** With a file as the body: told how many bytes went up. */
+  /** With a file (or a form holding one) as the body: told how many bytes went up. */
   onUpload?: (sent: number, total: number) => void;
 };
 

@@ -1,12 +1,12 @@
 /**
- * A fetch for uploads that reports how much of the body went up (fetch cannot): XMLHttpRequest
- * underneath, answering a Response as soon as the headers arrive whose body streams as the server
+ * A fetch for uploads (a file, or a multipart form holding one) that reports how much of the body
+ * went up (fetch cannot): XMLHttpRequest underneath, answering a Response as soon as the headers arrive whose body streams as the server
  * writes it, so a streamed answer (server-sent events) reads live as with fetch. Rejects with a
  * TypeError when the network fails and an AbortError when `signal` aborts, like fetch.
  */
 export function xhrFetch(
   url: string,
-  init: { method: string; headers: Record<string, string>; body: Blob; signal?: AbortSignal | undefined },
+  init: { method: string; headers: Record<string, string>; body: Blob | FormData; signal?: AbortSignal | undefined },
   onUpload: (sent: number, total: number) => void,
 ): Promise<Response> {
   return new Promise((resolve, reject) => {
@@ -30,7 +30,8 @@ export function xhrFetch(
       if (!ended) out.error(err);
       ended = true;
     };
-    xhr.upload.onprogress = (e) => onUpload(e.loaded, e.lengthComputable ? e.total : init.body.size);
+    const size = init.body instanceof Blob ? init.body.size : 0;
+    xhr.upload.onprogress = (e) => onUpload(e.loaded, e.lengthComputable ? e.total : size);
     xhr.onreadystatechange = () => {
       if (xhr.readyState !== XMLHttpRequest.HEADERS_RECEIVED) return;
       const headers = new Headers();

@@ -12,12 +12,16 @@ import { followJob } from '../../../lib/streamed-job';
 import { queryKeys } from '../../../lib/query-keys';
 import { useEnvironment } from '../../../lib/environment';
 
-/** Builds with live output (`onOutput`); with a context file the request is multipart (options first). */
+/**
+ * Builds with live output (`onOutput`); with a context file the request is multipart (options
+ * first) and the bytes sent go to `onUpload`.
+ */
 export async function buildImage(
   env: string,
   options: BuildImageRequest,
   context: File | null,
   onOutput: (text: string) => void,
+  onUpload: (sent: number, total: number) => void,
   signal?: AbortSignal,
 ): Promise<BuildResult> {
   let body: unknown = options;
@@ -27,7 +31,13 @@ export async function buildImage(
     form.append('context', context, context.name);
     body = form;
   }
-  const res = await apiRaw(imageBuildApi.build, { env, body, signal, accept: 'text/event-stream' } as never);
+  const res = await apiRaw(imageBuildApi.build, {
+    env,
+    body,
+    signal,
+    accept: 'text/event-stream',
+    ...(context ? { onUpload } : {}),
+  } as never);
   return followJob<BuildResult>(res, 'Build', (event, data) => {
     if (event === 'output') onOutput((data as { text: string }).text);
   });

@@ -24,18 +24,32 @@ import { queryKeys } from '../../../lib/query-keys';
 import { useEnvironment } from '../../../lib/environment';
 import { buildImage } from '../api/transfer';
 import { parseBuildArgs, splitTags } from '../model';
+import { GitSourceFields, type CredentialPicker, type GitSource } from './GitSourceFields';
+import { UploadProgress } from './UploadProgress';
 
 const LABEL = EditorView.contentAttributes.of({ 'aria-label': 'Dockerfile' });
 
-/** Build an image: a typed Dockerfile (with an optional uploaded context) or a git repository; live output, cancel. */
-export function BuildImageDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+/**
+ * Build an image: a typed Dockerfile (with an optional uploaded context, its upload counted) or a
+ * git repository (with a stored credential, picked by `credentialPicker`); live output, cancel.
+ */
+export function BuildImageDialog({
+  opened,
+  onClose,
+  credentialPicker,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  credentialPicker?: CredentialPicker | undefined;
+}) {
   const env = useEnvironment();
   const scheme = useComputedColorScheme('light');
   const queryClient = useQueryClient();
   const [source, setSource] = useState<string | null>('dockerfile');
   const [dockerfile, setDockerfile] = useState('FROM busybox\n');
   const [context, setContext] = useState<File | null>(null);
-  const [git, setGit] = useState({ url: '', ref: '', subdir: '' });
+  const [git, setGit] = useState<GitSource>({ url: '', ref: '', subdir: '', credential: null });
+  const [upload, setUpload] = useState<{ sent: number; total: number } | null>(null);
   const [tags, setTags] = useState('');
   const [args, setArgs] = useState('');
   const [target, setTarget] = useState('');
@@ -61,6 +75,7 @@ export function BuildImageDialog({ opened, onClose }: { opened: boolean; onClose
               url: git.url.trim(),
               ...(git.ref ? { ref: git.ref } : {}),
               ...(git.subdir ? { subdir: git.subdir } : {}),
+              ...(git.credential ? { credential_id: git.credential } : {}),
             },
           }
         : dockerfile.trim()
@@ -70,6 +85,7 @@ export function BuildImageDialog({ opened, onClose }: { opened: boolean; onClose
     setOutput('');
     setError(null);
     setResult(null);
+    setUpload(!fromGit && context ? { sent: 0, total: context.size } : null);
     setRunning(true);
     abort.current = new AbortController();
     try {
@@ -78,6 +94,7 @@ export function BuildImageDialog({ opened, onClose }: { opened: boolean; onClose
         options,
         fromGit ? null : context,
         (t) => setOutput((o) => (o + t).slice(-200_000)),
+        (sent, total) => setUpload({ sent, total }),
         abort.current.signal,
       );
       setResult(done);
@@ -99,7 +116,7 @@ export function BuildImageDialog({ opened, onClose }: { opened: boolean; onClose
         <Tabs value={source} onChange={setSource}>
           <Tabs.List>
             <Tabs.Tab value="dockerfile">Dockerfile</Tabs.Tab>
-            <Tabs.Tab value="git">Git repository</Tabs.Tab>
+            <Tabs.Tab value="git">From git</Tabs.Tab>
           </Tabs.List>
           <Tabs.Panel value="dockerfile" pt="xs">
             <Stack gap="xs">
@@ -121,26 +138,7 @@ export function BuildImageDialog({ opened, onClose }: { opened: boolean; onClose
             </Stack>
           </Tabs.Panel>
           <Tabs.Panel value="git" pt="xs">
-            <Group grow>
-              <TextInput
-                label="Repository URL"
-                placeholder="https://example.org/app.git"
-                value={git.url}
-                onChange={(e) => setGit({ ...git, url: e.currentTarget.value })}
-              />
-              <TextInput
-                label="Ref"
-                placeholder="main"
-                value={git.ref}
-                onChange={(e) => setGit({ ...git, ref: e.currentTarget.value })}
-              />
-              <TextInput
-                label="Folder"
-                placeholder="docker"
-                value={git.subdir}
-                onChange={(e) => setGit({ ...git, subdir: e.currentTarget.value })}
-              />
-            </Group>
+            <GitSourceFields value={git} onChange={setGit} Picker={credentialPicker} />
           </Tabs.Panel>
         </Tabs>
         <Group grow>
@@ -164,6 +162,7 @@ export function BuildImageDialog({ opened, onClose }: { opened: boolean; onClose
           <Checkbox label="No cache" checked={noCache} onChange={(e) => setNoCache(e.currentTarget.checked)} />
           <Checkbox label="Pull base images" checked={pull} onChange={(e) => setPull(e.currentTarget.checked)} />
         </Group>
+        {upload && <UploadProgress {...upload} />}
         {(output || running) && (
           <ScrollArea h={220} type="auto">
             <Code block aria-label="Build output">

@@ -16,6 +16,7 @@ import { DeleteImageBody, TagCell } from './ImageNames';
 import { RowMenu } from '../../../components/Menus';
 import { PullImageDialog } from './PullImageDialog';
 import { BuildImageDialog } from './BuildImageDialog';
+import type { CredentialPicker } from './GitSourceFields';
 import { LoadImageDialog } from './LoadImageDialog';
 import { exportUrl } from '../api/transfer';
 import { useEnvironment } from '../../../lib/environment';
@@ -82,7 +83,7 @@ const columns: Column<ImageSummary>[] = [
 ];
 
 /** Images: search, sort, paging, pull, re-pull and delete. */
-export function ImagesTable() {
+export function ImagesTable({ credentialPicker }: { credentialPicker?: CredentialPicker }) {
   const navigate = useNavigate();
   const images = useImages();
   const repull = useRepullImage();
@@ -174,7 +175,11 @@ export function ImagesTable() {
         }
       />
       <PullImageDialog opened={pulling} onClose={() => setPulling(false)} />
-      <BuildImageDialog opened={dialog === 'build'} onClose={() => setDialog(null)} />
+      <BuildImageDialog
+        opened={dialog === 'build'}
+        onClose={() => setDialog(null)}
+        credentialPicker={credentialPicker}
+      />
       <LoadImageDialog opened={dialog === 'load'} onClose={() => setDialog(null)} />
       <ConfirmDialog
         opened={deleting !== null}

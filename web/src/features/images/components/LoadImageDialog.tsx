@@ -3,10 +3,10 @@ import { Alert, Button, FileInput, Group, Modal, Progress, Stack, Text } from '@
 import { useQueryClient } from '@tanstack/react-query';
 import type { PullProgress } from '@berth/contract';
 import { errorMessage } from '../../../lib/notify';
-import { formatBytes } from '../../../lib/format';
 import { queryKeys } from '../../../lib/query-keys';
 import { useEnvironment } from '../../../lib/environment';
 import { loadImages } from '../api/transfer';
+import { UploadProgress } from './UploadProgress';
 
 /** Load images from a `docker save` .tar: streamed to the engine, its progress shown. */
 export function LoadImageDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
@@ -60,17 +60,7 @@ export function LoadImageDialog({ opened, onClose }: { opened: boolean; onClose:
           value={file}
           onChange={setFile}
         />
-        {upload && (running || loaded) && (
-          <Stack gap={4}>
-            <Text size="sm" data-testid="upload-progress">
-              {`Uploaded ${formatBytes(upload.sent)} of ${formatBytes(upload.total)}`}
-            </Text>
-            <Progress
-              value={upload.total ? Math.round((upload.sent / upload.total) * 100) : 100}
-              aria-label="Upload progress"
-            />
-          </Stack>
-        )}
+        {upload && (running || loaded) && <UploadProgress {...upload} />}
         {running && progress && (
           <Stack gap={4}>
             <Text size="sm">

@@ -6,6 +6,7 @@ import { projectContainers, trackedProjects, twoServiceYaml } from '../server/te
 import { testEngine } from '../server/test/helpers/engine';
 import { expectRouteName, launchBrowser, newPage, signIn } from './helpers/browser';
 import { initialAdminPassword, startServer, type TestServer } from './helpers/server';
+import { choose } from './helpers/form';
 
 const EMAIL = 'admin@berth.local';
 
@@ -86,6 +87,21 @@ describe('compose projects in the browser', () => {
     await waitForStatus(page, 'worker', 'running');
     // the CLI's output of the action is on the page
     await page.getByTestId('action-output').filter({ hasText: /web/ }).waitFor();
+
+    // Auto-heal of one compose service (issue 36): set on web, in effect at once; worker keeps the default (off).
+    await page.getByRole('heading', { name: 'Auto-heal of web' }).waitFor();
+    await choose(page, 'Auto-heal', 'On');
+    await page.getByLabel('Failed checks').fill('2');
+    await page.getByLabel('Restarts an hour').fill('4');
+    await page.getByLabel('Back-off (s)').fill('7');
+    await page.getByRole('button', { name: 'Save auto-heal' }).click();
+    const inEffect = page.getByTestId('auto-heal-effective');
+    await inEffect
+      .filter({ hasText: 'In effect: on, restart after 2 failed checks, at most 4 restarts an hour, back-off 7 s.' })
+      .waitFor();
+    await choose(page, 'Auto-heal of service', 'worker');
+    await page.getByRole('heading', { name: 'Auto-heal of worker' }).waitFor();
+    await inEffect.filter({ hasText: /^In effect: off, restart after 3 failed checks/ }).waitFor();
 
     await page.getByRole('button', { name: 'Service web' }).click();
     await page.getByRole('button', { name: 'Stop web', exact: true }).click();

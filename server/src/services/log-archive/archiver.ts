@@ -85,7 +85,9 @@ export class LogArchiver {
       if (e.type !== 'container') return;
       if (e.action === 'start') void held?.hold(e.id);
       if (e.action === 'die') void this.capture(e.id, 'died', e);
-      if (e.action === 'destroy') void this.destroyed(e);
+      // Late in a shutdown the database may be closed under it: a lost mark is logged, never unhandled.
+      if (e.action === 'destroy')
+        void this.destroyed(e).catch((err: unknown) => this.ctx.log.debug({ err }, 'a removal was not marked'));
     });
     return () => {
       offRemove();

@@ -29,6 +29,9 @@ describe('files of an app', () => {
     const { context, page } = await newPage(browser, server.baseUrl);
     await signIn(page, EMAIL, PASSWORD);
     await page.goto(`/#/apps/${name}/info`);
+    // The app's page first shows its Info route; a click on the tab before that settled was lost once
+    // (the clean-clone run of f49fb23), so the click follows the Info route's name.
+    await expectRouteName(page, 'Info');
     await page
       .getByRole('tab', { name: 'Files' })
       .or(page.getByRole('link', { name: 'Files' }))
